@@ -1,0 +1,68 @@
+"""Deep Sea Adventure for Jupyter: a rules engine, bots, probability tools and a widget.
+
+The rules live in :mod:`dsa_widget.game` (no widget code is imported by them):
+
+>>> from dsa_widget import Game
+>>> g = Game(players=["Ann", "Bob"], seed=1)
+>>> g.legal_choices()
+('roll',)
+
+The widget, ``dsa_widget.DeepSea``, is imported on first use so that the
+engine alone never loads ipywidgets.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .errors import DeepSeaError, IllegalChoiceError, RecordError, SetupError
+from .events import describe, narrate
+from .game import (
+    BACK,
+    CONTINUE,
+    DICE_OUTCOMES,
+    NONE,
+    ROLL,
+    TAKE,
+    Diver,
+    Game,
+    drop,
+)
+from .record import FORMAT, load_record
+from .setup import Options, Setup, standard_path
+from .view import View
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "Game",
+    "Setup",
+    "Options",
+    "View",
+    "Diver",
+    "standard_path",
+    "load_record",
+    "FORMAT",
+    "DeepSeaError",
+    "SetupError",
+    "IllegalChoiceError",
+    "RecordError",
+    "BACK",
+    "CONTINUE",
+    "ROLL",
+    "NONE",
+    "TAKE",
+    "drop",
+    "DICE_OUTCOMES",
+    "describe",
+    "narrate",
+]
+
+
+def __getattr__(name: str) -> Any:
+    # The widget is loaded lazily: the rules engine never imports ipywidgets/anywidget.
+    if name == "DeepSea":
+        from .widget import DeepSea
+
+        return DeepSea
+    raise AttributeError(f"module 'dsa_widget' has no attribute {name!r}")

@@ -1,0 +1,56 @@
+"""Exceptions raised by the rules engine.
+
+Every error a user can cause is a :class:`DeepSeaError`, itself a
+:class:`ValueError`, so ``except ValueError`` catches them all.  When one is
+raised nothing has changed: a bad setup creates no game, an illegal choice
+leaves the game exactly as it was, a bad record loads nothing.
+"""
+
+from __future__ import annotations
+
+__all__ = ["DeepSeaError", "SetupError", "IllegalChoiceError", "RecordError"]
+
+
+class DeepSeaError(ValueError):
+    """Base class of every error the engine raises on bad input."""
+
+
+class SetupError(DeepSeaError):
+    """A setup value is invalid.  ``field`` names the offending setup key.
+
+    >>> from dsa_widget import Game
+    >>> Game(players=7)
+    Traceback (most recent call last):
+    ...
+    dsa_widget.errors.SetupError: setup key 'players': 7 players given; the game takes 2 to 6
+    """
+
+    def __init__(self, field: str, message: str) -> None:
+        self.field = field
+        super().__init__(f"setup key {field!r}: {message}")
+
+
+class IllegalChoiceError(DeepSeaError):
+    """A choice that the rules do not allow at this moment.
+
+    ``choice`` is what was asked for and ``legal`` the choices that were
+    legal; the game is unchanged.
+    """
+
+    def __init__(self, message: str, choice: object = None, legal: tuple[str, ...] = ()) -> None:
+        self.choice = choice
+        self.legal = legal
+        super().__init__(message)
+
+
+class RecordError(DeepSeaError):
+    """A game record is malformed or breaks a rule.
+
+    ``turn`` is the 1-based turn number at fault (``None`` for the setup or
+    the document itself) and ``key`` the setup key at fault, if any.
+    """
+
+    def __init__(self, message: str, *, turn: int | None = None, key: str | None = None) -> None:
+        self.turn = turn
+        self.key = key
+        super().__init__(message)

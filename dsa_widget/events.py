@@ -1,0 +1,102 @@
+"""The event log in words.
+
+Every :class:`~dsa_widget.game.Game` keeps a list of events (``game.events``),
+each a small JSON-friendly dict with a ``type``:
+
+============ ===============================================================
+type         keys
+============ ===============================================================
+round_start  round, air, first
+turn         turn (0-based count of turns before it), round, seat
+breathe      seat, items, air (after breathing; may be <= 0)
+turn_back    seat, forced
+roll         seat, dice, items, steps (spaces to move, before jumps)
+move         seat, from, to, heading, spaces (each space landed on, in order;
+             0 = the submarine), jumped (spaces skipped over another diver), home
+take         seat, space, item (levels of the chips taken)
+drop         seat, space, index, item (levels)
+round_end    round, air, air_ran_out
+bank         seat, chips ([level, value] each: banking reveals them)
+sink         seat, chips (levels)
+game_over    scores, winners
+============ ===============================================================
+
+>>> describe({"type": "roll", "seat": 0, "dice": [2, 3], "items": 1, "steps": 4}, ["Ann", "Bob"])
+'Ann rolls 2 + 3 = 5, carries 1 item: 4 spaces'
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping, Sequence
+
+__all__ = ["describe", "narrate"]
+
+_LEVEL_NAMES = {1: "level-1", 2: "level-2", 3: "level-3", 4: "level-4"}
+
+
+def _item(levels: Sequence[int]) -> str:
+    if len(levels) == 1:
+        return f"a {_LEVEL_NAMES.get(levels[0], 'level-?')} chip"
+    return "a stack of " + "+".join(str(x) for x in levels)
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}" + ("" if n == 1 else "s")
+
+
+def describe(event: Mapping[str, Any], players: Sequence[str]) -> str | None:
+    """One event as a sentence (``None`` for bookkeeping events)."""
+    t = event["type"]
+    who = players[event["seat"]] if "seat" in event else ""
+    if t == "round_start":
+        return f"Round {event['round']} starts with {event['air']} air; {players[event['first']]} goes first."
+    if t == "turn":
+        return None
+    if t == "breathe":
+        if not event["items"]:
+            return None
+        return f"{who} breathes {event['items']} air (air now {max(0, event['air'])})" + (
+            " — the air has run out: last turn of the round" if event["air"] <= 0 else ""
+        )
+    if t == "turn_back":
+        return f"{who} must turn back: no free space deeper" if event["forced"] else f"{who} turns back"
+    if t == "roll":
+        d1, d2 = event["dice"]
+        load = f", carries {_plural(event['items'], 'item')}" if event["items"] else ""
+        return f"{who} rolls {d1} + {d2} = {d1 + d2}{load}: {_plural(event['steps'], 'space')}"
+    if t == "move":
+        if event["from"] == event["to"]:
+            return f"{who} cannot move"
+        jumps = f", jumping over {_plural(len(event['jumped']), 'diver')}" if event["jumped"] else ""
+        if event["home"]:
+            return f"{who} swims back to the submarine{jumps} — safe"
+        return f"{who} swims {event['heading']} from {event['from'] or 'the submarine'} to space {event['to']}{jumps}"
+    if t == "take":
+        return f"{who} picks up {_item(event['item'])} on space {event['space']}"
+    if t == "drop":
+        return f"{who} puts down {_item(event['item'])} on space {event['space']}"
+    if t == "round_end":
+        why = "the air ran out" if event["air_ran_out"] else "every diver is back"
+        return f"Round {event['round']} ends: {why}."
+    if t == "bank":
+        chips = event["chips"]
+        if any(len(c) < 2 or c[1] == "?" for c in chips):
+            return f"{who} banks {_plural(len(chips), 'chip')} (values hidden)"
+        vals = ", ".join(str(c[1]) for c in chips)
+        return f"{who} banks {_plural(len(chips), 'chip')}: {vals} = {sum(c[1] for c in chips)} points"
+    if t == "sink":
+        return f"{who} drops {_plural(len(event['chips']), 'chip')} to the bottom of the sea"
+    if t == "game_over":
+        names = " and ".join(players[s] for s in event["winners"])
+        return f"Game over. Scores {', '.join(f'{players[i]} {s}' for i, s in enumerate(event['scores']))}. {names} win{'s' if len(event['winners']) == 1 else ''}."
+    return None
+
+
+def narrate(events: Sequence[Mapping[str, Any]], players: Sequence[str]) -> list[str]:
+    """The sentences of :func:`describe` for a list of events, skipping bookkeeping."""
+    out = []
+    for e in events:
+        s = describe(e, players)
+        if s:
+            out.append(s)
+    return out

@@ -1,0 +1,906 @@
+"""The rules of Deep Sea Adventure: one :class:`Game` object, the single source of truth.
+
+A game moves through *steps*.  At each step :meth:`Game.legal_choices` lists
+what may be done, and :meth:`Game.apply` does one of them (or raises
+:class:`~dsa_widget.errors.IllegalChoiceError` and changes nothing):
+
+========== ===================================== ============================
+step       legal choices                         RULES.md
+========== ===================================== ============================
+turn_back  ``"back"``, ``"continue"``            2. Turn back?
+roll       ``"roll"`` (chance: see :meth:`roll`) 1. Breathe + 3. Roll and swim
+search     ``"none"``, ``"take"``, ``"drop i"``  4. Search
+over       nothing                               End of the game
+========== ===================================== ============================
+
+Breathing (step 1) happens when the turn's first choice is applied, so the
+state between two turns is exactly "after the last turn" as a record replay
+prints it.  Steps with no real choice are skipped: ``turn_back`` appears only
+when the diver may choose (a forced turn back is applied by the rules), and
+``search`` only when there is something to take or to put down.
+
+>>> g = Game(players=["Ann", "Bob"], seed=1)
+>>> g.current_player, g.step, g.legal_choices()
+(0, 'roll', ('roll',))
+>>> g.roll((2, 3))                      # Ann swims 5 spaces down
+>>> g.step, g.legal_choices()
+('search', ('none', 'take'))
+>>> g.apply("take")
+>>> g.current_player, g.divers[0].position, g.divers[0].carrying
+(1, 5, ((1, '?'),))
+>>> g.apply("drop 0")
+Traceback (most recent call last):
+...
+dsa_widget.errors.IllegalChoiceError: 'drop 0' is not legal now: it is Bob's turn, step 'roll'; legal: 'roll'
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from dataclasses import dataclass
+from typing import Any, Iterable, Mapping, NamedTuple, Sequence
+
+from .errors import IllegalChoiceError
+from .setup import Options, Setup
+
+__all__ = [
+    "Game",
+    "Diver",
+    "BACK",
+    "CONTINUE",
+    "ROLL",
+    "NONE",
+    "TAKE",
+    "drop",
+    "DICE_OUTCOMES",
+    "TURN_BACK_STEP",
+    "ROLL_STEP",
+    "SEARCH_STEP",
+    "OVER",
+]
+
+# Choices.  Plain strings: readable in a cell, JSON-friendly for the front end.
+BACK = "back"
+CONTINUE = "continue"
+ROLL = "roll"
+NONE = "none"
+TAKE = "take"
+
+# Steps.
+TURN_BACK_STEP = "turn_back"
+ROLL_STEP = "roll"
+SEARCH_STEP = "search"
+OVER = "over"
+
+_DROPS: list[str] = [f"drop {i}" for i in range(40)]
+_DROP_INDEX: dict[str, int] = {s: i for i, s in enumerate(_DROPS)}
+_TURN_BACK_LEGAL = (BACK, CONTINUE)
+_ROLL_LEGAL = (ROLL,)
+_TAKE_LEGAL = (NONE, TAKE)
+_SEARCH_DROP_LEGAL: list[tuple[str, ...]] = [(NONE,) + tuple(_DROPS[:k]) for k in range(41)]
+
+#: The nine equally likely rolls of two dice with faces 1, 1, 2, 2, 3, 3.
+DICE_OUTCOMES: tuple[tuple[int, int], ...] = tuple((a, b) for a in (1, 2, 3) for b in (1, 2, 3))
+
+
+def drop(i: int) -> str:
+    """The choice that puts down carried item ``i`` (0 = the first picked up).
+
+    >>> drop(2)
+    'drop 2'
+    """
+    _ensure_drops(i + 1)
+    return _DROPS[i]
+
+
+def _ensure_drops(k: int) -> None:
+    while len(_DROPS) < k:
+        s = f"drop {len(_DROPS)}"
+        _DROP_INDEX[s] = len(_DROPS)
+        _DROPS.append(s)
+    while len(_SEARCH_DROP_LEGAL) <= k:
+        _SEARCH_DROP_LEGAL.append((NONE,) + tuple(_DROPS[: len(_SEARCH_DROP_LEGAL)]))
+
+
+class Diver(NamedTuple):
+    """One diver as everybody sees him.  ``carrying`` holds items, each a
+    tuple of ``(level, value)`` chips (one chip, or a stack); a value is
+    ``'?'`` unless it is known to the viewer."""
+
+    seat: int
+    name: str
+    position: int
+    heading: str  # "down" | "up"
+    returned: bool
+    carrying: tuple[tuple[tuple[int, Any], ...], ...]
+
+
+@dataclass(frozen=True)
+class _Hidden:
+    """Marker type for documentation: hidden values are shown as '?'."""
+
+
+class Game:
+    """A game of Deep Sea Adventure under the rules of RULES.md.
+
+    Build it from a :class:`~dsa_widget.setup.Setup` or from the same
+    keywords as :meth:`Setup.create`::
+
+        Game(players=["Ann", "Bob", "Cy"], air=25, rounds=3, seed=42)
+        Game(players=2, path=[(1, 0), (2, 5), (4, 15)], options={"reveal": "owner"})
+
+    ``rng`` seeds the dice (an int or a :class:`random.Random`); by default
+    they follow ``seed``, so a seeded game is reproducible.  ``events=False``
+    turns the event log off for fast simulations.
+    """
+
+    __slots__ = (
+        "setup",
+        "_lv",
+        "_val",
+        "_path",
+        "_occ",
+        "_pos",
+        "_up",
+        "_home",
+        "_carry",
+        "_banked",
+        "_score",
+        "_air",
+        "_round",
+        "_player",
+        "_step",
+        "_legal",
+        "_breathed",
+        "_forced",
+        "_last",
+        "_n_home",
+        "_last_home",
+        "_winners",
+        "_turns",
+        "_turn",
+        "_events",
+        "_rng",
+        "_requires",
+        "_n",
+    )
+
+    def __init__(
+        self,
+        setup: Setup | None = None,
+        /,
+        *,
+        rng: int | random.Random | None = None,
+        events: bool = True,
+        history: bool = True,
+        **setup_kwargs: Any,
+    ) -> None:
+        if setup is None:
+            setup = Setup.create(**setup_kwargs)
+        elif setup_kwargs:
+            raise TypeError("give either a Setup or setup keywords, not both")
+        elif not isinstance(setup, Setup):
+            raise TypeError(f"expected a Setup, got {type(setup).__name__}")
+        self.setup = setup
+        n = len(setup.players)
+        self._n = n
+        self._lv = tuple(c[0] for c in setup.path)
+        self._val = tuple(c[1] for c in setup.path)
+        self._path: list[tuple[int, ...] | None] = [None] + [(i,) for i in range(len(setup.path))]
+        self._banked: list[tuple[int, ...]] = [()] * n
+        self._score = [0] * n
+        self._round = 1
+        self._winners: tuple[int, ...] = ()
+        self._turns: list[dict[str, Any]] | None = [] if history else None
+        self._turn: dict[str, Any] = {}
+        self._events: list[dict[str, Any]] | None = [] if events else None
+        self._requires = setup.options.turn_back_requires_treasure
+        if rng is None:
+            rng = setup.seed
+        self._rng = rng if isinstance(rng, random.Random) else random.Random(rng)
+        self._start_round(setup.first_player)
+
+    # ------------------------------------------------------------------ rounds
+
+    def _start_round(self, first: int) -> None:
+        n = self._n
+        self._air = self.setup.air
+        self._pos = [0] * n
+        self._up = [False] * n
+        self._home = [False] * n
+        self._carry: list[tuple[tuple[int, ...], ...]] = [()] * n
+        self._occ = [-1] * len(self._path)
+        self._n_home = 0
+        self._last_home = -1
+        self._last = False
+        self._player: int | None = first
+        if self._events is not None:
+            self._events.append({"type": "round_start", "round": self._round, "air": self._air, "first": first})
+        self._begin_turn()
+
+    def _begin_turn(self) -> None:
+        """Settle the step of the current player's turn before anything is done."""
+        p = self._player
+        self._breathed = False
+        self._forced = False
+        self._turn = {}
+        pos = self._pos[p]  # type: ignore[index]
+        if self._up[p] or pos == 0:  # type: ignore[index]
+            self._step = ROLL_STEP
+            self._legal = _ROLL_LEGAL
+            return
+        occ = self._occ
+        i = len(occ) - 1
+        while i > pos and occ[i] >= 0:
+            i -= 1
+        if i == pos:
+            # "A diver on the path with no free space deeper than his own must turn back."
+            self._forced = True
+            self._step = ROLL_STEP
+            self._legal = _ROLL_LEGAL
+        elif self._carry[p] or not self._requires:  # type: ignore[index]
+            self._step = TURN_BACK_STEP
+            self._legal = _TURN_BACK_LEGAL
+        else:
+            self._step = ROLL_STEP
+            self._legal = _ROLL_LEGAL
+
+    def _breathe(self, p: int) -> None:
+        self._breathed = True
+        k = len(self._carry[p])
+        if k:
+            self._air -= k
+            if self._air <= 0:
+                self._last = True
+        if self._events is not None:
+            self._events.append(
+                {"type": "turn", "turn": self.turn_number, "round": self._round, "seat": p}
+            )
+            self._events.append({"type": "breathe", "seat": p, "items": k, "air": self._air})
+
+    def _end_turn(self) -> None:
+        if self._turns is not None:
+            self._turns.append(self._turn)
+        if self._last or self._n_home == self._n:
+            self._end_round()
+            return
+        p = self._player
+        n = self._n
+        home = self._home
+        q = p + 1  # type: ignore[operator]
+        while True:
+            if q == n:
+                q = 0
+            if not home[q]:
+                break
+            q += 1
+        self._player = q
+        self._begin_turn()
+
+    def _end_round(self) -> None:
+        n = self._n
+        ev = self._events
+        val = self._val
+        lv = self._lv
+        if ev is not None:
+            ev.append({"type": "round_end", "round": self._round, "air": max(0, self._air),
+                       "air_ran_out": self._last})
+        # 1. Divers in the submarine bank every item they carry.
+        for q in range(n):
+            if self._home[q] and self._carry[q]:
+                chips = tuple(c for item in self._carry[q] for c in item)
+                self._banked[q] = self._banked[q] + chips
+                self._score[q] += sum(val[c] for c in chips)
+                if ev is not None:
+                    ev.append({"type": "bank", "seat": q, "chips": [[lv[c], val[c]] for c in chips]})
+        # 2. Divers still in the water drop everything, nearest (or farthest) first.
+        water = [q for q in range(n) if not self._home[q] and self._pos[q] > 0]
+        water.sort(key=self._pos.__getitem__, reverse=self.setup.options.drop_order == "farthest_first")
+        sunk = [c for q in water for item in self._carry[q] for c in item]
+        if ev is not None:
+            for q in water:
+                if self._carry[q]:
+                    ev.append({"type": "sink", "seat": q,
+                               "chips": [lv[c] for item in self._carry[q] for c in item]})
+        # 3. Remove the blanks and close the gaps; the sunk chips lie past the end in stacks of 3.
+        path: list[tuple[int, ...] | None] = [None]
+        path.extend(x for x in self._path if x is not None)
+        for i in range(0, len(sunk), 3):
+            path.append(tuple(sunk[i : i + 3]))
+        self._path = path
+        # 4. The next first player: the deepest diver still in the water, else the last one back.
+        if water:
+            first = max(water, key=self._pos.__getitem__)
+        elif self._last_home >= 0:
+            first = self._last_home
+        else:  # nobody left the submarine (only possible on a blocked path)
+            first = self._player  # type: ignore[assignment]
+        if self._round >= self.setup.rounds or len(path) == 1:
+            self._finish()
+            return
+        self._round += 1
+        self._start_round(first)
+
+    def _finish(self) -> None:
+        n = self._n
+        self._player = None
+        self._step = OVER
+        self._legal = ()
+        self._pos = [0] * n
+        self._up = [False] * n
+        self._home = [False] * n
+        self._carry = [()] * n
+        self._occ = [-1] * len(self._path)
+        best = max(self._score)
+        tied = [q for q in range(n) if self._score[q] == best]
+        if len(tied) > 1:
+            keys = {q: self._tiebreak_key(q) for q in tied}
+            top = max(keys.values())
+            tied = [q for q in tied if keys[q] == top]
+        self._winners = tuple(tied)
+        if self._events is not None:
+            self._events.append({"type": "game_over", "scores": list(self._score), "winners": list(tied)})
+
+    def _tiebreak_key(self, q: int) -> tuple[int, ...]:
+        counts = [0, 0, 0, 0, 0]
+        for c in self._banked[q]:
+            counts[self._lv[c]] += 1
+        if self.setup.options.tiebreak == "level4":
+            return (counts[4],)
+        return (counts[4], counts[3], counts[2], counts[1])
+
+    # ------------------------------------------------------------------ steps
+
+    def _apply(self, choice: str) -> None:
+        """Apply a choice known to be legal (the fast path)."""
+        step = self._step
+        if step == ROLL_STEP:
+            d = self._rng.choice(DICE_OUTCOMES)
+            self._roll(d[0], d[1])
+        elif step == SEARCH_STEP:
+            self._search(choice)
+        else:  # turn_back
+            p = self._player
+            self._breathe(p)  # type: ignore[arg-type]
+            if choice == BACK:
+                self._up[p] = True  # type: ignore[index]
+                self._turn["back"] = True
+                if self._events is not None:
+                    self._events.append({"type": "turn_back", "seat": p, "forced": False})
+            self._step = ROLL_STEP
+            self._legal = _ROLL_LEGAL
+
+    def _roll(self, d1: int, d2: int) -> None:
+        p: int = self._player  # type: ignore[assignment]
+        if not self._breathed:
+            self._breathe(p)
+        ev = self._events
+        if self._forced:
+            self._up[p] = True
+            if ev is not None:
+                self._events.append({"type": "turn_back", "seat": p, "forced": True})  # type: ignore[union-attr]
+        self._turn["dice"] = [d1, d2]
+        carry = self._carry[p]
+        steps = d1 + d2 - len(carry)
+        start = pos = self._pos[p]
+        occ = self._occ
+        up = self._up[p]
+        home = False
+        if ev is not None:
+            ev.append({"type": "roll", "seat": p, "dice": [d1, d2], "items": len(carry),
+                       "steps": max(0, steps)})
+            visited: list[int] = []
+            jumped: list[int] = []
+        if steps > 0:
+            if up:
+                i = pos
+                while True:
+                    i -= 1
+                    if i == 0:
+                        home = True
+                        break
+                    if occ[i] < 0:
+                        pos = i
+                        steps -= 1
+                        if ev is not None:
+                            visited.append(i)
+                        if steps == 0:
+                            break
+                    elif ev is not None:
+                        jumped.append(i)
+            else:
+                end = len(occ) - 1
+                i = pos
+                while i < end:
+                    i += 1
+                    if occ[i] < 0:
+                        pos = i
+                        steps -= 1
+                        if ev is not None:
+                            visited.append(i)
+                        if steps == 0:
+                            break
+                    elif ev is not None:
+                        jumped.append(i)
+                if ev is not None:
+                    # Jumps past the deepest free space do not count: he stops there.
+                    jumped = [j for j in jumped if j < pos]
+        if start:
+            occ[start] = -1
+        if home:
+            self._pos[p] = 0
+            self._home[p] = True
+            self._n_home += 1
+            self._last_home = p
+            if ev is not None:
+                visited.append(0)
+                ev.append({"type": "move", "seat": p, "from": start, "to": 0, "heading": "up",
+                           "spaces": visited, "jumped": jumped, "home": True})
+            self._end_turn()
+            return
+        self._pos[p] = pos
+        if pos:
+            occ[pos] = p
+        if ev is not None:
+            ev.append({"type": "move", "seat": p, "from": start, "to": pos,
+                       "heading": "up" if up else "down", "spaces": visited, "jumped": jumped,
+                       "home": False})
+        if pos == 0:  # still in the submarine: "A diver in the submarine does not search."
+            self._end_turn()
+            return
+        if self._path[pos] is not None:
+            self._step = SEARCH_STEP
+            self._legal = _TAKE_LEGAL
+        elif carry:
+            k = len(carry)
+            if k >= len(_SEARCH_DROP_LEGAL) - 1:
+                _ensure_drops(k + 1)
+            self._step = SEARCH_STEP
+            self._legal = _SEARCH_DROP_LEGAL[k]
+        else:
+            self._end_turn()
+
+    def _search(self, choice: str) -> None:
+        p: int = self._player  # type: ignore[assignment]
+        pos = self._pos[p]
+        if choice == TAKE:
+            item = self._path[pos]
+            self._path[pos] = None
+            self._carry[p] = self._carry[p] + (item,)  # type: ignore[operator]
+            self._turn["search"] = TAKE
+            if self._events is not None:
+                self._events.append({"type": "take", "seat": p, "space": pos,
+                                     "item": [self._lv[c] for c in item]})  # type: ignore[union-attr]
+        elif choice != NONE:
+            i = _DROP_INDEX[choice]
+            carry = self._carry[p]
+            item = carry[i]
+            self._carry[p] = carry[:i] + carry[i + 1 :]
+            self._path[pos] = item
+            self._turn["search"] = {"drop": i}
+            if self._events is not None:
+                self._events.append({"type": "drop", "seat": p, "space": pos, "index": i,
+                                     "item": [self._lv[c] for c in item]})  # type: ignore[union-attr]
+        self._end_turn()
+
+    # ------------------------------------------------------------------ public API: acting
+
+    def legal_choices(self) -> tuple[str, ...]:
+        """The choices legal at this moment (empty once the game is over).
+
+        >>> Game(players=2, seed=3).legal_choices()
+        ('roll',)
+        """
+        return self._legal
+
+    def apply(self, choice: str | Mapping[str, int] | Sequence[Any]) -> None:
+        """Apply one legal choice; ``"roll"`` rolls the game's own dice.
+
+        ``choice`` is a string from :meth:`legal_choices`; ``{"drop": i}`` and
+        ``("drop", i)`` are accepted for ``"drop i"``.  An illegal or
+        malformed choice raises :class:`IllegalChoiceError` saying why, and the
+        game is unchanged.
+        """
+        if choice not in self._legal:
+            norm = _normalize_choice(choice)
+            if norm not in self._legal:
+                raise IllegalChoiceError(self._why_illegal(choice, norm), choice, self._legal)
+            choice = norm
+        self._apply(choice)  # type: ignore[arg-type]
+
+    def roll(self, dice: Sequence[int] | None = None) -> None:
+        """Roll and swim (step 3).  ``dice=(d1, d2)``, each 1..3, forces the
+        roll (what-if, teaching, replays); without it the game's dice roll.
+
+        >>> g = Game(players=2, seed=0)
+        >>> g.roll((3, 3)); g.divers[0].position
+        6
+        >>> g.roll((4, 1))
+        Traceback (most recent call last):
+        ...
+        dsa_widget.errors.IllegalChoiceError: dice must be two integers from 1 to 3, got (4, 1)
+        """
+        if self._step != ROLL_STEP:
+            raise IllegalChoiceError(self._why_illegal(ROLL, ROLL), ROLL, self._legal)
+        if dice is None:
+            d = self._rng.choice(DICE_OUTCOMES)
+        else:
+            d = _check_dice(dice)
+        self._roll(d[0], d[1])
+
+    def play_turn(
+        self, back: bool = False, dice: Sequence[int] | None = None, search: Any = NONE
+    ) -> None:
+        """Play a whole turn as a record states it (``back``, ``dice``, ``search``).
+
+        Checked as a whole: if any part is illegal, :class:`IllegalChoiceError`
+        is raised and the game is left as it was before the turn.
+        """
+        snapshot = self.copy()
+        try:
+            self._play_turn(back, dice, search)
+        except IllegalChoiceError:
+            self._restore(snapshot)
+            raise
+
+    def _play_turn(self, back: Any, dice: Any, search: Any) -> None:
+        if self._step == OVER:
+            raise IllegalChoiceError("the game is over; no more turns", None, ())
+        if self._step not in (TURN_BACK_STEP, ROLL_STEP) or self._breathed:
+            raise IllegalChoiceError("a turn is already under way; finish it first", None, self._legal)
+        if not isinstance(back, bool):
+            raise IllegalChoiceError(f"back must be true or false, got {back!r}", back, ())
+        if self._step == TURN_BACK_STEP:
+            self._apply(BACK if back else CONTINUE)
+        elif back and not self._forced:
+            raise IllegalChoiceError(self._why_illegal(BACK, BACK), BACK, self._legal)
+        if dice is None:
+            raise IllegalChoiceError("a turn needs its dice", None, self._legal)
+        seat = self._player
+        turn_no = self.turn_number
+        self.roll(dice)
+        norm = _normalize_choice(search)
+        if self.turn_number != turn_no or self._player != seat or self._step != SEARCH_STEP:
+            # the turn already ended: nothing could be searched
+            if norm != NONE:
+                raise IllegalChoiceError(self._why_no_search(seat, norm), search, (NONE,))  # type: ignore[arg-type]
+            return
+        self.apply(norm if norm is not None else search)
+
+    # ------------------------------------------------------------------ explanations
+
+    def _why_illegal(self, choice: object, norm: str | None) -> str:
+        legal = ", ".join(repr(c) for c in self._legal) or "nothing"
+        if self._step == OVER:
+            return f"{choice!r} is not legal: the game is over"
+        if norm is None:
+            return (
+                f"{choice!r} is not a choice; choices are 'back', 'continue', 'roll', "
+                f"'none', 'take' and 'drop i'; legal now: {legal}"
+            )
+        p = self._player
+        name = self.setup.players[p]  # type: ignore[index]
+        reason = ""
+        if norm == BACK and self._step in (TURN_BACK_STEP, ROLL_STEP) and not self._breathed:
+            if self._forced:
+                reason = f" ({name} must turn back: no free space deeper; just roll)"
+            elif self._up[p]:  # type: ignore[index]
+                reason = f" ({name} is already heading up; a diver turns back once per round)"
+            elif self._pos[p] == 0:  # type: ignore[index]
+                reason = f" ({name} is in the submarine and cannot turn back there)"
+            elif not self._carry[p]:  # type: ignore[index]
+                reason = f" ({name} carries no treasure; option turn_back_requires_treasure)"
+        elif norm == TAKE and self._step == SEARCH_STEP:
+            reason = " (the space is blank: nothing to take)"
+        elif norm.startswith("drop") and self._step == SEARCH_STEP:
+            if self._legal is _TAKE_LEGAL:
+                reason = " (an item can only be put down on a blank space)"
+            else:
+                reason = f" ({name} carries {len(self._carry[p])} item(s))"  # type: ignore[index]
+        return f"{choice!r} is not legal now: it is {name}'s turn, step {self._step!r}{reason}; legal: {legal}"
+
+    def _why_no_search(self, seat: int, choice: str) -> str:
+        name = self.setup.players[seat]
+        if self._home[seat]:
+            return f"{choice!r}: {name} is back in the submarine and does not search"
+        if self._pos[seat] == 0 and not self.is_over:
+            return f"{choice!r}: {name} is still in the submarine and does not search"
+        if choice == TAKE:
+            return f"{choice!r}: {name} stands on a blank; nothing to take"
+        return f"{choice!r}: {name} carries nothing to put down"
+
+    # ------------------------------------------------------------------ public API: reading
+
+    @property
+    def players(self) -> tuple[str, ...]:
+        return self.setup.players
+
+    @property
+    def current_player(self) -> int | None:
+        """The seat whose turn it is, ``None`` once the game is over."""
+        return self._player
+
+    @property
+    def step(self) -> str:
+        """``'turn_back'``, ``'roll'``, ``'search'`` or ``'over'``."""
+        return self._step
+
+    @property
+    def is_over(self) -> bool:
+        return self._step == OVER
+
+    @property
+    def is_chance(self) -> bool:
+        """True when the next thing to happen is a dice roll."""
+        return self._step == ROLL_STEP
+
+    @property
+    def round(self) -> int:
+        return self._round
+
+    @property
+    def air(self) -> int:
+        """The air left (never below 0)."""
+        return self._air if self._air > 0 else 0
+
+    @property
+    def must_turn_back(self) -> bool:
+        """True when the current diver is forced to turn back this turn."""
+        return self._forced and not self._breathed
+
+    @property
+    def path_length(self) -> int:
+        return len(self._path) - 1
+
+    @property
+    def scores(self) -> tuple[int, ...]:
+        """Points banked so far, by seat (true values, whatever the reveal option)."""
+        return tuple(self._score)
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        """The winning seats once the game is over (several on a shared win), else ``()``."""
+        return self._winners
+
+    @property
+    def turn_number(self) -> int:
+        """Turns completed so far (the current turn is ``turn_number + 1``)."""
+        return len(self._turns) if self._turns is not None else -1
+
+    @property
+    def history(self) -> list[dict[str, Any]]:
+        """The turns played, as a record's ``turns`` list."""
+        if self._turns is None:
+            raise ValueError("this game was created with history=False")
+        return [dict(t) for t in self._turns]
+
+    @property
+    def events(self) -> list[dict[str, Any]]:
+        """Everything that happened, as a list of event dicts (see ``dsa_widget.events``).
+
+        Bank events carry chip values; every other event carries levels only.
+        """
+        if self._events is None:
+            return []
+        return [dict(e) for e in self._events]
+
+    @property
+    def n_events(self) -> int:
+        return 0 if self._events is None else len(self._events)
+
+    def chip(self, chip_id: int) -> tuple[int, int]:
+        """The ``(level, value)`` of chip ``chip_id`` (its index in the setup path)."""
+        return (self._lv[chip_id], self._val[chip_id])
+
+    def _item_out(self, item: tuple[int, ...], known: Any = True) -> Any:
+        lv, val = self._lv, self._val
+        if len(item) == 1:
+            c = item[0]
+            return [lv[c], val[c] if known is True or known(c) else "?"]
+        return [[lv[c], val[c] if known is True or known(c) else "?"] for c in item]
+
+    @property
+    def path(self) -> list[Any]:
+        """Every space from the submarine outward: ``'blank'``, a chip
+        ``[level, value]`` or a stack (a list of chips).  True values."""
+        return ["blank" if x is None else self._item_out(x) for x in self._path[1:]]
+
+    @property
+    def divers(self) -> tuple[Diver, ...]:
+        """Every diver, values of carried chips hidden (``'?'``): nobody knows them."""
+        names = self.setup.players
+        return tuple(
+            Diver(
+                q,
+                names[q],
+                self._pos[q],
+                "up" if self._up[q] else "down",
+                self._home[q],
+                tuple(tuple((self._lv[c], "?") for c in item) for item in self._carry[q]),
+            )
+            for q in range(self._n)
+        )
+
+    def banked(self, seat: int) -> tuple[tuple[int, int], ...]:
+        """The chips ``seat`` has banked, with their values."""
+        return tuple((self._lv[c], self._val[c]) for c in self._banked[seat])
+
+    def state_dict(self) -> dict[str, Any]:
+        """The state as ``python -m dsa_widget replay`` prints it (RECORD.md)."""
+        return {
+            "finished": self._step == OVER,
+            "round": self._round,
+            "air": self._air if self._air > 0 else 0,
+            "next_player": self._player,
+            "path": self.path,
+            "divers": [
+                {
+                    "position": self._pos[q],
+                    "heading": "up" if self._up[q] else "down",
+                    "returned": self._home[q],
+                    "carrying": [self._item_out(it) for it in self._carry[q]],
+                }
+                for q in range(self._n)
+            ],
+            "scores": list(self._score),
+            "winners": list(self._winners),
+        }
+
+    # ------------------------------------------------------------------ copying
+
+    def copy(self, *, history: bool = True, events: bool = True) -> "Game":
+        """An independent game in the same state (dice generator included).
+
+        ``history=False`` / ``events=False`` leave the turn list / event log
+        out of the copy, which makes it cheaper (playouts, what-if probes).
+        """
+        g = Game.__new__(Game)
+        g.setup = self.setup
+        g._n = self._n
+        g._lv = self._lv
+        g._val = self._val
+        g._path = self._path[:]
+        g._occ = self._occ[:]
+        g._pos = self._pos[:]
+        g._up = self._up[:]
+        g._home = self._home[:]
+        g._carry = self._carry[:]
+        g._banked = self._banked[:]
+        g._score = self._score[:]
+        g._air = self._air
+        g._round = self._round
+        g._player = self._player
+        g._step = self._step
+        g._legal = self._legal
+        g._breathed = self._breathed
+        g._forced = self._forced
+        g._last = self._last
+        g._n_home = self._n_home
+        g._last_home = self._last_home
+        g._winners = self._winners
+        g._turns = self._turns[:] if history and self._turns is not None else None
+        g._turn = dict(self._turn)
+        g._events = self._events[:] if events and self._events is not None else None
+        g._requires = self._requires
+        rng = random.Random()
+        rng.setstate(self._rng.getstate())
+        g._rng = rng
+        return g
+
+    def _restore(self, other: "Game") -> None:
+        for name in Game.__slots__:
+            setattr(self, name, getattr(other, name))
+
+    __copy__ = copy
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> "Game":
+        return self.copy()
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Game):
+            return NotImplemented
+        return self.setup == other.setup and self.state_dict() == other.state_dict() and (
+            self._step,
+            self._breathed,
+            self._forced,
+            self._legal,
+            tuple(self._banked),
+        ) == (other._step, other._breathed, other._forced, other._legal, tuple(other._banked))
+
+    __hash__ = None  # type: ignore[assignment]
+
+    # ------------------------------------------------------------------ records
+
+    def to_record(self) -> dict[str, Any]:
+        """The game as a RECORD.md document (setup with its path, every turn)."""
+        from .record import game_to_record
+
+        return game_to_record(self)
+
+    def save(self, file: Any) -> None:
+        """Write :meth:`to_record` as JSON to a path or a text file object."""
+        text = json.dumps(self.to_record(), indent=1)
+        if hasattr(file, "write"):
+            file.write(text)
+        else:
+            with open(file, "w", encoding="utf-8") as f:
+                f.write(text + "\n")
+
+    @classmethod
+    def from_record(cls, record: Any, *, events: bool = True) -> "Game":
+        """Replay a record (dict, JSON text or path), checking every turn.
+
+        Raises :class:`~dsa_widget.errors.RecordError` naming the turn or
+        setup key at fault.
+        """
+        from .record import load_record
+
+        return load_record(record, events=events)
+
+    load = from_record
+
+    # ------------------------------------------------------------------ views
+
+    def view(self, seat: int) -> Any:
+        """What ``seat`` may know: a :class:`~dsa_widget.view.View` (no hidden values)."""
+        from .view import View
+
+        return View.of(self, seat)
+
+    # ------------------------------------------------------------------ display
+
+    def __repr__(self) -> str:
+        if self.is_over:
+            return f"<Game over: scores {list(self._score)}, winners {list(self._winners)}>"
+        name = self.setup.players[self._player]  # type: ignore[index]
+        return (
+            f"<Game round {self._round}/{self.setup.rounds}, air {self.air}, "
+            f"{name} to play, step {self._step!r}>"
+        )
+
+    def _repr_svg_(self) -> str:
+        from .render import game_svg
+
+        return game_svg(self)
+
+
+def _normalize_choice(choice: object) -> str | None:
+    """``'drop 1'``, ``{'drop': 1}``, ``('drop', 1)`` → ``'drop 1'``; other strings as they are."""
+    if isinstance(choice, str):
+        s = " ".join(choice.strip().lower().split())
+        if s.startswith("drop"):
+            rest = s[4:].strip()
+            if rest.isdigit():
+                return drop(int(rest))
+            return None
+        return s if s in (BACK, CONTINUE, ROLL, NONE, TAKE) else None
+    if isinstance(choice, Mapping) and set(choice) == {"drop"}:
+        i = choice["drop"]
+        if isinstance(i, int) and not isinstance(i, bool) and i >= 0:
+            return drop(i)
+        return None
+    if (
+        isinstance(choice, (tuple, list))
+        and len(choice) == 2
+        and choice[0] == "drop"
+        and isinstance(choice[1], int)
+        and not isinstance(choice[1], bool)
+        and choice[1] >= 0
+    ):
+        return drop(choice[1])
+    return None
+
+
+def _check_dice(dice: object) -> tuple[int, int]:
+    if (
+        isinstance(dice, (tuple, list))
+        and len(dice) == 2
+        and all(isinstance(d, int) and not isinstance(d, bool) and 1 <= d <= 3 for d in dice)
+    ):
+        return (dice[0], dice[1])
+    raise IllegalChoiceError(f"dice must be two integers from 1 to 3, got {dice!r}", dice, ())
+
+
+def chips_of(items: Iterable[tuple[int, ...]]) -> list[int]:
+    return [c for item in items for c in item]
