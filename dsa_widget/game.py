@@ -130,8 +130,8 @@ class Game:
         Game(players=["Ann", "Bob", "Cy"], air=25, rounds=3, seed=42)
         Game(players=2, path=[(1, 0), (2, 5), (4, 15)], options={"reveal": "owner"})
 
-    ``rng`` seeds the dice (an int or a :class:`random.Random`); by default
-    they follow ``seed``, so a seeded game is reproducible.  ``events=False``
+    ``rng`` seeds the dice (an int, or a :class:`random.Random` to draw them
+    from); by default they follow ``seed``, so a seeded game is reproducible.  ``events=False``
     turns the event log off for fast simulations.
     """
 
@@ -162,6 +162,7 @@ class Game:
         "_turn",
         "_events",
         "_rng",
+        "_dice",
         "_requires",
         "_n",
     )
@@ -198,7 +199,10 @@ class Game:
         self._requires = setup.options.turn_back_requires_treasure
         if rng is None:
             rng = setup.seed
-        self._rng = rng if isinstance(rng, random.Random) else random.Random(rng)
+        # The dice: an external random.Random if one is given, else a 64-bit LCG whose whole
+        # state is one int (so copying a game, which copies its dice, costs nothing).
+        self._rng: random.Random | None = rng if isinstance(rng, random.Random) else None
+        self._dice = random.Random(rng).getrandbits(64) if self._rng is None else 0
         self._start_round(setup.first_player)
 
     # ------------------------------------------------------------------ rounds
@@ -356,7 +360,7 @@ class Game:
         """Apply a choice known to be legal (the fast path)."""
         step = self._step
         if step == ROLL_STEP:
-            d = self._rng.choice(DICE_OUTCOMES)
+            d = self._next_dice()
             self._roll(d[0], d[1])
         elif step == SEARCH_STEP:
             self._search(choice)
@@ -370,6 +374,12 @@ class Game:
                     self._events.append({"type": "turn_back", "seat": p, "forced": False})
             self._step = ROLL_STEP
             self._legal = _ROLL_LEGAL
+
+    def _next_dice(self) -> tuple[int, int]:
+        if self._rng is not None:
+            return self._rng.choice(DICE_OUTCOMES)
+        x = self._dice = (self._dice * 6364136223846793005 + 1442695040888963407) & 0xFFFFFFFFFFFFFFFF
+        return DICE_OUTCOMES[(x >> 32) % 9]
 
     def _roll(self, d1: int, d2: int) -> None:
         p: int = self._player  # type: ignore[assignment]
@@ -524,7 +534,7 @@ class Game:
         if self._step != ROLL_STEP:
             raise IllegalChoiceError(self._why_illegal(ROLL, ROLL), ROLL, self._legal)
         if dice is None:
-            d = self._rng.choice(DICE_OUTCOMES)
+            d = self._next_dice()
         else:
             d = _check_dice(dice)
         self._roll(d[0], d[1])
@@ -783,9 +793,13 @@ class Game:
         g._turn = dict(self._turn)
         g._events = self._events[:] if events and self._events is not None else None
         g._requires = self._requires
-        rng = random.Random()
-        rng.setstate(self._rng.getstate())
-        g._rng = rng
+        g._dice = self._dice
+        if self._rng is None:
+            g._rng = None
+        else:
+            rng = random.Random()
+            rng.setstate(self._rng.getstate())
+            g._rng = rng
         return g
 
     def _restore(self, other: "Game") -> None:

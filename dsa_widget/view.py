@@ -249,4 +249,5 @@ class View:
         g._events = [] if events else None
         g._requires = self.options.turn_back_requires_treasure
         g._rng = rng
+        g._dice = 0
         return g

@@ -1,0 +1,179 @@
+"""Game records (../shared/RECORD.md): the shared worked examples, round trips, and bad records."""
+
+from __future__ import annotations
+
+import copy
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from dsa_widget import FORMAT, Game, RecordError, load_record
+from helpers import random_game
+
+SHARED = Path(__file__).resolve().parents[2] / "shared" / "records"
+if not SHARED.is_dir():  # CI lays shared/ beside the clone
+    SHARED = Path(__file__).resolve().parents[1].parent / "shared" / "records"
+RECORDS = sorted(p for p in SHARED.glob("*.json") if not p.name.endswith(".expected.json"))
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def replay_cli(arg: str, stdin: str | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "dsa_widget", "replay", arg],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"},
+    )
+
+
+def test_shared_records_exist():
+    assert len(RECORDS) >= 3, f"no shared records found in {SHARED}"
+
+
+@pytest.mark.parametrize("path", RECORDS, ids=lambda p: p.stem)
+def test_shared_record_replays_exactly(path: Path):
+    """RECORD.md: 'records/ holds hand-checked records, each with the exact output its replay
+    must print (NAME.expected.json; compare as JSON, not as text)'"""
+    expected = json.loads(path.with_name(path.stem + ".expected.json").read_text())
+    out = replay_cli(str(path))
+    assert out.returncode == 0, out.stderr
+    assert out.stderr == ""
+    assert json.loads(out.stdout) == expected
+    # and from standard input
+    out = replay_cli("-", stdin=path.read_text())
+    assert json.loads(out.stdout) == expected
+    # and from Python
+    assert load_record(path).state_dict() == expected
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_saved_games_replay_through_the_cli(seed, tmp_path):
+    """A record saved by the project always writes the path it used; live play writes the dice."""
+    g = random_game(seed, players=2 + seed % 5, options={"drop_order": ["nearest_first", "farthest_first"][seed % 2]})
+    f = tmp_path / "game.json"
+    g.save(f)
+    rec = json.loads(f.read_text())
+    assert rec["format"] == FORMAT and rec["setup"]["path"] == [list(c) for c in g.setup.path]
+    assert all("dice" in t for t in rec["turns"])
+    out = replay_cli(str(f))
+    assert out.returncode == 0, out.stderr
+    assert json.loads(out.stdout) == g.state_dict()
+
+
+def test_record_stops_mid_game():
+    """'A record may stop at any point; it then describes a game in progress.'"""
+    g = random_game(3)
+    rec = g.to_record()
+    for k in (0, 1, 7, 30):
+        part = {**rec, "turns": rec["turns"][:k]}
+        h = load_record(part)
+        assert h.turn_number == k and not h.is_over
+
+
+def test_seed_without_path_shuffles_the_standard_chips():
+    rec = {"format": FORMAT, "setup": {"players": 2, "seed": 9}, "turns": []}
+    g = load_record(rec)
+    assert g.setup.path == Game(players=2, seed=9).setup.path
+
+
+def test_player_key_is_checked():
+    rec = json.loads((SHARED / "stacks-and-tiebreak.json").read_text())
+    rec["turns"][7]["player"] = 1
+    with pytest.raises(RecordError, match=r"^turn 8: player 1 given, but it is seat 2's turn"):
+        load_record(rec)
+
+
+BASE = {
+    "format": FORMAT,
+    "setup": {"players": ["Ann", "Bob"], "path": [[1, 0], [1, 1], [2, 5], [3, 9]], "rounds": 1},
+    "turns": [{"dice": [1, 1], "search": "take"}, {"dice": [1, 1], "search": "take"}],
+}
+
+
+def _bad(mutate):
+    rec = copy.deepcopy(BASE)
+    mutate(rec)
+    return rec
+
+
+BAD_RECORDS = {
+    "not json": ("{nope", r"not valid JSON"),
+    "format": (_bad(lambda r: r.update(format="chess/pgn")), r"^key 'format'"),
+    "unknown top key": (_bad(lambda r: r.update(moves=[])), r"^key 'moves'"),
+    "no setup": (_bad(lambda r: r.pop("setup")), r"setup"),
+    "players 7": (_bad(lambda r: r["setup"].update(players=7)), r"^setup key 'players': 7 players"),
+    "players 1 name": (_bad(lambda r: r["setup"].update(players=["Solo"])), r"^setup key 'players'"),
+    "players bool": (_bad(lambda r: r["setup"].update(players=True)), r"^setup key 'players'"),
+    "players empty name": (_bad(lambda r: r["setup"].update(players=["", "Bob"])), r"^setup key 'players'"),
+    "no players": (_bad(lambda r: r["setup"].pop("players")), r"^setup key 'players': required"),
+    "air 0": (_bad(lambda r: r["setup"].update(air=0)), r"^setup key 'air'"),
+    "air text": (_bad(lambda r: r["setup"].update(air="25")), r"^setup key 'air'"),
+    "rounds 0": (_bad(lambda r: r["setup"].update(rounds=0)), r"^setup key 'rounds'"),
+    "first player": (_bad(lambda r: r["setup"].update(first_player=2)), r"^setup key 'first_player'"),
+    "level 5": (_bad(lambda r: r["setup"].update(path=[[5, 1]])), r"^setup key 'path': chip 1 has level 5"),
+    "negative value": (_bad(lambda r: r["setup"].update(path=[[1, -1]])), r"^setup key 'path'"),
+    "empty path": (_bad(lambda r: r["setup"].update(path=[])), r"^setup key 'path': is empty"),
+    "chip shape": (_bad(lambda r: r["setup"].update(path=[[1, 2, 3]])), r"^setup key 'path'"),
+    "unknown option": (_bad(lambda r: r["setup"].update(options={"gravity": 1})), r"^setup key 'options'"),
+    "bad option value": (_bad(lambda r: r["setup"].update(options={"reveal": "all"})),
+                         r"^setup key 'options.reveal'"),
+    "unknown setup key": (_bad(lambda r: r["setup"].update(colour="red")), r"^setup key 'colour'"),
+    "seed text": (_bad(lambda r: r["setup"].update(seed="x")), r"^setup key 'seed'"),
+    "turns not list": (_bad(lambda r: r.update(turns={})), r"^key 'turns'"),
+    "turn not object": (_bad(lambda r: r["turns"].append(3)), r"^turn 3: a turn is an object"),
+    "no dice": (_bad(lambda r: r["turns"].append({"search": "none"})), r"^turn 3: dice missing"),
+    "die 4": (_bad(lambda r: r["turns"].append({"dice": [4, 1]})), r"^turn 3: dice must be"),
+    "die 0": (_bad(lambda r: r["turns"].append({"dice": [0, 1]})), r"^turn 3: dice must be"),
+    "three dice": (_bad(lambda r: r["turns"].append({"dice": [1, 1, 1]})), r"^turn 3: dice must be"),
+    "dice bool": (_bad(lambda r: r["turns"].append({"dice": [True, 1]})), r"^turn 3: dice must be"),
+    "unknown turn key": (_bad(lambda r: r["turns"].append({"dice": [1, 1], "jump": 1})), r"^turn 3: unknown key"),
+    "bad search": (_bad(lambda r: r["turns"].append({"dice": [1, 1], "search": "grab"})), r"^turn 3: search must"),
+    "back not bool": (_bad(lambda r: r["turns"].append({"back": 1, "dice": [1, 1]})), r"^turn 3: back must"),
+    "back first turn": (_bad(lambda r: r["turns"].__setitem__(0, {"back": True, "dice": [1, 1]})),
+                        r"^turn 1: .*in the submarine and cannot turn back"),
+    "take on blank": (_bad(lambda r: r["turns"].extend([{"dice": [1, 1]}, {"back": True, "dice": [1, 1], "search": "take"}])),
+                      r"^turn 4: .*(blank|nothing to take)"),
+    "drop on chip": (_bad(lambda r: r["turns"].__setitem__(1, {"dice": [1, 1], "search": {"drop": 0}})),
+                     r"^turn 2: "),
+    "drop out of range": (_bad(lambda r: r["turns"].extend([{"dice": [1, 1]}, {"dice": [1, 2], "search": {"drop": 3}}])),
+                          r"^turn 4: "),
+    "search in submarine": (_bad(lambda r: r["turns"].append({"back": True, "dice": [3, 3], "search": "take"})),
+                            r"^turn 3: .*does not search"),
+    "wrong player": (_bad(lambda r: r["turns"].append({"player": 1, "dice": [1, 1]})), r"^turn 3: player 1 given"),
+    "turn after the end": (_bad(lambda r: r["turns"].extend([{"back": True, "dice": [3, 3]}] * 3)),
+                           r"^turn 5: the game is already over"),
+}
+
+
+@pytest.mark.parametrize("name", list(BAD_RECORDS))
+def test_bad_records_raise_naming_turn_or_key(name, tmp_path):
+    """RECORD.md: 'A record that breaks a rule, or is not a valid record, prints nothing on
+    standard output, writes one line on standard error naming the turn (counted from 1) or the
+    setup key and what is wrong, and exits with status 2. The same check raises a clear exception
+    when a record is loaded from Python.'"""
+    rec, pattern = BAD_RECORDS[name]
+    text = rec if isinstance(rec, str) else json.dumps(rec)
+    with pytest.raises(RecordError, match=pattern):
+        load_record(text)
+    f = tmp_path / "bad.json"
+    f.write_text(text)
+    out = replay_cli(str(f))
+    assert out.returncode == 2
+    assert out.stdout == ""
+    lines = out.stderr.splitlines()
+    assert len(lines) == 1, out.stderr
+    assert lines[0].startswith("error: ")
+
+
+def test_missing_file_exits_2(tmp_path):
+    out = replay_cli(str(tmp_path / "nope.json"))
+    assert out.returncode == 2 and out.stdout == "" and len(out.stderr.splitlines()) == 1
+
+
+def test_record_error_is_a_value_error():
+    assert issubclass(RecordError, ValueError)
