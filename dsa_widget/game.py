@@ -27,7 +27,7 @@ when the diver may choose (a forced turn back is applied by the rules), and
 ('search', ('none', 'take'))
 >>> g.apply("take")
 >>> g.current_player, g.divers[0].position, g.divers[0].carrying
-(1, 5, ((1, '?'),))
+(1, 5, (((1, '?'),),))
 >>> g.apply("drop 0")
 Traceback (most recent call last):
 ...
@@ -524,12 +524,12 @@ class Game:
         roll (what-if, teaching, replays); without it the game's dice roll.
 
         >>> g = Game(players=2, seed=0)
-        >>> g.roll((3, 3)); g.divers[0].position
-        6
         >>> g.roll((4, 1))
         Traceback (most recent call last):
         ...
         dsa_widget.errors.IllegalChoiceError: dice must be two integers from 1 to 3, got (4, 1)
+        >>> g.roll((3, 3)); g.divers[0].position
+        6
         """
         if self._step != ROLL_STEP:
             raise IllegalChoiceError(self._why_illegal(ROLL, ROLL), ROLL, self._legal)
