@@ -38,11 +38,10 @@ from __future__ import annotations
 
 import json
 import random
-from dataclasses import dataclass
-from typing import Any, Iterable, Mapping, NamedTuple, Sequence
+from typing import Any, Mapping, NamedTuple, Sequence
 
 from .errors import IllegalChoiceError
-from .setup import Options, Setup
+from .setup import Setup
 
 __all__ = [
     "Game",
@@ -75,9 +74,9 @@ OVER = "over"
 
 _DROPS: list[str] = [f"drop {i}" for i in range(40)]
 _DROP_INDEX: dict[str, int] = {s: i for i, s in enumerate(_DROPS)}
-_TURN_BACK_LEGAL = (BACK, CONTINUE)
-_ROLL_LEGAL = (ROLL,)
-_TAKE_LEGAL = (NONE, TAKE)
+_TURN_BACK_LEGAL: tuple[str, ...] = (BACK, CONTINUE)
+_ROLL_LEGAL: tuple[str, ...] = (ROLL,)
+_TAKE_LEGAL: tuple[str, ...] = (NONE, TAKE)
 _SEARCH_DROP_LEGAL: list[tuple[str, ...]] = [(NONE,) + tuple(_DROPS[:k]) for k in range(41)]
 
 #: The nine equally likely rolls of two dice with faces 1, 1, 2, 2, 3, 3.
@@ -114,11 +113,6 @@ class Diver(NamedTuple):
     heading: str  # "down" | "up"
     returned: bool
     carrying: tuple[tuple[tuple[int, Any], ...], ...]
-
-
-@dataclass(frozen=True)
-class _Hidden:
-    """Marker type for documentation: hidden values are shown as '?'."""
 
 
 class Game:
@@ -202,7 +196,7 @@ class Game:
         # The dice: an external random.Random if one is given, else a 64-bit LCG whose whole
         # state is one int (so copying a game, which copies its dice, costs nothing).
         self._rng: random.Random | None = rng if isinstance(rng, random.Random) else None
-        self._dice = random.Random(rng).getrandbits(64) if self._rng is None else 0
+        self._dice = random.Random(rng).getrandbits(64) if not isinstance(rng, random.Random) else 0
         self._start_round(setup.first_player)
 
     # ------------------------------------------------------------------ rounds
@@ -914,7 +908,3 @@ def _check_dice(dice: object) -> tuple[int, int]:
     ):
         return (dice[0], dice[1])
     raise IllegalChoiceError(f"dice must be two integers from 1 to 3, got {dice!r}", dice, ())
-
-
-def chips_of(items: Iterable[tuple[int, ...]]) -> list[int]:
-    return [c for item in items for c in item]
