@@ -1,0 +1,86 @@
+"""Widget, Python side: time to build + publish one synced state, and its size.
+
+    python benchmarks/bench_widget.py [--games N] [--players P]
+
+Plays complete games through ``DeepSea.handle_intent`` (what a click does in
+the kernel, minus the websocket) with every seat a random bot, and prints per
+update: the milliseconds from intent to published state (p50/p95/max), the
+milliseconds of ``build_state`` alone, and the JSON bytes of each update
+(mean/max; the target is < 16 KB), for the default hidden-values state and
+for ``reveal_all=True``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from dsa_widget.sync import build_state, state_bytes
+from dsa_widget.widget import DeepSea
+
+
+def pct(xs: list[float], q: float) -> float:
+    xs = sorted(xs)
+    return xs[min(len(xs) - 1, int(q * len(xs)))]
+
+
+def run(games: int, players: int, reveal_all: bool) -> dict:
+    step_ms: list[float] = []
+    build_ms: list[float] = []
+    sizes: list[int] = []
+    for seed in range(games):
+        w = DeepSea(players=[f"Player {i + 1}" for i in range(players)], seed=seed, bot_seed=seed,
+                    seats=["random"] * players, reveal_all=reveal_all)
+        while not w.game.is_over:
+            t0 = time.perf_counter()
+            w.handle_intent({"type": "bot_step", "seq": w.seq})
+            step_ms.append((time.perf_counter() - t0) * 1000)
+        sizes += w.update_bytes
+        g = w.game
+        t0 = time.perf_counter()
+        for _ in range(50):
+            build_state(g, seats=w.seats, seq=1, reveal_all=reveal_all, log=w.log)
+        build_ms.append((time.perf_counter() - t0) * 1000 / 50)
+    return {
+        "updates": len(sizes),
+        "step_ms_p50": pct(step_ms, 0.5),
+        "step_ms_p95": pct(step_ms, 0.95),
+        "step_ms_max": max(step_ms),
+        "build_ms_mean": statistics.mean(build_ms),
+        "bytes_mean": statistics.mean(sizes),
+        "bytes_max": max(sizes),
+    }
+
+
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--games", type=int, default=20)
+    ap.add_argument("--players", type=int, default=4)
+    ap.add_argument("--json", action="store_true", help="print JSON only")
+    a = ap.parse_args(argv)
+    res = {}
+    for reveal in (False, True):
+        res["reveal_all" if reveal else "hidden"] = run(a.games, a.players, reveal)
+    if a.json:
+        print(json.dumps(res, indent=1))
+        return
+    print(f"{a.games} games, {a.players} players, every choice one published state")
+    for name, r in res.items():
+        print(
+            f"  {name:<10} {r['updates']} updates | intent->published p50 {r['step_ms_p50']:.2f} ms, "
+            f"p95 {r['step_ms_p95']:.2f} ms, max {r['step_ms_max']:.2f} ms | build_state {r['build_ms_mean']:.2f} ms"
+            f" | bytes/update mean {r['bytes_mean']:.0f}, max {r['bytes_max']} (target < 16000)"
+        )
+    # one state as it travels, for the curious
+    w = DeepSea(players=2, seed=1)
+    print(f"  an opening state: {state_bytes(w.state)} bytes")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,38 @@
+// Buttons for exactly the legal choices (plus bot pause/step), with shortcuts.
+import { h } from "./dom.js";
+import { choiceLabel, isBot } from "./model.js";
+
+/**
+ * state, paused: what to show; send(choice) / onPause(bool) / onStep() callbacks.
+ * Returns the controls element.
+ */
+export function drawControls(state, { paused, pending, send, onPause, onStep }) {
+  const box = h("div", { class: "dsa-controls", role: "group", "aria-label": "Your choices" });
+  if (state.over) {
+    box.append(h("span", { class: "dsa-hint", text: "The game is over. Start a new one below." }));
+    return box;
+  }
+  if (isBot(state, state.current)) {
+    const who = state.players[state.current];
+    box.append(
+      h("span", { class: "dsa-hint", text: paused ? `${who} is paused (${state.seats[state.current]} bot).` : `${who} is playing (${state.seats[state.current]} bot)…` }),
+      h("button", { class: "dsa-btn", "data-action": "pause", "aria-label": paused ? "Resume bots (P)" : "Pause bots (P)",
+        "aria-keyshortcuts": "P", onclick: () => onPause(!paused), text: paused ? "Resume (P)" : "Pause (P)" }),
+      h("button", { class: "dsa-btn", "data-action": "step", "aria-label": "Let the bot make one move (S)",
+        "aria-keyshortcuts": "S", onclick: onStep, disabled: !paused || pending, text: "Step (S)" }),
+    );
+    return box;
+  }
+  for (const choice of state.legal) {
+    const lab = choiceLabel(choice, state);
+    const b = h("button", {
+      class: `dsa-btn dsa-choice${choice === "roll" || choice === "take" ? " dsa-primary" : ""}`,
+      "data-choice": choice, "aria-label": lab.key ? `${lab.aria} (${lab.key === " " ? "Space" : lab.key})` : lab.aria,
+      "aria-keyshortcuts": lab.key === "R" ? "R Space" : lab.key || null, disabled: pending,
+      onclick: () => send(choice),
+    });
+    b.append(lab.text, lab.key ? h("kbd", { text: lab.key }) : null);
+    box.append(b);
+  }
+  return box;
+}

@@ -1,0 +1,79 @@
+// Pure helpers on the synced state (no DOM): names, colours, words.
+
+export const PLAYER_COLORS = ["#e0523f", "#3f7fd9", "#2fa86b", "#e6a000", "#9b59b6", "#16a5a5"];
+export const LEVEL_NAMES = { 1: "level-1", 2: "level-2", 3: "level-3", 4: "level-4" };
+export const SHAPES = { 1: "triangle", 2: "square", 3: "pentagon", 4: "hexagon" };
+
+export const color = (seat) => PLAYER_COLORS[seat % PLAYER_COLORS.length];
+
+/** A chip is [level] (value hidden) or [level, value]. */
+export const chipText = (c) => (c.length > 1 ? `${LEVEL_NAMES[c[0]]} chip worth ${c[1]}` : `${LEVEL_NAMES[c[0]]} chip`);
+
+export function itemText(item) {
+  if (item.length === 1) return chipText(item[0]);
+  return `stack of ${item.length} (levels ${item.map((c) => c[0]).join("+")})`;
+}
+
+export function isBot(state, seat) {
+  return seat !== null && seat !== undefined && state.seats[seat] !== "human";
+}
+
+export const STEP_WORDS = {
+  turn_back: "turn back or keep diving?",
+  roll: "roll the dice",
+  search: "search the space",
+  over: "game over",
+};
+
+export function choiceLabel(choice, state) {
+  if (choice === "back") return { text: "Turn back", key: "B", aria: "Turn back toward the submarine" };
+  if (choice === "continue") return { text: "Keep diving", key: "C", aria: "Keep diving down" };
+  if (choice === "roll") {
+    const aria = state.must_turn_back ? "Roll the dice (you must turn back)" : "Roll the dice and swim";
+    return { text: "Roll", key: "R", aria };
+  }
+  if (choice === "take") {
+    const d = state.divers[state.current];
+    const space = d ? state.path[d.pos - 1] : null;
+    const what = space ? itemText(space) : "the treasure";
+    return { text: "Take", key: "T", aria: `Take the ${what}` };
+  }
+  if (choice === "none") return { text: "Do nothing", key: "N", aria: "Do nothing this turn" };
+  const m = /^drop (\d+)$/.exec(choice);
+  if (m) {
+    const i = Number(m[1]);
+    const d = state.divers[state.current];
+    const item = d && d.items[i];
+    const what = item ? itemText(item) : `item ${i + 1}`;
+    return { text: `Put down ${i + 1}`, key: i < 9 ? String(i + 1) : "", aria: `Put down item ${i + 1}: the ${what}` };
+  }
+  return { text: choice, key: "", aria: choice };
+}
+
+/** The choice a key stands for, if legal. */
+export function choiceForKey(key, legal) {
+  const k = key.toLowerCase();
+  const map = { b: "back", c: "continue", r: "roll", " ": "roll", t: "take", n: "none" };
+  let choice = map[k];
+  if (!choice && /^[1-9]$/.test(k)) choice = `drop ${Number(k) - 1}`;
+  return choice && legal.includes(choice) ? choice : null;
+}
+
+export function statusText(state) {
+  const p = state.players;
+  if (state.over) {
+    const w = state.winners.map((q) => p[q]);
+    return `Game over — ${w.join(" and ")} win${w.length === 1 ? "s" : ""}`;
+  }
+  const who = p[state.current];
+  const bot = isBot(state, state.current) ? ` (${state.seats[state.current]} bot)` : "";
+  return `${who}${bot}: ${STEP_WORDS[state.step] || state.step}`;
+}
+
+export function diverStatus(state, q) {
+  const d = state.divers[q];
+  if (state.over) return "";
+  if (d.home) return "back in the submarine";
+  if (d.pos === 0) return "in the submarine";
+  return `space ${d.pos}, heading ${d.up ? "up" : "down"}`;
+}

@@ -1,0 +1,42 @@
+// Per-player cards: colour, name (as text), seat kind, score, banked and carried chips.
+import { h, s } from "./dom.js";
+import { chipShape } from "./board.js";
+import { color, diverStatus, itemText } from "./model.js";
+
+function chipIcon(c) {
+  const svg = s("svg", { viewBox: "0 0 24 24", class: "dsa-chip-icon", role: "img",
+    "aria-label": c.length > 1 ? `level ${c[0]}, ${c[1]} points` : `level ${c[0]}, value hidden` });
+  svg.append(chipShape(c, 12, 13, 10));
+  return svg;
+}
+
+export function drawPlayers(state) {
+  const list = h("ul", { class: "dsa-players", "aria-label": "Players" });
+  state.players.forEach((name, q) => {
+    const d = state.divers[q];
+    const score = state.scores[q];
+    const current = state.current === q && !state.over;
+    const winner = state.over && state.winners.includes(q);
+    const li = h("li", {
+      class: `dsa-player${current ? " dsa-player-current" : ""}${winner ? " dsa-winner" : ""}`,
+      "data-seat": q, "data-score": score === null ? "?" : score, "data-banked": state.banked[q].length,
+      "aria-current": current ? "true" : null,
+    });
+    li.append(
+      h("span", { class: "dsa-swatch", style: { background: color(q) }, "aria-hidden": "true" }),
+      h("span", { class: "dsa-player-name", text: name }),
+      h("span", { class: "dsa-seat-kind", text: state.seats[q] === "human" ? "" : `bot: ${state.seats[q]}` }),
+      h("span", { class: "dsa-score", "aria-label": `score ${score === null ? "hidden" : score}`,
+        text: `${score === null ? "?" : score} pt${winner ? " ★ winner" : ""}` }),
+    );
+    const chips = h("span", { class: "dsa-banked", "aria-label": `${state.banked[q].length} chips banked` });
+    for (const c of state.banked[q]) chips.append(chipIcon(c));
+    const carry = d.items.length
+      ? h("span", { class: "dsa-carrying", text: `carrying ${d.items.map(itemText).join(", ")}` })
+      : null;
+    li.append(h("span", { class: "dsa-player-status", text: diverStatus(state, q) }), chips);
+    if (carry) li.append(carry);
+    list.append(li);
+  });
+  return list;
+}

@@ -1,0 +1,59 @@
+// Pure front-end logic (no DOM): run with `node --test js/tests/`.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { choiceForKey, choiceLabel, isBot, statusText, itemText } from "../model.js";
+import { polygonPoints, spaceXY, diverXY, COLS } from "../board.js";
+import { parsePath } from "../setup-panel.js";
+
+const state = {
+  players: ["Ann", "<b>Bob</b>"], seats: ["human", "baseline"], current: 0, step: "search", over: false,
+  winners: [], legal: ["none", "drop 0", "drop 1"], must_turn_back: false,
+  path: [[[1]], 0, [[2], [3]]],
+  divers: [{ pos: 2, up: true, home: false, items: [[[1]], [[4], [4]]] }, { pos: 0, up: false, home: false, items: [] }],
+};
+
+test("keys map to legal choices only", () => {
+  assert.equal(choiceForKey("n", state.legal), "none");
+  assert.equal(choiceForKey("N", state.legal), "none");
+  assert.equal(choiceForKey("1", state.legal), "drop 0");
+  assert.equal(choiceForKey("2", state.legal), "drop 1");
+  assert.equal(choiceForKey("3", state.legal), null);
+  assert.equal(choiceForKey("t", state.legal), null);
+  assert.equal(choiceForKey(" ", ["roll"]), "roll");
+  assert.equal(choiceForKey("r", ["roll"]), "roll");
+  assert.equal(choiceForKey("b", ["back", "continue"]), "back");
+  assert.equal(choiceForKey("x", ["back", "continue"]), null);
+});
+
+test("labels name what a choice does", () => {
+  assert.equal(choiceLabel("drop 1", state).aria, "Put down item 2: the stack of 2 (levels 4+4)");
+  assert.equal(choiceLabel("drop 0", state).key, "1");
+  assert.equal(choiceLabel("back", state).key, "B");
+  assert.match(choiceLabel("roll", { ...state, must_turn_back: true }).aria, /must turn back/);
+});
+
+test("status and items in words", () => {
+  assert.equal(statusText(state), "Ann: search the space");
+  assert.equal(statusText({ ...state, current: 1, step: "roll" }), "<b>Bob</b> (baseline bot): roll the dice");
+  assert.equal(statusText({ ...state, over: true, winners: [0, 1] }), "Game over — Ann and <b>Bob</b> win");
+  assert.equal(itemText([[3, 9]]), "level-3 chip worth 9");
+  assert.ok(isBot(state, 1) && !isBot(state, 0) && !isBot(state, null));
+});
+
+test("board geometry snakes in rows, like the real board", () => {
+  assert.deepEqual(spaceXY(1), [107, 63]);
+  assert.deepEqual(spaceXY(8), [429, 63]);
+  assert.deepEqual(spaceXY(9), [429, 109]);
+  assert.deepEqual(spaceXY(6, 5), [291, 109]);  // narrow: 5 per row, row 2 runs back
+  assert.equal(COLS, 8);
+  assert.deepEqual(diverXY(3, 0), [199, 50]);
+  assert.equal(polygonPoints(2, 0, 0, 1).split(" ").length, 4);
+  assert.equal(polygonPoints(4, 0, 0, 1).split(" ").length, 6);
+});
+
+test("custom paths parse", () => {
+  assert.deepEqual(parsePath("1:0 1:3, 2:5;4:15"), [[1, 0], [1, 3], [2, 5], [4, 15]]);
+  assert.deepEqual(parsePath("[[1, 2]]"), [[1, 2]]);
+  assert.equal(parsePath("  "), null);
+  assert.throws(() => parsePath("1:0 banana"), /banana/);
+});

@@ -1,0 +1,387 @@
+"""The widget without a kernel: intents, rejections, synced state contents, save/load."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+from helpers import snapshot
+
+from dsa_widget import Game, IllegalChoiceError, SetupError
+from dsa_widget.sync import build_state, state_bytes
+from dsa_widget.widget import DeepSea, bot_names, resolve_bot
+
+HOSTILE = "<img src=x onerror=alert(1)>"
+
+
+def intent(w: DeepSea, choice, seq=None):
+    w.handle_intent({"type": "intent", "seq": w.seq if seq is None else seq, "choice": choice})
+
+
+def all_values_in(obj) -> list:
+    """Every [level, value] pair anywhere in a JSON-like object."""
+    out = []
+    if isinstance(obj, list):
+        if len(obj) == 2 and all(isinstance(x, int) and not isinstance(x, bool) for x in obj) and 1 <= obj[0] <= 4:
+            out.append(obj)
+        for x in obj:
+            out += all_values_in(x)
+    elif isinstance(obj, dict):
+        for x in obj.values():
+            out += all_values_in(x)
+    return out
+
+
+def chips_in(state) -> list:
+    """Every chip of path, carried items and banked chips."""
+    out = []
+    for sp in state["path"]:
+        if sp:
+            out += sp
+    for d in state["divers"]:
+        for it in d["items"]:
+            out += it
+    for b in state["banked"]:
+        out += b
+    return out
+
+
+# ---------------------------------------------------------------- construction
+
+
+def test_construct_from_setup_game_and_record(tmp_path):
+    w = DeepSea(players=["Ann", "Bob"], seed=4, air=20, rounds=2)
+    assert w.state["players"] == ["Ann", "Bob"] and w.state["air"] == 20 and w.state["rounds"] == 2
+    g = Game(players=3, seed=2)
+    w2 = DeepSea(g)
+    assert w2.game is g and len(w2.state["divers"]) == 3
+    g.roll((1, 1))
+    g.apply("take")
+    path = tmp_path / "g.json"
+    g.save(path)
+    w3 = DeepSea.load(path, seats={2: "random"})
+    assert w3.game.state_dict() == g.state_dict()
+    assert w3.seats == ["human", "human", "random"]
+    assert DeepSea(g.to_record()).game.state_dict() == g.state_dict()
+
+
+def test_bad_construction_raises():
+    with pytest.raises(SetupError):
+        DeepSea(players=1)
+    with pytest.raises(ValueError, match="unknown bot"):
+        DeepSea(players=2, seats={1: "no-such-bot"})
+    with pytest.raises(ValueError, match="seat"):
+        DeepSea(players=2, seats={5: "random"})
+    with pytest.raises(TypeError):
+        DeepSea(Game(players=2), players=3)
+
+
+def test_resolve_bot():
+    assert resolve_bot("human") == (None, "human")
+    assert "random" in bot_names()
+    b, label = resolve_bot(lambda view, legal: legal[0])
+    assert callable(b) and label == "<lambda>"
+
+
+# ---------------------------------------------------------------- intents
+
+
+def test_intent_applies_and_bumps_seq():
+    w = DeepSea(players=["Ann", "Bob"], seed=1)
+    s0 = w.seq
+    intent(w, "roll")
+    assert w.seq == s0 + 1 and w.state["seq"] == w.seq
+    assert w.game.turn_number >= 0 and w.error == {}
+    assert any(e["type"] == "roll" for e in w.state["events"])
+    assert any("rolls" in line for line in w.state["log"])
+
+
+def test_stale_intent_changes_nothing():
+    w = DeepSea(players=["Ann", "Bob"], seed=1)
+    intent(w, "roll")
+    before, state, seq = snapshot(w.game), w.state, w.seq
+    w.handle_intent({"type": "intent", "seq": seq - 1, "choice": w.game.legal_choices()[0]})
+    assert snapshot(w.game) == before and w.state == state and w.seq == seq
+    assert w.error["kind"] == "stale" and f"#{seq - 1}" in w.error["message"]
+
+
+@pytest.mark.parametrize(
+    "msg",
+    [
+        None,
+        [1, 2],
+        "roll",
+        {"type": "intent"},
+        {"type": "intent", "seq": "1", "choice": "roll"},
+        {"type": "intent", "seq": True, "choice": "roll"},
+        {"type": "intent", "seq": "SEQ", "choice": 7},
+        {"type": "intent", "seq": "SEQ", "choice": None},
+        {"type": "intent", "seq": "SEQ", "choice": "x" * 1000},
+        {"type": "intent", "seq": "SEQ", "choice": "dance"},
+        {"type": "intent", "seq": "SEQ", "choice": "drop -1"},
+        {"type": "hack", "seq": "SEQ"},
+        {"type": "pause", "paused": "yes"},
+        {"type": "new_game", "seq": "SEQ", "setup": "everything"},
+        {"type": "new_game", "seq": "SEQ", "setup": {"players": 9}},
+        {"type": "new_game", "seq": "SEQ", "setup": {"players": ["A", ""]}},
+        {"type": "new_game", "seq": "SEQ", "setup": {"players": 2, "evil": 1}},
+        {"type": "new_game", "seq": "SEQ", "setup": {"players": 2, "seats": ["human", "nope"]}},
+        {"type": "new_game", "seq": "SEQ", "setup": {"players": 2, "options": {"reveal": "all"}}},
+    ],
+)
+def test_malformed_and_illegal_messages_change_nothing(msg):
+    w = DeepSea(players=["Ann", "Bob"], seed=3, seats={1: "random"})
+    if isinstance(msg, dict):
+        msg = {k: (w.seq if v == "SEQ" else v) for k, v in msg.items()}
+    before, state, seq, seats = snapshot(w.game), w.state, w.seq, w.seats
+    w.handle_intent(msg)
+    assert snapshot(w.game) == before and w.state == state and w.seq == seq and w.seats == seats
+    assert w.error["kind"] in ("malformed", "illegal", "setup") and w.error["message"]
+
+
+def test_illegal_choice_rejected_with_reason():
+    w = DeepSea(players=["Ann", "Bob"], seed=3)
+    before = snapshot(w.game)
+    intent(w, "take")
+    assert snapshot(w.game) == before
+    assert w.error["kind"] == "illegal" and "legal: 'roll'" in w.error["message"]
+    # the next good intent clears the error
+    intent(w, "roll")
+    assert w.error == {}
+
+
+def test_front_end_cannot_play_a_bot_seat():
+    w = DeepSea(players=["Ann", "Bob"], seed=3, seats={0: "random"})
+    before = snapshot(w.game)
+    intent(w, "roll")
+    assert snapshot(w.game) == before and "bot plays that seat" in w.error["message"]
+
+
+def test_repeated_errors_are_distinguishable():
+    w = DeepSea(players=2, seed=3)
+    intent(w, "take")
+    n1 = w.error["n"]
+    intent(w, "take")
+    assert w.error["n"] == n1 + 1
+
+
+def test_bot_step_only_on_bot_turn_and_current_seq():
+    w = DeepSea(players=["Ann", "Bob"], seed=3, seats={1: "random"})
+    before = snapshot(w.game)
+    w.handle_intent({"type": "bot_step", "seq": w.seq})  # Ann is human: ignored
+    assert snapshot(w.game) == before
+    while w.game.current_player == 0:
+        intent(w, w.game.legal_choices()[0])
+    seq = w.seq
+    w.handle_intent({"type": "bot_step", "seq": seq - 1})  # stale: quietly ignored
+    assert w.seq == seq
+    w.handle_intent({"type": "bot_step", "seq": seq})
+    assert w.seq == seq + 1
+
+
+def test_pause():
+    w = DeepSea(players=2, seats={1: "random"})
+    w.handle_intent({"type": "pause", "paused": True})
+    assert w.paused is True
+    w.handle_intent({"type": "pause", "paused": False})
+    assert w.paused is False
+
+
+def test_new_game_intent():
+    w = DeepSea(players=["Ann", "Bob"], seed=3, seats={1: "random"})
+    intent(w, "roll")
+    w.handle_intent(
+        {
+            "type": "new_game",
+            "seq": w.seq,
+            "setup": {
+                "players": ["X", "Y", "Z"],
+                "air": 12,
+                "rounds": 1,
+                "seed": 5,
+                "options": {"drop_order": "farthest_first", "reveal": "owner"},
+                "seats": ["human", "heuristic", "random"],
+            },
+        }
+    )
+    assert w.error == {}
+    assert w.game.players == ("X", "Y", "Z") and w.game.setup.air == 12
+    assert w.game.setup.options.reveal == "owner" and w.seats == ["human", "heuristic", "random"]
+    assert w.state["events"] == [] and w.state["log"][0].startswith("Round 1 starts")
+    custom = {"players": 2, "path": [[1, 3], [2, 7], [4, 15]], "seats": ["human", "human"]}
+    w.handle_intent({"type": "new_game", "seq": w.seq, "setup": custom})
+    assert w.game.path_length == 3 and w.state["setup"]["custom_path"] is True
+    assert all(len(c) == 1 for c in chips_in(w.state)), "custom path values must stay hidden"
+
+
+# ---------------------------------------------------------------- hidden information
+
+
+def play_to_end(w: DeepSea, seed: int = 0, check=None) -> None:
+    rng = random.Random(seed)
+    while not w.game.is_over:
+        if w.is_bot_turn():
+            w.handle_intent({"type": "bot_step", "seq": w.seq})
+        else:
+            intent(w, rng.choice(w.game.legal_choices()))
+        if check:
+            check(w)
+
+
+def test_no_hidden_value_ever_reaches_the_browser():
+    w = DeepSea(players=["Ann", "Bob", "Cy"], seed=11, seats={1: "random", 2: "heuristic"}, bot_seed=1)
+
+    def check(w):
+        st = w.state
+        v = w.game.view(0)
+        banked_ids = {c for b in v.banked for c in b}
+        for sp in st["path"]:
+            if sp:
+                assert all(len(c) == 1 for c in sp), sp
+        for d in st["divers"]:
+            for it in d["items"]:
+                assert all(len(c) == 1 for c in it), it
+        # only banked chips have values, and the count matches
+        n_vals = sum(len(c) == 2 for c in chips_in(st))
+        assert n_vals == (len(banked_ids) if w.game.setup.options.reveal == "public" else 0)
+        # nothing else in the JSON carries values: events carry levels except bank
+        for e in st["events"]:
+            if e["type"] in ("take", "drop", "sink"):
+                assert all(isinstance(x, int) and 1 <= x <= 4 for x in (e.get("item") or e.get("chips")))
+
+    play_to_end(w, check=check)
+    assert w.state["over"] and all(s is not None for s in w.state["scores"])
+    assert list(w.game.scores) == w.state["scores"]
+
+
+def test_reveal_owner_hides_banked_values_until_the_end():
+    w = DeepSea(players=["Ann", "Bob"], seed=2, seats={0: "random", 1: "random"}, bot_seed=2,
+                options={"reveal": "owner"})
+    assert w.viewer is None  # no human: a shared screen
+
+    def check(w):
+        if not w.game.is_over:
+            assert all(len(c) == 1 for b in w.state["banked"] for c in b)
+            for q, b in enumerate(w.game.view(0).banked):
+                assert (w.state["scores"][q] is None) == bool(b)  # a score with no chips is 0
+            for e in w.state["events"]:
+                if e["type"] == "bank":
+                    assert all(c[1] == "?" for c in e["chips"])
+
+    play_to_end(w, check=check)
+    assert all(len(c) == 2 for b in w.state["banked"] for c in b)
+
+
+def test_reveal_owner_shows_the_single_human_his_own_chips():
+    seen_own = seen_other = 0
+    for seed in range(6):
+        w = DeepSea(players=["Ann", "Bob"], seed=seed, bot_seed=seed, seats={1: "random"},
+                    options={"reveal": "owner"})
+        assert w.viewer == 0
+        rng = random.Random(seed)
+        while not w.game.is_over:
+            if w.is_bot_turn():
+                w.bot_move()
+            else:
+                w.apply(rng.choice(w.game.legal_choices()))
+            st = w.state
+            if not st["over"]:
+                assert all(len(c) == 1 for c in st["banked"][1])  # Bob's: hidden from Ann
+                assert (st["scores"][1] is None) == bool(st["banked"][1])
+                assert all(len(c) == 2 for c in st["banked"][0])  # Ann's own: shown
+                seen_own += bool(st["banked"][0])
+                seen_other += bool(st["banked"][1])
+    assert seen_own and seen_other
+
+
+def test_reveal_all_sends_every_value_and_can_be_switched():
+    w = DeepSea(players=2, seed=1)
+    assert all(len(c) == 1 for c in chips_in(w.state))
+    w.reveal_all = True
+    assert all(len(c) == 2 for c in chips_in(w.state)) and w.state["reveal_all"]
+    truth = [c for sp in w.game.path for c in ([sp] if isinstance(sp[0], int) else sp)]
+    assert [c for sp in w.state["path"] for c in sp] == truth
+    w.reveal_all = False
+    assert all(len(c) == 1 for c in chips_in(w.state))
+
+
+def test_the_seed_never_reaches_the_browser_while_values_are_hidden():
+    # the seed rebuilds the shuffled path (every value) and the dice
+    w = DeepSea(players=2, seed=123456, seats={1: "random"}, bot_seed=3)
+    assert "123456" not in json.dumps(w.state) and w.state["setup"]["seeded"] is True
+    w.reveal_all = True
+    assert w.state["setup"]["seed"] == 123456
+    w.reveal_all = False
+    play_to_end(w)
+    assert w.state["setup"]["seed"] == 123456  # the game is over: nothing is hidden any more
+
+
+def test_setup_summary_has_no_values():
+    w = DeepSea(players=2, path=[[1, 3], [2, 7], [3, 11]])
+    s = json.dumps(w.state["setup"])
+    assert "path_levels" in s and "11" not in s and "7" not in s.replace('"path_levels": "123"', "")
+
+
+# ---------------------------------------------------------------- Python API
+
+
+def test_python_api_updates_state_live(tmp_path):
+    w = DeepSea(players=["Ann", "Bob"], seed=1, seats={1: "random"}, bot_seed=4)
+    seqs = [w.seq]
+    w.roll((3, 3))
+    seqs.append(w.seq)
+    assert w.state["divers"][0]["pos"] == 6
+    w.apply("take")
+    assert w.state["divers"][0]["items"] == [[[1]]]
+    with pytest.raises(IllegalChoiceError):
+        w.apply("take")
+    assert w.play_bots() >= 1 and w.game.current_player == 0
+    assert w.seq > seqs[-1]
+    p = tmp_path / "rec.json"
+    w.save(p)  # a record holds whole turns: save between turns
+    w2 = DeepSea.load(p)
+    assert w2.game == w.game or w2.game.state_dict() == w.game.state_dict()
+    assert w2.state["path"] == w.state["path"] and w2.state["divers"] == w.state["divers"]
+    assert w.bot_move() in ("roll", "back", "continue")  # a random bot for the human seat
+    w.new_game(players=["A", "B"], seed=9)
+    assert w.seats == ["human", "random"] and w.state["players"] == ["A", "B"]
+    w.new_game(players=3, seats={0: "random"})
+    assert w.seats == ["random", "human", "human"]
+
+
+def test_refresh_after_direct_game_change():
+    w = DeepSea(players=2, seed=1)
+    w.game.roll((1, 2))
+    assert w.state["divers"][0]["pos"] == 0
+    w.refresh()
+    assert w.state["divers"][0]["pos"] == 3
+
+
+def test_hostile_names_are_plain_text_in_state_and_svg():
+    w = DeepSea(players=[HOSTILE, "Bob"], seed=1)
+    assert w.state["players"][0] == HOSTILE  # data, rendered with textContent
+    svg = w.game._repr_svg_()
+    assert HOSTILE not in svg and "&lt;img src=x onerror=alert(1)&gt;" in svg
+
+
+def test_complete_game_through_intents_and_update_size():
+    w = DeepSea(players=["You", "Bot"], seed=7, seats={1: "heuristic"}, bot_seed=5)
+    play_to_end(w, seed=3)
+    assert w.state["over"] and w.state["winners"] == list(w.game.winners)
+    assert w.state["log"][-1].startswith("Game over")
+    assert max(w.update_bytes) < 16_000, max(w.update_bytes)
+
+
+def test_six_player_state_stays_small():
+    w = DeepSea(players=[f"Player with a long name {i}" for i in range(6)], seed=1,
+                seats=["random"] * 6, reveal_all=True)
+    w.play_bots()
+    assert w.game.is_over and max(w.update_bytes) < 16_000
+
+
+def test_build_state_is_json_and_deterministic():
+    g = Game(players=2, seed=5)
+    a = build_state(g, seats=["human", "human"], seq=3)
+    assert a == json.loads(json.dumps(a)) and state_bytes(a) < 4000
+    assert a == build_state(g, seats=["human", "human"], seq=3)
