@@ -44,10 +44,34 @@ def _plural(n: int, word: str) -> str:
     return f"{n} {word}" + ("" if n == 1 else "s")
 
 
+# A player called "You" (the example notebooks' human seat) gets the second person.
+_SECOND_PERSON = {
+    "breathes": "breathe", "must": "must", "turns": "turn", "rolls": "roll", "carries": "carry",
+    "cannot": "cannot", "swims": "swim", "picks": "pick", "puts": "put", "banks": "bank", "drops": "drop",
+}
+
+
+def _you(sentence: str, who: str) -> str:
+    if who.strip().lower() != "you" or not sentence.startswith(who + " "):
+        return sentence
+    words = sentence.split(" ")
+    words[1] = _SECOND_PERSON.get(words[1], words[1])
+    return " ".join(w if w != "carries" else "carry" for w in words)
+
+
 def describe(event: Mapping[str, Any], players: Sequence[str]) -> str | None:
-    """One event as a sentence (``None`` for bookkeeping events)."""
-    t = event["type"]
+    """One event as a sentence (``None`` for bookkeeping events).
+
+    >>> describe({"type": "take", "seat": 0, "space": 3, "item": [2]}, ["You", "Bot"])
+    'You pick up a level-2 chip on space 3'
+    """
     who = players[event["seat"]] if "seat" in event else ""
+    s = _describe(event, players, who)
+    return _you(s, who) if s and who else s
+
+
+def _describe(event: Mapping[str, Any], players: Sequence[str], who: str) -> str | None:
+    t = event["type"]
     if t == "round_start":
         return f"Round {event['round']} starts with {event['air']} air; {players[event['first']]} goes first."
     if t == "turn":

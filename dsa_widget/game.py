@@ -689,6 +689,17 @@ class Game:
             return []
         return [dict(e) for e in self._events]
 
+    def events_since(self, k: int) -> list[dict[str, Any]]:
+        """The events after the first ``k`` (copies), without copying the whole log.
+
+        >>> g = Game(players=2, seed=1)
+        >>> n = g.n_events; g.roll((1, 1)); [e["type"] for e in g.events_since(n)]
+        ['turn', 'breathe', 'roll', 'move']
+        """
+        if self._events is None:
+            return []
+        return [dict(e) for e in self._events[k:]]
+
     @property
     def n_events(self) -> int:
         return 0 if self._events is None else len(self._events)

@@ -399,7 +399,7 @@ class DeepSea(anywidget.AnyWidget):
         g = self._game
         new: list[dict[str, Any]] = []
         if g.n_events > self._ev_sent:
-            new = g.events[self._ev_sent :]
+            new = g.events_since(self._ev_sent)
             self._ev_sent = g.n_events
         vis = self._vis()
         new = [mask_event(e, vis) for e in new]
