@@ -24,7 +24,9 @@ True
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Iterable, Mapping, Sequence
+from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from .events import describe
@@ -32,7 +34,7 @@ from .events import describe
 if TYPE_CHECKING:
     from .game import Game
 
-__all__ = ["EVENT_TAIL", "LOG_TAIL", "build_state", "known_values", "mask_event", "setup_summary", "state_bytes"]
+__all__ = ["EVENT_TAIL", "LOG_TAIL", "HistoryBuilder", "build_state", "expand_frames", "history_frame", "known_values", "mask_event", "overlay_for", "setup_summary", "state_bytes"]
 
 #: how many sentences of the turn log travel with each state
 LOG_TAIL = 40
@@ -82,6 +84,20 @@ def mask_event(event: Mapping[str, Any], visible_seats: set[int] | None) -> dict
     e = dict(event)
     if e.get("type") == "bank" and visible_seats is not None and e["seat"] not in visible_seats:
         e["chips"] = [[c[0], "?"] for c in e["chips"]]
+    return e
+
+
+def mask_branch_event(event: Mapping[str, Any], reveal_all: bool) -> dict[str, Any]:
+    """A what-if branch's event, safe to send: the branch plays on with the real
+    game's hidden values, so what it banks (and its final scores) stay hidden
+    unless ``reveal_all``."""
+    e = dict(event)
+    if reveal_all:
+        return e
+    if e.get("type") == "bank":
+        e["chips"] = [[c[0], "?"] for c in e["chips"]]
+    elif e.get("type") == "game_over" and "scores" in e:
+        e["scores"] = ["?" for _ in e["scores"]]
     return e
 
 
@@ -140,6 +156,7 @@ def build_state(
     log_total: int | None = None,
     paused: bool = False,
     bot_delay: int = 600,
+    known: Mapping[int, int] | None = None,
 ) -> dict[str, Any]:
     """The synced ``state`` dict of the widget (see the module docstring).
 
@@ -152,9 +169,11 @@ def build_state(
     (``None`` where unknown), ``winners``, ``over``, ``events`` (new events
     since the previous state, for animation), ``log`` (the last sentences
     of the turn log) and ``log_total``, ``reveal_all``, ``setup``,
-    ``paused``, ``bot_delay``.
+    ``paused``, ``bot_delay``.  ``known`` overrides which chip values may be
+    shown (what-if branches show only what the real game lets the viewer know).
     """
-    known = known_values(game, viewer, reveal_all)
+    if known is None:
+        known = known_values(game, viewer, reveal_all)
     v = game.view(0)
     levels = v.levels
     path: list[Any] = []
@@ -226,3 +245,274 @@ def state_bytes(state: Mapping[str, Any]) -> int:
     11
     """
     return len(json.dumps(state, separators=(",", ":")).encode())
+
+
+# ---------------------------------------------------------------------- history frames
+
+HISTORY_SCHEMA = 1
+
+
+def _search_text(search: Any) -> str:
+    if isinstance(search, Mapping):
+        return f"drop {search.get('drop')}"
+    return str(search or "none")
+
+
+def history_frame(game: Game, k: int, *, viewer: int | None, reveal_all: bool, turn: Mapping[str, Any] | None,
+                  seat: int | None, prev: dict[str, Any] | None) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The compact frame of ``game`` after ``k`` turns and its full board (for the next delta).
+
+    The first frame of a chunk (``prev`` is ``None``) holds the whole board:
+    ``P`` path, ``D`` divers, ``B`` banked chips and scores.  A later frame
+    holds only what changed since the previous one: ``pd`` (``[space index,
+    space]`` pairs), ``dd`` (``[seat, diver]`` pairs), and ``B`` or ``P`` when
+    they changed.  A diver is ``[pos, up, home, items]``.
+    """
+    known = known_values(game, viewer, reveal_all)
+    v = game.view(0)
+    levels = v.levels
+    n = len(v.players)
+    path = [0 if x is None else _item(x, levels, known) for x in v.path[1:]]
+    divers = [
+        [v.positions[q], int(v.heading_up[q]), int(v.returned[q]), [_item(it, levels, known) for it in v.carrying[q]]]
+        for q in range(n)
+    ]
+    banked = [[_chip(c, levels, known) for c in b] for b in v.banked]
+    true_scores = game.scores
+    scores = [true_scores[q] if all(c in known for c in v.banked[q]) else None for q in range(n)]
+    bank = [banked, scores]
+    frame: dict[str, Any] = {"k": k, "r": v.round, "a": max(0, v.air), "c": v.current_player, "s": v.step}
+    if prev is None:
+        frame.update(P=path, D=divers, B=bank)
+    else:
+        if len(path) != len(prev["path"]):
+            frame["P"] = path
+        else:
+            pd = [[i, x] for i, (x, y) in enumerate(zip(path, prev["path"])) if x != y]
+            if pd:
+                frame["pd"] = pd
+        dd = [[q, d] for q, (d, e) in enumerate(zip(divers, prev["divers"])) if d != e]
+        if dd:
+            frame["dd"] = dd
+        if bank != prev["bank"]:
+            frame["B"] = bank
+    if turn is not None:
+        dice = list(turn.get("dice") or ())
+        frame["t"] = [seat, int(bool(turn.get("back", False))), dice, _search_text(turn.get("search", "none"))]
+    if v.finished:
+        frame["o"] = 1
+        frame["w"] = list(v.winners)
+    return frame, {"path": path, "divers": divers, "bank": bank}
+
+
+class HistoryBuilder:
+    """The game's past as compact frames, one per completed turn, built incrementally.
+
+    Frame ``k`` is the board after ``k`` turns: exactly the game that a
+    record of the first ``k`` turns replays to (it is replayed from the
+    record's turns).  Frames of completed rounds are in :attr:`done` (one
+    chunk per round, unchanged once the round is over); the current round's
+    frames are in :attr:`tail`.  So while a round is played only the small
+    tail changes, and the widget syncs the two as separate traits.
+
+    A chunk is ``{"paths": [...], "banks": [...], "frames": [...]}``.  Chip
+    values appear only where :func:`known_values` allows them *in that
+    frame's state* (levels only unless revealed).
+    """
+
+    def __init__(self, *, viewer: int | None = None, reveal_all: bool = False) -> None:
+        self.viewer = viewer
+        self.reveal_all = reveal_all
+        self.done: list[dict[str, Any]] = []
+        self.tail: dict[str, Any] = _new_chunk()
+        self._replay: Game | None = None
+        self._turns: list[dict[str, Any]] = []
+        self._setup: Any = None
+        self._prev: dict[str, Any] | None = None
+
+    @property
+    def n_turns(self) -> int:
+        return len(self._turns)
+
+    def reset(self) -> None:
+        self.done, self.tail, self._replay, self._turns, self._setup = [], _new_chunk(), None, [], None
+        self._prev = None
+
+    def update(self, game: Game, *, viewer: int | None = None, reveal_all: bool = False) -> bool:
+        """Bring the frames up to ``game``'s completed turns; True if anything changed."""
+        from .game import Game as _Game
+
+        turns = game._turns
+        if turns is None:
+            return False
+        changed = False
+        if (
+            self._replay is None
+            or viewer != self.viewer
+            or bool(reveal_all) != self.reveal_all
+            or (game.setup is not self._setup and game.setup != self._setup)
+            or len(turns) < len(self._turns)
+            or (self._turns and turns[len(self._turns) - 1] != self._turns[-1])
+        ):
+            self.reset()
+            self.viewer, self.reveal_all, self._setup = viewer, bool(reveal_all), game.setup
+            self._replay = _Game(game.setup, events=False)
+            self._add(None, None)
+            changed = True
+        for t in turns[len(self._turns):]:
+            seat = self._replay.current_player
+            self._replay.play_turn(back=t.get("back", False), dice=t["dice"], search=t.get("search", "none"))
+            self._turns.append(dict(t))
+            self._add(t, seat)
+            changed = True
+        return changed
+
+    def _add(self, turn: Mapping[str, Any] | None, seat: int | None) -> None:
+        g = self._replay
+        assert g is not None
+        frames = self.tail["frames"]
+        if frames and frames[0]["r"] != g.round and not g.is_over:
+            self.done.append(self.tail)
+            self.tail = _new_chunk()
+            self._prev = None
+        frame, self._prev = history_frame(g, len(self._turns), viewer=self.viewer, reveal_all=self.reveal_all,
+                                          turn=turn, seat=seat, prev=self._prev)
+        self.tail["frames"].append(frame)
+
+    def game_after(self, k: int) -> Game:
+        """A fresh game after the first ``k`` recorded turns (a copy: change it freely)."""
+        from .game import Game as _Game
+
+        if not 0 <= k <= len(self._turns):
+            raise ValueError(f"turn {k} is not in the history (turns 0..{len(self._turns)})")
+        g = _Game(self._setup)
+        for t in self._turns[:k]:
+            g.play_turn(back=t.get("back", False), dice=t["dice"], search=t.get("search", "none"))
+        return g
+
+    def traits(self) -> tuple[dict[str, Any], dict[str, Any]]:
+        """``(history, history_tail)`` as the widget syncs them."""
+        # new containers every time: a trait only syncs when its value compares unequal to the old one
+        return (
+            {"v": HISTORY_SCHEMA, "chunks": list(self.done), "n": sum(len(c["frames"]) for c in self.done)},
+            {"v": HISTORY_SCHEMA, "start": sum(len(c["frames"]) for c in self.done),
+             "frames": list(self.tail["frames"])},
+        )
+
+
+def _new_chunk() -> dict[str, Any]:
+    return {"frames": []}
+
+
+def expand_frames(history: Mapping[str, Any], tail: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The frames of the two history traits as board states (what the front end draws).
+
+    Each has ``turn``, ``round``, ``air``, ``current``, ``step``, ``over``,
+    ``winners``, ``path``, ``divers`` (``pos``/``up``/``home``/``items``),
+    ``banked``, ``scores`` (the keys of :func:`build_state`) and
+    ``last_turn`` (``[seat, back, dice, search]`` of the turn that led here,
+    or ``None``).  ``js/history.js`` decodes the same way in the browser.
+    """
+    out = []
+    for ch in [*history.get("chunks", ()), tail]:
+        path: list[Any] = []
+        divers: list[Any] = []
+        bank: list[Any] = [[], []]
+        for f in ch.get("frames", ()):
+            if "P" in f:
+                path = list(f["P"])
+            for i, x in f.get("pd", ()):
+                path[i] = x
+            if "D" in f:
+                divers = list(f["D"])
+            for q, d in f.get("dd", ()):
+                divers[q] = d
+            if "B" in f:
+                bank = f["B"]
+            out.append({
+                "turn": f["k"], "round": f["r"], "air": f["a"], "current": f["c"], "step": f["s"],
+                "over": bool(f.get("o", 0)), "winners": list(f.get("w", [])),
+                "path": list(path),
+                "divers": [{"pos": d[0], "up": bool(d[1]), "home": bool(d[2]), "items": d[3]} for d in divers],
+                "banked": bank[0], "scores": bank[1], "last_turn": f.get("t"),
+            })
+    return out
+
+
+# ---------------------------------------------------------------------- probability overlays
+
+#: the exact home-chance DP gives up (the overlay says so) beyond this many states: it keeps a move fast
+OVERLAY_MAX_STATES = 2_500
+#: ... and stops starting new choices after this many ms (the rest show "not computed")
+OVERLAY_HOME_MS = 30
+
+HOME_ASSUMPTION = (
+    "Exact over the dice, assuming every other diver keeps what he carries and heads home at his first "
+    "chance, and that after this choice the player to move takes nothing more and heads home too."
+)
+AIR_ASSUMPTION = (
+    "If nobody takes or puts down anything and nobody gets back: the air drops by the number of items "
+    "carried by the divers in the water, once per round of turns."
+)
+
+
+def _frac(x: Any) -> list[int]:
+    return [int(x.numerator), int(x.denominator)]
+
+
+def overlay_for(game: Game, real: Game | None = None, viewer: int | None = None) -> dict[str, Any]:
+    """The live probability overlay for the player to move in ``game``.
+
+    * ``landing``: for each legal swim choice, ``[[space, num, den], ...]``
+      (:func:`~dsa_widget.analysis.landing_distributions`; space 0 = the submarine);
+    * ``home``: for each legal choice, the exact chance ``[num, den]`` that the
+      player to move is back when the round ends
+      (:func:`~dsa_widget.analysis.home_chances`, ``others="home"``), or
+      ``None`` with ``home_note`` when the exact sum is too big for a live overlay;
+    * ``air``: now, the breath per round of turns, the forecast at the
+      player's next turn;
+    * ``carry``: the expected value of what he carries, from the viewer's
+      knowledge (``real``'s, for a what-if branch: a branch never tells more
+      than the real game).
+
+    Only public information and the knowing seat's :class:`~dsa_widget.view.View`
+    are used: never a hidden value.
+    """
+    from .analysis import AnalysisError, home_chance, landing_distributions
+    from .analysis.values import item_value
+
+    seat = game.current_player
+    if seat is None:
+        return {"seat": None}
+    view = game.view(seat)
+    out: dict[str, Any] = {"seat": seat, "step": view.step}
+    out["landing"] = {c: [[pos, *_frac(p)] for pos, p in d.items()] for c, d in landing_distributions(view).items()}
+    home: dict[str, Any] = {}
+    t0 = time.perf_counter()
+    for c in view.legal:
+        if (time.perf_counter() - t0) * 1000 > OVERLAY_HOME_MS:
+            home[c] = None
+            continue
+        try:
+            home[c] = _frac(home_chance(view, choice=c, others="home", max_states=OVERLAY_MAX_STATES))
+        except AnalysisError:
+            home[c] = None
+    if all(v is None for v in home.values()):
+        out["home"] = None
+    else:
+        out["home"] = home
+    if None in home.values():
+        out["home_note"] = "too many cases for a live exact figure: ask home_chance() in a cell"
+    out["home_assumption"] = HOME_ASSUMPTION
+    loads = [len(c) for c in view.carrying]
+    in_water = sum(k for q, k in enumerate(loads) if not view.returned[q])
+    air = max(0, view.air)
+    out["air"] = {"now": air, "per_round": in_water, "mine": loads[seat], "next": max(0, air - in_water),
+                  "rounds_left": (air // in_water) if in_water else None, "note": AIR_ASSUMPTION}
+    knower = (real or game).view(viewer if viewer is not None else seat)
+    try:
+        total = sum((item_value(knower, it) for it in view.carrying[seat]), Fraction(0))
+        out["carry"] = _frac(Fraction(total))
+    except AnalysisError:
+        out["carry"] = None
+    return out

@@ -26,7 +26,28 @@ Messages from the front end (``model.send``):
 ``{"type": "bot_step", "seq": n}``                   a bot seat plays one choice
 ``{"type": "new_game", "seq": n, "setup": {...}}``   start again (players, air, ...)
 ``{"type": "pause", "paused": true}``                stop / resume bot turns
+``{"type": "what_if", "seq": n, "turn": k}``         branch from turn k (null: now)
+``{"type": "roll", "seq": n, "dice": [1, 3]}``       chosen dice (what-if only)
+``{"type": "undo"/"redo", "seq": n}``                in the what-if branch
+``{"type": "back_to_real", "seq": n}``               leave the what-if branch
 =================================================== =============================
+
+What-if, history and hints (see :meth:`DeepSea.branch`)::
+
+    w.branch()            # or w.what_if(turn=3): a branch of now / of turn 3
+    w.roll((1, 1)); w.apply("take"); w.undo(); w.redo()
+    w.compare()           # real vs what-if side by side
+    w.back_to_real()      # the real game was never touched
+    w.show_turn(5)        # the board shows turn 5 of the history (w.show_turn(None): live)
+    w.game_after(5)       # that state as a Game (exactly what a record of 5 turns replays to)
+    w.hints = False       # no probability overlays
+    w.undo()              # outside what-if: rewinds the real game in place (dice too)
+
+Synced traits besides ``state``: ``history`` (frames of the completed
+rounds) and ``history_tail`` (the current round's), compact deltas of levels
+only unless values may be shown, so a saved page can be scrubbed with no
+kernel; ``scrub`` (the turn shown, -1 live); ``hints`` and ``overlay`` (the
+numbers for state ``seq``, computed after the state is published).
 """
 
 from __future__ import annotations
@@ -45,7 +66,18 @@ import traitlets
 from .errors import IllegalChoiceError, SetupError
 from .game import Game
 from .setup import Setup
-from .sync import _visible_bank_seats, build_state, mask_event, sentences, state_bytes
+from .sync import (
+    HistoryBuilder,
+    _visible_bank_seats,
+    build_state,
+    known_values,
+    mask_branch_event,
+    mask_event,
+    overlay_for,
+    sentences,
+    state_bytes,
+)
+from .timeline import Comparison, Timeline, TimelineError, compare
 
 __all__ = ["DeepSea", "bot_names", "resolve_bot"]
 
@@ -191,6 +223,16 @@ class DeepSea(anywidget.AnyWidget):
     bot_names = traitlets.List(traitlets.Unicode()).tag(sync=True)
     #: the teaching switch: send every chip value (Python side only)
     reveal_all = traitlets.Bool(False)
+    #: frames of the completed rounds (see :class:`~dsa_widget.sync.HistoryBuilder`)
+    history = traitlets.Dict().tag(sync=True)
+    #: frames of the round being played (small: it changes at every turn)
+    history_tail = traitlets.Dict().tag(sync=True)
+    #: the turn the board shows from the history (-1: the live game); the timeline slider sets it
+    scrub = traitlets.Int(-1).tag(sync=True)
+    #: probability overlays for the player to move (landing, getting home, air)
+    hints = traitlets.Bool(True).tag(sync=True)
+    #: the overlay numbers for state ``seq`` (empty when hints are off)
+    overlay = traitlets.Dict().tag(sync=True)
 
     def __init__(
         self,
@@ -219,6 +261,17 @@ class DeepSea(anywidget.AnyWidget):
         self._bytes: list[int] = []
         self._build_ms: list[float] = []
         self._publishing = False
+        self._history = HistoryBuilder()
+        self._history_bytes: list[int] = []
+        self._overlay_ms: list[float] = []
+        self._overlay_bytes: list[int] = []
+        self._branch: Timeline | None = None
+        self._branch_from: int | None = None  # turn the branch started from (None: the live state)
+        self._branch_seed: int | None = None  # dice of new branches (None: fresh randomness; tests set it)
+        self._real_frames: list[Game] = []  # the real game after each published change (undo/redo)
+        self._real_at = -1
+        self._branch_base = 0  # events of the branch's first frame
+        self._branch_sent = 0
         self.on_msg(self._on_msg)
         self._game = self._make_game(source, setup)
         self.reveal_all = reveal_all  # before the seats: no publish yet
@@ -314,26 +367,43 @@ class DeepSea(anywidget.AnyWidget):
     # ------------------------------------------------------------------ acting (Python API)
 
     def apply(self, choice: Any) -> None:
-        """Apply a legal choice for whoever is to play; raises
-        :class:`~dsa_widget.errors.IllegalChoiceError` (and changes nothing) if illegal."""
-        self._game.apply(choice)
+        """Apply a legal choice for whoever is to play (in the what-if branch when
+        one is open); raises :class:`~dsa_widget.errors.IllegalChoiceError` (and
+        changes nothing) if illegal."""
+        if self._branch is not None:
+            self._branch.apply(choice)
+        else:
+            self._game.apply(choice)
         self._publish()
 
     def roll(self, dice: Sequence[int] | None = None) -> None:
         """Roll (``dice=(d1, d2)`` forces the dice) and swim."""
-        self._game.roll(dice)
+        if self._branch is not None:
+            self._branch.roll(dice)
+        else:
+            self._game.roll(dice)
         self._publish()
 
     def bot_move(self, bot: Any = None) -> str:
         """Let a bot make one choice for the player to move; returns the choice.
 
-        ``bot`` defaults to the seat's own bot, else a random-legal bot.
+        ``bot`` defaults to the seat's own bot, else a random-legal bot.  In a
+        what-if branch the branch moves (the real game is untouched).
         """
-        g = self._game
+        g = self.shown_game
         if g.is_over:
             raise IllegalChoiceError("the game is over; no more turns", None, ())
         seat = g.current_player
         b = resolve_bot(bot)[0] if bot is not None else self._bots.get(seat) or _RandomBot()  # type: ignore[arg-type]
+        if self._branch is not None:
+            if g.step == "roll":
+                choice = "roll"
+                self._branch.roll(None)
+            else:
+                choice = b(g.view(seat), g.legal_choices())  # type: ignore[misc, arg-type]
+                self._branch.apply(choice)
+            self._publish()
+            return choice
         mod = _bots_module()
         if mod is not None and hasattr(mod, "play_bot_move"):
             choice = mod.play_bot_move(g, b)  # rolls itself at a roll step; checks the bot's answer
@@ -349,7 +419,7 @@ class DeepSea(anywidget.AnyWidget):
     def play_bots(self, max_choices: int = 10_000) -> int:
         """Let bot seats play until a human is to move or the game ends; returns the choices made."""
         k = 0
-        while self.is_bot_turn() and k < max_choices:
+        while self._branch is None and self.is_bot_turn() and k < max_choices:
             self.bot_move()
             k += 1
         return k
@@ -359,7 +429,9 @@ class DeepSea(anywidget.AnyWidget):
         constructor (default: keep the seats when the player count is the same)."""
         g = Game(**setup)
         old = self._labels
+        self._leave_branch()
         self._game = g
+        self._real_frames, self._real_at = [], -1
         if seats is None and len(old) == len(g.players):
             specs: Any = [self._bots.get(q, HUMAN) for q in range(len(old))]
             self._set_seats(specs)
@@ -370,6 +442,173 @@ class DeepSea(anywidget.AnyWidget):
         self.error = {}
         self._publish()
 
+    # ------------------------------------------------------------------ what-if, history
+
+    @property
+    def in_what_if(self) -> bool:
+        """True while a what-if branch is on the board."""
+        return self._branch is not None
+
+    @property
+    def shown_game(self) -> Game:
+        """The game on the board: the what-if branch's, or the real :attr:`game`."""
+        return self._branch.game if self._branch is not None else self._game
+
+    @property
+    def branch_game(self) -> Game | None:
+        """The what-if branch's current game (``None`` outside what-if).  Read it;
+        act through the widget (:meth:`apply`, :meth:`roll`, :meth:`undo`...)."""
+        return self._branch.game if self._branch is not None else None
+
+    @property
+    def timeline(self) -> Timeline | None:
+        """The what-if branch's :class:`~dsa_widget.timeline.Timeline` (``None`` outside what-if)."""
+        return self._branch
+
+    @property
+    def history_turns(self) -> int:
+        """Completed turns in the real game's history (frames ``0..history_turns``)."""
+        return self._history.n_turns
+
+    def game_after(self, turn: int) -> Game:
+        """A copy of the real game as it was after ``turn`` turns (what a record of that many turns replays to)."""
+        self._history.update(self._game, viewer=self.viewer, reveal_all=self.reveal_all)
+        return self._history.game_after(turn)
+
+    def branch(self, turn: int | None = None) -> Timeline:
+        """Open a what-if branch: of the state after ``turn`` turns, else of the turn
+        the board is showing (:attr:`scrub`), else of the live game.
+
+        In the branch every seat is played from here or the board (bots wait
+        for their "bot move" button), dice may be chosen (``roll((1, 3))``)
+        and :meth:`undo`/:meth:`redo` work; :meth:`compare` puts it beside the
+        real game and :meth:`back_to_real` closes it.  The real game is never
+        touched.  Returns the branch's timeline (read it; act through the widget).
+        """
+        if turn is None and self.scrub >= 0:
+            turn = self.scrub
+        if turn is None:
+            start = self._game.copy()
+        else:
+            if isinstance(turn, bool) or not isinstance(turn, int):
+                raise TypeError(f"turn must be an int, got {turn!r}")
+            start = self.game_after(turn)
+        # fresh dice: a branch's random rolls must not foretell the real game's next ones
+        fresh = random.SystemRandom().getrandbits(64) if self._branch_seed is None else self._branch_seed
+        start._dice = fresh
+        if start._rng is not None:
+            start._rng = random.Random(fresh)
+        self._branch = Timeline(start)
+        self._branch_from = turn
+        self._branch_base = self._branch.game.n_events
+        self._branch_sent = self._branch_base
+        self.scrub = -1
+        self._publish()
+        return self._branch
+
+    what_if = branch
+
+    def undo(self, n: int = 1) -> None:
+        """Undo ``n`` choices or rolls: in the what-if branch, else in the real game.
+
+        The real game is rewound in place (``w.game`` stays the same object),
+        dice included: undoing a roll and rolling again gives the same dice.
+        The board has no undo button for the real game (the what-if branch is
+        the place to try things); this is for teachers and mis-clicks.
+        """
+        if self._branch is not None:
+            self._branch.undo(n)
+        else:
+            self._record_real()
+            if n < 0 or self._real_at - n < 0:
+                raise TimelineError(f"cannot undo {n} step(s): only {max(0, self._real_at)} to undo")
+            self._real_at -= n
+            self._restore_real()
+        self._publish()
+
+    def redo(self, n: int = 1) -> None:
+        """Redo ``n`` undone choices or rolls (what-if branch, else the real game)."""
+        if self._branch is not None:
+            self._branch.redo(n)
+        else:
+            self._record_real()
+            if n < 0 or self._real_at + n >= len(self._real_frames):
+                raise TimelineError(f"cannot redo {n} step(s): only {len(self._real_frames) - 1 - self._real_at} to redo")
+            self._real_at += n
+            self._restore_real()
+        self._publish()
+
+    @staticmethod
+    def _key(g: Game) -> tuple[Any, ...]:
+        return (g.setup, g.n_events, g.turn_number, g.step, g.current_player, g.air, g._breathed)
+
+    def _record_real(self) -> None:
+        """Keep a copy of the real game whenever it changed since the last one (an undo point)."""
+        g = self._game
+        frames = self._real_frames
+        if frames and self._key(frames[self._real_at]) == self._key(g):
+            return
+        if frames and frames[self._real_at].setup != g.setup:
+            frames.clear()
+            self._real_at = -1
+        del frames[self._real_at + 1:]
+        frames.append(g.copy())
+        self._real_at = len(frames) - 1
+
+    def _restore_real(self) -> None:
+        self._game._restore(self._real_frames[self._real_at].copy())
+        self._reset_log()
+
+    def back_to_real(self) -> None:
+        """Close the what-if branch; the board shows the real game (which never changed)."""
+        if self._branch is None:
+            return
+        self._leave_branch()
+        self._ev_sent = self._game.n_events
+        self._publish()
+
+    def _leave_branch(self) -> None:
+        self._branch = None
+        self._branch_from = None
+
+    def compare(self) -> Comparison:
+        """The real game and the what-if branch side by side (round, air, scores, positions, items).
+
+        Python sees true scores; the board's compare panel hides what the
+        viewer may not know.
+        """
+        if self._branch is None:
+            raise TimelineError("no what-if branch is open: open one with w.branch()")
+        games = {"real": self._game}
+        if self._branch_from is not None:
+            games[f"real, turn {self._branch_from}"] = self._branch.frames().__next__()
+        games["what-if"] = self._branch.game
+        return compare(**games)
+
+    def show_turn(self, turn: int | None) -> None:
+        """Show the board as it was after ``turn`` turns (``None``: the live game)."""
+        if turn is None:
+            self.scrub = -1
+            return
+        if isinstance(turn, bool) or not isinstance(turn, int) or not 0 <= turn <= self.history_turns:
+            raise ValueError(f"turn must be 0..{self.history_turns}, got {turn!r}")
+        self.scrub = turn
+
+    def publish_history(self) -> int:
+        """Sync the history frames now (they also sync at every turn); returns their JSON bytes."""
+        self._sync_history(force=True)
+        return self._history_bytes[-1] if self._history_bytes else 0
+
+    @traitlets.validate("scrub")
+    def _valid_scrub(self, proposal: Any) -> int:
+        v = proposal["value"]
+        return -1 if v < 0 else min(v, self._history.n_turns)
+
+    @traitlets.observe("hints")
+    def _on_hints(self, change: Any) -> None:
+        if self._labels:
+            self._publish_overlay()
+
     def save(self, path: Any) -> None:
         """Write the game record (RECORD.md JSON) to ``path``."""
         self._game.save(path)
@@ -377,7 +616,7 @@ class DeepSea(anywidget.AnyWidget):
     @classmethod
     def load(cls, record: Any, **kwargs: Any) -> DeepSea:
         """A widget on a game replayed from a record (path, JSON text or dict)."""
-        return cls(Game.from_record(record), **kwargs)
+        return cls(Game.from_record(record), **kwargs)  # its history syncs at once: scrubbable
 
     def refresh(self) -> None:
         """Publish the state again (after changing :attr:`game` directly)."""
@@ -396,28 +635,131 @@ class DeepSea(anywidget.AnyWidget):
 
     def _publish(self) -> None:
         t0 = time.perf_counter()
-        g = self._game
-        new: list[dict[str, Any]] = []
-        if g.n_events > self._ev_sent:
-            new = g.events_since(self._ev_sent)
-            self._ev_sent = g.n_events
-        vis = self._vis()
-        new = [mask_event(e, vis) for e in new]
-        self._log.extend(sentences(new, g.players))
         self._seq += 1
+        if self._branch is not None:
+            state = self._branch_state()
+        else:
+            g = self._game
+            self._record_real()
+            new: list[dict[str, Any]] = []
+            if g.n_events > self._ev_sent:
+                new = g.events_since(self._ev_sent)
+                self._ev_sent = g.n_events
+            vis = self._vis()
+            new = [mask_event(e, vis) for e in new]
+            self._log.extend(sentences(new, g.players))
+            state = build_state(
+                g,
+                seats=self._labels,
+                seq=self._seq,
+                reveal_all=self.reveal_all,
+                viewer=self.viewer,
+                new_events=new,
+                log=self._log,
+            )
+            state["mode"] = "real"
+        self._build_ms.append((time.perf_counter() - t0) * 1000)
+        self._last_bytes = state_bytes(state)
+        self._bytes.append(self._last_bytes)
+        self.state = state  # the board first: it is what a click waits for
+        self._sync_history()
+        self._publish_overlay()
+
+    def _branch_state(self) -> dict[str, Any]:
+        """The what-if branch as the board draws it: values only as the *real* game lets the viewer know."""
+        br = self._branch
+        assert br is not None
+        g = br.game
+        reveal = self.reveal_all
+        known = known_values(self._game, self.viewer, reveal)
+        if reveal:
+            known = known_values(g, self.viewer, True)
+        n_ev = g.n_events
+        new = g.events_since(self._branch_sent) if n_ev > self._branch_sent else []
+        self._branch_sent = n_ev
+        masked_all = [mask_branch_event(e, reveal) for e in g.events_since(self._branch_base)]
+        origin = "now" if self._branch_from is None else f"turn {self._branch_from}"
+        log = [f"What-if from {origin}: the real game is untouched."] + sentences(masked_all, g.players)
         state = build_state(
             g,
             seats=self._labels,
             seq=self._seq,
-            reveal_all=self.reveal_all,
+            reveal_all=reveal,
             viewer=self.viewer,
-            new_events=new,
-            log=self._log,
+            new_events=[mask_branch_event(e, reveal) for e in new],
+            log=log,
+            known=known,
         )
-        self._build_ms.append((time.perf_counter() - t0) * 1000)
-        self._last_bytes = state_bytes(state)
-        self._bytes.append(self._last_bytes)
-        self.state = state
+        if not reveal and state["setup"].get("seed") is not None and not self._game.is_over:
+            state["setup"]["seed"] = None
+        rows = [self._compare_row("real", self._game, known)]
+        if self._branch_from is not None:
+            rows.append(self._compare_row(f"real at turn {self._branch_from}", next(br.frames()), known))
+        rows.append(self._compare_row("what-if", g, known))
+        state["mode"] = "whatif"
+        state["whatif"] = {
+            "from_turn": self._branch_from,
+            "can_undo": br.can_undo,
+            "can_redo": br.can_redo,
+            "index": br.index,
+            "frames": len(br),
+            "compare": rows,
+        }
+        return state
+
+    @staticmethod
+    def _compare_row(name: str, g: Game, known: Mapping[int, int]) -> dict[str, Any]:
+        v = g.view(0)
+        scores = [
+            g.scores[q] if all(c in known for c in v.banked[q]) else None for q in range(len(v.players))
+        ]
+        return {
+            "name": name,
+            "round": v.round,
+            "air": max(0, v.air),
+            "over": v.finished,
+            "scores": scores,
+            "banked": [len(b) for b in v.banked],
+            "divers": [
+                {"pos": v.positions[q], "up": v.heading_up[q], "home": v.returned[q], "items": len(v.carrying[q])}
+                for q in range(len(v.players))
+            ],
+        }
+
+    def _sync_history(self, force: bool = False) -> None:
+        changed = self._history.update(self._game, viewer=self.viewer, reveal_all=self.reveal_all)
+        if changed or force or not self.history:
+            hist, tail = self._history.traits()
+            nb = state_bytes(tail) + (state_bytes(hist) if hist != self.history else 0)
+            self._history_bytes.append(nb)
+            self.history = hist  # unchanged completed rounds are not sent again
+            self.history_tail = tail
+            if self.scrub > self._history.n_turns:
+                self.scrub = -1
+
+    def _publish_overlay(self) -> None:
+        if not self.hints:
+            if self.overlay:
+                self.overlay = {}
+            return
+        t0 = time.perf_counter()
+        ov = overlay_for(self.shown_game, self._game if self._branch is not None else None, self.viewer)
+        ms = (time.perf_counter() - t0) * 1000
+        self._overlay_ms.append(ms)
+        ov["seq"] = self._seq
+        ov["ms"] = round(ms, 1)
+        self._overlay_bytes.append(state_bytes(ov))
+        self.overlay = ov
+
+    @property
+    def history_bytes(self) -> list[int]:
+        """JSON bytes sent for history at each turn (the tail, plus the completed rounds when they grew)."""
+        return list(self._history_bytes)
+
+    @property
+    def overlay_ms(self) -> list[float]:
+        """Milliseconds spent computing each overlay (after the state was published)."""
+        return list(self._overlay_ms)
 
     # ------------------------------------------------------------------ intents (front end)
 
@@ -446,11 +788,19 @@ class DeepSea(anywidget.AnyWidget):
                 return self._reject("malformed", "pause needs paused: true or false")
             self.paused = paused
             return None
-        if kind not in ("intent", "bot_step", "new_game"):
+        if kind not in ("intent", "bot_step", "new_game", "roll", "what_if", "undo", "redo", "back_to_real"):
             return self._reject("malformed", f"unknown message type {str(kind)[:40]!r}")
         seq = content.get("seq")
         if not isinstance(seq, int) or isinstance(seq, bool):
             return self._reject("malformed", f"{kind} needs the state number seq (an integer)")
+        if kind == "bot_step" and self._branch is not None:
+            if seq != self._seq:
+                return None
+            if self.shown_game.is_over:
+                return self._reject("illegal", "the what-if game is over; undo or go back to the real game")
+            self.bot_move()
+            self._ok()
+            return None
         if kind == "bot_step":
             # Several views may ask for the same bot step: a stale one is quietly ignored.
             if seq != self._seq or not self.is_bot_turn():
@@ -468,10 +818,22 @@ class DeepSea(anywidget.AnyWidget):
                 f"that click was for state #{seq} but the game has moved on to #{self._seq}; nothing changed",
             )
         if kind == "new_game":
+            if self._branch is not None:
+                return self._reject("illegal", "go back to the real game before starting a new one")
             return self._new_game_intent(content.get("setup"))
+        if kind in ("what_if", "undo", "redo", "back_to_real", "roll"):
+            return self._time_intent(kind, content)
         choice = content.get("choice")
         if not isinstance(choice, str) or len(choice) > _MAX_CHOICE_LEN:
             return self._reject("malformed", f"choice must be a short string, got {str(choice)[:40]!r}")
+        if self._branch is not None:
+            try:
+                self._branch.apply(choice)
+            except IllegalChoiceError as exc:
+                return self._reject("illegal", str(exc))
+            self._ok()
+            self._publish()
+            return None
         g = self._game
         if g.is_over:
             return self._reject("illegal", "the game is over; start a new game")
@@ -485,6 +847,63 @@ class DeepSea(anywidget.AnyWidget):
         self._ok()
         self._publish()
         return None
+
+    def _time_intent(self, kind: str, content: Mapping[str, Any]) -> None:
+        br = self._branch
+        if kind == "what_if":
+            turn = content.get("turn")
+            if turn is not None and (isinstance(turn, bool) or not isinstance(turn, int)):
+                return self._reject("malformed", "what_if needs turn: a turn number or null")
+            if turn is not None and not 0 <= turn <= self._history.n_turns:
+                return self._reject("illegal", f"turn {turn} is not in the history (0..{self._history.n_turns})")
+            self._ok()
+            if turn is None:
+                self._branch_now()
+            else:
+                self.branch(turn)
+            return None
+        if br is None:
+            return self._reject("illegal", f"{kind.replace('_', ' ')} works in a what-if branch; open one first")
+        if kind == "back_to_real":
+            self._ok()
+            self.back_to_real()
+            return None
+        if kind == "undo":
+            if not br.can_undo:
+                return self._reject("illegal", "nothing to undo in this what-if")
+            self._ok()
+            self.undo()
+            return None
+        if kind == "redo":
+            if not br.can_redo:
+                return self._reject("illegal", "nothing to redo in this what-if")
+            self._ok()
+            self.redo()
+            return None
+        # roll with chosen dice
+        dice = content.get("dice")
+        if dice is not None and not (
+            isinstance(dice, (list, tuple)) and len(dice) == 2
+            and all(isinstance(d, int) and not isinstance(d, bool) for d in dice)
+        ):
+            return self._reject("malformed", "dice must be two numbers, e.g. [1, 3]")
+        try:
+            br.roll(dice)
+        except (IllegalChoiceError, ValueError) as exc:
+            return self._reject("illegal", str(exc))
+        self._ok()
+        self._publish()
+        return None
+
+    def _branch_now(self) -> None:
+        """A branch of the live state (what the what-if button does when the board shows the live game)."""
+        scrub = self.scrub
+        self.scrub = -1
+        try:
+            self.branch()
+        finally:
+            if self._branch is None:
+                self.scrub = scrub
 
     def _new_game_intent(self, setup: Any) -> None:
         if not isinstance(setup, Mapping):
@@ -501,6 +920,7 @@ class DeepSea(anywidget.AnyWidget):
         except (SetupError, ValueError, TypeError) as exc:
             self._game = before
             return self._reject("setup", str(exc))
+        self._real_frames, self._real_at = [], -1
         self._reset_log()
         self._ok()
         self._publish()

@@ -7,6 +7,10 @@ import { drawLog } from "./log.js";
 import { createSetupPanel } from "./setup-panel.js";
 import { Animator, drawDice } from "./animate.js";
 import { choiceForKey, isBot, statusText } from "./model.js";
+import { expandFrames, frameState } from "./history.js";
+import { drawTimebar } from "./timebar.js";
+import { drawWhatIf } from "./whatif.js";
+import { drawHints, drawLanding } from "./overlay.js";
 
 const ANSWER_TIMEOUT_MS = 3000;
 
@@ -21,7 +25,11 @@ function render({ model, el }) {
   const playersBox = h("div", { class: "dsa-players-box" });
   const logBox = h("div", { class: "dsa-log", tabindex: "0", "aria-label": "Turn log" });
   const logDetails = h("details", { class: "dsa-log-details", open: true }, h("summary", { text: "Turn log" }), logBox);
-  const help = h("p", { class: "dsa-keys", text: "Keys: R/Space roll · T take · N do nothing · B turn back · C keep diving · 1–9 put down · P pause bots · S step · Esc skip animation" });
+  const help = h("p", { class: "dsa-keys", text: "Keys: R/Space roll · T take · N do nothing · B turn back · C keep diving · 1–9 put down · P pause bots · S step · Esc skip animation · ←/→ history · End live · W what-if · U undo · Y redo · D roll chosen dice · Q back to the real game · H hints" });
+  const whatIfBox = h("div", { class: "dsa-whatif-box" });
+  const pastBanner = h("div", { class: "dsa-banner dsa-past-banner", role: "note", hidden: true });
+  const timeBox = h("div", { class: "dsa-time-box" });
+  const hintsBox = h("div", { class: "dsa-hints-box" });
   const setup = createSetupPanel({
     getState: () => model.get("state"),
     getBotNames: () => model.get("bot_names") || ["random"],
@@ -30,8 +38,9 @@ function render({ model, el }) {
   // data-lm-suppress-shortcuts: keys pressed in the board are the game's, not JupyterLab's
   // command-mode shortcuts (R would turn the cell raw, C copy it, B insert a cell...).
   const root = h("div", { class: "dsa-root", tabindex: "0", role: "group", "aria-label": "Deep Sea Adventure game",
-    "aria-keyshortcuts": "R Space T N B C 1 2 3 4 5 6 7 8 9 P S Escape", "data-lm-suppress-shortcuts": "true" },
-    header, boardBox, controlsBox, error, playersBox, logDetails, setup.el, help);
+    "aria-keyshortcuts": "R Space T N B C 1 2 3 4 5 6 7 8 9 P S Escape ArrowLeft ArrowRight Home End W U Y D Q H",
+    "data-lm-suppress-shortcuts": "true" },
+    header, whatIfBox, pastBanner, boardBox, timeBox, controlsBox, error, hintsBox, playersBox, logDetails, setup.el, help);
   el.append(root);
 
   let pending = false;
@@ -41,6 +50,32 @@ function render({ model, el }) {
   let drawnSeq = -1;
   let cols = COLS;
   let lastErrorN = null;
+  let frames = [];
+  let viewTurn = null; // the history turn shown (null: live)
+  let picked = null; // the choice whose landing spaces are shaded
+  const pickedDice = [1, 1]; // the what-if dice picker
+  let svgNow = null;
+
+  const isWhatIf = () => (model.get("state") || {}).mode === "whatif";
+  const inHistory = () => !isWhatIf() && viewTurn !== null && !!frames[viewTurn];
+  /** The state on the board: a history frame, or the live (or what-if) state. */
+  function shownState() {
+    const live = model.get("state");
+    return inHistory() ? frameState(frames[viewTurn], live) : live;
+  }
+  function refreshFrames() {
+    frames = expandFrames(model.get("history"), model.get("history_tail"));
+    if (viewTurn !== null && viewTurn >= frames.length) viewTurn = null;
+  }
+  function seek(k) {
+    viewTurn = k === null || k === undefined || k < 0 || k >= frames.length ? null : k;
+    try {
+      model.set("scrub", viewTurn === null ? -1 : viewTurn);
+      model.save_changes();
+    } catch (e) { /* no kernel: the page scrubs on its own */ }
+    drawnSeq = -1;
+    draw();
+  }
 
   function send(msg) {
     try {
@@ -59,12 +94,20 @@ function render({ model, el }) {
 
   function intent(choice) {
     const st = model.get("state");
-    if (pending || !st.legal.includes(choice) || isBot(st, st.current)) return;
+    if (inHistory() || !st.legal.includes(choice) || (!isWhatIf() && isBot(st, st.current))) return;
+    request({ type: "intent", seq: st.seq, choice });
+  }
+
+  /** Send a message that changes the board; wait for Python's answer. */
+  function request(msg) {
+    const st = model.get("state");
+    if (pending) return;
+    msg.seq = st.seq;
     animator.skip();
     pending = true;
     root.dataset.pending = "1";
     drawControlsNow();
-    if (!send({ type: "intent", seq: st.seq, choice })) { pending = false; delete root.dataset.pending; drawControlsNow(); return; }
+    if (!send(msg)) { pending = false; delete root.dataset.pending; drawControlsNow(); return; }
     clearTimeout(watchdog);
     watchdog = setTimeout(() => {
       if (!pending) return;
@@ -79,22 +122,85 @@ function render({ model, el }) {
   function setPaused(p) { send({ type: "pause", paused: p }); }
   function stepBot() {
     const st = model.get("state");
-    if (!isBot(st, st.current) || st.over) return;
+    if (!isBot(st, st.current) || st.over || inHistory()) return;
     botSeq = st.seq;
     send({ type: "bot_step", seq: st.seq });
   }
 
+  const whatIfTools = {
+    undo: () => request({ type: "undo" }),
+    redo: () => request({ type: "redo" }),
+    back: () => request({ type: "back_to_real" }),
+    rollDice: (d) => request({ type: "roll", dice: d }),
+    botMove: () => stepBot(),
+  };
+  const branchHere = () => request({ type: "what_if", turn: inHistory() ? viewTurn : null });
+
   function drawControlsNow() {
-    const st = model.get("state");
-    const hadFocus = controlsBox.contains(document.activeElement);
-    replaceChildren(controlsBox, drawControls(st, { paused: model.get("paused"), pending, send: intent, onPause: setPaused, onStep: stepBot }));
+    const live = model.get("state");
+    const hadFocus = controlsBox.contains(document.activeElement) || whatIfBox.contains(document.activeElement);
+    if (inHistory()) {
+      replaceChildren(controlsBox, h("div", { class: "dsa-controls", role: "group", "aria-label": "History" },
+        h("span", { class: "dsa-hint", text: "You are looking at the past." }),
+        h("button", { class: "dsa-btn", "data-action": "hist-live", "aria-label": "Back to the live game (End)", "aria-keyshortcuts": "End",
+          onclick: () => seek(null) }, "Back to live", h("kbd", { text: "End" })),
+        h("button", { class: "dsa-btn dsa-whatif-btn", "data-action": "whatif", "aria-label": `What-if from turn ${viewTurn} (W)`,
+          "aria-keyshortcuts": "W", disabled: pending, onclick: branchHere }, "What-if from here", h("kbd", { text: "W" }))));
+      replaceChildren(whatIfBox);
+    } else if (live.mode === "whatif") {
+      const asHumans = { ...live, seats: live.seats.map(() => "human") };
+      replaceChildren(controlsBox, drawControls(asHumans, { paused: false, pending, send: intent, onPause: setPaused, onStep: stepBot }));
+      replaceChildren(whatIfBox, drawWhatIf(live, { pending, on: whatIfTools, dice: pickedDice }));
+    } else {
+      const c = drawControls(live, { paused: model.get("paused"), pending, send: intent, onPause: setPaused, onStep: stepBot });
+      if (!live.over) {
+        c.append(h("button", { class: "dsa-btn dsa-whatif-btn", "data-action": "whatif", "aria-label": "What-if: try another move in a branch (W)",
+          "aria-keyshortcuts": "W", disabled: pending, onclick: branchHere }, "What-if…", h("kbd", { text: "W" })));
+      }
+      replaceChildren(controlsBox, c);
+      replaceChildren(whatIfBox);
+    }
     if (hadFocus) root.focus({ preventScroll: true });
+  }
+
+  function drawTimebarNow() {
+    const live = model.get("state");
+    if (live.mode === "whatif") { replaceChildren(timeBox); return; } // the what-if has its own undo/redo
+    replaceChildren(timeBox, drawTimebar(frames, inHistory() ? viewTurn : null, live, { seek }));
+  }
+
+  function drawOverlayNow() {
+    const st = model.get("state");
+    const hints = !!model.get("hints");
+    const ov = model.get("overlay") || {};
+    const fresh = ov.seq === st.seq && !inHistory();
+    const choices = fresh ? Object.keys(ov.landing || {}) : [];
+    if (!choices.includes(picked)) picked = choices.includes("continue") ? "continue" : choices[0] || null;
+    if (svgNow) {
+      for (const old of svgNow.querySelectorAll(".dsa-ov-landing")) old.remove();
+      if (hints && fresh && picked) {
+        const layer = drawLanding(ov, picked, cols);
+        svgNow.insertBefore(layer, svgNow.querySelector(".dsa-diver"));
+      }
+    }
+    if (inHistory()) { replaceChildren(hintsBox); return; }
+    replaceChildren(hintsBox, drawHints(st, fresh ? ov : null, {
+      hints, picked,
+      onHints: (on) => {
+        model.set("hints", on);
+        try { model.save_changes(); } catch (e) { /* no kernel */ }
+        drawOverlayNow();
+      },
+      onPick: (c) => { picked = c; drawOverlayNow(); },
+    }));
+    root.dataset.overlaySeq = fresh ? ov.seq : "";
   }
 
   function scheduleBot() {
     clearTimeout(botTimer);
     const st = model.get("state");
     if (st.over || !isBot(st, st.current) || model.get("paused") || botSeq === st.seq) return;
+    if (st.mode === "whatif" || inHistory()) return;
     botTimer = setTimeout(() => {
       const now = model.get("state");
       if (now.seq !== st.seq || model.get("paused")) return;
@@ -104,34 +210,49 @@ function render({ model, el }) {
   }
 
   function draw() {
-    const st = model.get("state");
-    if (!st || !st.players) return;
+    const live = model.get("state");
+    if (!live || !live.players) return;
     const t0 = performance.now();
     const first = drawnSeq < 0;
     pending = false;
     clearTimeout(watchdog);
     delete root.dataset.pending;
     animator.skip();
+    const past = inHistory();
+    const st = shownState();
+    const whatif = live.mode === "whatif";
+    root.classList.toggle("dsa-mode-whatif", whatif);
+    root.classList.toggle("dsa-mode-past", past);
     const svg = drawBoard(st, cols);
+    svgNow = svg;
     replaceChildren(boardBox, svg);
-    status.textContent = statusText(st);
+    status.textContent = past ? `Turn ${viewTurn} of ${frames.length - 1} (history) — ${statusText(st)}`
+      : whatif ? `What-if — ${statusText(st)}` : statusText(st);
+    pastBanner.hidden = !past;
+    pastBanner.textContent = past ? `History: the board after turn ${viewTurn} of ${frames.length - 1}. The live game goes on — press End to come back.` : "";
     // the dice keep showing the last roll until the next one
-    if (st.events.some((e) => e.type === "roll") || st.turn === 0 && !st.events.length) {
+    if (past) {
+      const t = st.last_turn;
+      replaceChildren(dice, t && t[2].length ? drawDice([{ type: "roll", dice: t[2], steps: t[2][0] + t[2][1] }], null) : null);
+    } else if (st.events.some((e) => e.type === "roll") || st.turn === 0 && !st.events.length) {
       replaceChildren(dice, drawDice(st.events, first ? null : animator));
     }
     drawControlsNow();
+    drawTimebarNow();
     replaceChildren(playersBox, drawPlayers(st));
-    replaceChildren(logBox, drawLog(st));
+    replaceChildren(logBox, drawLog(live));
     logBox.scrollTop = logBox.scrollHeight;
     const err = model.get("error");
     if (!err || !err.message) showError("");
     Object.assign(root.dataset, {
-      seq: st.seq, step: st.step, current: st.current ?? "", round: st.round, air: st.air,
-      over: st.over ? "1" : "0", turn: st.turn,
+      seq: live.seq, step: st.step, current: st.current ?? "", round: st.round, air: st.air,
+      over: st.over ? "1" : "0", turn: st.turn, view: past ? "history" : whatif ? "whatif" : "live",
+      viewTurn: past ? viewTurn : "", frames: frames.length,
     });
-    if (!first) animator.moves(svg, st, st.events, cols);
+    drawOverlayNow();
+    if (!first && !past) animator.moves(svg, st, st.events, cols);
     root.dataset.animations = animator.count;
-    drawnSeq = st.seq;
+    drawnSeq = live.seq;
     root.dataset.drawMs = (performance.now() - t0).toFixed(1);
     scheduleBot();
   }
@@ -160,7 +281,26 @@ function render({ model, el }) {
     // Space/Enter on a focused button press that button (the browser does it)
     if ((ev.key === " " || ev.key === "Enter") && ev.target.closest && ev.target.closest("button")) return;
     const st = model.get("state");
+    const k = ev.key.length === 1 ? ev.key.toLowerCase() : ev.key;
+    const done = () => { ev.preventDefault(); ev.stopPropagation(); };
     if (ev.key === "Escape") { animator.skip(); return; }
+    if (k === "h") { model.set("hints", !model.get("hints")); try { model.save_changes(); } catch (e) { /* no kernel */ } drawOverlayNow(); done(); return; }
+    if (st.mode !== "whatif") {
+      const n = frames.length - 1;
+      const at = viewTurn === null ? n : viewTurn;
+      if (k === "ArrowLeft" && n >= 0) { seek(Math.max(0, at - 1)); done(); return; }
+      if (k === "ArrowRight" && viewTurn !== null) { seek(at + 1 > n ? null : at + 1); done(); return; }
+      if (k === "Home" && n >= 0) { seek(0); done(); return; }
+      if (k === "End") { seek(null); done(); return; }
+      if (k === "w" && (inHistory() || !st.over)) { branchHere(); done(); return; }
+      if (inHistory()) return;
+    } else {
+      if (k === "u") { if (st.whatif.can_undo) whatIfTools.undo(); done(); return; }
+      if (k === "y") { if (st.whatif.can_redo) whatIfTools.redo(); done(); return; }
+      if (k === "q") { whatIfTools.back(); done(); return; }
+      if (k === "d" && st.legal.includes("roll")) { whatIfTools.rollDice(pickedDice.slice()); done(); return; }
+      if (k === "s" && isBot(st, st.current)) { stepBot(); done(); return; }
+    }
     if (ev.key === "p" || ev.key === "P") { setPaused(!model.get("paused")); ev.preventDefault(); return; }
     if ((ev.key === "s" || ev.key === "S") && model.get("paused")) { stepBot(); ev.preventDefault(); return; }
     const choice = choiceForKey(ev.key, st.legal);
@@ -195,9 +335,26 @@ function render({ model, el }) {
     }
   };
   const onPaused = () => { drawControlsNow(); scheduleBot(); };
+  const onHistory = () => {
+    refreshFrames();
+    if (inHistory()) { drawnSeq = -1; draw(); } else drawTimebarNow();
+  };
+  const onScrub = () => {
+    const v = model.get("scrub");
+    const want = typeof v === "number" && v >= 0 ? v : null;
+    if (want !== viewTurn) { viewTurn = want; drawnSeq = -1; draw(); }
+  };
+  const onOverlay = () => drawOverlayNow();
   model.on("change:state", onState);
   model.on("change:error", onError);
   model.on("change:paused", onPaused);
+  model.on("change:history", onHistory);
+  model.on("change:history_tail", onHistory);
+  model.on("change:scrub", onScrub);
+  model.on("change:overlay", onOverlay);
+  model.on("change:hints", onOverlay);
+  refreshFrames();
+  { const v = model.get("scrub"); viewTurn = typeof v === "number" && v >= 0 && v < frames.length ? v : null; }
   draw();
   onError();
   return () => {
@@ -208,6 +365,11 @@ function render({ model, el }) {
     model.off("change:state", onState);
     model.off("change:error", onError);
     model.off("change:paused", onPaused);
+    model.off("change:history", onHistory);
+    model.off("change:history_tail", onHistory);
+    model.off("change:scrub", onScrub);
+    model.off("change:overlay", onOverlay);
+    model.off("change:hints", onOverlay);
   };
 }
 

@@ -1,0 +1,57 @@
+// The game's history: compact frames synced by Python (traits `history` + `history_tail`),
+// decoded here into board states. Works with no kernel (a static HTML page).
+// Same decoding as dsa_widget.sync.expand_frames (a test checks they agree).
+
+/** Frames as board states: {turn, round, air, current, step, over, winners, path, divers, banked, scores, last_turn}. */
+export function expandFrames(history, tail) {
+  const out = [];
+  const chunks = [...((history && history.chunks) || []), ...(tail && tail.frames ? [tail] : [])];
+  for (const ch of chunks) {
+    let path = [];
+    let divers = [];
+    let bank = [[], []];
+    for (const f of ch.frames || []) {
+      if (f.P) path = f.P.slice();
+      for (const [i, x] of f.pd || []) path[i] = x;
+      if (f.D) divers = f.D.slice();
+      for (const [q, d] of f.dd || []) divers[q] = d;
+      if (f.B) bank = f.B;
+      out.push({
+        turn: f.k, round: f.r, air: f.a, current: f.c, step: f.s, over: !!f.o, winners: f.w || [],
+        path: path.slice(),
+        divers: divers.map((d) => ({ pos: d[0], up: !!d[1], home: !!d[2], items: d[3] })),
+        banked: bank[0], scores: bank[1], last_turn: f.t || null,
+      });
+    }
+  }
+  return out;
+}
+
+/** A frame as a full state the board and player cards can draw (names etc. from the live state). */
+export function frameState(frame, live) {
+  return {
+    ...live, ...frame, legal: [], must_turn_back: false, events: [], log: [], log_total: 0,
+    mode: "history", seq: live.seq,
+  };
+}
+
+const SEARCH_WORDS = { none: "did nothing", take: "took the treasure" };
+
+/** "Ann kept diving, rolled 2+3, took the treasure" for a frame's last turn. */
+export function turnText(frame, players) {
+  const t = frame.last_turn;
+  if (!t) return "the start of the game";
+  const [seat, back, dice, search] = t;
+  const who = players[seat] ?? `Player ${seat + 1}`;
+  const m = /^drop (\d+)$/.exec(search);
+  const what = m ? `put down item ${Number(m[1]) + 1}` : SEARCH_WORDS[search] || search;
+  const parts = [back ? "turned back" : null, dice.length ? `rolled ${dice.join("+")}` : null, what].filter(Boolean);
+  return `${who} ${parts.join(", ")}`;
+}
+
+/** "1/3 · 33%" for [num, den]. */
+export function fracText(num, den) {
+  const pct = (100 * num) / den;
+  const p = pct > 0 && pct < 1 ? "<1%" : pct < 100 && pct > 99 ? ">99%" : `${Math.round(pct)}%`;
+  return den === 1 ? `${num} · ${p}` : `${num}/${den} · ${p}`;
+}

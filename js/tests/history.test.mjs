@@ -1,0 +1,49 @@
+// History decoding and the words/numbers of the history bar and the hints: `node --test js/tests/`.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { expandFrames, fracText, frameState, turnText } from "../history.js";
+
+const chunk = {
+  frames: [
+    { k: 0, r: 1, a: 25, c: 0, s: "roll", P: [[[1]], [[1]], [[2]]], D: [[0, 0, 0, []], [0, 0, 0, []]], B: [[[], []], [0, 0]] },
+    { k: 1, r: 1, a: 25, c: 1, s: "roll", pd: [[1, 0]], dd: [[0, [2, 0, 0, [[[1]]]]]], t: [0, 0, [1, 1], "take"] },
+    { k: 2, r: 1, a: 24, c: 0, s: "turn_back", dd: [[1, [1, 0, 0, []]]], t: [1, 0, [1, 2], "none"] },
+  ],
+};
+
+test("frames decode cumulatively: a delta changes only what it names", () => {
+  const f = expandFrames({ chunks: [] }, chunk);
+  assert.equal(f.length, 3);
+  assert.deepEqual(f[0].path, [[[1]], [[1]], [[2]]]);
+  assert.deepEqual(f[1].path, [[[1]], 0, [[2]]]);
+  assert.deepEqual(f[2].path, [[[1]], 0, [[2]]]);
+  assert.deepEqual(f[1].divers[0], { pos: 2, up: false, home: false, items: [[[1]]] });
+  assert.deepEqual(f[2].divers.map((d) => d.pos), [2, 1]);
+  assert.deepEqual(f[0].path, [[[1]], [[1]], [[2]]], "earlier frames are not changed by later deltas");
+  assert.deepEqual(f[2].scores, [0, 0]);
+  assert.equal(f[2].air, 24);
+  // completed rounds come first
+  const two = expandFrames({ chunks: [chunk] }, { frames: [{ ...chunk.frames[0], k: 3, r: 2 }] });
+  assert.deepEqual(two.map((x) => x.turn), [0, 1, 2, 3]);
+  assert.deepEqual(expandFrames({}, {}), []);
+});
+
+test("a frame is drawn with the live state's names and no choices", () => {
+  const live = { players: ["Ann", "Bob"], seats: ["human", "random"], legal: ["roll"], seq: 9, rounds: 3 };
+  const st = frameState(expandFrames({}, chunk)[1], live);
+  assert.deepEqual(st.legal, []);
+  assert.equal(st.players[1], "Bob");
+  assert.equal(st.seq, 9);
+  assert.equal(st.mode, "history");
+});
+
+test("turns and chances in words", () => {
+  const f = expandFrames({}, chunk);
+  assert.equal(turnText(f[0], ["Ann", "Bob"]), "the start of the game");
+  assert.equal(turnText(f[1], ["Ann", "Bob"]), "Ann rolled 1+1, took the treasure");
+  assert.equal(turnText({ last_turn: [1, 1, [3, 3], "drop 0"] }, ["Ann", "<b>Bob</b>"]), "<b>Bob</b> turned back, rolled 3+3, put down item 1");
+  assert.equal(fracText(1, 3), "1/3 · 33%");
+  assert.equal(fracText(1, 1), "1 · 100%");
+  assert.equal(fracText(1, 531441), "1/531441 · <1%");
+  assert.equal(fracText(6560, 6561), "6560/6561 · >99%");
+});

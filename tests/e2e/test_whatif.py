@@ -1,0 +1,261 @@
+"""What-if mode, history scrubbing and live probability overlays in real JupyterLab / Chromium,
+and the what-if lesson exported to static HTML, scrubbed with no kernel."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+from playwright.sync_api import expect
+
+from dsa_widget.sync import expand_frames
+
+from .harness import REPO_ROOT, set_theme
+
+SCREENS = Path(os.environ.get("DSA_SCREENSHOTS", "/tmp/dsa-screens"))
+
+OVERLAY_DOM_JS = """(root) => {
+  const out = {seq: root.dataset.overlaySeq, landing: {}, home: {}};
+  for (const dd of root.querySelectorAll('.dsa-ov-dist')) {
+    out.landing[dd.dataset.ovLanding] = [...dd.querySelectorAll('.dsa-ov-cell')].map(
+      c => [Number(c.dataset.pos), Number(c.dataset.num), Number(c.dataset.den)]);
+  }
+  for (const c of root.querySelectorAll('.dsa-ov-home .dsa-ov-cell[data-num]')) out.home[c.dataset.home] = [Number(c.dataset.num), Number(c.dataset.den)];
+  out.shaded = [...root.querySelectorAll('.dsa-ov-shade')].map(c => Number(c.dataset.pos));
+  return out;
+}"""
+
+PY_OVERLAY = """
+import json as _json
+from dsa_widget.analysis import home_chances as _hc, landing_distributions as _ld
+def _dsa_expected(w):
+    g = w.game
+    land = {c: [[p, f.numerator, f.denominator] for p, f in d.items()] for c, d in _ld(g).items()}
+    home = {c: v for c, v in (w.overlay.get("home") or {}).items() if v is not None}
+    from dsa_widget.analysis import home_chance as _h1
+    for c in home:
+        f = _h1(g.view(g.current_player), choice=c)
+        assert home[c] == [f.numerator, f.denominator], c
+    return _json.dumps({"seq": w.seq, "landing": land, "home": home})
+def _dsa_board(w):
+    g = w.shown_game
+    return _json.dumps({"pos": [d.position for d in g.divers], "air": g.air, "seq": w.seq, "mode": w.state["mode"]})
+"""
+
+DOM_BOARD_JS = """(root) => ({pos: [...root.querySelectorAll('.dsa-diver')].map(g => Number(g.dataset.pos)),
+  air: Number(root.dataset.air), seq: Number(root.dataset.seq), view: root.dataset.view})"""
+
+
+def py_json(nb, expr):
+    return json.loads(nb.execute(f"print({expr})").stdout)
+
+
+def check_overlay(nb, page, root):
+    want = py_json(nb, "_dsa_expected(w)")
+    expect(root).to_have_attribute("data-overlay-seq", str(want["seq"]))
+    dom = page.evaluate(OVERLAY_DOM_JS, root.element_handle())
+    assert dom["landing"] == want["landing"]
+    assert {c: v for c, v in dom["home"].items() if v[1]} == want["home"]
+    shaded = sorted(p for c in want["landing"] for p, _, _ in want["landing"][c] if p > 0)
+    assert set(dom["shaded"]) <= set(shaded) and dom["shaded"], dom
+    return want
+
+
+def wait_human(page):
+    page.wait_for_function(
+        "() => { const d = document.querySelector('.dsa-root').dataset;"
+        " return d.over === '1' || (d.current === '0' && !d.pending && d.view === 'live'); }", timeout=60_000)
+
+
+def test_overlays_what_if_and_history_in_lab(lab, page, console):
+    SCREENS.mkdir(parents=True, exist_ok=True)
+    nb = lab.open("whatif.ipynb", [(
+        "from dsa_widget import DeepSea\n"
+        "w = DeepSea(players=['Ann', 'Bot'], seats={1: 'baseline'}, seed=11, bot_seed=1, bot_delay=40)\nw"
+    )])
+    nb.run_all()
+    nb.execute(PY_OVERLAY)
+    root = page.locator(".dsa-root").first
+    expect(root).to_have_attribute("data-current", "0")
+    # -- overlays: the numbers on screen are the analysis functions', and follow each move
+    w0 = check_overlay(nb, page, root)
+    assert list(w0["landing"]) == ["roll"]
+    root.locator("button[data-choice='roll']").click()
+    expect(root).not_to_have_attribute("data-seq", str(w0["seq"]))
+    root.locator("button[data-choice='take']").click()
+    wait_human(page)
+    w1 = check_overlay(nb, page, root)
+    assert w1["seq"] > w0["seq"] and set(w1["landing"]) == {"back", "continue"}
+    # the picker shades the other choice's landing spaces
+    root.locator("button[data-ov-choice='back']").click()
+    shaded = page.evaluate(OVERLAY_DOM_JS, root.element_handle())["shaded"]
+    assert set(shaded) == {p for p, _, _ in w1["landing"]["back"] if p > 0}
+    root.screenshot(path=str(SCREENS / "hints-light.png"))
+    # hints off: no overlay in the DOM, and Python stops computing them
+    root.locator(".dsa-hints-toggle").uncheck()
+    expect(root.locator(".dsa-ov-dist")).to_have_count(0)
+    expect(root.locator(".dsa-ov-shade")).to_have_count(0)
+    page.wait_for_function("() => true")
+    assert nb.eval("w.hints") == "False"
+    assert nb.eval("w.overlay") == "{}"
+    nb.execute("w.hints = True")
+    expect(root.locator(".dsa-ov-dist")).to_have_count(2)
+
+    # -- what-if: visibly different, chosen dice, compare, undo, back to the real game
+    real = py_json(nb, "_dsa_board(w)")
+    bg_real = root.evaluate("e => getComputedStyle(e).backgroundImage")
+    root.locator("button[data-action='whatif']").click()
+    expect(root).to_have_attribute("data-view", "whatif")
+    expect(root.locator(".dsa-whatif-bar .dsa-banner")).to_contain_text("the real game is untouched")
+    assert root.evaluate("e => getComputedStyle(e).backgroundImage") != bg_real
+    assert nb.eval("w.in_what_if") == "True"
+    root.locator("button[data-choice='continue']").click()
+    expect(root.locator("select[data-die='0']")).to_be_visible()
+    root.locator("select[data-die='0']").select_option("3")
+    root.locator("select[data-die='1']").select_option("3")
+    seq = root.get_attribute("data-seq")
+    root.locator("button[data-action='roll-dice']").click()
+    expect(root).not_to_have_attribute("data-seq", seq)
+    br = py_json(nb, "_dsa_board(w)")
+    assert br["mode"] == "whatif" and page.evaluate(DOM_BOARD_JS, root.element_handle())["pos"] == br["pos"]
+    dice = nb.eval("[e['dice'] for e in w.branch_game.events if e['type'] == 'roll'][-1]")
+    assert dice == "[3, 3]"
+    table = root.locator(".dsa-compare")
+    expect(table.locator("tr[data-row='what-if'] td[data-seat='0']")).to_have_attribute("data-pos", str(br["pos"][0]))
+    expect(table.locator("tr[data-row='real'] td[data-seat='0']")).to_have_attribute("data-pos", str(real["pos"][0]))
+    root.screenshot(path=str(SCREENS / "whatif-light.png"))
+    root.focus()
+    page.keyboard.press("u")  # undo the roll
+    expect(root.locator("select[data-die='0']")).to_be_visible()
+    assert nb.eval("w.timeline.can_redo") == "True"
+    root.locator("button[data-action='back-to-real']").click()
+    expect(root).to_have_attribute("data-view", "live")
+    assert page.evaluate(DOM_BOARD_JS, root.element_handle())["pos"] == real["pos"]
+    assert py_json(nb, "_dsa_board(w)")["pos"] == real["pos"] and nb.eval("w.in_what_if") == "False"
+    assert int(root.get_attribute("data-air")) == real["air"]
+
+    # -- history: step back with the keyboard / buttons; each frame is the recorded one
+    frames = py_json(nb, "_json.dumps(__import__('dsa_widget.sync', fromlist=['x']).expand_frames(w.history, w.history_tail))")
+    assert len(frames) >= 3
+    root.focus()
+    page.keyboard.press("Home")
+    expect(root).to_have_attribute("data-view", "history")
+    expect(root).to_have_attribute("data-view-turn", "0")
+    for k in range(len(frames)):
+        expect(root).to_have_attribute("data-view-turn", str(k))
+        dom = page.evaluate(DOM_BOARD_JS, root.element_handle())
+        assert dom["pos"] == [d["pos"] for d in frames[k]["divers"]] and dom["air"] == frames[k]["air"], k
+        if k == 1:
+            root.screenshot(path=str(SCREENS / "history-light.png"))
+        if k < len(frames) - 1:
+            root.locator("button[data-action='hist-next']").first.click()
+    assert nb.eval("w.scrub") == str(len(frames) - 1)
+    # branch from a past turn
+    root.locator("button[data-action='hist-first']").click()
+    expect(root).to_have_attribute("data-view-turn", "0")
+    root.locator(".dsa-controls-box button[data-action='whatif']").click()
+    expect(root).to_have_attribute("data-view", "whatif")
+    assert nb.eval("w.state['whatif']['from_turn']") == "0"
+    set_theme(page, "dark")
+    page.wait_for_selector("#jupyterlab-splash", state="detached")
+    root.screenshot(path=str(SCREENS / "whatif-dark.png"))
+    root.focus()
+    page.keyboard.press("q")  # Q: back to the real game
+    expect(root).to_have_attribute("data-view", "live")
+    root.screenshot(path=str(SCREENS / "hints-dark.png"))
+    root.focus()
+    page.keyboard.press("ArrowLeft")
+    expect(root).to_have_attribute("data-view", "history")
+    root.screenshot(path=str(SCREENS / "history-dark.png"))
+    page.keyboard.press("End")
+    expect(root).to_have_attribute("data-view", "live")
+    # a narrow cell: the board and the panels still fit
+    nb.execute("w.branch()")
+    expect(root).to_have_attribute("data-view", "whatif")
+    page.set_viewport_size({"width": 500, "height": 1000})
+    page.evaluate("() => window.jupyterapp.shell.collapseLeft && window.jupyterapp.shell.collapseLeft()")
+    page.wait_for_function("() => document.querySelector('.dsa-root').clientWidth < 440")
+    expect(root.locator(".dsa-board")).to_have_attribute("data-cols", "5")
+    overflow = root.evaluate("r => r.scrollWidth - r.clientWidth")
+    assert overflow <= 1, overflow
+    root.screenshot(path=str(SCREENS / "whatif-narrow-dark.png"))
+    nb.execute("w.back_to_real()")
+    expect(root).to_have_attribute("data-view", "live")
+    root.screenshot(path=str(SCREENS / "hints-narrow-dark.png"))
+    # every control has an accessible name
+    unnamed = root.evaluate(
+        "r => [...r.querySelectorAll('button, select, input, textarea')]"
+        ".filter(e => !(e.getAttribute('aria-label') || (e.labels && e.labels.length) || e.textContent.trim()))"
+        ".map(e => e.outerHTML)")
+    assert unnamed == []
+    console.assert_no_errors()
+
+
+def _widget_states(nb) -> list[dict]:
+    states = nb.metadata["widgets"]["application/vnd.jupyter.widget-state+json"]["state"]
+    return [m["state"] for m in states.values() if "history_tail" in m.get("state", {})]
+
+
+def test_static_export_of_the_lesson_can_be_scrubbed(static_export, page, console, tmp_path):
+    from . import static as static_mod
+
+    SCREENS.mkdir(parents=True, exist_ok=True)
+    nb = static_mod.execute_notebook(REPO_ROOT / "examples" / "what-if.ipynb", cwd=tmp_path)
+    widgets = _widget_states(nb)
+    finished = [s for s in widgets if s["state"]["over"]]
+    assert finished, "the lesson ends with a finished game"
+    frames = expand_frames(finished[-1]["history"], finished[-1]["history_tail"])
+    html_path = tmp_path / "what-if.html"
+    static_mod.export_html(nb, html_path)
+    static_export.open(html_path)
+    roots = page.locator(".dsa-root")
+    expect(roots).to_have_count(len(widgets), timeout=30_000)
+    root = page.locator(".dsa-root").last  # the finished game, last in the lesson
+    expect(root).to_have_attribute("data-over", "1")
+    expect(root.locator(".dsa-board")).to_be_visible()
+    assert int(root.get_attribute("data-frames")) == len(frames)
+    root.scroll_into_view_if_needed()
+    root.locator("button[data-action='hist-first']").click()
+    expect(root).to_have_attribute("data-view-turn", "0")
+
+    def dom():
+        return page.evaluate(DOM_BOARD_JS, root.element_handle())
+
+    seen = set()
+    for k in range(0, len(frames), max(1, len(frames) // 12)):
+        root.locator("input[data-action='hist-slider']").fill(str(k))
+        expect(root).to_have_attribute("data-view-turn", str(k))
+        d = dom()
+        assert d["pos"] == [x["pos"] for x in frames[k]["divers"]] and d["air"] == frames[k]["air"], k
+        assert int(root.get_attribute("data-round")) == frames[k]["round"]
+        seen.add(tuple(d["pos"]))
+    assert len(seen) > 3, "the board changes from frame to frame"
+    # next / previous buttons and keys
+    root.locator("input[data-action='hist-slider']").fill("5")
+    root.locator("button[data-action='hist-next']").click()
+    expect(root).to_have_attribute("data-view-turn", "6")
+    assert dom()["pos"] == [x["pos"] for x in frames[6]["divers"]]
+    root.focus()
+    page.keyboard.press("ArrowLeft")
+    expect(root).to_have_attribute("data-view-turn", "5")
+    page.screenshot(path=str(SCREENS / "static-history.png"), full_page=True)
+    root.screenshot(path=str(SCREENS / "static-history-board.png"))
+    # no value of an unbanked chip anywhere on the page
+    assert root.locator(".dsa-space .dsa-chip-value").count() == 0
+    page.keyboard.press("End")
+    expect(root).to_have_attribute("data-view", "live")
+    # the live board's what-if needs Python: it explains itself
+    live = page.locator(".dsa-root").first
+    live.locator("button[data-action='whatif']").click()
+    expect(live.locator(".dsa-error")).to_contain_text("no kernel")
+    console.assert_no_errors()
+
+
+def test_lesson_runs_top_to_bottom(tmp_path):
+    from . import static as static_mod
+
+    nb = static_mod.execute_notebook(REPO_ROOT / "examples" / "what-if.ipynb", cwd=tmp_path)
+    errors = [o for c in nb.cells if c.cell_type == "code" for o in c.get("outputs", []) if o.output_type == "error"]
+    assert errors == []
+    assert nb.metadata["kernelspec"]["name"] == "python3"
