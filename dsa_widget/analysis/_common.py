@@ -1,0 +1,281 @@
+"""Shared pieces of the analysis package: exact numbers, distributions, errors,
+and the public facts about a board that the exact functions work from.
+
+Every exact result is a :class:`Exact` (a :class:`fractions.Fraction` that
+also shows its decimal value) or a :class:`Distribution` (outcome -> Exact).
+
+>>> p = Exact(1, 9)
+>>> p
+1/9 ≈ 0.1111
+>>> p == Fraction(1, 9), p.float
+(True, 0.1111111111111111)
+>>> d = Distribution({"heads": Fraction(1, 2), "tails": Fraction(1, 2)})
+>>> d["heads"], d.floats()
+(1/2 ≈ 0.5000, {'heads': 0.5, 'tails': 0.5})
+"""
+
+from __future__ import annotations
+
+import html
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any, Callable, Iterator, Mapping
+
+from ..errors import DeepSeaError
+
+__all__ = ["Exact", "Distribution", "AnalysisError", "Board", "board_of"]
+
+
+class AnalysisError(DeepSeaError):
+    """A question the analysis functions cannot answer as asked (a :class:`ValueError`).
+
+    The message says why and what to ask instead.
+    """
+
+
+class Exact(Fraction):
+    """An exact rational number (a :class:`~fractions.Fraction`) that prints its decimal too.
+
+    ``x.float`` is the float view, ``x.percent`` a short percentage text.
+    Arithmetic gives plain :class:`~fractions.Fraction` results.
+
+    >>> Exact(2, 9).percent
+    '22.22%'
+    >>> Exact(2, 9) + Fraction(1, 9)
+    Fraction(1, 3)
+    """
+
+    __slots__ = ()
+
+    def __new__(cls, numerator: Any = 0, denominator: Any = None) -> "Exact":
+        return super().__new__(cls, numerator, denominator)  # type: ignore[return-value]
+
+    @property
+    def float(self) -> float:
+        """The value as a float."""
+        return self.numerator / self.denominator
+
+    @property
+    def percent(self) -> str:
+        return f"{100 * self.numerator / self.denominator:.2f}%"
+
+    def __repr__(self) -> str:
+        if self.denominator == 1:
+            return str(self.numerator)
+        return f"{self.numerator}/{self.denominator} ≈ {self.float:.4f}"
+
+    def _repr_html_(self) -> str:
+        return f"<code>{self.numerator}/{self.denominator}</code> ≈ {self.percent}"
+
+    # keep the subclass through copy/pickle
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Exact, (self.numerator, self.denominator))
+
+
+_ZERO = Exact(0)
+
+
+def exact(x: Any) -> Exact:
+    return x if type(x) is Exact else Exact(x)
+
+
+class Distribution(Mapping):
+    """A probability distribution: an immutable mapping outcome -> :class:`Exact`.
+
+    Outcomes are listed in increasing order when they can be compared.
+    ``floats()`` gives the float view, ``mean`` the expectation (numeric
+    outcomes), ``prob(test)`` the chance of outcomes passing a test.
+
+    >>> d = Distribution({0: Fraction(1, 4), 2: Fraction(3, 4)})
+    >>> d.mean, d.prob(lambda x: x > 0)
+    (3/2 ≈ 1.5000, 3/4 ≈ 0.7500)
+    >>> d == {0: Fraction(1, 4), 2: Fraction(3, 4)}
+    True
+    """
+
+    __slots__ = ("_p", "title")
+
+    def __init__(self, probs: Mapping[Any, Any], title: str = "") -> None:
+        items = [(k, exact(v)) for k, v in probs.items() if v != 0]
+        try:
+            items.sort(key=lambda kv: kv[0])
+        except TypeError:
+            pass
+        self._p: dict[Any, Exact] = dict(items)
+        self.title = title
+
+    def __getitem__(self, key: Any) -> Exact:
+        return self._p[key]
+
+    def get(self, key: Any, default: Any = _ZERO) -> Any:  # type: ignore[override]
+        return self._p.get(key, default)
+
+    def __iter__(self) -> Iterator[Any]:
+        return iter(self._p)
+
+    def __len__(self) -> int:
+        return len(self._p)
+
+    def floats(self) -> dict[Any, float]:
+        """The float view: outcome -> probability as a float."""
+        return {k: v.float for k, v in self._p.items()}
+
+    @property
+    def total(self) -> Exact:
+        return Exact(sum(self._p.values(), Fraction(0)))
+
+    @property
+    def mean(self) -> Exact:
+        """The expected outcome (numeric outcomes only)."""
+        return Exact(sum((k * v for k, v in self._p.items()), Fraction(0)))
+
+    def prob(self, test: Callable[[Any], bool]) -> Exact:
+        """The chance that the outcome passes ``test``."""
+        return Exact(sum((v for k, v in self._p.items() if test(k)), Fraction(0)))
+
+    def __repr__(self) -> str:
+        inner = ", ".join(
+            f"{k!r}: {v.numerator}/{v.denominator}" if v.denominator != 1 else f"{k!r}: {v}"
+            for k, v in self._p.items()
+        )
+        return "{" + inner + "}"
+
+    def _repr_html_(self) -> str:
+        rows = "".join(
+            f"<tr><td>{html.escape(str(k))}</td><td><code>{v.numerator}/{v.denominator}</code></td>"
+            f"<td style='text-align:right'>{v.percent}</td>"
+            f"<td><div style='background:#3b82f6;height:0.8em;width:{max(1, round(200 * v.float))}px'></div>"
+            "</td></tr>"
+            for k, v in self._p.items()
+        )
+        cap = f"<caption>{html.escape(self.title)}</caption>" if self.title else ""
+        return f"<table>{cap}<tr><th>outcome</th><th>exact</th><th>%</th><th></th></tr>{rows}</table>"
+
+
+@dataclass(frozen=True)
+class Board:
+    """The public facts about a round that movement and air depend on.
+
+    Read from a :class:`~dsa_widget.game.Game` or a :class:`~dsa_widget.view.View`
+    (both give the same board: nothing here is hidden information).
+    ``loads[q]`` is the number of items diver ``q`` carries (a stack is one).
+    """
+
+    n: int
+    path_length: int
+    air: int  # may be <= 0 during a last turn
+    positions: tuple[int, ...]
+    up: tuple[bool, ...]
+    home: tuple[bool, ...]
+    loads: tuple[int, ...]
+    current: int | None
+    step: str
+    legal: tuple[str, ...]
+    breathed: bool
+    forced: bool  # current diver must turn back (not yet applied)
+    last: bool  # the current turn is the round's last (air ran out when he breathed)
+    requires_treasure: bool
+    players: tuple[str, ...]
+
+    def occupied(self, exclude: int) -> frozenset[int]:
+        return frozenset(
+            p for q, p in enumerate(self.positions) if q != exclude and p > 0 and not self.home[q]
+        )
+
+
+def board_of(state: Any) -> Board:
+    """The :class:`Board` of a Game or a View (raises :class:`AnalysisError` otherwise)."""
+    from ..game import Game
+    from ..view import View
+
+    if isinstance(state, Game):
+        g = state
+        return Board(
+            n=g._n,
+            path_length=len(g._path) - 1,
+            air=g._air,
+            positions=tuple(g._pos),
+            up=tuple(g._up),
+            home=tuple(g._home),
+            loads=tuple(len(c) for c in g._carry),
+            current=g._player,
+            step=g._step,
+            legal=tuple(g._legal),
+            breathed=g._breathed,
+            forced=g._forced and not g._breathed,
+            last=g._last,
+            requires_treasure=g._requires,
+            players=g.setup.players,
+        )
+    if isinstance(state, View):
+        v = state
+        return Board(
+            n=len(v.players),
+            path_length=len(v.path) - 1,
+            air=v.air,
+            positions=tuple(v.positions),
+            up=tuple(v.heading_up),
+            home=tuple(v.returned),
+            loads=tuple(len(c) for c in v.carrying),
+            current=v.current_player,
+            step=v.step,
+            legal=tuple(v.legal),
+            breathed=v.breathed,
+            forced=v.must_turn_back,
+            last=v.breathed and v.current_player is not None and v.air <= 0,
+            requires_treasure=v.options.turn_back_requires_treasure,
+            players=v.players,
+        )
+    raise AnalysisError(f"expected a Game or a View, got {type(state).__name__}")
+
+
+def check_seat(board: Board, seat: Any) -> int:
+    if seat is None:
+        if board.current is None:
+            raise AnalysisError("the game is over: there is no current diver; give seat=")
+        return board.current
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < board.n:
+        raise AnalysisError(f"seat must be a seat number from 0 to {board.n - 1}, got {seat!r}")
+    return seat
+
+
+def move(pos: int, up: bool, steps: int, occupied: Any, length: int) -> int:
+    """Where a diver ends after swimming ``steps`` spaces (RULES.md step 3); 0 = submarine.
+
+    Occupied spaces are jumped and not counted; heading down he stops on the
+    deepest free space; heading up he is safe as soon as he reaches the
+    submarine (leftover steps are lost).  This mirrors the engine move by move.
+
+    >>> move(3, False, 2, {4}, 10)        # 4 is taken: lands on 6
+    6
+    >>> move(8, False, 4, {10}, 10)       # past the end: stops on the deepest free space, 9
+    9
+    >>> move(2, True, 1, {1}, 10)         # jumps 1 and reaches the submarine
+    0
+    """
+    if steps <= 0:
+        return pos
+    if up:
+        i = pos
+        while True:
+            i -= 1
+            if i == 0:
+                return 0
+            if i not in occupied:
+                pos = i
+                steps -= 1
+                if steps == 0:
+                    return pos
+    i = pos
+    while i < length:
+        i += 1
+        if i not in occupied:
+            pos = i
+            steps -= 1
+            if steps == 0:
+                break
+    return pos
+
+
+def has_free_deeper(pos: int, occupied: Any, length: int) -> bool:
+    return any(i not in occupied for i in range(pos + 1, length + 1))

@@ -1,0 +1,479 @@
+"""Estimated figures where exact ones are out of reach: playouts with 95% intervals.
+
+Who wins from here depends on thousands of future decisions and rolls, and on
+chip values nobody has seen.  So we *play it out*: many times, fill in the
+unseen chip values at random from the unseen pool (a *determinization*:
+:meth:`View.sample <dsa_widget.view.View.sample>`), let every seat play its
+bot to the end of the game with random dice, and count wins.  A seat's
+share of wins estimates its chance; the 95% Wilson interval says how sure
+that estimate is (the true chance lies inside it in 95% of such studies).
+
+Whose knowledge?  A player asking "what are my chances?" must not use values
+he cannot see: pass his :class:`~dsa_widget.view.View` (or a Game and
+``seat=``) and the hidden values are re-drawn in every playout.  A teacher
+who can see everything may pass a Game with ``god=True``: the playouts then
+use the true hidden values.
+
+>>> wilson_interval(50, 100)
+(0.4038..., 0.5961...)
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import sys
+import time
+from dataclasses import dataclass, field
+from dataclasses import replace as _replace
+from typing import Any, Callable, Mapping, Sequence
+
+from ._common import AnalysisError, board_of, check_seat
+
+__all__ = [
+    "wilson_interval",
+    "simple_bot",
+    "WinEstimate",
+    "win_chances",
+    "HomeEstimate",
+    "estimate_home_chance",
+]
+
+Z95 = 1.959963984540054
+
+
+def wilson_interval(successes: int, n: int, z: float = Z95) -> tuple[float, float]:
+    """The Wilson score interval for a proportion (95% by default).
+
+    Better than "estimate ± 2 standard errors" near 0 and 1: it never leaves
+    [0, 1] and is not empty when every trial succeeded or failed.
+
+    >>> wilson_interval(0, 20)
+    (0.0, 0.1611...)
+    >>> wilson_interval(5, 0)
+    Traceback (most recent call last):
+    ...
+    dsa_widget.analysis._common.AnalysisError: no trials: an interval needs n >= 1
+    """
+    if n <= 0:
+        raise AnalysisError("no trials: an interval needs n >= 1")
+    if not 0 <= successes <= n:
+        raise AnalysisError(f"successes must be between 0 and n={n}, got {successes}")
+    p = successes / n
+    z2 = z * z
+    den = 1 + z2 / n
+    centre = (p + z2 / (2 * n)) / den
+    half = z * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / den
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+# ---------------------------------------------------------------- the built-in policy
+
+
+def _simple_rule(step: str, legal: Sequence[str], k: int, pos: int, air: int, up: bool) -> str:
+    if step == "turn_back":
+        return "back" if (k >= 2 or air <= 2 * pos) else "continue"
+    if step == "search":
+        if "take" in legal and (k == 0 or (not up and k < 2)):
+            return "take"
+        return "none"
+    return legal[0]
+
+
+def simple_bot(view: Any, legal: Sequence[str]) -> str:
+    """A plain, sensible policy using only what the player sees (the default of playouts).
+
+    Take a treasure while heading down with fewer than 2 items (or when
+    carrying nothing); turn back once carrying 2 items or when the air left is
+    at most twice the depth; never put anything down.
+
+    >>> from dsa_widget import Game
+    >>> g = Game(players=2, seed=0)
+    >>> simple_bot(g.view(0), g.legal_choices())
+    'roll'
+    """
+    s = view.seat
+    return _simple_rule(
+        view.step, legal, len(view.carrying[s]), view.positions[s], view.air, view.heading_up[s]
+    )
+
+
+def _simple_fast(g: Any) -> str:
+    p = g._player
+    return _simple_rule(g._step, g._legal, len(g._carry[p]), g._pos[p], g._air, g._up[p])
+
+
+def _resolve_bots(bots: Any, n: int, seed: int | None) -> list[Callable | None]:
+    """One policy per seat; None stands for the built-in simple policy (fast path)."""
+
+    def one(b: Any, i: int) -> Callable | None:
+        if b is None or b is simple_bot or b == "simple":
+            return None
+        if isinstance(b, str):
+            try:
+                from ..bots import make_bot  # type: ignore[attr-defined]
+            except ImportError:
+                raise AnalysisError(
+                    f"bot {b!r}: the dsa_widget.bots package is not available; "
+                    "pass callables bot(view, legal) -> choice"
+                ) from None
+            try:
+                return make_bot(b, seed=None if seed is None else seed + i)
+            except ValueError as e:
+                raise AnalysisError(f"seat {i}: {e}") from None
+        if callable(b):
+            return b
+        raise AnalysisError(
+            f"seat {i}: a bot is a callable bot(view, legal) -> choice or a bot name, got {b!r}"
+        )
+
+    if bots is None or callable(bots) or isinstance(bots, str):
+        return [one(bots, i) for i in range(n)]
+    if isinstance(bots, Mapping):
+        bad = [k for k in bots if not (isinstance(k, int) and 0 <= k < n)]
+        if bad:
+            raise AnalysisError(f"bots: unknown seat {bad[0]!r}")
+        return [one(bots.get(i), i) for i in range(n)]
+    if isinstance(bots, Sequence):
+        if len(bots) != n:
+            raise AnalysisError(f"bots: {len(bots)} given for {n} seats")
+        return [one(b, i) for i, b in enumerate(bots)]
+    raise AnalysisError(
+        f"bots must be a callable, a name, a list or a dict by seat; got {type(bots).__name__}"
+    )
+
+
+def _view_for(h: Any, seat: int, cache: dict[Any, Any]) -> Any:
+    """``h.view(seat)``, faster: what a seat knows of chip values (known, unseen, scores) only
+    changes when a round ends, so it is computed once per round and seat and reused."""
+    from ..view import View
+
+    key = (h._round, seat, h._step == "over")
+    base = cache.get(key)
+    if base is None:
+        v = cache[key] = View.of(h, seat)
+        return v
+    changes = {
+        "air": h._air,
+        "step": h._step,
+        "current_player": h._player,
+        "legal": h._legal,
+        "must_turn_back": h._forced and not h._breathed,
+        "path": tuple(h._path),
+        "positions": tuple(h._pos),
+        "heading_up": tuple(h._up),
+        "returned": tuple(h._home),
+        "carrying": tuple(h._carry),
+        "breathed": h._breathed,
+        "last_home": h._last_home,
+    }
+    try:
+        v = object.__new__(View)
+        v.__dict__.update(base.__dict__)
+        v.__dict__.update(changes)
+        return v
+    except AttributeError:  # pragma: no cover - a View with __slots__
+        return _replace(base, **changes)
+
+
+def _play_out(h: Any, policies: list[Callable | None]) -> None:
+    cache: dict[Any, Any] = {}
+    while True:
+        st = h._step
+        if st == "roll":
+            h._apply("roll")
+            continue
+        if st == "over":
+            return
+        legal = h._legal
+        if len(legal) == 1:
+            h._apply(legal[0])
+            continue
+        b = policies[h._player]
+        if b is None:
+            c = _simple_fast(h)
+        else:
+            c = b(_view_for(h, h._player, cache), legal)
+            if c not in legal:
+                raise AnalysisError(
+                    f"the bot of seat {h._player} chose {c!r}, which is not legal "
+                    f"(legal: {', '.join(map(repr, legal))})"
+                )
+        h._apply(c)
+
+
+class _Progress:
+    def __init__(self, total: int, enabled: bool, label: str) -> None:
+        self.total = total
+        self.enabled = enabled
+        self.widget = None
+        self.last = 0.0
+        self.label = label
+        if not enabled:
+            return
+        if "ipykernel" in sys.modules:
+            try:
+                import ipywidgets  # type: ignore[import-untyped,import-not-found,unused-ignore]
+                from IPython.display import display  # type: ignore[import-not-found]
+
+                self.widget = ipywidgets.IntProgress(value=0, min=0, max=total, description=label)
+                display(self.widget)
+            except Exception:  # pragma: no cover - no widgets: fall back to text
+                self.widget = None
+
+    def update(self, done: int) -> None:
+        if not self.enabled:
+            return
+        if self.widget is not None:
+            self.widget.value = done
+            return
+        now = time.perf_counter()
+        if now - self.last > 0.2 or done == self.total:
+            self.last = now
+            width = 30
+            fill = round(width * done / self.total)
+            sys.stderr.write(f"\r{self.label} [{'#' * fill}{'.' * (width - fill)}] {done}/{self.total}")
+            if done == self.total:
+                sys.stderr.write("\n")
+            sys.stderr.flush()
+
+    def close(self) -> None:
+        if self.widget is not None:
+            self.widget.close()
+
+
+# ---------------------------------------------------------------- results
+
+
+@dataclass(frozen=True)
+class WinEstimate:
+    """Each seat's estimated chance to win, from ``playouts`` games played to the end.
+
+    ``wins[q]`` counts the playouts seat ``q`` won (a shared win counts for
+    every winner, so the chances may add up to more than 1); ``chance(q)``
+    is the share and ``interval(q)`` its 95% Wilson interval.
+    """
+
+    players: tuple[str, ...]
+    wins: tuple[int, ...]
+    playouts: int
+    knowledge: str
+    seconds: float = field(default=0.0, compare=False)
+
+    def chance(self, seat: int) -> float:
+        return self.wins[seat] / self.playouts
+
+    def interval(self, seat: int) -> tuple[float, float]:
+        return wilson_interval(self.wins[seat], self.playouts)
+
+    def rows(self) -> list[tuple[str, float, float, float]]:
+        return [(name, self.chance(q), *self.interval(q)) for q, name in enumerate(self.players)]
+
+    def __repr__(self) -> str:
+        lines = [f"win chances from {self.playouts:,} playouts ({self.knowledge}); 95% Wilson intervals"]
+        for name, p, lo, hi in self.rows():
+            lines.append(f"  {name:<12} {100 * p:5.1f}%  [{100 * lo:5.1f}%, {100 * hi:5.1f}%]")
+        return "\n".join(lines)
+
+    def _repr_html_(self) -> str:
+        import html
+
+        body = "".join(
+            f"<tr><td>{html.escape(name)}</td><td style='text-align:right'>{100 * p:.1f}%</td>"
+            f"<td>[{100 * lo:.1f}%, {100 * hi:.1f}%]</td>"
+            f"<td><svg width='200' height='10'><rect x='{200 * lo:.1f}' y='2' width='{200 * (hi - lo):.1f}' "
+            f"height='6' fill='#93c5fd'/>"
+            f"<rect x='{200 * p - 1:.1f}' y='0' width='2' height='10' fill='#1d4ed8'/>"
+            "</svg></td></tr>"
+            for name, p, lo, hi in self.rows()
+        )
+        return (
+            f"<table><caption>Win chances: {self.playouts:,} playouts ({html.escape(self.knowledge)}), "
+            f"95% Wilson intervals</caption><tr><th>player</th><th>estimate</th><th>95% interval</th>"
+            f"<th></th></tr>{body}</table>"
+        )
+
+
+def _source(
+    state: Any, seat: int | None, god: bool
+) -> tuple[Callable[[random.Random], Any], int, tuple[str, ...], str]:
+    from ..game import Game
+    from ..view import View
+
+    if isinstance(state, View):
+        if god:
+            raise AnalysisError("a View holds no hidden values: god=True needs the Game itself")
+        if seat is not None and seat != state.seat:
+            raise AnalysisError(f"this view is seat {state.seat}'s, not seat {seat}'s")
+        view = state
+        return view.sample, len(view.players), view.players, f"what {view.players[view.seat]} knows"
+    if isinstance(state, Game):
+        if god and seat is not None:
+            raise AnalysisError(
+                "give either seat= (a player's knowledge) or god=True (the true values), not both"
+            )
+        if god:
+            g = state
+
+            def from_god(rng: random.Random) -> Any:
+                h = g.copy(history=False, events=False)
+                h._rng = rng
+                return h
+
+            return from_god, g._n, g.setup.players, "true hidden values (teacher)"
+        if seat is None:
+            raise AnalysisError(
+                "whose knowledge? pass seat=<seat> (hidden values re-drawn from what that "
+                "player knows) or god=True (a teacher using the true hidden values), or "
+                "pass a View"
+            )
+        view = state.view(check_seat(board_of(state), seat))
+        return view.sample, state._n, state.setup.players, f"what {view.players[view.seat]} knows"
+    raise AnalysisError(f"expected a Game or a View, got {type(state).__name__}")
+
+
+def win_chances(
+    state: Any,
+    bots: Any = None,
+    *,
+    playouts: int = 2000,
+    seat: int | None = None,
+    god: bool = False,
+    seed: int | None = None,
+    progress: bool | None = None,
+) -> WinEstimate:
+    """Estimate every seat's chance to win from here when all seats follow ``bots``.
+
+    ``state`` is a View (that player's knowledge), or a Game with ``seat=``
+    (that player's knowledge) or ``god=True`` (a teacher: the true hidden
+    values).  ``bots`` is a callable ``bot(view, legal) -> choice`` for every
+    seat, a list or dict of them by seat, or bot names from
+    ``dsa_widget.bots``; by default every seat plays :func:`simple_bot`.
+    ``progress`` shows a progress bar (a widget in a kernel, text on stderr
+    elsewhere); by default only for 20,000 playouts or more.
+
+    >>> from dsa_widget import Game
+    >>> g = Game(players=["Ann", "Bob", "Cy"], seed=1)
+    >>> est = win_chances(g, seat=0, playouts=300, seed=2)
+    >>> est.playouts, sum(est.wins) >= 300
+    (300, True)
+    >>> lo, hi = est.interval(0); 0 <= lo <= est.chance(0) <= hi <= 1
+    True
+    """
+    if isinstance(playouts, bool) or not isinstance(playouts, int) or playouts < 1:
+        raise AnalysisError(f"playouts must be a whole number >= 1, got {playouts!r}")
+    sample, n, players, knowledge = _source(state, seat, god)
+    if board_of(state).current is None:
+        raise AnalysisError("the game is over: its winners are known")
+    policies = _resolve_bots(bots, n, seed)
+    rng = random.Random(seed)
+    wins = [0] * n
+    bar = _Progress(playouts, playouts >= 20000 if progress is None else bool(progress), "playouts")
+    t0 = time.perf_counter()
+    try:
+        for i in range(playouts):
+            h = sample(rng)
+            _play_out(h, policies)
+            for w in h._winners:
+                wins[w] += 1
+            if bar.enabled and (i % 50 == 49 or i == playouts - 1):
+                bar.update(i + 1)
+    finally:
+        bar.close()
+    return WinEstimate(players, tuple(wins), playouts, knowledge, time.perf_counter() - t0)
+
+
+# ---------------------------------------------------------------- sampled chance to get home
+
+
+@dataclass(frozen=True)
+class HomeEstimate:
+    """A simulated chance to be back at the round's end: ``hits`` of ``playouts``, with its interval."""
+
+    hits: int
+    playouts: int
+
+    @property
+    def chance(self) -> float:
+        return self.hits / self.playouts
+
+    @property
+    def interval(self) -> tuple[float, float]:
+        return wilson_interval(self.hits, self.playouts)
+
+    def __repr__(self) -> str:
+        lo, hi = self.interval
+        return (
+            f"{100 * self.chance:.1f}% [{100 * lo:.1f}%, {100 * hi:.1f}%] "
+            f"(95% interval, {self.playouts:,} playouts)"
+        )
+
+
+def estimate_home_chance(
+    state: Any,
+    seat: int | None = None,
+    *,
+    others: Any = "home",
+    me: str = "home",
+    playouts: int = 4000,
+    seed: int | None = None,
+) -> HomeEstimate:
+    """:func:`~dsa_widget.analysis.home.home_chance` by simulation, for states too big to solve exactly.
+
+    Same assumptions (policies ``others`` and ``me``; nobody takes or puts
+    down anything); the engine plays the rest of the round with random dice.
+    Only public facts matter, so the hidden values are never used.
+
+    >>> from dsa_widget import Game
+    >>> g = Game(players=["Ann", "Bob"], path=[(1, 0)] * 12, air=8, seed=0)
+    >>> g.play_turn(dice=(2, 3), search="take"); g.play_turn(dice=(1, 2), search="take")
+    >>> estimate_home_chance(g, playouts=500, seed=1).hits
+    500
+    """
+    from ..game import Game
+    from ..view import View
+    from .home import _policies
+
+    board = board_of(state)
+    d = check_seat(board, seat)
+    pol = _policies(board, d, others, me)
+    if isinstance(playouts, bool) or not isinstance(playouts, int) or playouts < 1:
+        raise AnalysisError(f"playouts must be a whole number >= 1, got {playouts!r}")
+    rng = random.Random(seed)
+    if isinstance(state, View):
+
+        def fresh() -> Any:
+            return state.sample(rng, events=True)
+    elif isinstance(state, Game):
+
+        def fresh() -> Any:
+            h = state.copy(history=False, events=True)
+            h._rng = rng
+            return h
+    else:  # pragma: no cover - board_of already refused it
+        raise AnalysisError("expected a Game or a View")
+    hits = 0
+    for _ in range(playouts):
+        if board.home[d]:
+            hits += 1
+            continue
+        h = fresh()
+        r = h._round
+        ev0 = len(h._events)
+        while True:
+            st = h._step
+            if st == "turn_back":
+                h._apply("back" if pol[h._player] else "continue")
+            elif st == "search":
+                h._apply("none")
+            else:
+                h._apply("roll")
+            if h._round != r or h._step == "over":
+                break
+        # where d ended the round: his last move (a diver back in the submarine is at 0)
+        pos_d = board.positions[d]
+        for e in h._events[ev0:]:
+            if e["type"] == "move" and e["seat"] == d:
+                pos_d = e["to"]
+        hits += pos_d == 0
+    return HomeEstimate(hits, playouts)

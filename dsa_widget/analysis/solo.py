@@ -1,0 +1,634 @@
+"""The optimal solo policy: one diver alone, the air his only opponent.
+
+Like Neller and Presser's analysis of the dice game Pig, we ask: which
+decisions *maximise the expected banked value* of one round?  Alone, a
+diver's only enemy is the air, which drops by the number of items he carries
+at every turn.  Each decision trades the value of more treasure against the
+weight that slows him down and the air it burns.
+
+The model (a sensible, stated abstraction)
+------------------------------------------
+* One diver, the standard path (8 spaces of each level, 1 to 4, outward) or
+  any list of levels, ``air`` units of air (25), nobody else in the water (so
+  no jumps), ``turn_back_requires_treasure`` as in the rules (default on).
+* Chip values are unknown until banked, so a chip counts as its *expected*
+  value: the mean of its level's unseen pool (1.5, 5.5, 9.5, 13.5 before
+  anything is banked).  Since the values never influence the dice or the
+  moves, the expected banked value equals the chance of getting back times
+  the expected value carried, summed over all ways the round can go.
+* Decisions: at each turn heading down, turn back or not; after landing on a
+  chip heading down, take it or not.  On the way up he takes nothing and he
+  never puts anything down (this keeps the state small: which spaces he
+  emptied on the way down never matters).
+* State at the start of a turn: ``(position, heading, air, items, carried
+  value, chip under him?)``.  With one or more items the air drops every
+  turn; with none he moves at least 2 spaces; so the states form a graph
+  without cycles and one backward sweep (dynamic programming, memoised
+  recursion) is exact value iteration:
+
+      V(state) = max over decisions of  sum over dice sums s of  w(s)/9 * V(next state)
+
+  with V = the carried value when he reaches the submarine, and 0 when the
+  air runs out with him in the water.
+
+The floating-point sweep picks the decisions; the value of the resulting
+policy from the start of a round is then recomputed exactly (a Fraction).
+
+>>> pol = solo_policy(air=8, levels=(1, 1, 2, 2, 3, 3))   # a short practice path
+>>> pol.exact_value
+23164838/1594323 ≈ 14.5296
+>>> pol.turn_back(depth=5, air=6, items=2)       # two level-3 chips, 6 air: go home
+True
+>>> pol.turn_back_values(depth=5, air=6, items=2)
+(14.62..., 3.93...)
+>>> round(solo_policy().value, 2)                # the standard game: 32 spaces, 25 air
+20.63
+"""
+
+from __future__ import annotations
+
+import html
+import sys
+from fractions import Fraction
+from functools import lru_cache
+from typing import Any, Sequence
+
+from ._common import AnalysisError, Exact
+from .dice import SUM_WEIGHTS
+
+__all__ = ["solo_policy", "SoloPolicy", "AdviceTable", "HeatMap", "solo_bot", "solo_game", "STANDARD_LEVELS"]
+
+#: The standard path's levels, space 1 to space 32.
+STANDARD_LEVELS: tuple[int, ...] = (1,) * 8 + (2,) * 8 + (3,) * 8 + (4,) * 8
+_STANDARD_MEANS = {1: Fraction(3, 2), 2: Fraction(11, 2), 3: Fraction(19, 2), 4: Fraction(27, 2)}
+_SUMS = tuple(SUM_WEIGHTS.items())
+
+
+class _Model:
+    """Memoised DP over solo states.  Carried value is an int in units of 1/den points."""
+
+    def __init__(
+        self, levels: tuple[int, ...], air: int, means: tuple[Fraction, ...], requires: bool
+    ) -> None:
+        self.levels = levels
+        self.n = len(levels)
+        self.air = air
+        self.requires = requires
+        self.means = means  # index = level
+        den = 1
+        for m in means[1:]:
+            den = den * m.denominator // _gcd(den, m.denominator)
+        self.den = den
+        # units of each space's chip (index = position; 0 = submarine)
+        self.units = (0,) + tuple(int(means[lv] * den) for lv in levels)
+        self.memo: dict[tuple[int, ...], float] = {}
+        self.take_memo: dict[tuple[int, ...], float] = {}
+
+    # V at the start of a turn (before breathing); ``first``: the shallowest space he emptied
+    # (n + 1 if none) — every space above it still holds its chip.
+    def start(self, pos: int, up: bool, air: int, k: int, v: int, here: bool, first: int) -> float:
+        key = (pos, up, air, k, v, here, first)
+        r = self.memo.get(key)
+        if r is not None:
+            return r
+        if up:
+            r = self.swim(pos, True, air - k, k, v, here, first)
+        elif pos == 0:
+            r = self.swim(0, False, air - k, k, v, False, first)
+        elif pos >= self.n:
+            r = self.swim(pos, True, air - k, k, v, here, first)  # forced to turn back
+        else:
+            cont = self.swim(pos, False, air - k, k, v, here, first)
+            if k > 0 or not self.requires:
+                back = self.swim(pos, True, air - k, k, v, here, first)
+                r = back if back > cont + 1e-12 else cont
+            else:
+                r = cont
+        self.memo[key] = r
+        return r
+
+    def back_better(self, pos: int, air: int, k: int, v: int, here: bool, first: int) -> bool:
+        if pos >= self.n:
+            return True
+        if k == 0 and self.requires:
+            return False
+        b, c = self.turn_back_values(pos, air, k, v, here, first)
+        return b > c + 1e-12
+
+    def turn_back_values(
+        self, pos: int, air: int, k: int, v: int, here: bool, first: int
+    ) -> tuple[float, float]:
+        """(value if he turns back now, value if he continues), at the start of a turn heading down."""
+        return (
+            self.swim(pos, True, air - k, k, v, here, first),
+            self.swim(pos, False, air - k, k, v, here, first),
+        )
+
+    def swim(self, pos: int, up: bool, air2: int, k: int, v: int, here: bool, first: int) -> float:
+        last = air2 <= 0
+        n = self.n
+        total = 0.0
+        for s, w in _SUMS:
+            steps = s - k
+            if steps <= 0:
+                to = pos
+            elif up:
+                to = pos - steps
+                if to <= 0:
+                    total += w * v
+                    continue
+            else:
+                to = pos + steps
+                if to > n:
+                    to = n
+            if last:
+                continue
+            total += w * self.land(to, up, air2, k, v, self.chip_at(to, pos, up, here, first), first)
+        return total / 9
+
+    @staticmethod
+    def chip_at(to: int, pos: int, up: bool, here: bool, first: int) -> bool:
+        """Does a chip lie where he landed?  (Heading up we only count spaces above ``first``.)"""
+        if to == 0:
+            return False
+        if to == pos:
+            return here
+        return to < first if up else True
+
+    def land(self, to: int, up: bool, air2: int, k: int, v: int, chip: bool, first: int) -> float:
+        """He has landed on ``to`` and the round goes on; ``chip``: a chip he may take lies there."""
+        if to == 0:  # still in the submarine (0 steps on his first swim)
+            return self.start(0, False, air2, k, v, False, first)
+        none = self.start(to, up, air2, k, v, chip, first)
+        if chip:
+            take = self.start(to, up, air2, k + 1, v + self.units[to], False, min(first, to))
+            if take > none + 1e-12:
+                return take
+        return none
+
+    def take_values(
+        self, to: int, up: bool, air2: int, k: int, v: int, item_units: int, first: int
+    ) -> tuple[float, float]:
+        """(value if he takes an item worth ``item_units``, value if not), after landing on ``to``."""
+        if air2 <= 0:
+            return (0.0, 0.0)
+        return (
+            self.start(to, up, air2, k + 1, v + item_units, False, min(first, to)),
+            self.start(to, up, air2, k, v, True, first),
+        )
+
+    # exact value of the policy the float sweep chose
+    def exact_value(self) -> Fraction:
+        memo: dict[tuple[int, ...], Fraction] = {}
+        n = self.n
+        den = self.den
+
+        def start(pos: int, up: bool, air: int, k: int, v: int, here: bool, first: int) -> Fraction:
+            key = (pos, up, air, k, v, here, first)
+            r = memo.get(key)
+            if r is None:
+                if up or pos == 0:
+                    r = swim(pos, up, air - k, k, v, here, first)
+                else:
+                    r = swim(pos, self.back_better(pos, air, k, v, here, first), air - k, k, v, here, first)
+                memo[key] = r
+            return r
+
+        def swim(pos: int, up: bool, air2: int, k: int, v: int, here: bool, first: int) -> Fraction:
+            if air2 <= 0:
+                # last turn: only reaching the submarine now counts
+                return Fraction(sum(w for s, w in _SUMS if up and s - k >= pos) * v, 9 * den)
+            total = Fraction(0)
+            for s, w in _SUMS:
+                steps = s - k
+                if steps <= 0:
+                    to = pos
+                elif up:
+                    to = pos - steps
+                    if to <= 0:
+                        total += w * Fraction(v, den)
+                        continue
+                else:
+                    to = min(n, pos + steps)
+                if to == 0:
+                    total += w * start(0, False, air2, k, v, False, first)
+                    continue
+                chip = self.chip_at(to, pos, up, here, first)
+                if chip:
+                    t, nn = self.take_values(to, up, air2, k, v, self.units[to], first)
+                    if t > nn + 1e-12:
+                        total += w * start(to, up, air2, k + 1, v + self.units[to], False, min(first, to))
+                        continue
+                total += w * start(to, up, air2, k, v, chip, first)
+            return total / 9
+
+        return start(0, False, self.air, 0, 0, False, n + 1)
+
+
+def _gcd(a: int, b: int) -> int:
+    while b:
+        a, b = b, a % b
+    return a
+
+
+@lru_cache(maxsize=8)
+def _model(levels: tuple[int, ...], air: int, means: tuple[Fraction, ...], requires: bool) -> _Model:
+    m = _Model(levels, air, means, requires)
+    old = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(old, 20000))
+    try:
+        m.start(0, False, air, 0, 0, False, m.n + 1)
+    finally:
+        sys.setrecursionlimit(old)
+    return m
+
+
+class SoloPolicy:
+    """The optimal solo policy for one setting: its value, its decisions, a table and a heat map.
+
+    Build it with :func:`solo_policy` (cached).  ``value`` is the expected
+    banked value of a round played optimally (exact: ``exact_value``).
+    """
+
+    def __init__(self, model: _Model) -> None:
+        self._m = model
+
+    # ------------------------------------------------------------ numbers
+    @property
+    def levels(self) -> tuple[int, ...]:
+        return self._m.levels
+
+    @property
+    def air(self) -> int:
+        return self._m.air
+
+    @property
+    def value(self) -> float:
+        """Expected banked value of one round from the start, playing optimally (float)."""
+        return self._m.start(0, False, self._m.air, 0, 0, False, self._m.n + 1) / self._m.den
+
+    @property
+    def exact_value(self) -> Exact:
+        """The same, as an exact fraction (the decisions' policy evaluated in rational arithmetic)."""
+        return Exact(self._m.exact_value())
+
+    @property
+    def states(self) -> int:
+        """Number of states solved so far."""
+        return len(self._m.memo)
+
+    def _units(self, value: Any) -> int:
+        return round(Fraction(value) * self._m.den)
+
+    def turn_back(
+        self,
+        depth: int,
+        air: int,
+        items: int,
+        value: Any = None,
+        chip_here: bool = False,
+        first_taken: int | None = None,
+    ) -> bool:
+        """Should a diver heading down on space ``depth``, with ``air`` left (before breathing),
+        carrying ``items`` items worth ``value`` in expectation, turn back now?
+
+        ``value`` defaults to ``items`` chips of the level of space ``depth``;
+        ``first_taken`` (the shallowest space he emptied; every space above
+        it still holds a chip he may take on the way up) defaults to ``depth``.
+        """
+        b, c = self.turn_back_values(depth, air, items, value, chip_here, first_taken)
+        if items == 0 and self._m.requires and depth < self._m.n:
+            return False
+        return b > c + 1e-12 / self._m.den
+
+    def turn_back_values(
+        self,
+        depth: int,
+        air: int,
+        items: int,
+        value: Any = None,
+        chip_here: bool = False,
+        first_taken: int | None = None,
+    ) -> tuple[float, float]:
+        """Expected banked value (points) if he turns back now / if he continues."""
+        m = self._m
+        self._check(depth, air, items)
+        if value is None:
+            value = items * m.means[m.levels[depth - 1]]
+        first = depth if first_taken is None else first_taken
+        b, c = m.turn_back_values(depth, air, items, self._units(value), chip_here, first)
+        return (b / m.den, c / m.den)
+
+    def _check(self, depth: int, air: int, items: int) -> None:
+        n = self._m.n
+        if not (isinstance(depth, int) and 1 <= depth <= n):
+            raise AnalysisError(f"depth must be a space from 1 to {n}, got {depth!r}")
+        if not (isinstance(air, int) and air >= 1):
+            raise AnalysisError(f"air must be a whole number >= 1, got {air!r}")
+        if not (isinstance(items, int) and items >= 0):
+            raise AnalysisError(f"items must be a whole number >= 0, got {items!r}")
+
+    def _by_value(self, depth: int, air: int, items: int) -> list[tuple[Fraction, float, float]]:
+        m = self._m
+        top = max(m.levels[:depth])
+        out = []
+        for v in sorted(_possible_values(tuple(m.means), items, top)):
+            b, c = self.turn_back_values(depth, air, items, v)
+            out.append((v, b, c))
+        return out
+
+    def threshold(self, depth: int, air: int, items: int) -> Fraction | None:
+        """The smallest carried value (among the possible ones for ``items`` chips no deeper than
+        ``depth``) from which on turning back is optimal; ``None`` if it never is."""
+        best = None
+        for v, b, c in reversed(self._by_value(depth, air, items)):
+            if b > c + 1e-12 / self._m.den:
+                best = v
+            else:
+                break
+        return best
+
+    def advice(self, depth: int, air: int, items: int) -> str:
+        """ "back" (turn back whatever you carry), "dive" (keep diving whatever you carry),
+        "back if >= x" (turn back if what you carry is worth at least x in expectation), or
+        "lost" (the air cannot last whatever you do).
+
+        >>> pol = solo_policy()
+        >>> pol.advice(depth=30, air=15, items=1), pol.advice(depth=3, air=25, items=1)
+        ('back', 'dive')
+        """
+        if items == 0 and self._m.requires:
+            return "dive"
+        rows = self._by_value(depth, air, items)
+        if all(b < 1e-12 and c < 1e-12 for _, b, c in rows):
+            return "lost"
+        t = self.threshold(depth, air, items)
+        if t is None:
+            return "dive"
+        if t == rows[0][0]:
+            return "back"
+        return f"back if >= {float(t):g}"
+
+    # ------------------------------------------------------------ table and heat map
+    def table(
+        self, items: int = 1, depths: Sequence[int] | None = None, airs: Sequence[int] | None = None
+    ) -> "AdviceTable":
+        """The advice (see :meth:`advice`) for ``items`` items.
+
+        Rows by air (high to low), columns by depth.
+        """
+        depths = tuple(depths or range(1, self._m.n + 1))
+        airs = tuple(airs or range(self._m.air, 0, -1))
+        return AdviceTable(items, depths, airs, [[self.advice(d, a, items) for d in depths] for a in airs])
+
+    def heatmap(self, loads: Sequence[int] = (1, 2, 3), airs: Sequence[int] | None = None) -> "HeatMap":
+        """An SVG heat map of "turn back now?" by depth (x), air (y) and load (one panel per load)."""
+        return HeatMap(self, tuple(loads), tuple(airs or range(self._m.air, 0, -1)))
+
+    def bot(self, view: Any, legal: Sequence[str]) -> str:
+        """This policy as a bot: ``bot(view, legal) -> choice`` (see :func:`solo_bot`)."""
+        return _decide(self, view, legal)
+
+    def __repr__(self) -> str:
+        return (
+            f"<SoloPolicy: {self._m.n} spaces, air {self._m.air}; expected banked value "
+            f"{self.value:.4f} per round; {self.states:,} states>"
+        )
+
+
+def _possible_values(means: tuple[Fraction, ...], items: int, top: int) -> set[Fraction]:
+    vals = {Fraction(0)}
+    for _ in range(items):
+        vals = {v + means[lv] for v in vals for lv in range(1, top + 1)}
+    return vals
+
+
+class AdviceTable:
+    """ "Turn back now?" for one load, by air (rows) and depth (columns); prints as a text table
+    and shows as HTML in a notebook.  ``rows[i][j]`` is the advice at ``airs[i]``, ``depths[j]``."""
+
+    def __init__(
+        self, items: int, depths: tuple[int, ...], airs: tuple[int, ...], rows: list[list[str]]
+    ) -> None:
+        self.items, self.depths, self.airs, self.rows = items, depths, airs, rows
+
+    def __repr__(self) -> str:
+        short = {"back": "B", "dive": ".", "lost": "x"}
+        lines = [
+            f"turn back now? carrying {self.items} item(s): B = back, . = dive, x = lost, "
+            "a number = back if carrying at least that (expected points)",
+            "air\\depth " + "".join(f"{d:>5}" for d in self.depths),
+        ]
+        for a, row in zip(self.airs, self.rows):
+            lines.append(f"{a:>9} " + "".join(f"{short.get(c, c.split()[-1]):>5}" for c in row))
+        return "\n".join(lines)
+
+    def _repr_html_(self) -> str:
+        colour = {"back": "#fca5a5", "dive": "#bfdbfe", "lost": "#d1d5db"}
+        head = "".join(f"<th>{d}</th>" for d in self.depths)
+        body = "".join(
+            f"<tr><th>{a}</th>"
+            + "".join(
+                f"<td style='background:{colour.get(c, '#fdba74')};text-align:center'>"
+                f"{html.escape(c if c not in colour else c)}</td>"
+                for c in row
+            )
+            + "</tr>"
+            for a, row in zip(self.airs, self.rows)
+        )
+        return (
+            f"<table><caption>Turn back now? Carrying {self.items} item(s); rows: air left, "
+            f"columns: depth</caption><tr><th>air \\ depth</th>{head}</tr>{body}</table>"
+        )
+
+
+class HeatMap:
+    """The "turn back now?" heat map (an object Jupyter draws as SVG)."""
+
+    def __init__(self, policy: SoloPolicy, loads: tuple[int, ...], airs: tuple[int, ...]) -> None:
+        self.policy = policy
+        self.loads = loads
+        self.airs = airs
+        self.depths = tuple(range(1, policy._m.n + 1))
+        self.cells = {k: policy.table(k, self.depths, self.airs).rows for k in loads}
+
+    def _repr_svg_(self) -> str:
+        cw, ch = 14, 11
+        left, top = 34, 30
+        pw = cw * len(self.depths)
+        ph = ch * len(self.airs)
+        gap = 40
+        width = left + len(self.loads) * (pw + gap)
+        height = top + ph + 50
+        m = self.policy._m
+        out = [
+            f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+            'font-family="sans-serif" font-size="9">'
+        ]
+        for pi, k in enumerate(self.loads):
+            x0 = left + pi * (pw + gap)
+            vmax = float(max(m.means[1:])) * k
+            out.append(
+                f'<text x="{x0 + pw / 2}" y="12" text-anchor="middle" font-size="11">'
+                f"carrying {k} item{'s' if k != 1 else ''}</text>"
+            )
+            for r, a in enumerate(self.airs):
+                for c, d in enumerate(self.depths):
+                    adv = self.cells[k][r][c]
+                    if adv == "back":
+                        fill, tip = "#b91c1c", "turn back"
+                    elif adv == "dive":
+                        fill, tip = "#93c5fd", "keep diving"
+                    elif adv == "lost":
+                        fill, tip = "#d1d5db", "too late: the air cannot last either way"
+                    else:
+                        f = min(1.0, float(adv.split()[-1]) / vmax)
+                        fill = f"rgb({int(250 - 20 * f)},{int(200 - 120 * f)},{int(80 - 40 * f)})"
+                        tip = f"turn back if carrying at least {adv.split()[-1]} points (expected)"
+                    out.append(
+                        f'<rect x="{x0 + c * cw}" y="{top + r * ch}" width="{cw - 1}" height="{ch - 1}" '
+                        f'fill="{fill}"><title>depth {d}, air {a}, {k} item(s): {tip}</title></rect>'
+                    )
+            for c, d in enumerate(self.depths):
+                if d % 4 == 0 or d == 1:
+                    out.append(
+                        f'<text x="{x0 + c * cw + cw / 2}" y="{top + ph + 10}" '
+                        f'text-anchor="middle">{d}</text>'
+                    )
+            for r, a in enumerate(self.airs):
+                if a % 5 == 0:
+                    out.append(f'<text x="{x0 - 3}" y="{top + r * ch + ch - 2}" text-anchor="end">{a}</text>')
+            out.append(
+                f'<text x="{x0 + pw / 2}" y="{top + ph + 22}" text-anchor="middle">depth (space)</text>'
+            )
+        out.append(
+            f'<text x="10" y="{top + ph / 2}" transform="rotate(-90 10 {top + ph / 2})" '
+            'text-anchor="middle">air left</text>'
+        )
+        out.append(
+            f'<text x="{left}" y="{height - 6}">red: turn back; orange: turn back only if carrying '
+            "enough (hover for the value); blue: keep diving; grey: too late either way</text>"
+        )
+        out.append("</svg>")
+        return "".join(out)
+
+    def __repr__(self) -> str:
+        return f"<HeatMap: turn back? by depth x air, loads {list(self.loads)}>"
+
+
+def solo_policy(
+    air: int = 25,
+    levels: Sequence[int] = STANDARD_LEVELS,
+    means: Any = None,
+    turn_back_requires_treasure: bool = True,
+) -> SoloPolicy:
+    """Solve (once; then cached) the optimal solo policy for a round.
+
+    ``levels``: the level of each space from the submarine outward (the
+    standard path by default); ``means``: the expected chip value of each
+    level (a dict level -> value; default 1.5, 5.5, 9.5, 13.5), e.g. from a
+    view's unseen pool in a later round.
+
+    >>> pol = solo_policy(air=10, levels=(1, 2, 3, 4))
+    >>> round(pol.value, 4) == round(float(pol.exact_value), 4)
+    True
+    """
+    if isinstance(air, bool) or not isinstance(air, int) or air < 1:
+        raise AnalysisError(f"air must be a whole number >= 1, got {air!r}")
+    lv = tuple(levels)
+    if not lv or any(x not in (1, 2, 3, 4) for x in lv):
+        raise AnalysisError("levels must be a non-empty list of levels 1 to 4")
+    mm = dict(_STANDARD_MEANS)
+    if means is not None:
+        for k, v in dict(means).items():
+            if k not in (1, 2, 3, 4):
+                raise AnalysisError(f"means: unknown level {k!r}")
+            mm[k] = Fraction(v)
+    mt = (Fraction(0),) + tuple(mm[k] for k in (1, 2, 3, 4))
+    return SoloPolicy(_model(lv, air, mt, bool(turn_back_requires_treasure)))
+
+
+def _decide(policy: SoloPolicy, view: Any, legal: Sequence[str]) -> str:
+    legal = tuple(legal)
+    if len(legal) == 1:
+        return legal[0]
+    m = policy._m
+    s = view.seat
+    items = view.carrying[s]
+    k = len(items)
+    units = round(sum((view.expected_value(it) for it in items), 0.0) * m.den)
+    real = view.positions[s]
+    pos = min(real, m.n)
+    # the shallowest empty space: every space above it still holds its chip
+    first = next((i for i in range(1, len(view.path)) if view.path[i] is None), m.n + 1)
+    first = min(first, m.n + 1)
+    step = view.step
+    if step == "turn_back":
+        here = view.path[real] is not None
+        return "back" if m.back_better(pos, max(1, view.air), k, units, here, first) else "continue"
+    if step == "search":
+        up = view.heading_up[s]
+        if "take" in legal and pos > 0 and (not up or real < first):
+            item = view.path[real]
+            t, nn = m.take_values(
+                pos, up, view.air, k, units, round(view.expected_value(item) * m.den), first
+            )
+            return "take" if t > nn + 1e-12 else "none"
+        return "none"
+    return "roll" if "roll" in legal else legal[0]
+
+
+def solo_bot(view: Any, legal: Sequence[str]) -> str:
+    """The optimal solo policy (standard path, 25 air) as a bot ``bot(view, legal) -> choice``.
+
+    Alone on a fresh standard path it plays optimally (within the model).
+    In company or on another path it is a heuristic: it ignores the other
+    divers and reads its depth, air, load and the expected values from the
+    view.  It always returns a legal choice and never uses hidden values.
+
+    >>> from dsa_widget import Game
+    >>> g = Game(players=2, seed=0)
+    >>> solo_bot(g.view(0), g.legal_choices())
+    'roll'
+    """
+    return _decide(solo_policy(), view, legal)
+
+
+def solo_game(
+    seed: int | None = None,
+    air: int = 25,
+    levels: Sequence[int] = STANDARD_LEVELS,
+    values: Sequence[int] | None = None,
+) -> Any:
+    """A real :class:`~dsa_widget.game.Game` set up for solo play: seat 0 dives alone.
+
+    The engine needs two players, so seat 1 is a ghost who is already back in
+    the submarine (he never plays, breathes or blocks).  One round.  Values
+    are shuffled within each level by ``seed`` unless given.
+
+    >>> g = solo_game(seed=1, air=5)
+    >>> g.current_player, g.divers[1].returned
+    (0, True)
+    """
+    import random
+
+    from ..game import Game
+    from ..setup import CHIP_VALUES
+
+    lv = tuple(levels)
+    if values is None:
+        rng = random.Random(seed)
+        pools = {k: list(CHIP_VALUES[k]) for k in (1, 2, 3, 4)}
+        for p in pools.values():
+            rng.shuffle(p)
+        values = []
+        for x in lv:
+            if not pools[x]:
+                pools[x] = list(CHIP_VALUES[x])
+                rng.shuffle(pools[x])
+            values.append(pools[x].pop())
+    g = Game(players=["Diver", "Ghost"], air=air, rounds=1, path=list(zip(lv, values)), seed=seed)
+    g._home[1] = True
+    g._up[1] = True
+    g._n_home = 1
+    return g
