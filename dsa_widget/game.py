@@ -157,6 +157,7 @@ class Game:
         "_events",
         "_rng",
         "_dice",
+        "_vcache",
         "_requires",
         "_n",
     )
@@ -191,6 +192,7 @@ class Game:
         self._turn: dict[str, Any] = {}
         self._events: list[dict[str, Any]] | None = [] if events else None
         self._requires = setup.options.turn_back_requires_treasure
+        self._vcache: dict[Any, Any] = {}
         if rng is None:
             rng = setup.seed
         # The dice: an external random.Random if one is given, else a 64-bit LCG whose whole
@@ -799,6 +801,7 @@ class Game:
         g._events = self._events[:] if events and self._events is not None else None
         g._requires = self._requires
         g._dice = self._dice
+        g._vcache = {}
         if self._rng is None:
             g._rng = None
         else:
