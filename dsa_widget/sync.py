@@ -29,7 +29,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
-from .events import describe
+from .events import narrate
 
 if TYPE_CHECKING:
     from .game import Game
@@ -230,12 +230,7 @@ def build_state(
 
 def sentences(events: Iterable[Mapping[str, Any]], players: Sequence[str]) -> list[str]:
     """The turn log in words for (already masked) events."""
-    out = []
-    for e in events:
-        s = describe(e, players)
-        if s:
-            out.append(s)
-    return out
+    return narrate(list(events), players)
 
 
 def state_bytes(state: Mapping[str, Any]) -> int:
