@@ -38,7 +38,7 @@ Cost: the states are joint positions of every diver still in the water, so
 the work grows quickly with their number and with the air left.  Typical
 mid-round questions take about a millisecond and most take well under 100 ms;
 five or six divers deep in the water with lots of air can need hundreds of
-thousands of states.  ``max_states`` (default 200,000, one or two seconds)
+thousands of states.  ``max_states`` (default 200,000, about a second)
 bounds the work: past it an :class:`AnalysisError` says so and points to
 :func:`~dsa_widget.analysis.estimate.estimate_home_chance`.  Solved states
 are remembered between calls (see :func:`clear_cache`), so asking again after
@@ -88,8 +88,11 @@ def _pow9(e: int) -> int:
     return _POW9[e]
 
 
-class _Solver:
-    """Exact DP; a probability is an int pair (num, e) meaning num / 9**e."""
+class _RefSolver:
+    """The straightforward exact DP (the reference for the tests; :class:`_Solver` is used).
+
+    A probability is an int pair (num, e) meaning num / 9**e.
+    """
 
     __slots__ = ("n", "length", "req", "d", "home_policy", "loads", "memo", "loaded", "budget", "fresh")
 
@@ -341,6 +344,453 @@ class _Solver:
         return r if r is not None else self.start(nq, air2, pos, up)
 
 
+class _Solver:
+    """Exact DP over packed states; a probability is an int pair (num, e) meaning num / 9**e.
+
+    A state at the start of q's turn (before he breathes) is one int key:
+    ``q | up-bits << 3 | positions << (3 + n) | air << top`` (positions ``pb`` bits each), built
+    incrementally from the parent's key.  Alongside it the recursion carries the positions
+    (tuple), the up-bits, the occupied spaces (a bit mask of path spaces held by divers in the
+    water) and the home mask, so no state is ever decoded.  The moves of the diver to play depend
+    only on (who, his space, his heading, the spaces the others hold): they are computed once per
+    solver and kept in ``moves``.  Same rules and same answers as :class:`_RefSolver` (the
+    straightforward version, kept for the tests), with tighter (still safe) bounds in
+    :meth:`sure` and :meth:`hopeless`, so fewer states are expanded.
+    """
+
+    __slots__ = (
+        "breath", "budget", "d", "fresh", "home_policy", "kd", "length", "light", "loaded", "loads",
+        "low", "memo", "moves", "n", "nxt", "out", "pb", "req", "shift", "top",
+    )
+
+    def __init__(
+        self, board: Board, d: int, home_policy: list[bool], loads: list[int], budget: int | None = None
+    ) -> None:
+        n = self.n = board.n
+        self.length = board.path_length
+        self.req = board.requires_treasure
+        self.d = d
+        self.home_policy = home_policy
+        self.loads = loads
+        self.kd = loads[d]
+        self.budget = budget
+        self.fresh = 0
+        self.memo: dict[int, tuple[int, int]] = {}
+        self.pb = max(6, self.length.bit_length())
+        self.top = 3 + n + n * self.pb
+        self.low = (1 << self.top) - 1  # the key without its air field
+        self.shift = [3 + n + q * self.pb for q in range(n)]  # where q's space sits in a key
+        # q's moves by (spaces the others hold, his space, his up-bit, q) packed in one int
+        self.moves: dict[int, tuple[bool, tuple[tuple[int, int], ...]]] = {}
+        self.loaded = [i for i in range(n) if loads[i] > 0]
+        full = 1 << n
+        # next diver to play after q, given the mask of divers back in the submarine
+        self.nxt = [[q] * full for q in range(n)]
+        self.breath = [0] * full
+        self.out = [0] * full
+        # nobody in the water carries 2 items or more (else :meth:`safe` is False at once)
+        self.light = [all(loads[i] < 2 or hm >> i & 1 for i in range(n)) for hm in range(full)]
+        for hm in range(full):
+            for q in range(n):
+                nq = q
+                for _ in range(n):
+                    nq = nq + 1 if nq + 1 < n else 0
+                    if not hm >> nq & 1:
+                        break
+                self.nxt[q][hm] = nq
+            self.breath[hm] = sum(loads[i] for i in range(n) if not hm >> i & 1)
+            self.out[hm] = sum(1 for i in range(n) if not hm >> i & 1)
+
+    # ------------------------------------------------------------------ helpers
+
+    def pack(self, q: int, air: int, pos: tuple[int, ...], upm: int) -> int:
+        key = q | upm << 3 | air << self.top
+        pb = self.pb
+        s = 3 + self.n
+        for p in pos:
+            key |= p << s
+            s += pb
+        return key
+
+    def heading(self, q: int, p: int, upq: int, occ: int, choice: str | None = None) -> bool:
+        """The heading of q for his swim this turn (as :meth:`_RefSolver.heading`)."""
+        if upq:
+            return True
+        if p == 0:
+            return False
+        length = self.length
+        if all(occ >> i & 1 for i in range(p + 1, length + 1)):
+            return True  # forced
+        if choice is not None:
+            return choice == "back"
+        return self.home_policy[q] and (self.loads[q] > 0 or not self.req)
+
+    def move_table(self, q: int, p: int, occ: int, heading: bool) -> tuple[tuple[int, int], ...]:
+        """((to, weight), ...) for q's swim from p with that heading; ``occ`` = the others' spaces."""
+        k = self.loads[q]
+        length = self.length
+        most = 6 - k
+        frees: list[int] = []
+        if most > 0:
+            if heading:
+                i = p - 1
+                while i > 0 and len(frees) < most:
+                    if not occ >> i & 1:
+                        frees.append(i)
+                    i -= 1
+            else:
+                i = p + 1
+                while i <= length and len(frees) < most:
+                    if not occ >> i & 1:
+                        frees.append(i)
+                    i += 1
+        nf = len(frees)
+        weights: dict[int, int] = {}
+        for s, w in _SUMS:
+            st = s - k
+            if st <= 0:
+                to = p
+            elif st <= nf:
+                to = frees[st - 1]
+            elif heading:
+                to = 0
+            else:
+                to = frees[-1] if nf else p  # the deepest free space
+            weights[to] = weights.get(to, 0) + w
+        return tuple(weights.items())
+
+    def hopeless(self, q: int, air: int, pos: tuple[int, ...], hm: int) -> bool:
+        """True when our diver cannot be back in time even with the best dice (a safe bound).
+
+        As :meth:`_RefSolver.hopeless` (``hm``: the mask of divers back in the submarine), with a
+        tighter bound on his next swim: in it he can jump only the divers shallower than him
+        and those who play before him (who might get there first), not every diver out.
+        """
+        kd = self.kd
+        if kd == 0:
+            return False
+        d = self.d
+        need = pos[d]
+        if need <= 0:
+            return False
+        if kd >= 6:
+            return True
+        breath = self.breath[hm]
+        if air > -(-need // (6 - kd)) * breath:
+            return False  # quick exit: the air lasts for more swims than he can need (see below)
+        n = self.n
+        gain = 5 - kd + self.out[hm]
+        ahead = (d - q) % n  # divers q, q+1, ... (cyclically) before d play before his swim
+        j1 = 0
+        for i in range(n):
+            if i != d and not hm >> i & 1:
+                pi = pos[i]
+                if 0 < pi < need or (i - q) % n < ahead:
+                    j1 += 1
+        gain1 = 6 - kd + j1
+        least = 1 if need <= gain1 else 1 - (-(need - gain1) // gain)  # fewest swims he needs
+        if air > least * breath:
+            return False
+        loads = self.loads
+        left = []
+        for i in range(n):
+            if i == d or hm >> i & 1 or loads[i] == 0:
+                left.append(0)
+            else:
+                g = 6 - loads[i] + (n - 1)
+                left.append(max(1, -(-pos[i] // g)) if g > 0 else 10**6)
+        turns = 0
+        i = q
+        while True:
+            if i == d:
+                air -= kd
+                turns += 1
+                if turns >= least:
+                    return False
+                if air <= 0:
+                    return True
+            elif left[i]:
+                left[i] -= 1
+                air -= loads[i]
+                if air <= 0:
+                    return True
+            i = i + 1 if i + 1 < n else 0
+
+    def safe(self, air: int, pos: tuple[int, ...], upm: int, hm: int) -> bool:
+        """As :meth:`_RefSolver.safe`."""
+        total = 0
+        loads = self.loads
+        for i in self.loaded:
+            if hm >> i & 1:
+                continue
+            if loads[i] >= 2:
+                return False
+            p = pos[i]
+            if upm >> i & 1 or (p > 0 and self.home_policy[i]):
+                total += p
+            else:
+                total += 2 * self.length - p + 1
+            if total >= air:
+                return False
+        return True
+
+    def sure(self, q: int, air: int, pos: tuple[int, ...], upm: int, hm: int) -> bool:
+        """True when our diver gets back whatever the dice do (a safe bound).
+
+        Carrying at most one item he gains at least one space a turn heading up, so he is back
+        by his ``need``-th turn from now (a last turn still lets him swim).  Before it, every
+        other diver still in the water breathes on each of his turns, except that one heading
+        home with one item is back within as many turns as his space number (he breathes on
+        the turn he gets back, not after).  If that much breathing still leaves air, he is
+        safe.  (:meth:`_RefSolver.sure` is the same bound without that exception.)
+        """
+        kd = self.kd
+        if kd > 1:
+            return False
+        d = self.d
+        need = pos[d]
+        if not (upm >> d & 1 or (need > 0 and self.home_policy[d] and (kd > 0 or not self.req))):
+            return False
+        n = self.n
+        loads = self.loads
+        home_policy = self.home_policy
+        used = kd * (need - 1)
+        ahead = (d - q) % n  # divers q, q+1, ... (cyclically) before d play once more
+        for i in self.loaded:
+            if i == d or hm >> i & 1:
+                continue
+            t = need if (i - q) % n < ahead else need - 1
+            k = loads[i]
+            if k == 1:
+                pi = pos[i]
+                if (upm >> i & 1 or (pi > 0 and home_policy[i])) and pi < t:
+                    t = pi
+            used += k * t
+            if used >= air:
+                return False
+        return used < air
+
+    # ------------------------------------------------------------------ the DP
+
+    def start(
+        self, q: int, air: int, pos: tuple[int, ...], upm: int, occ: int, hm: int, key: int
+    ) -> tuple[int, int]:
+        """The chance at the start of q's turn (before he breathes); ``key`` packs the state.
+
+        The caller has checked ``memo``.  This is :meth:`swim` with the heading set by the
+        forced turn back or q's policy, inlined (it runs once per state, so every call counts).
+        """
+        kd = self.kd
+        d = self.d
+        if (self.light[hm] and self.safe(air, pos, upm, hm)) or (kd <= 1 and self.sure(q, air, pos, upm, hm)):
+            self.memo[key] = (1, 0)
+            return (1, 0)
+        if kd:
+            need = pos[d]
+            if (
+                need > 0
+                and (kd >= 6 or air <= -(-need // (6 - kd)) * self.breath[hm])  # quick exit first
+                and self.hopeless(q, air, pos, hm)
+            ):
+                self.memo[key] = (0, 0)
+                return (0, 0)
+        self.fresh += 1
+        if self.budget is not None and self.fresh > self.budget:
+            raise _TooBig()
+        air2 = air - self.loads[q]
+        last = air2 <= 0
+        p = pos[q]
+        upq = upm >> q & 1
+        occo = occ & ~(1 << p) if p else occ
+        mk = ((occo << self.pb | p) << 4) | upq << 3 | q
+        mt = self.moves.get(mk)
+        if mt is None:
+            hd = self.heading(q, p, upq, occo)
+            mt = self.moves[mk] = (hd, self.move_table(q, p, occo, hd))
+        hd, dests = mt
+        if hd and not upq:
+            upm |= 1 << q
+            key |= 1 << (3 + q)
+        nq = self.nxt[q][hm]
+        top = self.top
+        base = (key & self.low) - q + nq + (air2 << top)
+        sh = self.shift[q]
+        memo = self.memo
+        r: Any  # a (num, e) pair; memo.get's None is handled where it is read
+        start = self.start
+        pw = _POW9
+        num = 0
+        e = 0
+        for to, w in dests:
+            if to == 0 and hd:
+                if q == d:
+                    r = _ONE
+                elif last:
+                    r = _ONE if pos[d] == 0 else _ZERO
+                else:
+                    nkey = base - (p << sh)
+                    r = memo.get(nkey)
+                    if r is None:  # he is back: he plays no more (the next diver is the same)
+                        pl = list(pos)
+                        pl[q] = 0
+                        r = start(nq, air2, tuple(pl), upm, occo, hm | 1 << q, nkey)
+            elif last:
+                # the round ends: our diver is back only if he is in the submarine
+                r = _ONE if (pos[d] == 0 if q != d else to == 0) else _ZERO
+            elif to != p:
+                nkey = base + ((to - p) << sh)
+                r = memo.get(nkey)
+                if r is None:
+                    pl = list(pos)
+                    pl[q] = to
+                    r = start(nq, air2, tuple(pl), upm, occo | (1 << to), hm, nkey)
+            else:
+                r = memo.get(base)
+                if r is None:
+                    r = start(nq, air2, pos, upm, occ, hm, base)
+            rn, re = r
+            if rn:
+                if re > e:
+                    if re >= len(pw):
+                        _pow9(re)
+                    num *= pw[re - e]
+                    e = re
+                num += w * rn * pw[e - re]
+        if num:
+            e += 1
+            while e and num % 9 == 0:
+                num //= 9
+                e -= 1
+            r = (num, e)
+        else:
+            r = _ZERO
+        memo[key] = r
+        return r
+
+    def swim(
+        self, q: int, air2: int, last: bool, pos: tuple[int, ...], upm: int, occ: int, hm: int,
+        key: int, heading: bool | None,
+    ) -> tuple[int, int]:
+        """Expectation over the dice of q's swim.
+
+        ``heading``: None for the forced turn back or his policy, else the heading (a bool).
+        ``key`` is the packed state at the start of q's turn (its air field is replaced here).
+        """
+        p = pos[q]
+        upq = upm >> q & 1
+        occo = occ & ~(1 << p) if p else occ
+        if heading is None:
+            mk = ((occo << self.pb | p) << 4) | upq << 3 | q
+            mt = self.moves.get(mk)
+            if mt is None:
+                hd = self.heading(q, p, upq, occo)
+                mt = self.moves[mk] = (hd, self.move_table(q, p, occo, hd))
+            hd, dests = mt
+        else:
+            hd = heading
+            dests = self.move_table(q, p, occo, hd)
+        d = self.d
+        if hd and not upq:
+            upm |= 1 << q
+            key |= 1 << (3 + q)
+        nq = self.nxt[q][hm]
+        top = self.top
+        base = (key & ((1 << top) - 1)) - q + nq + (air2 << top)
+        sh = 3 + self.n + q * self.pb
+        memo = self.memo
+        r: Any  # a (num, e) pair; memo.get's None is handled where it is read
+        e = 0
+        res = []
+        for to, w in dests:
+            if to == 0 and hd:
+                if q == d:
+                    res.append((w, 1, 0))
+                    continue
+                if last:
+                    r = (1, 0) if pos[d] == 0 else (0, 0)
+                else:
+                    nkey = base - (p << sh)
+                    r = memo.get(nkey)
+                    if r is None:  # he is back: he plays no more (the next diver is the same)
+                        pl = list(pos)
+                        pl[q] = 0
+                        r = self.start(nq, air2, tuple(pl), upm, occo, hm | 1 << q, nkey)
+            elif last:
+                # the round ends: our diver is back only if he is in the submarine
+                r = (1, 0) if (pos[d] == 0 if q != d else to == 0) else (0, 0)
+            else:
+                if to != p:
+                    nkey = base + ((to - p) << sh)
+                    r = memo.get(nkey)
+                    if r is None:
+                        pl = list(pos)
+                        pl[q] = to
+                        r = self.start(nq, air2, tuple(pl), upm, occo | (1 << to), hm, nkey)
+                else:
+                    r = memo.get(base)
+                    if r is None:
+                        r = self.start(nq, air2, pos, upm, occ, hm, base)
+            if r[0]:
+                e = max(e, r[1])
+                res.append((w, r[0], r[1]))
+        if not res:
+            return (0, 0)
+        num = 0
+        pw = _POW9 if e < len(_POW9) else [_pow9(i) for i in range(e + 1)]
+        for w, rn, re in res:
+            num += w * rn * pw[e - re]
+        e += 1
+        while e and num % 9 == 0:
+            num //= 9
+            e -= 1
+        return (num, e)
+
+    def end_turn(
+        self, q: int, air2: int, last: bool, pos: tuple[int, ...], upm: int, occ: int, hm: int
+    ) -> tuple[int, int]:
+        """q's turn is over (he searched nothing): the round ends, or the next diver plays."""
+        d = self.d
+        if hm >> d & 1:
+            return (1, 0)
+        if last:
+            return (1, 0) if pos[d] == 0 else (0, 0)
+        nq = self.nxt[q][hm]
+        key = self.pack(nq, air2, pos, upm)
+        r = self.memo.get(key)
+        return r if r is not None else self.start(nq, air2, pos, upm, occ, hm, key)
+
+    def entry(self, board: Board, loads: list[int], choice: str | None) -> tuple[int, int]:
+        """The chance from the board's current step (``choice``: the current player's, if any)."""
+        q = board.current
+        assert q is not None
+        pos, up = board.positions, board.up
+        upm = hm = occ = 0
+        for i, (p, u) in enumerate(zip(pos, up)):
+            if u:
+                upm |= 1 << i
+                if p == 0:
+                    hm |= 1 << i
+            if p > 0:
+                occ |= 1 << p
+        if board.step == "search":
+            return self.end_turn(q, board.air, board.last, pos, upm, occ, hm)
+        key = self.pack(q, 0, pos, upm)
+        p = pos[q]
+        occo = occ & ~(1 << p) if p else occ
+        if board.step == "turn_back":
+            heading = self.heading(q, p, upm >> q & 1, occo, choice)
+        elif board.breathed:  # roll, after breathing: the heading is settled
+            return self.swim(q, board.air, board.last, pos, upm, occ, hm, key, up[q])
+        else:  # roll, before breathing
+            heading = True if board.forced else self.heading(q, p, upm >> q & 1, occo, "continue")
+        air2 = board.air - loads[q]
+        return self.swim(q, air2, air2 <= 0, pos, upm, occ, hm, key, heading)
+
+
+_ONE = (1, 0)
+_ZERO = (0, 0)
+
+
 class _TooBig(Exception):
     pass
 
@@ -419,7 +869,7 @@ def _chance(
     home_policy: list[bool],
     choice: str | None,
     max_states: int | None = None,
-    solvers: Any = None,
+    reference: bool = False,
 ) -> Fraction:
     if board.current is None:
         raise AnalysisError("the game is over; no diver is in the water")
@@ -435,25 +885,30 @@ def _chance(
             loads[q] -= 1
         elif choice == "take":
             loads[q] += 1
-    solver = _solver(board, d, home_policy, loads, max_states)
+    if reference:
+        ref = _RefSolver(board, d, home_policy, loads, max_states)
+    else:
+        solver = _solver(board, d, home_policy, loads, max_states)
     pos, up = board.positions, board.up
     old = sys.getrecursionlimit()
     if old < 20000:
         sys.setrecursionlimit(20000)
     try:
-        if board.step == "search":
-            r = solver.end_turn(q, board.air, board.last, pos, up)
+        if not reference:
+            r = solver.entry(board, loads, choice)
+        elif board.step == "search":
+            r = ref.end_turn(q, board.air, board.last, pos, up)
         elif board.step == "turn_back":
-            heading = solver.heading(q, pos, up, choice)
+            heading = ref.heading(q, pos, up, choice)
             air2 = board.air - loads[q]
-            r = solver.swim(q, air2, air2 <= 0, pos, up, heading)
+            r = ref.swim(q, air2, air2 <= 0, pos, up, heading)
         else:  # roll
             if board.breathed:
-                r = solver.swim(q, board.air, board.last, pos, up, up[q])
+                r = ref.swim(q, board.air, board.last, pos, up, up[q])
             else:
-                heading = True if board.forced else solver.heading(q, pos, up, "continue")
+                heading = True if board.forced else ref.heading(q, pos, up, "continue")
                 air2 = board.air - loads[q]
-                r = solver.swim(q, air2, air2 <= 0, pos, up, heading)
+                r = ref.swim(q, air2, air2 <= 0, pos, up, heading)
     except _TooBig:
         raise AnalysisError(
             f"the exact answer needs more than {max_states:,} game states (many divers in the water, "
@@ -463,6 +918,21 @@ def _chance(
     finally:
         sys.setrecursionlimit(old)
     return Fraction(r[0], _pow9(r[1]))
+
+
+def _reference_chance(
+    state: Any,
+    seat: int | None = None,
+    *,
+    others: Any = "home",
+    me: str = "home",
+    choice: str | None = None,
+    max_states: int | None = None,
+) -> Fraction:
+    """:func:`home_chance` by the straightforward DP (:class:`_RefSolver`, no cache): for tests."""
+    board = board_of(state)
+    d = check_seat(board, seat)
+    return _chance(board, d, _policies(board, d, others, me), choice, max_states, reference=True)
 
 
 def home_chance(
