@@ -48,6 +48,40 @@ def _cmd_demo(args: argparse.Namespace) -> int:
     return 0 if same else 1
 
 
+def _cmd_tournament(args: argparse.Namespace) -> int:
+    """Rank bots over many seeded games: ``python -m dsa_widget tournament mc baseline --games 100``."""
+    from .bots import tournament
+
+    setup: dict = {}
+    if args.air is not None:
+        setup["air"] = args.air
+    if args.rounds is not None:
+        setup["rounds"] = args.rounds
+    options = {}
+    for opt in args.option or []:
+        key, eq, value = opt.partition("=")
+        if not eq:
+            print(f"error: --option expects key=value, got {opt!r}", file=sys.stderr)
+            return 2
+        options[key] = {"true": True, "false": False}.get(value.lower(), value)
+    if options:
+        setup["options"] = options
+    try:
+        result = tournament(args.bots, games=args.games, setups=[setup], seed=args.seed,
+                            workers=args.workers, progress=not args.quiet)
+    except (DeepSeaError, ValueError) as e:
+        print(f"error: {' '.join(str(e).split())}", file=sys.stderr)
+        return 2
+    if args.json:
+        data = result.to_dict()
+        if not args.per_game:
+            data.pop("games")
+        print(json.dumps(data, indent=1))
+    else:
+        print(result)
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m dsa_widget", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
@@ -59,5 +93,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--save", help="write the game's record to this file")
     p.set_defaults(func=_cmd_demo)
+    p = sub.add_parser("tournament", help="rank bots over many seeded games, seats rotated")
+    p.add_argument("bots", nargs="+",
+                   help="one bot per seat: a name (random, take_n, depth, air, baseline, planner, mc, "
+                        "ismcts) or name:knob=value,knob=value, e.g. mc:playouts=40")
+    p.add_argument("--games", type=int, default=100, help="games to play (default 100)")
+    p.add_argument("--seed", type=int, default=0, help="the same seed gives the same results")
+    p.add_argument("--workers", type=int, default=2, help="processes to use (default 2)")
+    p.add_argument("--air", type=int, default=None, help="air per round (default 25)")
+    p.add_argument("--rounds", type=int, default=None, help="rounds (default 3)")
+    p.add_argument("--option", action="append", metavar="KEY=VALUE", help="a rule option, repeatable")
+    p.add_argument("--json", action="store_true", help="print the results as JSON")
+    p.add_argument("--per-game", action="store_true", help="with --json: include every game")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.set_defaults(func=_cmd_tournament)
     args = parser.parse_args(argv)
     return int(args.func(args))

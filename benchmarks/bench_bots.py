@@ -1,0 +1,147 @@
+"""Bot speed and strength figures (issue 4).  Not a test: it prints numbers.
+
+    python benchmarks/bench_bots.py                    # everything (about 20 minutes on 2 cores)
+    python benchmarks/bench_bots.py --only speed       # decisions/s and games/s (a minute)
+    python benchmarks/bench_bots.py --only rank        # heuristic round robin: which is best
+    python benchmarks/bench_bots.py --only 2p --games 1000 --search mc
+    python benchmarks/bench_bots.py --only 4p --games 500
+
+Sections:
+
+speed   decisions/s of every bot at its default setting, on states taken from
+        heuristic games (2 and 4 players), one process; heuristic-only
+        tournament throughput (games/s) on --workers processes.
+rank    2-player round robin of the heuristics (which is the best one).
+2p      the search bot against the best heuristic, 2 players, seats rotated:
+        win rate with its 95% Wilson interval (target: at least 70%).
+4p      the search bot against three copies of the best heuristic (target:
+        at least 40%; uniform would be 25%).
+
+Measured on the 2-core dev machine (shared, so timings are noisy), seed 2026:
+  rank: planner best (57.7% vs baseline over 600 games), then take_n:n=2,min_level=2, baseline
+  2p:   mc (default, 200 playouts/choice) vs planner: 75.6% of 1000 (Wilson 72.9-78.2%), 694 s
+        ismcts (default) vs planner: 68.9% of 400 (64.2-73.2%)
+  4p:   mc vs 3 x planner: 58.8% of 500 (54.4-63.0%), 350 s
+  speed: mc ~30-50 ms a decision, ismcts ~15-25 ms, heuristics ~0.01 ms;
+        heuristic-only tournaments 900 games/s (2p), 560 games/s (4p) on 2 workers
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import json
+import os
+import random
+import sys
+import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+
+from dsa_widget import Game
+from dsa_widget.bots import BOT_NAMES, make_bot, play_bot_move, tournament
+
+HEURISTICS = ["take_n", "depth", "air", "baseline", "planner"]
+
+
+def decision_states(count: int, players: int, seed: int) -> list[Game]:
+    """Game states where a bot must decide, from games between heuristics."""
+    rng = random.Random(seed)
+    out: list[Game] = []
+    while len(out) < count:
+        g = Game(players=players, seed=rng.getrandbits(32))
+        bots = [make_bot(rng.choice(HEURISTICS), seed=1) for _ in range(players)]
+        while not g.is_over and len(out) < count:
+            if g.step != "roll" and rng.random() < 0.3:
+                out.append(g.copy(history=True, events=False))
+            play_bot_move(g, bots[g.current_player])
+    return out
+
+
+def bench_speed(workers: int) -> dict:
+    res: dict = {"decisions_per_s": {}, "ms_per_decision": {}}
+    print("== speed: decisions/s at default settings (one process) ==")
+    for players in (2, 4):
+        states = decision_states(200, players, seed=players)
+        for name in BOT_NAMES:
+            bot = make_bot(name, seed=1)
+            use = states if name not in ("mc", "ismcts") else states[:40]
+            t = time.perf_counter()
+            for g in use:
+                bot(g.view(g.current_player), g.legal_choices())
+            dt = time.perf_counter() - t
+            rate = len(use) / dt
+            res["decisions_per_s"][f"{name}/{players}p"] = rate
+            res["ms_per_decision"][f"{name}/{players}p"] = 1000 / rate
+            print(f"  {name:9s} {players}p: {rate:9.1f} decisions/s ({1000 / rate:7.2f} ms each)", flush=True)
+    print(f"== speed: heuristic-only tournaments, {workers} workers ==")
+    for players, games in ((2, 2000), (4, 2000)):
+        bots = (["baseline", "air", "take_n", "depth"] * 2)[:players]
+        r = tournament(bots, games=games, seed=1, workers=workers, progress=False)
+        res[f"heuristic_games_per_s/{players}p"] = r.games_per_second
+        print(f"  {players} players: {r.games_per_second:.0f} games/s ({games} games, {r.elapsed:.1f} s)",
+              flush=True)
+    return res
+
+
+def bench_rank(games: int, workers: int) -> dict:
+    print(f"== rank: 2-player round robin of heuristics, {games} games per pair ==")
+    cands = ["baseline", "planner", "air", "air:carry=2", "take_n", "take_n:n=2,min_level=2", "depth",
+             "depth:depth=16,carry=2"]
+    score = {c: 0.0 for c in cands}
+    for a, b in itertools.combinations(cands, 2):
+        r = tournament([a, b], games=games, seed=3, workers=workers, progress=False)
+        w = r.row(a)["win_rate"]
+        score[a] += w
+        score[b] += 1 - w
+        print(f"  {a:24s} vs {b:24s}: {w:.3f}", flush=True)
+    ranked = sorted(score.items(), key=lambda kv: -kv[1])
+    print("  ranking (sum of win rates):")
+    for c, v in ranked:
+        print(f"    {v:5.2f}  {c}")
+    return {"ranking": ranked}
+
+
+def bench_match(search: str, opponent: str, players: int, games: int, workers: int, seed: int) -> dict:
+    print(f"== {players}p: {search} vs {players - 1} x {opponent}, {games} games, {workers} workers ==",
+          flush=True)
+    r = tournament([search] + [opponent] * (players - 1), games=games, seed=seed, workers=workers,
+                   progress=True)
+    print(r, flush=True)
+    row = r.row(search)
+    lo, hi = row["win_ci"]
+    print(f"  {search} win rate {row['win_rate']:.1%} (95% Wilson {lo:.1%} - {hi:.1%}); "
+          f"{r.elapsed:.0f} s, {r.games_per_second:.2f} games/s", flush=True)
+    return {"search": search, "opponent": opponent, "players": players, "games": games,
+            "win_rate": row["win_rate"], "ci": [lo, hi], "elapsed_s": r.elapsed,
+            "rows": r.rows}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--only", choices=["speed", "rank", "2p", "4p"], action="append")
+    ap.add_argument("--search", default="mc", help="search bot spec (default: mc at its default setting)")
+    ap.add_argument("--opponent", default="planner", help="the best heuristic (see --only rank)")
+    ap.add_argument("--games", type=int, default=None, help="games for 2p/4p (default 1000 / 500)")
+    ap.add_argument("--rank-games", type=int, default=400)
+    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--seed", type=int, default=2026)
+    ap.add_argument("--json", help="also write the figures to this JSON file")
+    args = ap.parse_args()
+    only = args.only or ["speed", "rank", "2p", "4p"]
+    out: dict = {"cpu_count": os.cpu_count()}
+    if "speed" in only:
+        out["speed"] = bench_speed(args.workers)
+    if "rank" in only:
+        out["rank"] = bench_rank(args.rank_games, args.workers)
+    if "2p" in only:
+        out["2p"] = bench_match(args.search, args.opponent, 2, args.games or 1000, args.workers, args.seed)
+    if "4p" in only:
+        out["4p"] = bench_match(args.search, args.opponent, 4, args.games or 500, args.workers, args.seed)
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(out, f, indent=1, default=str)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,314 @@
+"""The bot protocol, the :class:`Bot` base class and the functions that let bots move.
+
+A *bot* is any callable ``bot(view, legal) -> choice``: it gets the current
+player's :class:`~dsa_widget.view.View` (never the :class:`~dsa_widget.game.Game`,
+so it cannot see a hidden chip value) and the tuple of legal choices, and
+returns one of them.  A plain function qualifies:
+
+>>> from dsa_widget import Game
+>>> def greedy(view, legal):
+...     return "take" if "take" in legal else legal[-1]
+>>> g = Game(players=["Ann", "Bob"], seed=1)
+>>> play_bot_move(g, greedy)        # a roll step: the runner rolls, not the bot
+'roll'
+>>> play_bot_move(g, greedy)
+'take'
+
+Bots are never asked at the ``roll`` step: the dice are chance, rolled by
+:func:`play_bot_move` (with the game's dice, or ``rng`` when given).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Mapping
+from typing import Any, ClassVar
+
+from ..errors import DeepSeaError
+from ..game import DICE_OUTCOMES, OVER, ROLL_STEP, Game
+from ..view import View
+
+__all__ = [
+    "Bot",
+    "BotError",
+    "BotLike",
+    "UnknownBotError",
+    "bot_name",
+    "play_bot_move",
+    "play_until",
+]
+
+#: Anything that can play: a callable ``(view, legal) -> choice``.
+BotLike = Callable[[View, "tuple[str, ...]"], str]
+
+
+class BotError(DeepSeaError):
+    """A bot failed: it raised, or returned a choice that is not legal.
+
+    ``bot`` is the bot's name, ``seat`` and ``turn`` (1-based, ``None`` if the
+    game keeps no history) say when, ``choice`` is what it returned (if it
+    returned) and ``legal`` what was legal.  The game is left unchanged.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        bot: str,
+        seat: int | None,
+        turn: int | None,
+        choice: object = None,
+        legal: tuple[str, ...] = (),
+    ) -> None:
+        self.bot = bot
+        self.seat = seat
+        self.turn = turn
+        self.choice = choice
+        self.legal = legal
+        super().__init__(message)
+
+    def __reduce__(self) -> Any:  # picklable across tournament worker processes
+        return (_rebuild_bot_error, (str(self), self.bot, self.seat, self.turn, self.choice, self.legal))
+
+
+def _rebuild_bot_error(message: str, bot: str, seat: Any, turn: Any, choice: Any, legal: Any) -> BotError:
+    return BotError(message, bot=bot, seat=seat, turn=turn, choice=choice, legal=legal)
+
+
+class UnknownBotError(DeepSeaError, KeyError):
+    """An unknown bot name or knob.  ``names`` lists what is available."""
+
+    def __init__(self, message: str, names: tuple[str, ...] = ()) -> None:
+        self.names = names
+        super().__init__(message)
+
+    def __reduce__(self) -> Any:
+        return (UnknownBotError, (str(self), self.names))
+
+    def __str__(self) -> str:  # KeyError would quote the message
+        return str(self.args[0])
+
+
+def bot_name(bot: object) -> str:
+    """A readable name for any bot: its ``name`` attribute, a function's
+    ``__name__``, else its class name.
+
+    >>> bot_name(lambda v, l: l[0])
+    '<lambda>'
+    """
+    name = getattr(bot, "name", None)
+    if isinstance(name, str) and name:
+        return name
+    name = getattr(bot, "__name__", None)
+    if isinstance(name, str) and name:
+        return name
+    return type(bot).__name__
+
+
+class Bot:
+    """Base class of the built-in bots.
+
+    A subclass sets ``name``, lists its knobs in ``KNOBS`` (name → default)
+    and implements :meth:`decide`, which returns ``(choice, explanation)``;
+    the explanation is a dict kept as :attr:`last_explanation` and rendered by
+    :meth:`explain`.  Bots are seeded (``seed``), so the same seed replays the
+    same game; ``spawn(seed)`` makes a fresh bot with the same knobs.
+    """
+
+    name: str = "bot"
+    KNOBS: ClassVar[dict[str, Any]] = {}
+
+    def __init__(self, seed: int | None = None, **knobs: Any) -> None:
+        unknown = set(knobs) - set(self.KNOBS)
+        if unknown:
+            raise UnknownBotError(
+                f"bot {self.name!r} has no knob {min(unknown)!r}; its knobs are "
+                + (", ".join(f"{k}={v!r}" for k, v in self.KNOBS.items()) or "none"),
+                tuple(self.KNOBS),
+            )
+        self.seed = seed
+        self.rng = random.Random(seed)
+        self.knobs: dict[str, Any] = {**self.KNOBS, **knobs}
+        for k, v in self.knobs.items():
+            setattr(self, k, v)
+        self.last_explanation: dict[str, Any] | None = None
+        self._check_knobs()
+
+    def _check_knobs(self) -> None:
+        """Validate knob values (subclasses raise ValueError on bad ones)."""
+
+    def spawn(self, seed: int | None) -> Bot:
+        """A fresh bot of the same kind and knobs with another seed."""
+        return type(self)(seed=seed, **self.knobs)
+
+    def decide(self, view: View, legal: tuple[str, ...]) -> tuple[str, dict[str, Any]]:
+        raise NotImplementedError
+
+    def __call__(self, view: View, legal: tuple[str, ...]) -> str:
+        choice, why = self.decide(view, legal)
+        why = dict(why)
+        why.setdefault("choice", choice)
+        self.last_explanation = why
+        return choice
+
+    def explain(self) -> str:
+        """Why the last choice was made, in words (``''`` before the first one)."""
+        e = self.last_explanation
+        if not e:
+            return ""
+        lines = [f"{self.name}: {e['choice']!r}" + (f" — {e['reason']}" if e.get("reason") else "")]
+        values = e.get("values")
+        if values:
+            p_home = e.get("p_home", {})
+            visits = e.get("visits", {})
+            for c, v in sorted(values.items(), key=lambda kv: -kv[1]):
+                extra = []
+                if c in p_home:
+                    extra.append(f"back home {p_home[c]:.0%}")
+                if c in visits:
+                    extra.append(f"{visits[c]} visits")
+                lines.append(f"  {c:<9} value {v:.3f}" + (f" ({', '.join(extra)})" if extra else ""))
+        return "\n".join(lines)
+
+    def __repr__(self) -> str:
+        changed = {k: v for k, v in self.knobs.items() if self.KNOBS.get(k) != v}
+        args = [f"seed={self.seed!r}"] + [f"{k}={v!r}" for k, v in changed.items()]
+        return f"{type(self).__name__}({', '.join(args)})"
+
+
+# ---------------------------------------------------------------------- moving
+
+
+def _turn_of(game: Game) -> int | None:
+    n = game.turn_number
+    return None if n < 0 else n + 1
+
+
+def _where(game: Game) -> str:
+    p = game.current_player
+    turn = _turn_of(game)
+    who = f"seat {p} ({game.players[p]})" if p is not None else "no seat"
+    return f"{who}, turn {turn if turn is not None else '?'} (round {game.round}, step {game.step!r})"
+
+
+def _resolve(bot: Any) -> Any:
+    if isinstance(bot, str):
+        from .registry import make_bot
+
+        return make_bot(bot)
+    if not callable(bot):
+        raise TypeError(f"a bot must be callable as bot(view, legal) or a bot name, got {bot!r}")
+    return bot
+
+
+def play_bot_move(game: Game, bot: Any, *, rng: random.Random | None = None) -> str:
+    """Make one decision for the current player and apply it; return the choice.
+
+    At a ``roll`` step the dice are rolled (with ``rng`` if given, else the
+    game's own dice) and ``'roll'`` is returned: bots are never asked to
+    roll.  Otherwise ``bot(game.view(seat), legal)`` is asked; ``bot`` may be
+    a bot name (see :data:`BOT_NAMES`).  If the bot raises or returns an
+    illegal choice, :class:`BotError` names the bot and the turn and the game
+    is unchanged.
+
+    >>> from dsa_widget import Game
+    >>> g = Game(players=2, seed=3)
+    >>> play_bot_move(g, "random"), g.step
+    ('roll', 'search')
+    >>> play_bot_move(g, lambda view, legal: "dive!")
+    Traceback (most recent call last):
+    ...
+    dsa_widget.bots.base.BotError: bot '<lambda>' returned 'dive!', which is not legal at seat 0 (Player 1), turn 1 (round 1, step 'search'); legal: 'none', 'take'
+    """
+    step = game.step
+    if step == OVER:
+        raise BotError("the game is over; no bot can move", bot=bot_name(bot), seat=None, turn=_turn_of(game))
+    if step == ROLL_STEP:
+        if rng is None:
+            game.apply("roll")
+        else:
+            d = rng.choice(DICE_OUTCOMES)
+            game.roll(d)
+        return "roll"
+    bot = _resolve(bot)
+    seat: int = game.current_player  # type: ignore[assignment]
+    legal = game.legal_choices()
+    view = game.view(seat)
+    name = bot_name(bot)
+    try:
+        choice = bot(view, legal)
+    except Exception as e:
+        raise BotError(
+            f"bot {name!r} raised {type(e).__name__}: {e} at {_where(game)}",
+            bot=name, seat=seat, turn=_turn_of(game), legal=legal,
+        ) from e
+    if choice not in legal:
+        shown = ", ".join(repr(c) for c in legal)
+        raise BotError(
+            f"bot {name!r} returned {choice!r}, which is not legal at {_where(game)}; legal: {shown}",
+            bot=name, seat=seat, turn=_turn_of(game), choice=choice, legal=legal,
+        )
+    game.apply(choice)
+    return choice
+
+
+def _seat_map(game: Game, bots: Any) -> dict[int, Any]:
+    n = len(game.players)
+    if isinstance(bots, Mapping):
+        out = {}
+        for k, b in bots.items():
+            if isinstance(k, str) and k in game.players:
+                k = game.players.index(k)
+            if not isinstance(k, int) or not 0 <= k < n:
+                raise ValueError(f"bots must be keyed by seat 0..{n - 1} or player name, got {k!r}")
+            out[k] = _resolve(b)
+        return out
+    if isinstance(bots, (list, tuple)):
+        if len(bots) != n:
+            raise ValueError(f"{len(bots)} bots given for {n} seats; use a mapping seat -> bot to seat some")
+        return {i: _resolve(b) for i, b in enumerate(bots) if b is not None}
+    return {i: _resolve(bots) for i in range(n)}
+
+
+def play_until(
+    game: Game,
+    bots: Any,
+    until: str = "turn",
+    *,
+    rng: random.Random | None = None,
+) -> list[tuple[int, str]]:
+    """Let the seated bots play until the end of the ``"turn"``, ``"round"``
+    or ``"game"``, or until a seat without a bot must act.
+
+    ``bots`` maps seats (or player names) to bots or bot names; a list gives
+    one bot per seat (``None`` for a human) and a single bot plays every
+    seat.  Returns the ``(seat, choice)`` pairs applied, rolls included.
+
+    >>> from dsa_widget import Game
+    >>> g = Game(players=["Ann", "Bob"], seed=2)
+    >>> moves = play_until(g, {0: "random", 1: "baseline"}, until="game")
+    >>> g.is_over, len(moves) > 10
+    (True, True)
+    >>> g = Game(players=["Ann", "Bob"], seed=2)
+    >>> play_until(g, {1: "random"}, until="round")   # Ann (seat 0) is human: nothing to do
+    []
+    """
+    if until not in ("turn", "round", "game"):
+        raise ValueError(f"until must be 'turn', 'round' or 'game', got {until!r}")
+    seats = _seat_map(game, bots)
+    done: list[tuple[int, str]] = []
+    if game.is_over:
+        return done
+    start_round = game.round
+    while not game.is_over:
+        p: int = game.current_player  # type: ignore[assignment]
+        # a new turn has begun when nothing of it has been done yet (no breath taken)
+        if until == "turn" and done and not game._breathed:
+            break
+        if until == "round" and game.round != start_round:
+            break
+        if p not in seats:
+            break
+        choice = play_bot_move(game, seats[p], rng=rng)
+        done.append((p, choice))
+    return done

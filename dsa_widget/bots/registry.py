@@ -1,0 +1,80 @@
+"""Bots by name: :func:`make_bot` and :data:`BOT_NAMES`.
+
+>>> make_bot("take_n", seed=1, n=3)
+TakeNBot(seed=1, n=3)
+>>> make_bot("nobody")
+Traceback (most recent call last):
+...
+dsa_widget.bots.base.UnknownBotError: unknown bot 'nobody'; available: random, take_n, depth, air, baseline, planner, mc, ismcts
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .base import Bot, UnknownBotError
+
+__all__ = ["BOT_NAMES", "bot_class", "make_bot", "parse_bot_spec"]
+
+
+def _classes() -> dict[str, type[Bot]]:
+    from .heuristics import AirAwareBot, BaselineBot, DepthBot, PlannerBot, RandomBot, TakeNBot
+    from .search import ISMCTSBot, MonteCarloBot
+
+    return {c.name: c for c in (RandomBot, TakeNBot, DepthBot, AirAwareBot, BaselineBot, PlannerBot,
+                                MonteCarloBot, ISMCTSBot)}
+
+
+#: The names :func:`make_bot` knows, simplest first.
+BOT_NAMES: tuple[str, ...] = ("random", "take_n", "depth", "air", "baseline", "planner", "mc", "ismcts")
+
+
+def bot_class(name: str) -> type[Bot]:
+    """The class behind a bot name (raises :class:`UnknownBotError`)."""
+    classes = _classes()
+    if not isinstance(name, str) or name not in classes:
+        raise UnknownBotError(f"unknown bot {name!r}; available: {', '.join(BOT_NAMES)}", BOT_NAMES)
+    return classes[name]
+
+
+def make_bot(name: str, seed: int | None = None, **knobs: Any) -> Bot:
+    """A new built-in bot by name, seeded, with optional knobs.
+
+    >>> bot = make_bot("mc", seed=7, playouts=8)
+    >>> bot.name, bot.playouts
+    ('mc', 8)
+    >>> make_bot("air", speed=3)
+    Traceback (most recent call last):
+    ...
+    dsa_widget.bots.base.UnknownBotError: bot 'air' has no knob 'speed'; its knobs are margin=2.0, carry=3, min_level=2
+    """
+    return bot_class(name)(seed=seed, **knobs)
+
+
+def parse_bot_spec(spec: str, seed: int | None = None) -> Bot:
+    """A bot from a command-line spec ``name`` or ``name:knob=value,knob=value``.
+
+    >>> parse_bot_spec("take_n:n=3,min_level=2")
+    TakeNBot(seed=None, n=3, min_level=2)
+    """
+    name, _, rest = spec.partition(":")
+    knobs: dict[str, Any] = {}
+    for part in filter(None, rest.split(",")):
+        key, eq, value = part.partition("=")
+        if not eq:
+            raise UnknownBotError(f"bot spec {spec!r}: expected knob=value, got {part!r}", BOT_NAMES)
+        knobs[key.strip()] = _parse_value(value.strip())
+    return make_bot(name.strip(), seed=seed, **knobs)
+
+
+def _parse_value(text: str) -> Any:
+    for conv in (int, float):
+        try:
+            return conv(text)
+        except ValueError:
+            pass
+    if text.lower() in ("true", "false"):
+        return text.lower() == "true"
+    if text.lower() == "none":
+        return None
+    return text
