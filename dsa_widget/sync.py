@@ -451,6 +451,30 @@ AIR_ASSUMPTION = (
 )
 
 
+#: playouts behind a live estimate when the exact home chance is out of reach
+OVERLAY_PLAYOUTS = 400
+
+
+def _home_estimate(view: Any, seat: int, choice: str) -> list[float] | None:
+    """``[chance, low, high, playouts]`` for ``choice`` by simulation (public facts only)."""
+    import random
+
+    from .analysis import AnalysisError
+    from .analysis.estimate import estimate_home_chance
+
+    g = view.sample(random.Random(0), events=True)  # hidden values play no part in getting home
+    if choice != "roll":
+        g._apply(choice)
+    if g.is_over or (g.round != view.round):
+        return None
+    try:
+        est = estimate_home_chance(g, seat=seat, playouts=OVERLAY_PLAYOUTS, seed=1)
+    except AnalysisError:
+        return None
+    lo, hi = est.interval
+    return [round(est.chance, 4), round(lo, 4), round(hi, 4), est.playouts]
+
+
 def _frac(x: Any) -> list[int]:
     return [int(x.numerator), int(x.denominator)]
 
@@ -492,12 +516,13 @@ def overlay_for(game: Game, real: Game | None = None, viewer: int | None = None)
             home[c] = _frac(home_chance(view, choice=c, others="home", max_states=OVERLAY_MAX_STATES))
         except AnalysisError:
             home[c] = None
-    if all(v is None for v in home.values()):
-        out["home"] = None
-    else:
-        out["home"] = home
     if None in home.values():
-        out["home_note"] = "too many cases for a live exact figure: ask home_chance() in a cell"
+        # Too many cases for a live exact sum: estimate those choices by simulation instead,
+        # shown with its 95% interval (every number on screen is exact or carries its interval).
+        out["home_est"] = {c: _home_estimate(view, seat, c) for c, v in home.items() if v is None}
+        out["home_note"] = (f"≈ estimated from {OVERLAY_PLAYOUTS} playouts (95% interval): too many cases for "
+                            "a live exact figure; home_chance() in a cell gives it exactly")
+    out["home"] = home
     out["home_assumption"] = HOME_ASSUMPTION
     loads = [len(c) for c in view.carrying]
     in_water = sum(k for q, k in enumerate(loads) if not view.returned[q])

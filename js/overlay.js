@@ -70,7 +70,18 @@ export function drawHints(st, ov, { hints, picked, onHints, onPick }) {
     const dd = h("dd", { class: "dsa-ov-home", title: ov.home_assumption || "" });
     Object.entries(home).forEach(([c, v], i) => {
       const sep = i ? " · " : "";
-      if (!v) { dd.append(h("span", { class: "dsa-ov-cell dsa-ov-none", "data-home": c, text: `${sep}${choiceWords(c)}: —` })); return; }
+      if (!v) {
+        const est = ov.home_est && ov.home_est[c];
+        if (est) {
+          const pct = (x) => `${(100 * x).toFixed(1)}%`;
+          dd.append(h("span", { class: "dsa-ov-cell dsa-ov-est", "data-home": c, "data-est": est[0],
+            title: `estimated from ${est[3]} playouts; 95% interval ${pct(est[1])} – ${pct(est[2])}`,
+            text: `${sep}${choiceWords(c)}: ≈ ${pct(est[0])} [${pct(est[1])} – ${pct(est[2])}]` }));
+          return;
+        }
+        dd.append(h("span", { class: "dsa-ov-cell dsa-ov-none", "data-home": c, text: `${sep}${choiceWords(c)}: —` }));
+        return;
+      }
       const [num, den] = v;
       dd.append(h("span", { class: "dsa-ov-cell", "data-home": c, "data-num": num, "data-den": den,
         text: `${sep}${choiceWords(c)}: ${fracText(num, den)}` }));
