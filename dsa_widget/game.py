@@ -153,6 +153,7 @@ class Game:
         "_last_home",
         "_winners",
         "_turns",
+        "_nturns",
         "_turn",
         "_events",
         "_rng",
@@ -189,6 +190,7 @@ class Game:
         self._round = 1
         self._winners: tuple[int, ...] = ()
         self._turns: list[dict[str, Any]] | None = [] if history else None
+        self._nturns = 0
         self._turn: dict[str, Any] = {}
         self._events: list[dict[str, Any]] | None = [] if events else None
         self._requires = setup.options.turn_back_requires_treasure
@@ -260,6 +262,7 @@ class Game:
             self._events.append({"type": "breathe", "seat": p, "items": k, "air": self._air})
 
     def _end_turn(self) -> None:
+        self._nturns += 1
         if self._turns is not None:
             self._turns.append(self._turn)
         if self._last or self._n_home == self._n:
@@ -672,7 +675,7 @@ class Game:
     @property
     def turn_number(self) -> int:
         """Turns completed so far (the current turn is ``turn_number + 1``)."""
-        return len(self._turns) if self._turns is not None else -1
+        return self._nturns
 
     @property
     def history(self) -> list[dict[str, Any]]:
@@ -766,11 +769,13 @@ class Game:
 
     # ------------------------------------------------------------------ copying
 
-    def copy(self, *, history: bool = True, events: bool = True) -> "Game":
+    def copy(self, *, history: bool = True, events: bool = True, rng: random.Random | None = None) -> "Game":
         """An independent game in the same state (dice generator included).
 
         ``history=False`` / ``events=False`` leave the turn list / event log
         out of the copy, which makes it cheaper (playouts, what-if probes).
+        ``rng`` gives the copy that generator for its dice instead of a copy
+        of this game's (a search that rolls its own dice need not copy them).
         """
         g = Game.__new__(Game)
         g.setup = self.setup
@@ -797,12 +802,15 @@ class Game:
         g._last_home = self._last_home
         g._winners = self._winners
         g._turns = self._turns[:] if history and self._turns is not None else None
+        g._nturns = self._nturns
         g._turn = dict(self._turn)
         g._events = self._events[:] if events and self._events is not None else None
         g._requires = self._requires
         g._dice = self._dice
         g._vcache = {}
-        if self._rng is None:
+        if rng is not None:
+            g._rng = rng
+        elif self._rng is None:
             g._rng = None
         else:
             rng = random.Random()

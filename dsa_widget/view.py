@@ -68,6 +68,7 @@ class View:
     winners: tuple[int, ...]
     breathed: bool
     last_home: int
+    turn_number: int
 
     @classmethod
     def of(cls, game: "Game", seat: int) -> "View":
@@ -124,6 +125,7 @@ class View:
             winners=game._winners,
             breathed=game._breathed,
             last_home=game._last_home,
+            turn_number=game._nturns,
         )
         return view
 
@@ -200,7 +202,8 @@ class View:
         drawn from the unseen values of its level (a *determinization*).
 
         The result never depends on the true hidden values, only on this view
-        and ``rng``; its dice are rolled by ``rng`` too.
+        and ``rng``; its dice are seeded from ``rng`` too (and copies of the
+        sample roll the same dice, which makes comparing choices fair).
         """
         from .game import Game
         from .setup import Setup
@@ -256,10 +259,11 @@ class View:
         g._last_home = self.last_home
         g._winners = self.winners
         g._turns = None
+        g._nturns = self.turn_number
         g._turn = {}
         g._events = [] if events else None
         g._requires = self.options.turn_back_requires_treasure
-        g._rng = rng
-        g._dice = 0
+        g._rng = None
+        g._dice = rng.getrandbits(64)  # its own dice, seeded from rng: copies share them for free
         g._vcache = {}
         return g

@@ -160,7 +160,9 @@ def test_notebook_progress_bar_in_a_kernel(monkeypatch):
     tmod = importlib.import_module("dsa_widget.bots.tournament")  # the module, not the function
 
     shown = []
-    monkeypatch.setattr(tmod, "_in_kernel", lambda: True)
+    import dsa_widget.progress as pmod
+
+    monkeypatch.setattr(pmod, "in_kernel", lambda: True)
     monkeypatch.setattr(IPython.display, "display", lambda w: shown.append(w))
     bar = tmod._Progress(5, True)
     for i in range(1, 6):

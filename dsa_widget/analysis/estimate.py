@@ -22,12 +22,12 @@ from __future__ import annotations
 
 import math
 import random
-import sys
 import time
 from dataclasses import dataclass, field
 from dataclasses import replace as _replace
 from typing import Any, Callable, Mapping, Sequence
 
+from ..progress import Progress
 from ._common import AnalysisError, board_of, check_seat
 
 __all__ = [
@@ -166,6 +166,7 @@ def _view_for(h: Any, seat: int, cache: dict[Any, Any]) -> Any:
         "carrying": tuple(h._carry),
         "breathed": h._breathed,
         "last_home": h._last_home,
+        "turn_number": h._nturns,
     }
     try:
         v = object.__new__(View)
@@ -200,46 +201,6 @@ def _play_out(h: Any, policies: list[Callable | None]) -> None:
                     f"(legal: {', '.join(map(repr, legal))})"
                 )
         h._apply(c)
-
-
-class _Progress:
-    def __init__(self, total: int, enabled: bool, label: str) -> None:
-        self.total = total
-        self.enabled = enabled
-        self.widget = None
-        self.last = 0.0
-        self.label = label
-        if not enabled:
-            return
-        if "ipykernel" in sys.modules:
-            try:
-                import ipywidgets  # type: ignore[import-untyped,import-not-found,unused-ignore]
-                from IPython.display import display  # type: ignore[import-not-found]
-
-                self.widget = ipywidgets.IntProgress(value=0, min=0, max=total, description=label)
-                display(self.widget)
-            except Exception:  # pragma: no cover - no widgets: fall back to text
-                self.widget = None
-
-    def update(self, done: int) -> None:
-        if not self.enabled:
-            return
-        if self.widget is not None:
-            self.widget.value = done
-            return
-        now = time.perf_counter()
-        if now - self.last > 0.2 or done == self.total:
-            self.last = now
-            width = 30
-            fill = round(width * done / self.total)
-            sys.stderr.write(f"\r{self.label} [{'#' * fill}{'.' * (width - fill)}] {done}/{self.total}")
-            if done == self.total:
-                sys.stderr.write("\n")
-            sys.stderr.flush()
-
-    def close(self) -> None:
-        if self.widget is not None:
-            self.widget.close()
 
 
 # ---------------------------------------------------------------- results
@@ -368,7 +329,7 @@ def win_chances(
     policies = _resolve_bots(bots, n, seed)
     rng = random.Random(seed)
     wins = [0] * n
-    bar = _Progress(playouts, playouts >= 20000 if progress is None else bool(progress), "playouts")
+    bar = Progress(playouts, playouts >= 20000 if progress is None else bool(progress), unit="playouts")
     t0 = time.perf_counter()
     try:
         for i in range(playouts):

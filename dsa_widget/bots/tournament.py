@@ -29,6 +29,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from ..game import OVER, ROLL_STEP, TURN_BACK_STEP, Game
+from ..progress import Progress, in_kernel
 from .base import Bot, bot_name, play_bot_move
 from .registry import parse_bot_spec
 
@@ -138,64 +139,11 @@ def _one(specs: Sequence[Any], labels: Sequence[str], setups: Sequence[Mapping[s
 
 
 def _in_kernel() -> bool:
-    try:
-        from IPython import get_ipython  # type: ignore[import-not-found]
-    except Exception:  # noqa: BLE001
-        return False
-    ip = get_ipython()
-    return ip is not None and "IPKernelApp" in getattr(ip, "config", {})
+    return in_kernel()
 
 
-class _Progress:
-    """A notebook progress bar in a running IPython kernel, else text on stderr."""
-
-    def __init__(self, total: int, enabled: bool) -> None:
-        self.total = total
-        self.enabled = enabled
-        self.start = time.perf_counter()
-        self.last = 0.0
-        self.widget: Any = None
-        if not enabled:
-            return
-        if _in_kernel():
-            try:
-                import ipywidgets as w  # type: ignore[import-untyped]
-                from IPython.display import display  # type: ignore[import-not-found]
-
-                self.bar = w.IntProgress(value=0, min=0, max=total, description="games")
-                self.label = w.Label(f"0/{total}")
-                self.widget = w.HBox([self.bar, self.label])
-                display(self.widget)
-            except Exception:  # noqa: BLE001 - fall back to text
-                self.widget = None
-
-    def _eta(self, done: int) -> str:
-        dt = time.perf_counter() - self.start
-        rate = done / dt if dt > 0 else 0.0
-        eta = (self.total - done) / rate if rate > 0 else float("nan")
-        return f"{rate:.1f} games/s, ETA {eta:.0f} s" if done < self.total else f"{rate:.1f} games/s, {dt:.1f} s"
-
-    def update(self, done: int) -> None:
-        if not self.enabled or self.last < 0:
-            return
-        now = time.perf_counter()
-        if done < self.total and now - self.last < 0.25:
-            return
-        self.last = now
-        if self.widget is not None:
-            self.bar.value = done
-            self.label.value = f"{done}/{self.total} ({self._eta(done)})"
-            if done >= self.total:
-                self.last = -1.0
-            return
-        width = 30
-        filled = int(width * done / self.total) if self.total else width
-        sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{self.total} games "
-                         f"({self._eta(done)})   ")
-        if done >= self.total:
-            sys.stderr.write("\n")
-            self.last = -1.0  # finished: no more output
-        sys.stderr.flush()
+def _Progress(total: int, enabled: bool) -> Progress:  # noqa: N802 - kept for callers and tests
+    return Progress(total, enabled, unit="games")
 
 
 # ---------------------------------------------------------------------- results

@@ -1,0 +1,82 @@
+"""One progress bar for long work: a notebook bar in a running kernel, text on stderr elsewhere.
+
+>>> bar = Progress(3, enabled=False, unit="games")
+>>> for i in (1, 2, 3): bar.update(i)
+>>> bar.close()
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from typing import Any
+
+__all__ = ["Progress", "in_kernel"]
+
+
+def in_kernel() -> bool:
+    """True inside a running Jupyter kernel (not merely when IPython is importable)."""
+    try:
+        from IPython import get_ipython  # type: ignore[import-not-found]
+    except Exception:  # noqa: BLE001
+        return False
+    ip = get_ipython()
+    return ip is not None and "IPKernelApp" in getattr(ip, "config", {})
+
+
+class Progress:
+    """``total`` steps of ``unit``; ``update(done)`` as work completes (throttled to 4 a second)."""
+
+    def __init__(self, total: int, enabled: bool = True, unit: str = "games") -> None:
+        self.total = total
+        self.enabled = enabled
+        self.unit = unit
+        self.start = time.perf_counter()
+        self.last = 0.0
+        self.widget: Any = None
+        if not enabled:
+            return
+        if in_kernel():
+            try:
+                import ipywidgets as w  # type: ignore[import-untyped]
+                from IPython.display import display  # type: ignore[import-not-found]
+
+                self.bar = w.IntProgress(value=0, min=0, max=total, description=unit)
+                self.label = w.Label(f"0/{total}")
+                self.widget = w.HBox([self.bar, self.label])
+                display(self.widget)
+            except Exception:  # noqa: BLE001 - fall back to text
+                self.widget = None
+
+    def _eta(self, done: int) -> str:
+        dt = time.perf_counter() - self.start
+        rate = done / dt if dt > 0 else 0.0
+        if done >= self.total:
+            return f"{rate:.1f} {self.unit}/s, {dt:.1f} s"
+        eta = (self.total - done) / rate if rate > 0 else float("nan")
+        return f"{rate:.1f} {self.unit}/s, ETA {eta:.0f} s"
+
+    def update(self, done: int) -> None:
+        if not self.enabled or self.last < 0:
+            return
+        now = time.perf_counter()
+        if done < self.total and now - self.last < 0.25:
+            return
+        self.last = now
+        if self.widget is not None:
+            self.bar.value = done
+            self.label.value = f"{done}/{self.total} ({self._eta(done)})"
+            if done >= self.total:
+                self.last = -1.0
+            return
+        width = 30
+        filled = int(width * done / self.total) if self.total else width
+        sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{self.total} {self.unit} "
+                         f"({self._eta(done)})   ")
+        if done >= self.total:
+            sys.stderr.write("\n")
+            self.last = -1.0  # finished: no more output
+        sys.stderr.flush()
+
+    def close(self) -> None:
+        """Nothing to do for text; a notebook bar stays as a record of the run."""
