@@ -135,13 +135,9 @@ def test_custom_callables_and_bad_bots():
         win_chances(g, 42, seat=0, playouts=5)
 
 
-def test_bots_by_name_when_available():
-    pytest.importorskip("dsa_widget.bots")
+def test_bots_by_name():
     g = Game(players=3, seed=2)
-    try:
-        est = win_chances(g, ["random", "baseline", "simple"], seat=0, playouts=60, seed=1)
-    except AnalysisError as e:  # the bots package may still be in progress
-        pytest.skip(str(e))
+    est = win_chances(g, ["random", "baseline", "simple"], seat=0, playouts=60, seed=1)
     assert est.playouts == 60 and sum(est.wins) >= 60
     with pytest.raises(AnalysisError):
         win_chances(g, "no-such-bot", seat=0, playouts=5)

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-nbformat = pytest.importorskip("nbformat")
-nbclient = pytest.importorskip("nbclient")
+import nbclient
+import nbformat
 
 NOTEBOOK = Path(__file__).resolve().parent.parent / "examples" / "probability.ipynb"
 
