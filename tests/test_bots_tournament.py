@@ -175,3 +175,28 @@ def test_no_kernel_outside_jupyter():
     from dsa_widget.bots.tournament import _in_kernel
 
     assert _in_kernel() is False
+
+
+def test_dives_banked_counts_every_banking_round():
+    """A round can end after a search or a turn-back choice, not only after a roll: every
+    banking counts (checked against the bank events of the same game played with the log on)."""
+    from dsa_widget import Game
+    from dsa_widget.bots import play_bot_move
+    from dsa_widget.bots.tournament import _instantiate, play_game
+
+    for game_seed in range(12):
+        specs, labels, seeds = ["baseline", "planner", "random"], ["A", "B", "C"], [1, 2, 3]
+        summary = play_game(specs, labels, {}, game_seed, seeds)
+        bots = [_instantiate(s, b) for s, b in zip(specs, seeds)]
+        g = Game(players=labels, seed=game_seed)
+        while not g.is_over:
+            if g.step == "roll":
+                g.apply("roll")
+            else:
+                play_bot_move(g, bots[g.current_player])
+        assert g.scores == tuple(summary["scores"])
+        banks = [0, 0, 0]
+        for e in g.events:
+            if e["type"] == "bank":
+                banks[e["seat"]] += 1
+        assert summary["dives_banked"] == banks

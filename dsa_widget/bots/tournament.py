@@ -86,18 +86,19 @@ def play_game(
         p: int = g._player  # type: ignore[assignment]
         step = g._step
         pos = g._pos[p]
+        # A round can end after any step (a roll, a search, ...): count banking around each.
+        before = [len(b) for b in g._banked]
         if step == ROLL_STEP:
             if g._forced and not g._breathed:
                 depths[p].append(pos)
-            before = [len(b) for b in g._banked]
             g.apply("roll")
-            for q in range(n):
-                if len(g._banked[q]) > before[q]:
-                    dives_banked[q] += 1
         else:
             choice = play_bot_move(g, bots[p])
             if step == TURN_BACK_STEP and choice == "back":
                 depths[p].append(pos)
+        for q in range(n):
+            if len(g._banked[q]) > before[q]:
+                dives_banked[q] += 1
     return {
         "scores": list(g._score),
         "winners": list(g._winners),
