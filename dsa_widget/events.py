@@ -111,6 +111,8 @@ def _describe(event: Mapping[str, Any], players: Sequence[str], who: str) -> str
     if t == "sink":
         return f"{who} drops {_plural(len(event['chips']), 'chip')} to the bottom of the sea"
     if t == "game_over":
+        if not event["winners"]:
+            return f"Game over. Scores {', '.join(f'{players[i]} {s}' for i, s in enumerate(event['scores']))}."
         names = " and ".join(players[s] for s in event["winners"])
         return f"Game over. Scores {', '.join(f'{players[i]} {s}' for i, s in enumerate(event['scores']))}. {names} win{'s' if len(event['winners']) == 1 else ''}."
     return None

@@ -30,6 +30,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from .events import narrate
+from .view import View
 
 if TYPE_CHECKING:
     from .game import Game
@@ -98,6 +99,7 @@ def mask_branch_event(event: Mapping[str, Any], reveal_all: bool) -> dict[str, A
         e["chips"] = [[c[0], "?"] for c in e["chips"]]
     elif e.get("type") == "game_over" and "scores" in e:
         e["scores"] = ["?" for _ in e["scores"]]
+        e["winners"] = []  # the winner follows from the hidden values
     return e
 
 
@@ -215,7 +217,8 @@ def build_state(
         "divers": divers,
         "banked": banked,
         "scores": scores,
-        "winners": list(v.winners),
+        # who won follows from the values: shown only when every score may be
+        "winners": list(v.winners) if None not in scores else [],
         "over": v.finished,
         "events": events,
         "log": list(log)[-LOG_TAIL:],
@@ -296,7 +299,7 @@ def history_frame(game: Game, k: int, *, viewer: int | None, reveal_all: bool, t
         frame["t"] = [seat, int(bool(turn.get("back", False))), dice, _search_text(turn.get("search", "none"))]
     if v.finished:
         frame["o"] = 1
-        frame["w"] = list(v.winners)
+        frame["w"] = list(v.winners) if None not in scores else []
     return frame, {"path": path, "divers": divers, "bank": bank}
 
 
@@ -529,7 +532,9 @@ def overlay_for(game: Game, real: Game | None = None, viewer: int | None = None)
     air = max(0, view.air)
     out["air"] = {"now": air, "per_round": in_water, "mine": loads[seat], "next": max(0, air - in_water),
                   "rounds_left": (air // in_water) if in_water else None, "note": AIR_ASSUMPTION}
-    knower = (real or game).view(viewer if viewer is not None else seat)
+    # What the screen may know: the viewer's seat, or on a shared screen only what everybody knows.
+    source = real or game
+    knower = View.of(source, seat, knower=viewer)
     try:
         total = sum((item_value(knower, it) for it in view.carrying[seat]), Fraction(0))
         out["carry"] = _frac(Fraction(total))

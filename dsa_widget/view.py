@@ -71,28 +71,32 @@ class View:
     turn_number: int
 
     @classmethod
-    def of(cls, game: "Game", seat: int) -> "View":
+    def of(cls, game: "Game", seat: int, *, knower: int | None | str = "seat") -> "View":
+        """The view of ``seat``.  ``knower=None`` gives the knowledge of an onlooker instead
+        (a shared screen): only what every player knows, even under ``reveal="owner"``."""
         n = game._n
         if not isinstance(seat, int) or not 0 <= seat < n:
             raise ValueError(f"seat must be 0..{n - 1}, got {seat!r}")
+        if knower == "seat":
+            knower = seat
         over = game.is_over
         # What a seat knows changes only when chips are banked (at a round's end), so it is
-        # computed once per (seat, round) and kept on the game.
-        key = (seat, game._round, over)
+        # computed once per (knower, round) and kept on the game.
+        key = (knower, game._round, over)
         cache = game._vcache
         hit = cache.get(key)
         if hit is None:
             public = game.setup.options.reveal == "public" or over
             known: dict[int, int] = {}
             for q in range(n):
-                if public or q == seat:
+                if public or q == knower:
                     for c in game._banked[q]:
                         known[c] = game._val[c]
             pool: dict[int, list[int]] = {1: [], 2: [], 3: [], 4: []}
             for c, (lv, val) in enumerate(zip(game._lv, game._val)):
                 if c not in known:
                     pool[lv].append(val)
-            scores = tuple(game._score[q] if (public or q == seat) else None for q in range(n))
+            scores = tuple(game._score[q] if (public or q == knower) else None for q in range(n))
             hit = (known, {lv: tuple(sorted(v)) for lv, v in pool.items()}, scores, tuple(game._banked))
             cache[key] = hit
         known, unseen, scores, banked = hit

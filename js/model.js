@@ -63,6 +63,7 @@ export function statusText(state) {
   const p = state.players;
   if (state.over) {
     const w = state.winners.map((q) => p[q]);
+    if (!w.length) return "Game over — the winner depends on values still hidden";
     return `Game over — ${w.join(" and ")} win${w.length === 1 ? "s" : ""}`;
   }
   const who = p[state.current];

@@ -403,3 +403,54 @@ def test_a_branch_does_not_foretell_the_real_dice():
         seen.add(tuple(tuple(e["dice"]) for e in w.branch_game.events if e["type"] == "roll"))
         w.back_to_real()
     assert len(seen) > 1  # the branch rolls fresh dice each time, not the real game's next ones
+
+
+def test_shared_screen_overlay_uses_only_public_knowledge():
+    """Under reveal="owner", what a diver banked privately must not shape the expected value
+    shown on a shared screen (viewer None): only what everybody knows counts."""
+    from dsa_widget import Game
+    from dsa_widget.sync import overlay_for
+
+    g = Game(players=["A", "B"], path=[(1, 3), (1, 0), (1, 1), (1, 2), (1, 0)], rounds=2,
+             options={"reveal": "owner"})
+    g.play_turn(dice=(1, 1), search="none")     # A to 2
+    g.play_turn(dice=(1, 1), search="take")     # B: 1, (2), 3: takes (1,1)
+    g.play_turn(dice=(1, 2), search="none")     # A: 3 steps: (3) 4 5 -> 5
+    g.play_turn(back=True, dice=(3, 3))         # B home with (1,1): banks 1, known only to B
+    g.play_turn(back=False, dice=(1, 1))        # A forced back: 1 step up to 4
+    while g.round == 1:
+        g.play_turn(dice=(3, 3))
+    assert g.view(1).known and not g.view(0).known
+    # round 2: B (the last back) starts; have B pick up a level-1 chip
+    while g.current_player != 1 or g.step != "roll":
+        g.play_turn(dice=(1, 1))
+    g.roll((1, 1))
+    g.apply("take")
+    while g.current_player != 1:
+        g.play_turn(dice=(1, 1))
+    shared = overlay_for(g, viewer=None)["carry"]
+    own = overlay_for(g, viewer=1)["carry"]
+    from fractions import Fraction
+    pub = g.view(0)  # A knows nothing B banked: the public pool
+    assert Fraction(*shared) == Fraction(sum(pub.unseen[1]), len(pub.unseen[1]))
+    assert shared != own
+
+
+def test_a_branch_played_to_the_end_does_not_tell_the_winner():
+    """Who wins a branch follows from values the real game has not revealed."""
+    w = DeepSea(players=["Ann", "Bob"], path=[(1, 3), (2, 7), (3, 11)], seed=1, rounds=1)
+    w.branch()
+    w.roll((1, 1))
+    w.apply("take")  # Ann: space 2, (2,7)
+    w.roll((1, 2))
+    w.apply("take")  # Bob: space 3, (3,11)
+    w.roll((3, 3))  # Ann, forced back (3 is Bob's, the last space): home
+    w.roll((3, 3))  # Bob, forced back: home; the branch is over
+    assert w.branch_game.is_over and w.branch_game.winners == (1,)
+    assert w.state["over"] and w.state["winners"] == [] and w.state["scores"] == [None, None]
+    text = json.dumps(w.state)
+    assert "wins" not in text and "Bob win" not in text
+    over = [e for e in w.state["events"] if e["type"] == "game_over"]
+    assert over and over[0]["winners"] == []
+    w.reveal_all = True
+    assert w.state["winners"] == [1]
