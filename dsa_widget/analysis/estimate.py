@@ -20,7 +20,6 @@ use the true hidden values.
 
 from __future__ import annotations
 
-import math
 import random
 import time
 from dataclasses import dataclass, field
@@ -28,6 +27,7 @@ from dataclasses import replace as _replace
 from typing import Any, Callable, Mapping, Sequence
 
 from ..progress import Progress
+from ..stats import Z95, wilson
 from ._common import AnalysisError, board_of, check_seat
 
 __all__ = [
@@ -38,9 +38,6 @@ __all__ = [
     "HomeEstimate",
     "estimate_home_chance",
 ]
-
-Z95 = 1.959963984540054
-
 
 def wilson_interval(successes: int, n: int, z: float = Z95) -> tuple[float, float]:
     """The Wilson score interval for a proportion (95% by default).
@@ -59,12 +56,7 @@ def wilson_interval(successes: int, n: int, z: float = Z95) -> tuple[float, floa
         raise AnalysisError("no trials: an interval needs n >= 1")
     if not 0 <= successes <= n:
         raise AnalysisError(f"successes must be between 0 and n={n}, got {successes}")
-    p = successes / n
-    z2 = z * z
-    den = 1 + z2 / n
-    centre = (p + z2 / (2 * n)) / den
-    half = z * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / den
-    return (max(0.0, centre - half), min(1.0, centre + half))
+    return wilson(successes, n, z)
 
 
 # ---------------------------------------------------------------- the built-in policy

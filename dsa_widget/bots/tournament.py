@@ -18,7 +18,6 @@ number of worker processes.
 from __future__ import annotations
 
 import html
-import math
 import os
 import pickle
 import random
@@ -30,28 +29,22 @@ from typing import Any
 
 from ..game import OVER, ROLL_STEP, TURN_BACK_STEP, Game
 from ..progress import Progress, in_kernel
+from ..stats import Z95, wilson
 from .base import Bot, bot_name, play_bot_move
 from .registry import parse_bot_spec
 
 __all__ = ["TournamentResult", "play_game", "tournament", "wilson_interval"]
 
 
-def wilson_interval(wins: float, n: float, z: float = 1.959964) -> tuple[float, float]:
-    """The Wilson score interval (95% by default) for a win rate of ``wins`` out of ``n``.
+def wilson_interval(wins: float, n: float, z: float = Z95) -> tuple[float, float]:
+    """The Wilson score interval (95% by default) for a win rate of ``wins`` out of ``n``
+    (shared wins count fractionally); ``(0, 1)`` when no game was played.
 
     >>> lo, hi = wilson_interval(70, 100)
     >>> round(lo, 3), round(hi, 3)
     (0.604, 0.781)
     """
-    if n <= 0:
-        return (0.0, 1.0)
-    p = wins / n
-    z2 = z * z
-    den = 1 + z2 / n
-    centre = (p + z2 / (2 * n)) / den
-    half = z * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / den
-    # rounding must not push the bounds past the observed rate (e.g. 1.0 at n of n)
-    return (max(0.0, min(p, centre - half)), min(1.0, max(p, centre + half)))
+    return (0.0, 1.0) if n <= 0 else wilson(wins, n, z)
 
 
 # ---------------------------------------------------------------------- one game
