@@ -52,7 +52,6 @@ numbers for state ``seq``, computed after the state is published).
 
 from __future__ import annotations
 
-import importlib.util
 import os
 import random
 import time
@@ -103,47 +102,8 @@ Bot = Callable[[Any, Sequence[str]], str]
 # ---------------------------------------------------------------------- bots
 
 
-def _bots_module() -> Any:
-    """``dsa_widget.bots`` if it exists (imported lazily), else ``None``."""
-    if importlib.util.find_spec(f"{__package__}.bots") is None:
-        return None
-    return importlib.import_module(f"{__package__}.bots")
-
-
-class _RandomBot:
-    """Picks a legal choice at random (the fallback when ``dsa_widget.bots`` is absent)."""
-
-    name = "random"
-
-    def __init__(self, seed: int | None = None) -> None:
-        self._rng = random.Random(seed)
-
-    def __call__(self, view: Any, legal: Sequence[str]) -> str:
-        return self._rng.choice(list(legal))
-
-
-class _HeuristicBot:
-    """Turns back with two items or when the air is short; takes while light."""
-
-    name = "heuristic"
-
-    def __init__(self, seed: int | None = None) -> None:
-        self._rng = random.Random(seed)
-
-    def __call__(self, view: Any, legal: Sequence[str]) -> str:
-        items = len(view.my_items)
-        if "back" in legal:
-            need = view.my_position / max(1.0, 4.0 - items) * (items + 1) * len(view.players)
-            return "back" if items >= 2 or view.air <= need else "continue"
-        if "take" in legal:
-            return "take" if items < 3 else "none"
-        return "none" if "none" in legal else legal[0]
-
-
-#: names kept working whichever bots module is installed
+#: names kept working for seats saved by earlier versions
 _ALIASES = {"heuristic": "baseline"}
-
-_FALLBACK_BOTS: dict[str, Callable[[int | None], Bot]] = {"random": _RandomBot, "heuristic": _HeuristicBot}
 
 
 def bot_names() -> list[str]:
@@ -152,10 +112,9 @@ def bot_names() -> list[str]:
     >>> "random" in bot_names()
     True
     """
-    mod = _bots_module()
-    if mod is not None:
-        return list(getattr(mod, "BOT_NAMES", ())) or list(_FALLBACK_BOTS)
-    return list(_FALLBACK_BOTS)
+    from .bots import BOT_NAMES
+
+    return list(BOT_NAMES)
 
 
 def resolve_bot(spec: Any, seed: int | None = None) -> tuple[Bot | None, str]:
@@ -172,14 +131,11 @@ def resolve_bot(spec: Any, seed: int | None = None) -> tuple[Bot | None, str]:
         return spec, str(getattr(spec, "name", None) or getattr(spec, "__name__", None) or type(spec).__name__)
     if not isinstance(spec, str):
         raise TypeError(f"a seat is 'human', a bot name or a bot callable, got {spec!r}")
-    mod = _bots_module()
-    if mod is not None:
-        names = getattr(mod, "BOT_NAMES", ())
-        name = _ALIASES.get(spec, spec) if spec not in names else spec
-        if name in names:
-            return mod.make_bot(name, seed=seed), spec
-    if spec in _FALLBACK_BOTS:
-        return _FALLBACK_BOTS[spec](seed), spec
+    from .bots import BOT_NAMES, make_bot
+
+    name = spec if spec in BOT_NAMES else _ALIASES.get(spec, spec)
+    if name in BOT_NAMES:
+        return make_bot(name, seed=seed), spec
     raise ValueError(f"unknown bot {spec!r}; bots: {', '.join(bot_names())} (or 'human')")
 
 
@@ -394,7 +350,9 @@ class DeepSea(anywidget.AnyWidget):
         if g.is_over:
             raise IllegalChoiceError("the game is over; no more turns", None, ())
         seat = g.current_player
-        b = resolve_bot(bot)[0] if bot is not None else self._bots.get(seat) or _RandomBot()  # type: ignore[arg-type]
+        from .bots import make_bot, play_bot_move
+
+        b = resolve_bot(bot)[0] if bot is not None else self._bots.get(seat) or make_bot("random")  # type: ignore[arg-type]
         if self._branch is not None:
             if g.step == "roll":
                 choice = "roll"
@@ -404,15 +362,7 @@ class DeepSea(anywidget.AnyWidget):
                 self._branch.apply(choice)
             self._publish()
             return choice
-        mod = _bots_module()
-        if mod is not None and hasattr(mod, "play_bot_move"):
-            choice = mod.play_bot_move(g, b)  # rolls itself at a roll step; checks the bot's answer
-        elif g.step == "roll":
-            choice = "roll"
-            g.apply(choice)
-        else:
-            choice = b(g.view(seat), g.legal_choices())  # type: ignore[misc, arg-type]
-            g.apply(choice)
+        choice = play_bot_move(g, b)  # rolls itself at a roll step; checks the bot's answer
         self._publish()
         return choice
 
