@@ -3,4 +3,6 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
-exec .venv/bin/jupyter lab examples/play.ipynb "$@"
+extra=()
+if [ "$(id -u)" = 0 ]; then extra+=(--allow-root); fi   # JupyterLab refuses root without it
+exec .venv/bin/jupyter lab "${extra[@]}" examples/play.ipynb "$@"
