@@ -3,7 +3,7 @@ import { h, replaceChildren } from "./dom.js";
 import { COLS, drawBoard } from "./board.js";
 import { drawPlayers } from "./players.js";
 import { drawControls } from "./controls.js";
-import { drawLog } from "./log.js";
+import { drawLog, drawPastLog } from "./log.js";
 import { createSetupPanel } from "./setup-panel.js";
 import { Animator, drawDice } from "./animate.js";
 import { choiceForKey, isBot, statusText } from "./model.js";
@@ -240,7 +240,8 @@ function render({ model, el }) {
     drawControlsNow();
     drawTimebarNow();
     replaceChildren(playersBox, drawPlayers(st));
-    replaceChildren(logBox, drawLog(live));
+    // scrubbing: the log tells the turns up to the one shown, not the live game's
+    replaceChildren(logBox, past ? drawPastLog(frames, viewTurn, st.players) : drawLog(live));
     logBox.scrollTop = logBox.scrollHeight;
     const err = model.get("error");
     if (!err || !err.message) showError("");

@@ -229,6 +229,10 @@ def test_static_export_of_the_lesson_can_be_scrubbed(static_export, page, consol
         d = dom()
         assert d["pos"] == [x["pos"] for x in frames[k]["divers"]] and d["air"] == frames[k]["air"], k
         assert int(root.get_attribute("data-round")) == frames[k]["round"]
+        # the turn log tells the turns up to the one shown (at most the last 40), not the live game
+        expect(root.locator(".dsa-log-past li")).to_have_count(min(k, 40))
+        if k:
+            expect(root.locator(".dsa-log-past li").last).to_have_attribute("data-turn", str(k))
         seen.add(tuple(d["pos"]))
     assert len(seen) > 3, "the board changes from frame to frame"
     # next / previous buttons and keys
