@@ -189,24 +189,8 @@ def board_of(state: Any) -> Board:
     from ..view import View
 
     if isinstance(state, Game):
-        g = state
-        return Board(
-            n=g._n,
-            path_length=len(g._path) - 1,
-            air=g._air,
-            positions=tuple(g._pos),
-            up=tuple(g._up),
-            home=tuple(g._home),
-            loads=tuple(len(c) for c in g._carry),
-            current=g._player,
-            step=g._step,
-            legal=tuple(g._legal),
-            breathed=g._breathed,
-            forced=g._forced and not g._breathed,
-            last=g._last,
-            requires_treasure=g._requires,
-            players=g.setup.players,
-        )
+        # a view holds every public fact a board needs (values are never read here)
+        state = View.of(state, state.current_player if state.current_player is not None else 0)
     if isinstance(state, View):
         v = state
         return Board(
