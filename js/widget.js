@@ -346,14 +346,12 @@ function render({ model, el }) {
     if (want !== viewTurn) { viewTurn = want; drawnSeq = -1; draw(); }
   };
   const onOverlay = () => drawOverlayNow();
-  model.on("change:state", onState);
-  model.on("change:error", onError);
-  model.on("change:paused", onPaused);
-  model.on("change:history", onHistory);
-  model.on("change:history_tail", onHistory);
-  model.on("change:scrub", onScrub);
-  model.on("change:overlay", onOverlay);
-  model.on("change:hints", onOverlay);
+  const listeners = [
+    ["change:state", onState], ["change:error", onError], ["change:paused", onPaused],
+    ["change:history", onHistory], ["change:history_tail", onHistory], ["change:scrub", onScrub],
+    ["change:overlay", onOverlay], ["change:hints", onOverlay],
+  ];
+  for (const [name, fn] of listeners) model.on(name, fn);
   refreshFrames();
   { const v = model.get("scrub"); viewTurn = typeof v === "number" && v >= 0 && v < frames.length ? v : null; }
   draw();
@@ -363,14 +361,7 @@ function render({ model, el }) {
     clearTimeout(watchdog);
     if (ro) ro.disconnect();
     animator.skip();
-    model.off("change:state", onState);
-    model.off("change:error", onError);
-    model.off("change:paused", onPaused);
-    model.off("change:history", onHistory);
-    model.off("change:history_tail", onHistory);
-    model.off("change:scrub", onScrub);
-    model.off("change:overlay", onOverlay);
-    model.off("change:hints", onOverlay);
+    for (const [name, fn] of listeners) model.off(name, fn);
   };
 }
 
