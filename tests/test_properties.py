@@ -72,6 +72,17 @@ def _check_invariants(g: Game, prev_air: int, prev_round: int) -> None:
         assert g.legal_choices()
 
 
+def _play_prefix(setup: dict, play_seed: int, stop: int) -> Game:
+    """A game after ``stop`` random legal choices (or at its end, if sooner)."""
+    g = Game(**setup)
+    rng = random.Random(play_seed)
+    for _ in range(stop):
+        if g.is_over:
+            break
+        g.apply(rng.choice(g.legal_choices()))
+    return g
+
+
 def _play_random(g: Game, rng: random.Random, check_illegal: bool = False) -> int:
     steps = 0
     bound = _turn_bound(g)
@@ -112,12 +123,7 @@ def test_random_games_keep_invariants_and_replay(setup, play_seed):
 @settings(max_examples=300, deadline=None)
 @given(setup=setups, play_seed=st.integers(0, 2**31), stop=st.integers(0, 300))
 def test_views_never_hold_unbanked_values(setup, play_seed, stop):
-    g = Game(**setup)
-    rng = random.Random(play_seed)
-    for _ in range(stop):
-        if g.is_over:
-            break
-        g.apply(rng.choice(g.legal_choices()))
+    g = _play_prefix(setup, play_seed, stop)
     # mid-game records (completed turns) replay to the same state too
     if g.is_over or (g.step in ("turn_back", "roll") and not g._breathed):
         assert load_record(g.to_record()).state_dict() == g.state_dict()
@@ -142,12 +148,7 @@ def test_views_never_hold_unbanked_values(setup, play_seed, stop):
 @settings(max_examples=150, deadline=None)
 @given(setup=setups, play_seed=st.integers(0, 2**31), stop=st.integers(0, 200))
 def test_copies_are_independent(setup, play_seed, stop):
-    g = Game(**setup)
-    rng = random.Random(play_seed)
-    for _ in range(stop):
-        if g.is_over:
-            break
-        g.apply(rng.choice(g.legal_choices()))
+    g = _play_prefix(setup, play_seed, stop)
     before = snapshot(g)
     c = g.copy()
     assert snapshot(c) == before
@@ -167,12 +168,7 @@ def test_copies_are_independent(setup, play_seed, stop):
 @settings(max_examples=150, deadline=None)
 @given(setup=setups, play_seed=st.integers(0, 2**31), stop=st.integers(0, 200))
 def test_determinization_agrees_with_the_view(setup, play_seed, stop):
-    g = Game(**setup)
-    rng = random.Random(play_seed)
-    for _ in range(stop):
-        if g.is_over:
-            break
-        g.apply(rng.choice(g.legal_choices()))
+    g = _play_prefix(setup, play_seed, stop)
     if g.is_over:
         return
     seat = g.current_player
