@@ -96,7 +96,7 @@ HUMAN = "human"
 _SETUP_KEYS = ("players", "air", "rounds", "first_player", "seed", "path", "options")
 _MAX_CHOICE_LEN = 32
 
-Bot = Callable[[Any, Sequence[str]], str]
+Bot = Callable[[Any, tuple[str, ...]], str]  # as bots.base.BotLike: (view, legal choices) -> choice
 
 
 # ---------------------------------------------------------------------- bots

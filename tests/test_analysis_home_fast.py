@@ -1,6 +1,7 @@
 """The fast exact DP of home_chance against the straightforward reference DP, exact equality.
 
-``home._reference_chance`` is the original algorithm (a plain recursion over tuples, no cache);
+``_home_reference.reference_chance`` is the original algorithm (a plain recursion over tuples,
+no cache);
 ``home_chance`` must give the very same fractions, cold and warm, for every step, choice,
 seat and policy.
 """
@@ -14,6 +15,7 @@ import pytest
 from dsa_widget import Game
 from dsa_widget.analysis import AnalysisError, home_chance, home_chances
 from dsa_widget.analysis import home as home_mod
+from dsa_widget.analysis._home_reference import reference_chance
 
 
 def random_state(seed: int) -> Game:
@@ -72,7 +74,7 @@ def test_fast_equals_reference_on_random_states():
         others, me = policies(rng, n)
         for choice in (None, *g.legal_choices()):
             try:
-                want = home_mod._reference_chance(g, d, others=others, me=me, choice=choice, max_states=20_000)
+                want = reference_chance(g, d, others=others, me=me, choice=choice, max_states=20_000)
             except AnalysisError:
                 continue
             if rng.random() < 0.5:
@@ -110,7 +112,7 @@ def test_fast_equals_reference_on_realistic_states():
         d = rng.randrange(g.setup.n_players)
         try:
             want = {
-                c: home_mod._reference_chance(g, d, choice=c, max_states=30_000) for c in g.legal_choices()
+                c: reference_chance(g, d, choice=c, max_states=30_000) for c in g.legal_choices()
             }
         except AnalysisError:
             continue
@@ -138,7 +140,7 @@ def test_fast_budget_and_cache():
     small.play_turn(dice=(1, 1), search="take")
     small.play_turn(back=True, dice=(1, 1), search="take")
     small.play_turn(back=True, dice=(3, 3))
-    assert home_chance(small) == home_mod._reference_chance(small) == home_chance(small)
+    assert home_chance(small) == reference_chance(small) == home_chance(small)
 
 
 def test_fast_equals_reference_with_heavy_loads():
@@ -163,7 +165,7 @@ def test_fast_equals_reference_with_heavy_loads():
                 d = rng.randrange(n)
                 others = rng.choice(["home", "keep"])
                 try:
-                    want = home_mod._reference_chance(g, d, others=others, max_states=20_000)
+                    want = reference_chance(g, d, others=others, max_states=20_000)
                 except AnalysisError:
                     want = None
                 if want is not None:

@@ -67,7 +67,7 @@ from collections import OrderedDict
 from fractions import Fraction
 from typing import Any, Mapping
 
-from ._common import AnalysisError, Board, Exact, board_of, check_seat
+from ._common import AnalysisError, Board, Exact, board_of, check_seat, move
 from .dice import SUM_WEIGHTS
 
 __all__ = ["home_chance", "home_chances", "clear_cache", "POLICIES", "MAX_STATES"]
@@ -88,262 +88,6 @@ def _pow9(e: int) -> int:
     return _POW9[e]
 
 
-class _RefSolver:
-    """The straightforward exact DP (the reference for the tests; :class:`_Solver` is used).
-
-    A probability is an int pair (num, e) meaning num / 9**e.
-    """
-
-    __slots__ = ("n", "length", "req", "d", "home_policy", "loads", "memo", "loaded", "budget", "fresh")
-
-    def __init__(
-        self, board: Board, d: int, home_policy: list[bool], loads: list[int], budget: int | None = None
-    ) -> None:
-        self.loaded = [i for i in range(board.n) if loads[i] > 0]
-        self.budget = budget
-        self.fresh = 0  # states solved during the current call (for the budget)
-        self.n = board.n
-        self.length = board.path_length
-        self.req = board.requires_treasure
-        self.d = d
-        self.home_policy = home_policy
-        self.loads = loads
-        self.memo: dict[tuple[Any, ...], tuple[int, int]] = {}
-
-    def heading(self, q: int, pos: tuple[int, ...], up: tuple[bool, ...], choice: str | None = None) -> bool:
-        """The heading of q for his swim this turn (forced turn back, policy or ``choice``)."""
-        if up[q]:
-            return True
-        p = pos[q]
-        if p == 0:
-            return False
-        occ = {x for i, x in enumerate(pos) if i != q and x > 0}
-        if all(i in occ for i in range(p + 1, self.length + 1)):
-            return True  # forced
-        if choice is not None:
-            return choice == "back"
-        return self.home_policy[q] and (self.loads[q] > 0 or not self.req)
-
-    def hopeless(self, q: int, air: int, pos: tuple[int, ...], up: tuple[bool, ...]) -> bool:
-        """True when our diver cannot be back in time even with the best dice (a safe bound).
-
-        Every other diver still in the water breathes on at least as many turns as he needs to
-        reach the submarine with maximal rolls; our diver gains at most ``6 - k`` spaces a turn,
-        plus at most one jump per other diver still out of the submarine (in one turn).
-        """
-        d = self.d
-        loads = self.loads
-        kd = loads[d]
-        if kd == 0:
-            return False
-        n = self.n
-        need = pos[d]
-        if need <= 0:
-            return False
-        if kd >= 6:
-            return True  # he can never move again
-        out = 0
-        breath = 0
-        for i in range(n):
-            if not (up[i] and pos[i] == 0):
-                out += 1
-                breath += loads[i]
-        gain = 5 - kd + out  # 6 - kd spaces, plus one jump per other diver out of the submarine
-        # quick exit: even if everybody breathes on every turn, the air lasts for the turns he needs
-        if air > -(-need // gain) * breath:
-            return False
-        # fewest turns each other diver still breathes (he breathes on the turn he gets home)
-        left = []
-        for i in range(n):
-            if i == d or (up[i] and pos[i] == 0) or loads[i] == 0:
-                left.append(0)
-            else:
-                g = 6 - loads[i] + (n - 1)
-                dist = pos[i]
-                left.append(max(1, -(-dist // g)) if g > 0 else 10**6)
-        turns = 0
-        i = q
-        while True:
-            if i == d:
-                air -= kd
-                turns += 1
-                if turns * gain >= need:
-                    return False
-                if air <= 0:
-                    return True
-            elif left[i]:
-                left[i] -= 1
-                air -= loads[i]
-                if air <= 0:
-                    return True
-            i = i + 1 if i + 1 < n else 0
-
-    def safe(self, air: int, pos: tuple[int, ...], up: tuple[bool, ...]) -> bool:
-        """True when the air can never run out again, so every diver (ours too) gets back.
-
-        A diver carrying one item gains at least one space a turn, so he breathes on at most
-        (spaces still to swim) more turns; one carrying 2 or more may roll 0 forever (no bound).
-        """
-        length = self.length
-        total = 0
-        for i in self.loaded:
-            if up[i] and pos[i] == 0:
-                continue
-            k = self.loads[i]
-            if k >= 2:
-                return False
-            p = pos[i]
-            if up[i] or (p > 0 and self.home_policy[i]):
-                total += p
-            else:
-                total += 2 * length - p + 1
-            if total >= air:
-                return False
-        return True
-
-    def sure(self, q: int, air: int, pos: tuple[int, ...], up: tuple[bool, ...]) -> bool:
-        """True when our diver gets back whatever the dice do (a safe bound).
-
-        Carrying at most one item he gains at least one space a turn heading up, so within
-        ``T`` more turns of his he is back; if the air cannot run out before his ``T``-th turn
-        even when every other diver keeps breathing, he is safe.
-        """
-        d = self.d
-        kd = self.loads[d]
-        if kd > 1:
-            return False
-        p = pos[d]
-        if up[d]:
-            need = p
-        elif p > 0 and self.home_policy[d] and (kd > 0 or not self.req):
-            need = p
-        else:
-            return False
-        n = self.n
-        turns = 0
-        i = q
-        while True:
-            if i == d:
-                turns += 1
-                if turns >= need:
-                    return True  # his last needed turn comes; a last turn still lets him swim
-                air -= kd
-            elif not (up[i] and pos[i] == 0):
-                air -= self.loads[i]
-            if air <= 0:
-                return False
-            i = i + 1 if i + 1 < n else 0
-
-    # state at the start of q's turn, before he breathes
-    def start(self, q: int, air: int, pos: tuple[int, ...], up: tuple[bool, ...]) -> tuple[int, int]:
-        key = (q, air, pos, up)
-        r = self.memo.get(key)
-        if r is not None:
-            return r
-        if self.safe(air, pos, up) or self.sure(q, air, pos, up):
-            r = (1, 0)
-        elif self.hopeless(q, air, pos, up):
-            r = (0, 0)
-        else:
-            self.fresh += 1
-            if self.budget is not None and self.fresh > self.budget:
-                raise _TooBig()
-            air2 = air - self.loads[q]
-            r = self.swim(q, air2, air2 <= 0, pos, up, self.heading(q, pos, up))
-        self.memo[key] = r
-        return r
-
-    def swim(
-        self, q: int, air2: int, last: bool, pos: tuple[int, ...], up: tuple[bool, ...], heading: bool
-    ) -> tuple[int, int]:
-        """Expectation over the dice of q's swim (he has breathed and chosen his heading)."""
-        k = self.loads[q]
-        p = pos[q]
-        d = self.d
-        n = self.n
-        occ = {x for i, x in enumerate(pos) if i != q and x > 0}
-        if up[q] != heading:
-            ul = list(up)
-            ul[q] = heading
-            up = tuple(ul)
-        # the free spaces he would pass, in order (jumped spaces are skipped)
-        most = 6 - k
-        frees: list[int] = []
-        if most > 0:
-            if heading:
-                i = p - 1
-                while i > 0 and len(frees) < most:
-                    if i not in occ:
-                        frees.append(i)
-                    i -= 1
-            else:
-                i = p + 1
-                length = self.length
-                while i <= length and len(frees) < most:
-                    if i not in occ:
-                        frees.append(i)
-                    i += 1
-        nf = len(frees)
-        # where each sum leads (sums that lead to the same space are merged)
-        weights: dict[int, int] = {}
-        for s, w in _SUMS:
-            st = s - k
-            if st <= 0:
-                to = p
-            elif st <= nf:
-                to = frees[st - 1]
-            elif heading:
-                to = 0
-            else:
-                to = frees[-1] if nf else p  # the deepest free space
-            weights[to] = weights.get(to, 0) + w
-        # the next diver to play (the same whoever lands where, see end_turn)
-        nq = q
-        for _ in range(n):
-            nq = nq + 1 if nq + 1 < n else 0
-            if not (up[nq] and pos[nq] == 0):
-                break
-        memo = self.memo
-        results: list[tuple[int, tuple[int, int]]] = []
-        for to, w in weights.items():
-            if heading and to == 0 and q == d:
-                r = (1, 0)
-            else:
-                if to != p:
-                    pl = list(pos)
-                    pl[q] = to
-                    npos = tuple(pl)
-                else:
-                    npos = pos
-                if up[d] and npos[d] == 0:
-                    r = (1, 0)
-                elif last:
-                    r = (1, 0) if npos[d] == 0 else (0, 0)
-                else:
-                    got = memo.get((nq, air2, npos, up))
-                    r = got if got is not None else self.start(nq, air2, npos, up)
-            results.append((w, r))
-        return _mix(results)
-
-    def end_turn(
-        self, q: int, air2: int, last: bool, pos: tuple[int, ...], up: tuple[bool, ...]
-    ) -> tuple[int, int]:
-        """q's turn is over (he searched nothing): the round ends, or the next diver plays."""
-        d = self.d
-        if up[d] and pos[d] == 0:
-            return (1, 0)
-        if last:
-            return (1, 0) if pos[d] == 0 else (0, 0)
-        n = self.n
-        nq = q
-        for _ in range(n):
-            nq = nq + 1 if nq + 1 < n else 0
-            if not (up[nq] and pos[nq] == 0):
-                break
-        r = self.memo.get((nq, air2, pos, up))
-        return r if r is not None else self.start(nq, air2, pos, up)
-
-
 class _Solver:
     """Exact DP over packed states; a probability is an int pair (num, e) meaning num / 9**e.
 
@@ -353,8 +97,8 @@ class _Solver:
     (tuple), the up-bits, the occupied spaces (a bit mask of path spaces held by divers in the
     water) and the home mask, so no state is ever decoded.  The moves of the diver to play depend
     only on (who, his space, his heading, the spaces the others hold): they are computed once per
-    solver and kept in ``moves``.  Same rules and same answers as :class:`_RefSolver` (the
-    straightforward version, kept for the tests), with tighter (still safe) bounds in
+    solver and kept in ``moves``.  Same rules and same answers as the straightforward
+    ``_home_reference._RefSolver`` (kept for the tests), with tighter (still safe) bounds in
     :meth:`sure` and :meth:`hopeless`, so fewer states are expanded.
     """
 
@@ -413,7 +157,7 @@ class _Solver:
         return key
 
     def heading(self, q: int, p: int, upq: int, occ: int, choice: str | None = None) -> bool:
-        """The heading of q for his swim this turn (as :meth:`_RefSolver.heading`)."""
+        """The heading of q for his swim this turn (as ``_RefSolver.heading``)."""
         if upq:
             return True
         if p == 0:
@@ -426,43 +170,24 @@ class _Solver:
         return self.home_policy[q] and (self.loads[q] > 0 or not self.req)
 
     def move_table(self, q: int, p: int, occ: int, heading: bool) -> tuple[tuple[int, int], ...]:
-        """((to, weight), ...) for q's swim from p with that heading; ``occ`` = the others' spaces."""
+        """((to, weight), ...) for q's swim from p with that heading; ``occ`` = the others' spaces.
+
+        The swim rule itself is :func:`~dsa_widget.analysis._common.move` (as for the landing
+        distribution); this runs once per (diver, space, heading, others' spaces) and is cached.
+        """
         k = self.loads[q]
         length = self.length
-        most = 6 - k
-        frees: list[int] = []
-        if most > 0:
-            if heading:
-                i = p - 1
-                while i > 0 and len(frees) < most:
-                    if not occ >> i & 1:
-                        frees.append(i)
-                    i -= 1
-            else:
-                i = p + 1
-                while i <= length and len(frees) < most:
-                    if not occ >> i & 1:
-                        frees.append(i)
-                    i += 1
-        nf = len(frees)
+        occupied = {i for i in range(1, length + 1) if occ >> i & 1}
         weights: dict[int, int] = {}
         for s, w in _SUMS:
-            st = s - k
-            if st <= 0:
-                to = p
-            elif st <= nf:
-                to = frees[st - 1]
-            elif heading:
-                to = 0
-            else:
-                to = frees[-1] if nf else p  # the deepest free space
+            to = move(p, heading, s - k, occupied, length)
             weights[to] = weights.get(to, 0) + w
         return tuple(weights.items())
 
     def hopeless(self, q: int, air: int, pos: tuple[int, ...], hm: int) -> bool:
         """True when our diver cannot be back in time even with the best dice (a safe bound).
 
-        As :meth:`_RefSolver.hopeless` (``hm``: the mask of divers back in the submarine), with a
+        As ``_RefSolver.hopeless`` (``hm``: the mask of divers back in the submarine), with a
         tighter bound on his next swim: in it he can jump only the divers shallower than him
         and those who play before him (who might get there first), not every diver out.
         """
@@ -517,7 +242,7 @@ class _Solver:
             i = i + 1 if i + 1 < n else 0
 
     def safe(self, air: int, pos: tuple[int, ...], upm: int, hm: int) -> bool:
-        """As :meth:`_RefSolver.safe`."""
+        """As ``_RefSolver.safe``."""
         total = 0
         loads = self.loads
         for i in self.loaded:
@@ -542,7 +267,7 @@ class _Solver:
         other diver still in the water breathes on each of his turns, except that one heading
         home with one item is back within as many turns as his space number (he breathes on
         the turn he gets back, not after).  If that much breathing still leaves air, he is
-        safe.  (:meth:`_RefSolver.sure` is the same bound without that exception.)
+        safe.  (``_RefSolver.sure`` is the same bound without that exception.)
         """
         kd = self.kd
         if kd > 1:
@@ -825,25 +550,6 @@ def clear_cache() -> None:
     _SOLVERS.clear()
 
 
-def _mix(results: list[tuple[int, tuple[int, int]]]) -> tuple[int, int]:
-    e = 0
-    for _, r in results:
-        if r[1] > e:
-            e = r[1]
-    num = 0
-    pw = _POW9 if e < len(_POW9) else [_pow9(i) for i in range(e + 1)]
-    for w, (rn, re) in results:
-        if rn:
-            num += w * rn * pw[e - re]
-    e += 1
-    if num == 0:
-        return (0, 0)
-    while e and num % 9 == 0:
-        num //= 9
-        e -= 1
-    return (num, e)
-
-
 def _policies(board: Board, d: int, others: Any, me: str) -> list[bool]:
     def one(x: Any, who: str) -> bool:
         if x not in POLICIES:
@@ -869,8 +575,9 @@ def _chance(
     home_policy: list[bool],
     choice: str | None,
     max_states: int | None = None,
-    reference: bool = False,
+    make: Any = None,
 ) -> Fraction:
+    """The chance as a Fraction; ``make`` builds the solver (default: the cached :class:`_Solver`)."""
     if board.current is None:
         raise AnalysisError("the game is over; no diver is in the water")
     if board.home[d]:
@@ -885,30 +592,12 @@ def _chance(
             loads[q] -= 1
         elif choice == "take":
             loads[q] += 1
-    if reference:
-        ref = _RefSolver(board, d, home_policy, loads, max_states)
-    else:
-        solver = _solver(board, d, home_policy, loads, max_states)
-    pos, up = board.positions, board.up
+    solver = (make or _solver)(board, d, home_policy, loads, max_states)
     old = sys.getrecursionlimit()
     if old < 20000:
         sys.setrecursionlimit(20000)
     try:
-        if not reference:
-            r = solver.entry(board, loads, choice)
-        elif board.step == "search":
-            r = ref.end_turn(q, board.air, board.last, pos, up)
-        elif board.step == "turn_back":
-            heading = ref.heading(q, pos, up, choice)
-            air2 = board.air - loads[q]
-            r = ref.swim(q, air2, air2 <= 0, pos, up, heading)
-        else:  # roll
-            if board.breathed:
-                r = ref.swim(q, board.air, board.last, pos, up, up[q])
-            else:
-                heading = True if board.forced else ref.heading(q, pos, up, "continue")
-                air2 = board.air - loads[q]
-                r = ref.swim(q, air2, air2 <= 0, pos, up, heading)
+        r = solver.entry(board, loads, choice)
     except _TooBig:
         raise AnalysisError(
             f"the exact answer needs more than {max_states:,} game states (many divers in the water, "
@@ -918,21 +607,6 @@ def _chance(
     finally:
         sys.setrecursionlimit(old)
     return Fraction(r[0], _pow9(r[1]))
-
-
-def _reference_chance(
-    state: Any,
-    seat: int | None = None,
-    *,
-    others: Any = "home",
-    me: str = "home",
-    choice: str | None = None,
-    max_states: int | None = None,
-) -> Fraction:
-    """:func:`home_chance` by the straightforward DP (:class:`_RefSolver`, no cache): for tests."""
-    board = board_of(state)
-    d = check_seat(board, seat)
-    return _chance(board, d, _policies(board, d, others, me), choice, max_states, reference=True)
 
 
 def home_chance(
