@@ -546,11 +546,21 @@ class Game:
         Checked as a whole: if any part is illegal, :class:`IllegalChoiceError`
         is raised and the game is left as it was before the turn.
         """
-        snapshot = self.copy()
+        # the turn list and the event log only grow during a turn: keep their lengths rather
+        # than copying them (a copy per turn made loading a long record quadratic)
+        turns, events = self._turns, self._events
+        nt = len(turns) if turns is not None else 0
+        ne = len(events) if events is not None else 0
+        snapshot = self.copy(history=False, events=False)
         try:
             self._play_turn(back, dice, search)
         except IllegalChoiceError:
             self._restore(snapshot)
+            if turns is not None:
+                del turns[nt:]
+            if events is not None:
+                del events[ne:]
+            self._turns, self._events = turns, events
             raise
 
     def _play_turn(self, back: Any, dice: Any, search: Any) -> None:

@@ -115,14 +115,19 @@ def test_roll_only_at_roll_step_and_dice_checked():
 
 
 def test_play_turn_is_atomic():
+    """A failed turn leaves no trace, not even in the turn list or the event log (which
+    play_turn truncates back rather than copies)."""
     g = turns(game(), ((1, 1), "take"), ((1, 1), "take"))
-    before = snapshot(g)
+    before = snapshot(g), list(g.events), g.to_record()
     with pytest.raises(IllegalChoiceError):
-        g.play_turn(back=True, dice=(1, 2), search="take")  # Ann: up 2 steps to the submarine
-    assert snapshot(g) == before
+        # Ann: up 2 steps to the submarine; the turn has ended (logged) before the search fails
+        g.play_turn(back=True, dice=(1, 2), search="take")
+    assert (snapshot(g), list(g.events), g.to_record()) == before
     with pytest.raises(IllegalChoiceError):
         g.play_turn(dice=(1, 1), search={"drop": 4})
-    assert snapshot(g) == before
+    assert (snapshot(g), list(g.events), g.to_record()) == before
+    g.play_turn(back=True, dice=(1, 2))  # the same turn, legal this time, is logged once
+    assert len(g.history) == len(before[2]["turns"]) + 1
 
 
 def test_choice_spellings():
