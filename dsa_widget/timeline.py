@@ -70,8 +70,9 @@ class Timeline:
 
     @property
     def game(self) -> Game:
-        """The current game.  Treat it as read-only: act through the timeline."""
-        return self._frames[self._at]
+        """A copy of the current game (acting on it leaves the timeline as it was: act
+        through the timeline instead)."""
+        return self._frames[self._at].copy()
 
     def _push(self, g: Game) -> None:
         del self._frames[self._at + 1 :]
@@ -80,19 +81,19 @@ class Timeline:
 
     def apply(self, choice: Any) -> None:
         """Apply a choice (see :meth:`Game.apply`); an illegal one changes nothing."""
-        g = self.game.copy()
+        g = self._frames[self._at].copy()
         g.apply(choice)
         self._push(g)
 
     def roll(self, dice: Sequence[int] | None = None) -> None:
         """Roll (chosen dice in a what-if, or the game's own)."""
-        g = self.game.copy()
+        g = self._frames[self._at].copy()
         g.roll(dice)
         self._push(g)
 
     def play_turn(self, back: bool = False, dice: Sequence[int] | None = None, search: Any = "none") -> None:
         """A whole turn as one frame (see :meth:`Game.play_turn`)."""
-        g = self.game.copy()
+        g = self._frames[self._at].copy()
         g.play_turn(back=back, dice=dice, search=search)
         self._push(g)
 
@@ -132,19 +133,32 @@ class Timeline:
             raise TimelineError(f"frame {index} is not in this timeline of {n} frames")
         self._at = index % n
 
-    def turn_frames(self) -> list[int]:
-        """The frame index at the start of each turn: ``turn_frames()[k]`` is the state after ``k`` turns."""
-        out: list[int] = []
+    def turn_frames(self) -> dict[int, int]:
+        """``{k: frame}``: the frame holding the state after ``k`` completed turns of the game.
+
+        ``k`` counts the game's turns, not the timeline's: a timeline started (or branched)
+        after 5 turns has keys 5, 6, ... (6, ... if it started in the middle of a turn).
+
+        >>> from dsa_widget import Game
+        >>> g = Game(players=2, seed=1); g.play_turn(dice=(1, 1)); g.play_turn(dice=(2, 2))
+        >>> t = Timeline(g); t.roll((1, 2)); t.apply("none")
+        >>> t.turn_frames()
+        {2: 0, 3: 2}
+        """
+        out: dict[int, int] = {}
         for i, g in enumerate(self._frames):
-            if g.turn_number == len(out) and (g.is_over or not g._breathed and g.step != "search"):
-                out.append(i)
+            k = g.turn_number
+            if k not in out and (g.is_over or not g._breathed and g.step != "search"):
+                out[k] = i
         return out
 
     def seek_turn(self, turn: int) -> None:
-        """Go to the state after ``turn`` completed turns (as a record of that many turns replays)."""
+        """Go to the state after ``turn`` completed turns of the game (as a record of that many
+        turns replays)."""
         frames = self.turn_frames()
-        if not 0 <= turn < len(frames):
-            raise TimelineError(f"turn {turn} is not in this timeline (turns 0..{len(frames) - 1})")
+        if turn not in frames:
+            have = f"turns {min(frames)}..{max(frames)}" if frames else "no turn start"
+            raise TimelineError(f"turn {turn} is not in this timeline ({have})")
         self._at = frames[turn]
 
     def frames(self) -> Iterator[Game]:
@@ -155,12 +169,12 @@ class Timeline:
     def branch(self) -> "Timeline":
         """A new, independent timeline starting from the current state."""
         t = Timeline.__new__(Timeline)
-        t._frames = [self.game.copy()]
+        t._frames = [self._frames[self._at].copy()]
         t._at = 0
         return t
 
     def __repr__(self) -> str:
-        return f"<Timeline frame {self._at}/{len(self._frames) - 1}: {self.game!r}>"
+        return f"<Timeline frame {self._at}/{len(self._frames) - 1}: {self._frames[self._at]!r}>"
 
 
 def _turn_kwargs(turn: dict[str, Any]) -> dict[str, Any]:
@@ -201,18 +215,32 @@ class Comparison:
         lines = []
         for r in self.rows:
             scores = ", ".join(f"{p} {s}" for p, s in zip(self.players, r["scores"]))
-            lines.append(f"{r['name']:>12}: round {r['round']}, air {r['air']}, scores {scores}")
+            where = ", ".join(f"{p} {_where(d)}" for p, d in zip(self.players, r["divers"]))
+            head = f"{r['name']:>12}: " + ("game over" if r["finished"] else f"round {r['round']}, air {r['air']}")
+            lines.append(f"{head}, scores {scores}\n{'':>14}{where}")
         return "\n".join(lines)
+
+
+def _where(d: dict[str, Any]) -> str:
+    """``back``, ``sub`` (not dived yet) or ``space 5 ↓ 2 items`` (heading down)."""
+    if d["returned"]:
+        return "back"
+    if not d["position"]:
+        return "sub"
+    k = d["items"]
+    return f"space {d['position']} {'↑' if d['heading'] == 'up' else '↓'} {k} item{'' if k == 1 else 's'}"
 
 
 def compare(**games: Game) -> Comparison:
     """Compare games (usually a real one and its what-if branches) side by side.
 
     >>> from dsa_widget import Game
-    >>> a = Game(players=2, seed=1); b = a.copy(); b.roll((3, 3))
+    >>> a = Game(players=2, seed=1); b = a.copy(); b.roll((3, 3)); b.apply("take")
     >>> print(compare(before=a, after=b))
           before: round 1, air 25, scores Player 1 0, Player 2 0
+                  Player 1 sub, Player 2 sub
            after: round 1, air 25, scores Player 1 0, Player 2 0
+                  Player 1 space 6 ↓ 1 item, Player 2 sub
     """
     if not games:
         raise ValueError("compare() needs at least one game, given as name=game")

@@ -76,7 +76,7 @@ def test_illegal_choice_in_timeline_changes_nothing():
         t.undo()
     with pytest.raises(TimelineError):
         t.redo()
-    with pytest.raises(TimelineError):
+    with pytest.raises(TimelineError, match=r"turn 5 is not in this timeline \(turns 0\.\.0\)"):
         t.seek_turn(5)
 
 
@@ -87,7 +87,7 @@ def test_scrubbing_shows_exactly_the_recorded_state_of_each_turn(seed):
     t = Timeline.from_record(rec)
     assert t.game.state_dict() == g.state_dict()
     frames = t.turn_frames()
-    assert len(frames) == len(rec["turns"]) + 1
+    assert sorted(frames) == list(range(len(rec["turns"]) + 1))
     for k in range(len(frames)):
         t.seek_turn(k)
         expected = load_record({**rec, "turns": rec["turns"][:k]})
@@ -100,9 +100,47 @@ def test_turn_frames_of_a_live_timeline():
     while t.game.turn_number < 10:
         t.apply(rng.choice(t.game.legal_choices()))
     rec = t.game.to_record()
-    for k, i in enumerate(t.turn_frames()):
+    frames = t.turn_frames()
+    assert sorted(frames) == list(range(11))
+    for k, i in frames.items():
         t.seek(i)
         assert t.game.state_dict() == load_record({**rec, "turns": rec["turns"][:k]}).state_dict()
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_scrubbing_a_timeline_started_mid_game_and_its_branches(seed):
+    """Turns are the game's: a timeline (or a branch) started after k turns scrubs turns k, k+1, ..."""
+    rng = random.Random(seed)
+    g = random_game(seed, players=2 + seed % 4)
+    rec = g.to_record()
+    k0 = rng.randrange(1, len(rec["turns"]) - 3)
+    start = load_record({**rec, "turns": rec["turns"][:k0]})
+    if seed % 2:  # start in the middle of a turn: that turn's start is not in the timeline
+        start.apply(start.legal_choices()[0])
+    t = Timeline(start)
+    while not t.game.is_over and t.game.turn_number < k0 + 3:
+        t.apply(rng.choice(t.game.legal_choices()))
+    first = k0 + seed % 2
+    frames = t.turn_frames()
+    assert sorted(frames) == list(range(first, t.game.turn_number + 1))
+    played = t.game.to_record()
+    for k in frames:
+        t.seek_turn(k)
+        assert t.game.state_dict() == load_record({**played, "turns": played["turns"][:k]}).state_dict()
+    with pytest.raises(TimelineError, match=f"turns {first}\\.\\."):
+        t.seek_turn(first - 1)
+    b = t.branch()  # a branch from turn `last` knows its own turn number
+    last = max(frames)
+    assert b.turn_frames() == {last: 0}
+    b.seek_turn(last)
+
+
+def test_timeline_game_is_a_copy():
+    """Acting on t.game by mistake leaves the timeline as it was."""
+    t = Timeline(Game(players=2, seed=1))
+    g = t.game
+    g.roll((3, 3))
+    assert t.game.step == "roll" and len(t) == 1 and not t.can_undo
 
 
 def test_compare_table():
