@@ -57,6 +57,7 @@ def run(games: int, players: int, reveal_all: bool) -> dict:
         for _ in range(50):
             build_state(g, seats=w.seats, seq=1, reveal_all=reveal_all, log=w.log)
         build_ms.append((time.perf_counter() - t0) * 1000 / 50)
+        w.close()  # ipywidgets keeps every open widget alive; a notebook has a few, not 20 finished games
     return {
         "updates": len(sizes),
         "step_ms_p50": pct(step_ms, 0.5),

@@ -439,39 +439,92 @@ def expand_frames(history: Mapping[str, Any], tail: Mapping[str, Any]) -> list[d
 
 # ---------------------------------------------------------------------- probability overlays
 
-#: the exact home-chance DP gives up (the overlay says so) beyond this many states: it keeps a move fast
+#: the whole overlay aims to take at most this many ms (a move's budget is 100 ms; the board is sent first)
+OVERLAY_MS = 50
+#: the exact home-chance DP gives up beyond this many states (a few ms) ...
 OVERLAY_MAX_STATES = 2_500
-#: ... and stops starting new choices after this many ms (the rest show "not computed")
-OVERLAY_HOME_MS = 30
+#: ... and the exact sums together get at most this many ms: the choices left are estimated
+OVERLAY_HOME_MS = 20
 
 HOME_ASSUMPTION = (
     "Exact over the dice, assuming every other diver keeps what he carries and heads home at his first "
     "chance, and that after this choice the player to move takes nothing more and heads home too."
 )
 AIR_ASSUMPTION = (
-    "If nobody takes or puts down anything and nobody gets back: the air drops by the number of items "
-    "carried by the divers in the water, once per round of turns."
+    "Exact if nobody takes or puts down anything and nobody gets back: then every diver still in play "
+    "breathes what he carries now at the start of each of his turns, and the round ends after the turn "
+    "in which the air reaches 0."
 )
 
 
-#: playouts behind a live estimate when the exact home chance is out of reach
+def air_forecast(view: Any) -> dict[str, Any]:
+    """The air ahead of the player to move, if nobody takes, puts down or gets back (exact then).
+
+    ``now``; ``per_round``: what one round of turns breathes; ``mine``: what he breathes;
+    ``next``: the air at the start of his next turn, before he breathes (``None`` when the round
+    ends first); ``turns_left``: how many more turns he starts before the round ends
+    (``None``: the air never drops).
+
+    >>> from dsa_widget import Game
+    >>> g = Game(players=["Ann", "Bob"], path=[(1, 0)] * 12, air=5, seed=0)
+    >>> g.play_turn(dice=(1, 1), search="take"); g.play_turn(dice=(1, 1), search="take")
+    >>> f = air_forecast(g.view(0)); f["now"], f["per_round"], f["next"], f["turns_left"]
+    (5, 2, 3, 2)
+    """
+    seat = view.current_player
+    loads = [len(c) for c in view.carrying]
+    n = len(loads)
+    play = [q for q in range(n) if not view.returned[q]]
+    per_round = sum(loads[q] for q in play)
+    air = view.air
+    out: dict[str, Any] = {"now": max(0, air), "per_round": per_round, "mine": loads[seat],
+                           "next": None, "turns_left": None, "note": AIR_ASSUMPTION}
+    if not view.breathed:
+        air -= loads[seat]  # he breathes as this turn starts
+    if air <= 0:
+        out["turns_left"] = 0  # this turn is the last
+        return out
+    if per_round == 0:
+        out["next"] = air  # nobody breathes: the air stays (the round ends when everybody is back)
+        return out
+    turns = 0
+    q = seat
+    while True:
+        q = (q + 1) % n
+        if view.returned[q]:
+            continue
+        if q == seat:
+            if out["next"] is None:
+                out["next"] = air
+            turns += 1
+        air -= loads[q]
+        if air <= 0:
+            break
+    out["turns_left"] = turns
+    return out
+
+
+#: playouts behind a live estimate when the exact home chance is out of reach: at most ...
 OVERLAY_PLAYOUTS = 400
+#: ... and at least (fewer when time runs short; the interval shows it)
+OVERLAY_MIN_PLAYOUTS = 100
 
 
-def _home_estimate(view: Any, seat: int, choice: str) -> list[float] | None:
+def _home_estimate(view: Any, seat: int, choice: str, seconds: float) -> list[float] | None:
     """``[chance, low, high, playouts]`` for ``choice`` by simulation (public facts only)."""
     import random
 
     from .analysis import AnalysisError
     from .analysis.estimate import estimate_home_chance
 
-    g = view.sample(random.Random(0), events=True)  # hidden values play no part in getting home
+    g = view.sample(random.Random(0))  # hidden values play no part in getting home
     if choice != "roll":
         g._apply(choice)
     if g.is_over or (g.round != view.round):
         return None
     try:
-        est = estimate_home_chance(g, seat=seat, playouts=OVERLAY_PLAYOUTS, seed=1)
+        est = estimate_home_chance(g, seat=seat, playouts=OVERLAY_PLAYOUTS, seed=1, max_seconds=seconds,
+                                   min_playouts=OVERLAY_MIN_PLAYOUTS)
     except AnalysisError:
         return None
     lo, hi = est.interval
@@ -512,26 +565,33 @@ def overlay_for(game: Game, real: Game | None = None, viewer: int | None = None)
     home: dict[str, Any] = {}
     t0 = time.perf_counter()
     for c in view.legal:
-        if (time.perf_counter() - t0) * 1000 > OVERLAY_HOME_MS:
+        left = OVERLAY_HOME_MS / 1000 - (time.perf_counter() - t0)
+        if left <= 0:
             home[c] = None
             continue
         try:
-            home[c] = _frac(home_chance(view, choice=c, others="home", max_states=OVERLAY_MAX_STATES))
+            home[c] = _frac(home_chance(view, choice=c, others="home", max_states=OVERLAY_MAX_STATES,
+                                        max_seconds=left))
         except AnalysisError:
             home[c] = None
     if None in home.values():
         # Too many cases for a live exact sum: estimate those choices by simulation instead,
-        # shown with its 95% interval (every number on screen is exact or carries its interval).
-        out["home_est"] = {c: _home_estimate(view, seat, c) for c, v in home.items() if v is None}
-        out["home_note"] = (f"≈ estimated from {OVERLAY_PLAYOUTS} playouts (95% interval): too many cases for "
-                            "a live exact figure; home_chance() in a cell gives it exactly")
+        # shown with its 95% interval (every number on screen is exact or carries its interval),
+        # sharing what is left of the overlay's time.
+        todo = [c for c, v in home.items() if v is None]
+        est: dict[str, Any] = {}
+        for i, c in enumerate(todo):
+            left = OVERLAY_MS / 1000 - (time.perf_counter() - t0)
+            est[c] = _home_estimate(view, seat, c, max(0.0, left / (len(todo) - i)))
+        out["home_est"] = est
+        counts = sorted({e[3] for e in est.values() if e})
+        many = "" if not counts else f"{counts[0]:,}" if len(counts) == 1 else f"{counts[0]:,}–{counts[-1]:,}"
+        out["home_note"] = (f"≈ estimated from {many} playouts (95% interval): too many cases for "
+                            "a live exact figure; home_chance() in a cell gives it exactly" if counts else
+                            "too many cases for a live figure; home_chance() in a cell gives it exactly")
     out["home"] = home
     out["home_assumption"] = HOME_ASSUMPTION
-    loads = [len(c) for c in view.carrying]
-    in_water = sum(k for q, k in enumerate(loads) if not view.returned[q])
-    air = max(0, view.air)
-    out["air"] = {"now": air, "per_round": in_water, "mine": loads[seat], "next": max(0, air - in_water),
-                  "rounds_left": (air // in_water) if in_water else None, "note": AIR_ASSUMPTION}
+    out["air"] = air_forecast(view)
     # What the screen may know: the viewer's seat, or on a shared screen only what everybody knows.
     source = real or game
     knower = View.of(source, seat, knower=viewer)

@@ -83,6 +83,7 @@ __all__ = ["DeepSea", "bot_names", "resolve_bot"]
 _STATIC = Path(__file__).parent / "static"
 _ESM = _STATIC / "widget.js"
 _CSS = _STATIC / "widget.css"
+_HMR = os.environ.get("ANYWIDGET_HMR", "") not in ("", "0")
 
 _NOT_BUILT_ESM = """
 export default { render({ el }) {
@@ -164,8 +165,11 @@ class DeepSea(anywidget.AnyWidget):
     (seat ``q`` gets ``bot_seed + q``) for reproducible games.
     """
 
-    _esm = _ESM if _ESM.is_file() else _NOT_BUILT_ESM
-    _css = _CSS if _CSS.is_file() else ""
+    # The bundle's text, not its path: for a path anywidget connects every instance to a
+    # class-wide file watcher, which keeps every widget ever made (and all its history) alive.
+    # ANYWIDGET_HMR=1 (front-end work: reload on rebuild) passes the paths instead.
+    _esm = (_ESM if _HMR else _ESM.read_text(encoding="utf-8")) if _ESM.is_file() else _NOT_BUILT_ESM
+    _css = (_CSS if _HMR else _CSS.read_text(encoding="utf-8")) if _CSS.is_file() else ""
 
     #: the board, as :func:`dsa_widget.sync.build_state` builds it
     state = traitlets.Dict().tag(sync=True)

@@ -93,11 +93,14 @@ export function drawHints(st, ov, { hints, picked, onHints, onPick }) {
   }
   const a = ov.air;
   if (a) {
-    const txt = a.per_round
-      ? `${a.now} now; −${a.per_round} per round of turns → about ${a.next} at ${who}'s next turn (${a.rounds_left} round${a.rounds_left === 1 ? "" : "s"} of turns left)`
-      : `${a.now} now; nobody in the water carries anything: it stays`;
+    const plural = (k, w) => `${k} ${w}${k === 1 ? "" : "s"}`;
+    let txt;
+    if (a.turns_left === 0) txt = `${a.now} now: this is ${who}'s last turn of the round`;
+    else if (!a.per_round) txt = `${a.now} now; nobody in the water carries anything: it stays`;
+    else txt = `${a.now} now; −${a.per_round} per round of turns → ${a.next} at ${who}'s next turn; `
+      + `${plural(a.turns_left, "more turn")} for ${who} this round`;
     list.append(h("dt", { title: a.note }, "Air forecast ", h("span", { class: "dsa-info", "aria-label": `assumption: ${a.note}`, text: "?" })),
-      h("dd", { class: "dsa-ov-air", "data-next": a.next, title: a.note, text: txt }));
+      h("dd", { class: "dsa-ov-air", "data-next": a.next ?? "", "data-turns": a.turns_left ?? "", title: a.note, text: txt }));
   }
   if (ov.carry) {
     const [num, den] = ov.carry;

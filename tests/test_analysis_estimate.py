@@ -178,6 +178,44 @@ def test_estimated_home_chance_brackets_the_exact_one():
     assert "95% interval" in repr(est)
 
 
+@pytest.mark.parametrize("seed", range(8))
+def test_estimated_home_chance_agrees_with_exact_on_random_states(seed):
+    """Random small states, every seat (also divers who have not dived yet: staying in the
+    submarine until the round ends counts as back), both policies: within 4 standard errors."""
+    rng = random.Random(seed)
+    n = rng.randint(2, 4)
+    g = Game(players=n, path=[(rng.randint(1, 2), 0)] * rng.randint(6, 12), air=rng.randint(4, 10), seed=seed)
+    for _ in range(rng.randint(0, 2 * n)):
+        if g.is_over or g.round > 1:
+            break
+        g.apply(rng.choice(g.legal_choices()))
+    if g.is_over or g.round > 1:
+        g = Game(players=n, path=[(1, 0)] * 8, air=6, seed=seed)
+    playouts = 2000
+    for d in range(n):
+        for others in ("home", "keep"):
+            try:
+                exact = float(home_chance(g, seat=d, others=others, max_states=50_000))
+            except AnalysisError:
+                continue
+            est = estimate_home_chance(g.view(d), seat=d, others=others, playouts=playouts, seed=seed)
+            assert est.playouts == playouts
+            se = math.sqrt(max(exact * (1 - exact), 1 / playouts) / playouts)
+            assert abs(est.chance - exact) <= 4 * se + 1e-12, (d, others, est, exact)
+
+
+def test_estimated_home_chance_can_stop_early():
+    g = Game(players=6, seed=3)
+    while g.turn_number < 8:
+        g.apply(g.legal_choices()[-1])
+    est = estimate_home_chance(g, playouts=10**6, max_seconds=0.0, min_playouts=30, seed=1)
+    assert est.playouts == 30  # stopped at once, but not before the minimum
+    est = estimate_home_chance(g, playouts=40, max_seconds=10.0, seed=1)
+    assert est.playouts == 40  # the playout count still caps it
+    with pytest.raises(AnalysisError, match="max_seconds"):
+        estimate_home_chance(g, max_seconds=-1)
+
+
 def test_fast_views_equal_real_views():
     """The playouts' cached views are exactly the engine's views."""
     from dsa_widget.analysis.estimate import _view_for

@@ -180,3 +180,31 @@ def test_fast_equals_reference_with_heavy_loads():
             else:
                 g.apply("roll")
     assert compared > 100 and heavy > 5, (compared, heavy)
+
+
+def realistic_crowded() -> Game:
+    """Four divers in the water, each with one item, most of the air left (about 0.15 s exact)."""
+    g = Game(players=4, seed=1, events=False, history=False)
+    while g.round == 1 and g.air > 20 and not g.is_over:
+        q = g.current_player
+        if g.step == "search":
+            g.apply("take" if "take" in g.legal_choices() and not g._carry[q] else "none")
+        elif g.step == "turn_back":
+            g.apply("continue")
+        else:
+            g.apply("roll")
+    return g
+
+
+def test_max_seconds_gives_up_cleanly_and_keeps_what_was_solved():
+    """A time limit raises AnalysisError saying so; the next call (no limit) still gets the exact
+    answer, the same as a cold solver's (a partly solved state is never remembered)."""
+    g = realistic_crowded()
+    home_mod.clear_cache()
+    with pytest.raises(AnalysisError, match=r"more than 0\.001 s"):
+        home_chance(g, max_states=None, max_seconds=0.001)
+    warm = home_chance(g, max_states=None)
+    home_mod.clear_cache()
+    assert home_chance(g, max_states=None) == warm
+    with pytest.raises(AnalysisError, match="max_seconds"):
+        home_chance(g, max_seconds=-1)

@@ -5,9 +5,11 @@ from __future__ import annotations
 import math
 import random
 
+import pytest
+
 from dsa_widget import Game
 from dsa_widget.analysis import home_chance
-from dsa_widget.sync import OVERLAY_PLAYOUTS, overlay_for
+from dsa_widget.sync import OVERLAY_MIN_PLAYOUTS, OVERLAY_PLAYOUTS, air_forecast, overlay_for
 
 
 def _states(players: int = 6, n: int = 40):
@@ -33,7 +35,7 @@ def test_every_home_figure_is_exact_or_an_estimate_with_interval():
             est = ov.get("home_est", {}).get(c)
             assert est is not None, (c, ov)
             p, lo, hi, n = est
-            assert n == OVERLAY_PLAYOUTS and 0 <= lo <= p <= hi <= 1
+            assert OVERLAY_MIN_PLAYOUTS <= n <= OVERLAY_PLAYOUTS and 0 <= lo <= p <= hi <= 1
             estimated += 1
     assert estimated > 0  # the 6-player states do exercise the fallback
 
@@ -54,3 +56,45 @@ def test_estimates_agree_with_the_exact_answer():
             assert abs(p - exact) <= 4 * se + 1 / n, (c, p, exact)
             checked += 1
     assert checked >= 1
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_air_forecast_is_what_the_engine_does_when_nobody_takes_or_gets_back(seed):
+    """'next' and 'turns_left' against the engine itself: from a random moment of the first round
+    on a long path, everybody keeps diving (continue, none, small dice), so nobody takes, puts
+    down or gets back, which is the forecast's stated assumption."""
+    rng = random.Random(seed)
+    n = rng.randint(2, 6)
+    g = Game(players=n, path=[(1, 0)] * 60, air=rng.randint(3, 25), seed=seed)
+    for _ in range(rng.randint(0, 40)):
+        if g.round > 1 or g.is_over:
+            break
+        c = g.legal_choices()
+        if g.step == "roll":
+            g.roll((1, 1))
+        else:
+            g.apply("continue" if "continue" in c else rng.choice(c))  # never back: nobody returns
+    if g.round > 1 or g.is_over:
+        return
+    seat = g.current_player
+    now = g.turn_number
+    f = air_forecast(g.view(seat))
+    assert f["now"] == max(0, g.air)
+    seen_next, turns = None, 0
+    while g.round == 1 and not g.is_over:
+        assert not any(d.returned for d in g.divers)  # the assumption holds
+        if g.current_player == seat and g.turn_number > now and not g._breathed and g.step != "search":
+            seen_next = g.air if seen_next is None else seen_next
+            turns += 1
+            now = g.turn_number  # count each of his turns once
+            if f["turns_left"] is None and turns == 3:
+                break  # nobody breathes: the air stays, and the forecast says no end
+        c = g.legal_choices()
+        if g.step == "roll":
+            g.roll((1, 1))
+        else:
+            g.apply("continue" if "continue" in c else "none")
+    if f["turns_left"] is None:
+        assert f["per_round"] == 0 and f["next"] == seen_next == g.air
+    else:
+        assert (f["next"], f["turns_left"]) == (seen_next, turns), (f, seen_next, turns)

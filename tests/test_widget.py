@@ -385,3 +385,17 @@ def test_build_state_is_json_and_deterministic():
     a = build_state(g, seats=["human", "human"], seq=3)
     assert a == json.loads(json.dumps(a)) and state_bytes(a) < 4000
     assert a == build_state(g, seats=["human", "human"], seq=3)
+
+
+def test_a_closed_widget_is_freed():
+    """Nothing global keeps a widget (and its whole history) alive once it is closed and dropped."""
+    import gc
+    import weakref
+
+    w = DeepSea(players=2, seed=1)
+    w.roll((1, 1))
+    ref = weakref.ref(w)
+    w.close()
+    del w
+    gc.collect()
+    assert ref() is None

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from dsa_widget import Game
 from dsa_widget.analysis import carried_value, home_chance, landing_distributions
 from dsa_widget.record import load_record
-from dsa_widget.sync import build_state, expand_frames, overlay_for
+from dsa_widget.sync import air_forecast, build_state, expand_frames, overlay_for
 from dsa_widget.timeline import TimelineError
 from dsa_widget.widget import DeepSea
 
@@ -335,7 +335,7 @@ def test_overlay_numbers_are_the_analysis_functions():
             cv = carried_value(view, seat=g.current_player)
             assert ov["carry"] == [cv.numerator, cv.denominator]
             load = sum(len(d.carrying) for d in g.divers if not d.returned)
-            assert ov["air"]["per_round"] == load and ov["air"]["next"] == max(0, max(0, g.air) - load)
+            assert ov["air"] == air_forecast(view) and ov["air"]["per_round"] == load
             seen.add(g.step)
             w.bot_move()
     assert {"home", "turn_back", "roll", "search"} <= seen

@@ -9,6 +9,7 @@ must give the very same fractions (``tests/test_analysis_home_fast.py``);
 
 from __future__ import annotations
 
+import time
 from fractions import Fraction
 from typing import Any
 
@@ -24,13 +25,14 @@ class _RefSolver:
     A probability is an int pair (num, e) meaning num / 9**e.
     """
 
-    __slots__ = ("n", "length", "req", "d", "home_policy", "loads", "memo", "loaded", "budget", "fresh")
+    __slots__ = ("n", "length", "req", "d", "home_policy", "loads", "memo", "loaded", "budget", "deadline", "fresh")
 
     def __init__(
         self, board: Board, d: int, home_policy: list[bool], loads: list[int], budget: int | None = None
     ) -> None:
         self.loaded = [i for i in range(board.n) if loads[i] > 0]
         self.budget = budget
+        self.deadline: float | None = None
         self.fresh = 0  # states solved during the current call (for the budget)
         self.n = board.n
         self.length = board.path_length
@@ -177,6 +179,8 @@ class _RefSolver:
         else:
             self.fresh += 1
             if self.budget is not None and self.fresh > self.budget:
+                raise _TooBig()
+            if self.deadline is not None and time.perf_counter() > self.deadline:
                 raise _TooBig()
             air2 = air - self.loads[q]
             r = self.swim(q, air2, air2 <= 0, pos, up, self.heading(q, pos, up))

@@ -370,12 +370,18 @@ def estimate_home_chance(
     me: str = "home",
     playouts: int = 4000,
     seed: int | None = None,
+    max_seconds: float | None = None,
+    min_playouts: int = 100,
 ) -> HomeEstimate:
     """:func:`~dsa_widget.analysis.home.home_chance` by simulation, for states too big to solve exactly.
 
     Same assumptions (policies ``others`` and ``me``; nobody takes or puts
     down anything); the engine plays the rest of the round with random dice.
     Only public facts matter, so the hidden values are never used.
+
+    ``max_seconds`` stops early (but not before ``min_playouts``): the result
+    says how many playouts it rests on, and its interval is as wide as that
+    number makes it.  The live overlay uses it to keep a move fast.
 
     >>> from dsa_widget import Game
     >>> g = Game(players=["Ann", "Bob"], path=[(1, 0)] * 12, air=8, seed=0)
@@ -392,41 +398,55 @@ def estimate_home_chance(
     pol = _policies(board, d, others, me)
     if isinstance(playouts, bool) or not isinstance(playouts, int) or playouts < 1:
         raise AnalysisError(f"playouts must be a whole number >= 1, got {playouts!r}")
+    if max_seconds is not None and not max_seconds >= 0:
+        raise AnalysisError(f"max_seconds must be a number >= 0 or None, got {max_seconds!r}")
+    if board.home[d]:
+        return HomeEstimate(playouts, playouts)
     rng = random.Random(seed)
     if isinstance(state, View):
 
         def fresh() -> Any:
-            return state.sample(rng, events=True)
+            return state.sample(rng)
     elif isinstance(state, Game):
 
         def fresh() -> Any:
-            h = state.copy(history=False, events=True)
+            h = state.copy(history=False, events=False)
             h._rng = rng
             return h
     else:  # pragma: no cover - board_of already refused it
         raise AnalysisError("expected a Game or a View")
+    deadline = None if max_seconds is None else time.perf_counter() + max_seconds
     hits = 0
-    for _ in range(playouts):
-        if board.home[d]:
-            hits += 1
-            continue
+    done = 0
+    while done < playouts:
+        if deadline is not None and done >= min_playouts and time.perf_counter() > deadline:
+            break
+        done += 1
         h = fresh()
         r = h._round
-        ev0 = len(h._events)
+        pos_d = board.positions[d]  # 0 and still in the submarine counts as back, as in home_chance
         while True:
             st = h._step
             if st == "turn_back":
                 h._apply("back" if pol[h._player] else "continue")
             elif st == "search":
                 h._apply("none")
+            elif h._player == d:
+                # Only his own swim can bring him home, and the round may end with it (then the
+                # board is reset at once): log just this move to see where he ended.
+                h._events = log = []
+                h._apply("roll")
+                h._events = None
+                back = False
+                for e in log:
+                    if e["type"] == "move" and e["seat"] == d:
+                        pos_d = e["to"]
+                        back = bool(e.get("home"))
+                if back:
+                    break  # back in the submarine: he stays there until the round ends
             else:
                 h._apply("roll")
             if h._round != r or h._step == "over":
                 break
-        # where d ended the round: his last move (a diver back in the submarine is at 0)
-        pos_d = board.positions[d]
-        for e in h._events[ev0:]:
-            if e["type"] == "move" and e["seat"] == d:
-                pos_d = e["to"]
         hits += pos_d == 0
-    return HomeEstimate(hits, playouts)
+    return HomeEstimate(hits, done)

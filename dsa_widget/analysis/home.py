@@ -63,6 +63,7 @@ short in 1 + 2 + 2 + 3 + 3 + 4 = 15 of the 81 cases: 66/81 = 22/27.
 from __future__ import annotations
 
 import sys
+import time
 from collections import OrderedDict
 from fractions import Fraction
 from typing import Any, Mapping
@@ -103,7 +104,7 @@ class _Solver:
     """
 
     __slots__ = (
-        "breath", "budget", "d", "fresh", "home_policy", "kd", "length", "light", "loaded", "loads",
+        "breath", "budget", "d", "deadline", "fresh", "home_policy", "kd", "length", "light", "loaded", "loads",
         "low", "memo", "moves", "n", "nxt", "out", "pb", "req", "shift", "top",
     )
 
@@ -118,6 +119,7 @@ class _Solver:
         self.loads = loads
         self.kd = loads[d]
         self.budget = budget
+        self.deadline: float | None = None  # perf_counter() time past which the call gives up
         self.fresh = 0
         self.memo: dict[int, tuple[int, int]] = {}
         self.pb = max(6, self.length.bit_length())
@@ -321,6 +323,8 @@ class _Solver:
                 return (0, 0)
         self.fresh += 1
         if self.budget is not None and self.fresh > self.budget:
+            raise _TooBig()
+        if self.deadline is not None and not self.fresh & 63 and time.perf_counter() > self.deadline:
             raise _TooBig()
         air2 = air - self.loads[q]
         last = air2 <= 0
@@ -576,8 +580,11 @@ def _chance(
     choice: str | None,
     max_states: int | None = None,
     make: Any = None,
+    max_seconds: float | None = None,
 ) -> Fraction:
     """The chance as a Fraction; ``make`` builds the solver (default: the cached :class:`_Solver`)."""
+    if max_seconds is not None and not max_seconds >= 0:
+        raise AnalysisError(f"max_seconds must be a number >= 0 or None, got {max_seconds!r}")
     if board.current is None:
         raise AnalysisError("the game is over; no diver is in the water")
     if board.home[d]:
@@ -593,19 +600,26 @@ def _chance(
         elif choice == "take":
             loads[q] += 1
     solver = (make or _solver)(board, d, home_policy, loads, max_states)
+    if max_seconds is not None:
+        solver.deadline = time.perf_counter() + max_seconds
     old = sys.getrecursionlimit()
     if old < 20000:
         sys.setrecursionlimit(20000)
     try:
         r = solver.entry(board, loads, choice)
     except _TooBig:
+        limit = (
+            f"more than {max_states:,} game states" if max_states is not None and solver.fresh > max_states
+            else f"more than {max_seconds:g} s"
+        )
         raise AnalysisError(
-            f"the exact answer needs more than {max_states:,} game states (many divers in the water, "
-            "lots of air): pass max_states=None to compute it anyway (it may take a long time), or "
+            f"the exact answer needs {limit} (many divers in the water, lots of air): pass "
+            "max_states=None (and no max_seconds) to compute it anyway (it may take a long time), or "
             "use estimate_home_chance() for a simulated figure with a 95% interval"
         ) from None
     finally:
         sys.setrecursionlimit(old)
+        solver.deadline = None
     return Fraction(r[0], _pow9(r[1]))
 
 
@@ -617,6 +631,7 @@ def home_chance(
     me: str = "home",
     choice: str | None = None,
     max_states: int | None = MAX_STATES,
+    max_seconds: float | None = None,
 ) -> Exact:
     """The exact chance that ``seat`` (default: the diver to play) is back when the round ends.
 
@@ -628,6 +643,10 @@ def home_chance(
     ``"drop i"``), after which he follows his policy.
 
     Works from a Game or any View: nothing hidden is used.
+
+    ``max_states`` and ``max_seconds`` bound the work: past either an
+    :class:`AnalysisError` says so (nothing is lost: what was solved is kept
+    for the next call).  The widget's live overlay gives it a few ms.
 
     Ann on space 5 with one item, Bob on space 3 with one, 8 air:
 
@@ -644,7 +663,7 @@ def home_chance(
     """
     board = board_of(state)
     d = check_seat(board, seat)
-    return Exact(_chance(board, d, _policies(board, d, others, me), choice, max_states))
+    return Exact(_chance(board, d, _policies(board, d, others, me), choice, max_states, max_seconds=max_seconds))
 
 
 def home_chances(
@@ -654,8 +673,9 @@ def home_chances(
     others: Any = "home",
     me: str = "home",
     max_states: int | None = MAX_STATES,
+    max_seconds: float | None = None,
 ) -> dict[str, Exact]:
-    """:func:`home_chance` for every legal choice of the player to move.
+    """:func:`home_chance` for every legal choice of the player to move (``max_seconds``: for all).
 
     >>> from dsa_widget import Game
     >>> g = Game(players=["Ann", "Bob"], path=[(1, 0)] * 12, air=8, seed=0)
@@ -667,4 +687,9 @@ def home_chances(
     board = board_of(state)
     d = check_seat(board, seat)
     pol = _policies(board, d, others, me)
-    return {c: Exact(_chance(board, d, pol, c, max_states)) for c in board.legal}
+    deadline = None if max_seconds is None else time.perf_counter() + max_seconds
+    return {
+        c: Exact(_chance(board, d, pol, c, max_states,
+                         max_seconds=None if deadline is None else max(0.0, deadline - time.perf_counter())))
+        for c in board.legal
+    }
