@@ -434,7 +434,8 @@ def estimate_home_chance(
             elif h._player == d:
                 # Only his own swim can bring him home, and the round may end with it (then the
                 # board is reset at once): log just this move to see where he ended.
-                h._events = log = []
+                log: list[dict[str, Any]] = []
+                h._events = log
                 h._apply("roll")
                 h._events = None
                 back = False
