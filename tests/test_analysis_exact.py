@@ -333,6 +333,28 @@ def test_home_chance_exhaustive_against_engine():
     assert compared >= 50
 
 
+def test_home_chance_mixed_policies_exhaustive_against_engine():
+    """``me="keep"`` and per-seat ``others`` dicts, the engine's own exact answer branch by branch."""
+    compared = 0
+    seed = 9000
+    while compared < 40:
+        g = random_state(seed)
+        rng = random.Random(seed)
+        seed += 1
+        if g.is_over or g._air > 7:
+            continue
+        n = g.setup.n_players
+        d = rng.randrange(n)
+        others = {q: rng.choice(("home", "keep")) for q in range(n) if q != d and rng.random() < 0.8}
+        me = rng.choice(("home", "keep"))
+        want = engine_exact(g, d, others=others, me=me)
+        if want is None:
+            continue
+        assert home_chance(g, d, others=others, me=me) == want, (g.state_dict(), d, others, me)
+        compared += 1
+    assert compared == 40
+
+
 def test_home_chances_per_choice_exhaustive():
     compared = 0
     seed = 7000

@@ -17,11 +17,13 @@ The model (a sensible, stated abstraction)
   moves, the expected banked value equals the chance of getting back times
   the expected value carried, summed over all ways the round can go.
 * Decisions: at each turn heading down, turn back or not; after landing on a
-  chip heading down, take it or not.  On the way up he takes nothing and he
-  never puts anything down (this keeps the state small: which spaces he
-  emptied on the way down never matters).
+  chip, take it or not: heading down anywhere, heading up only above the
+  shallowest space he emptied (``first``), where a chip surely still lies.
+  Spaces deeper than that which he swam past without taking count as empty
+  on the way up (a simplification that keeps the state small, so the policy
+  is optimal within it); he never puts anything down.
 * State at the start of a turn: ``(position, heading, air, items, carried
-  value, chip under him?)``.  With one or more items the air drops every
+  value, chip under him?, first)``.  With one or more items the air drops every
   turn; with none he moves at least 2 spaces; so the states form a graph
   without cycles and one backward sweep (dynamic programming, memoised
   recursion) is exact value iteration:
