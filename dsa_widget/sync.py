@@ -531,8 +531,17 @@ def _home_estimate(view: Any, seat: int, choice: str, seconds: float) -> list[fl
     return [round(est.chance, 4), round(lo, 4), round(hi, 4), est.playouts]
 
 
-def _frac(x: Any) -> list[int]:
-    return [int(x.numerator), int(x.denominator)]
+#: JavaScript numbers hold integers exactly up to this
+_JS_SAFE_INT = 2**53 - 1
+
+
+def _frac(x: Any) -> list[int | str]:
+    """``[num, den]``; as decimal strings when either is beyond JavaScript's exact integers
+    (the front end reads those with BigInt: nothing is rounded on the way)."""
+    num, den = int(x.numerator), int(x.denominator)
+    if den > _JS_SAFE_INT or abs(num) > _JS_SAFE_INT:
+        return [str(num), str(den)]
+    return [num, den]
 
 
 def overlay_for(game: Game, real: Game | None = None, viewer: int | None = None) -> dict[str, Any]:

@@ -29,14 +29,16 @@ Messages from the front end (``model.send``):
 ``{"type": "what_if", "seq": n, "turn": k}``         branch from turn k (null: now)
 ``{"type": "roll", "seq": n, "dice": [1, 3]}``       chosen dice (what-if only)
 ``{"type": "undo"/"redo", "seq": n}``                in the what-if branch
+``{"type": "keep", "seq": n}``                       keep the what-if's state for comparison
 ``{"type": "back_to_real", "seq": n}``               leave the what-if branch
 =================================================== =============================
 
 What-if, history and hints (see :meth:`DeepSea.branch`)::
 
     w.branch()            # or w.what_if(turn=3): a branch of now / of turn 3
-    w.roll((1, 1)); w.apply("take"); w.undo(); w.redo()
-    w.compare()           # real vs what-if side by side
+    w.roll((1, 1)); w.apply("take"); w.keep()   # keep this outcome for comparison
+    w.undo(); w.undo(); w.roll((3, 3)); w.redo()
+    w.compare()           # real, kept outcomes and the what-if side by side
     w.back_to_real()      # the real game was never touched
     w.show_turn(5)        # the board shows turn 5 of the history (w.show_turn(None): live)
     w.game_after(5)       # that state as a Game (exactly what a record of 5 turns replays to)
@@ -226,6 +228,7 @@ class DeepSea(anywidget.AnyWidget):
         self._overlay_ms: list[float] = []
         self._overlay_bytes: list[int] = []
         self._branch: Timeline | None = None
+        self._kept: list[tuple[str, Game]] = []  # what-if states kept for comparison (this branch)
         self._branch_from: int | None = None  # turn the branch started from (None: the live state)
         self._branch_seed: int | None = None  # dice of new branches (None: fresh randomness; tests set it)
         self._real_frames: list[Game] = []  # the real game after each published change (undo/redo)
@@ -524,9 +527,40 @@ class DeepSea(anywidget.AnyWidget):
     def _leave_branch(self) -> None:
         self._branch = None
         self._branch_from = None
+        self._kept = []
+
+    #: how many what-if states :meth:`keep` holds at once
+    KEEP_MAX = 4
+
+    def keep(self, name: str | None = None) -> str:
+        """Keep the what-if's current state as a row of the comparison (see :meth:`compare`),
+        so one outcome can stay in view while you undo and try another.  Returns its name
+        (default ``"kept 1"``, ``"kept 2"``...).  At most :attr:`KEEP_MAX`; leaving the
+        what-if forgets them.
+
+        >>> w = DeepSea(players=["Ann", "Bob"], seed=1)
+        >>> _ = w.branch(); w.roll((3, 3)); w.keep()
+        'kept 1'
+        >>> w.undo(); w.roll((1, 1)); [r["name"] for r in w.compare().rows]
+        ['real', 'kept 1', 'what-if']
+        """
+        if self._branch is None:
+            raise TimelineError("keep() keeps a what-if state: open a what-if first (w.branch())")
+        if len(self._kept) >= self.KEEP_MAX:
+            raise TimelineError(f"{self.KEEP_MAX} states are kept already: go back to the real game to start afresh")
+        if name is None:
+            name = f"kept {len(self._kept) + 1}"
+        if not isinstance(name, str) or not name.strip() or len(name) > 24:
+            raise TypeError(f"name must be a short non-empty string (at most 24 characters), got {name!r}")
+        if name in ("real", "what-if") or any(n == name for n, _ in self._kept) or name.startswith("real at turn"):
+            raise ValueError(f"the comparison already has a row named {name!r}")
+        self._kept.append((name, self._branch.game))
+        self._publish()
+        return name
 
     def compare(self) -> Comparison:
-        """The real game and the what-if branch side by side (round, air, scores, positions, items).
+        """The real game, the states kept by :meth:`keep` and the what-if branch side by side
+        (round, air, scores, positions, items).
 
         Python sees true scores; the board's compare panel hides what the
         viewer may not know.
@@ -535,7 +569,8 @@ class DeepSea(anywidget.AnyWidget):
             raise TimelineError("no what-if branch is open: open one with w.branch()")
         games = {"real": self._game}
         if self._branch_from is not None:
-            games[f"real, turn {self._branch_from}"] = self._branch.frames().__next__()
+            games[f"real at turn {self._branch_from}"] = self._branch.frames().__next__()
+        games.update(self._kept)
         games["what-if"] = self._branch.game
         return compare(**games)
 
@@ -649,6 +684,7 @@ class DeepSea(anywidget.AnyWidget):
         rows = [self._compare_row("real", self._game, known)]
         if self._branch_from is not None:
             rows.append(self._compare_row(f"real at turn {self._branch_from}", next(br.frames()), known))
+        rows.extend(self._compare_row(name, kg, known) for name, kg in self._kept)
         rows.append(self._compare_row("what-if", g, known))
         state["mode"] = "whatif"
         state["whatif"] = {
@@ -658,6 +694,7 @@ class DeepSea(anywidget.AnyWidget):
             "index": br.index,
             "frames": len(br),
             "compare": rows,
+            "can_keep": len(self._kept) < self.KEEP_MAX,
         }
         return state
 
@@ -742,7 +779,7 @@ class DeepSea(anywidget.AnyWidget):
                 return self._reject("malformed", "pause needs paused: true or false")
             self.paused = paused
             return None
-        if kind not in ("intent", "bot_step", "new_game", "roll", "what_if", "undo", "redo", "back_to_real"):
+        if kind not in ("intent", "bot_step", "new_game", "roll", "what_if", "undo", "redo", "keep", "back_to_real"):
             return self._reject("malformed", f"unknown message type {str(kind)[:40]!r}")
         seq = content.get("seq")
         if not isinstance(seq, int) or isinstance(seq, bool):
@@ -775,7 +812,7 @@ class DeepSea(anywidget.AnyWidget):
             if self._branch is not None:
                 return self._reject("illegal", "go back to the real game before starting a new one")
             return self._new_game_intent(content.get("setup"))
-        if kind in ("what_if", "undo", "redo", "back_to_real", "roll"):
+        if kind in ("what_if", "undo", "redo", "keep", "back_to_real", "roll"):
             return self._time_intent(kind, content)
         choice = content.get("choice")
         if not isinstance(choice, str) or len(choice) > _MAX_CHOICE_LEN:
@@ -821,6 +858,12 @@ class DeepSea(anywidget.AnyWidget):
         if kind == "back_to_real":
             self._ok()
             self.back_to_real()
+            return None
+        if kind == "keep":
+            if len(self._kept) >= self.KEEP_MAX:
+                return self._reject("illegal", f"{self.KEEP_MAX} states are kept already: go back to the real game to start afresh")
+            self._ok()
+            self.keep()
             return None
         if kind == "undo":
             if not br.can_undo:

@@ -2,7 +2,7 @@
 // getting home, the air forecast. Numbers come from Python (exact fractions); drawn here.
 import { h, s } from "./dom.js";
 import { spaceXY, MARGIN, TOP } from "./board.js";
-import { fracText } from "./history.js";
+import { fracText, fracTitle } from "./history.js";
 
 const CHOICE_WORDS = { back: "turn back", continue: "keep diving", roll: "roll", take: "take", none: "do nothing" };
 export const choiceWords = (c) => CHOICE_WORDS[c] || (/^drop (\d+)$/.test(c) ? `put down item ${Number(c.slice(5)) + 1}` : c);
@@ -84,7 +84,7 @@ export function drawHints(st, ov, { hints, picked, onHints, onPick }) {
       }
       const [num, den] = v;
       dd.append(h("span", { class: "dsa-ov-cell", "data-home": c, "data-num": num, "data-den": den,
-        text: `${sep}${choiceWords(c)}: ${fracText(num, den)}` }));
+        title: fracTitle(num, den), text: `${sep}${choiceWords(c)}: ${fracText(num, den)}` }));
     });
     list.append(dd);
     if (ov.home_note) list.append(h("dd", { class: "dsa-hint", text: ov.home_note }));
@@ -97,7 +97,7 @@ export function drawHints(st, ov, { hints, picked, onHints, onPick }) {
     let txt;
     if (a.turns_left === 0) txt = `${a.now} now: this is ${who}'s last turn of the round`;
     else if (!a.per_round) txt = `${a.now} now; nobody in the water carries anything: it stays`;
-    else txt = `${a.now} now; −${a.per_round} per round of turns → ${a.next} at ${who}'s next turn; `
+    else txt = `${a.now} now; −${a.per_round} per round of turns → ${a.next} when ${who}'s next turn starts; `
       + `${plural(a.turns_left, "more turn")} for ${who} this round`;
     list.append(h("dt", { title: a.note }, "Air forecast ", h("span", { class: "dsa-info", "aria-label": `assumption: ${a.note}`, text: "?" })),
       h("dd", { class: "dsa-ov-air", "data-next": a.next ?? "", "data-turns": a.turns_left ?? "", title: a.note, text: txt }));
@@ -105,7 +105,9 @@ export function drawHints(st, ov, { hints, picked, onHints, onPick }) {
   if (ov.carry) {
     const [num, den] = ov.carry;
     list.append(h("dt", { text: `${who} carries, on average` }),
-      h("dd", { class: "dsa-ov-carry", "data-num": num, "data-den": den, text: `${den === 1 ? num : `${num}/${den}`} ≈ ${(num / den).toFixed(2)} points` }));
+      h("dd", { class: "dsa-ov-carry", "data-num": num, "data-den": den, title: fracTitle(num, den),
+        text: fracTitle(num, den) ? `≈ ${(Number((BigInt(num) * 100n) / BigInt(den)) / 100).toFixed(2)} points`
+          : `${den === 1 ? num : `${num}/${den}`} ≈ ${(num / den).toFixed(2)} points` }));
   }
   box.append(list);
   return box;

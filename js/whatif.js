@@ -8,7 +8,7 @@ function posText(d) {
   return `sp ${d.pos}${d.up ? "↑" : "↓"}`;
 }
 
-/** The compare table: real vs what-if (hidden scores as "?"). */
+/** The compare table: real, kept states and the what-if (hidden scores as "?"). */
 export function drawCompare(st) {
   const rows = (st.whatif && st.whatif.compare) || [];
   const table = h("table", { class: "dsa-compare", "aria-label": "Real game and what-if side by side" });
@@ -35,7 +35,7 @@ export function drawCompare(st) {
 }
 
 /**
- * The what-if bar. on.undo(), on.redo(), on.back(), on.rollDice([d1, d2]), on.botMove(); pending: waiting for Python.
+ * The what-if bar. on.undo(), on.redo(), on.keep(), on.back(), on.rollDice([d1, d2]), on.botMove(); pending: waiting for Python.
  */
 export function drawWhatIf(st, { pending, on, dice }) {
   const w = st.whatif || {};
@@ -65,6 +65,8 @@ export function drawWhatIf(st, { pending, on, dice }) {
   if (!st.over && isBot({ seats: st.seats }, st.current)) {
     row.append(btn("bot-move", `${st.seats[st.current]} bot moves`, `Let the ${st.seats[st.current]} bot choose for ${st.players[st.current]}`, "S", false, on.botMove));
   }
+  row.append(btn("keep", "Keep for comparison", "Keep this what-if state as a row of the comparison, then try something else", "K",
+    w.can_keep === false, on.keep));
   row.append(btn("back-to-real", "Back to the real game", "Leave the what-if: back to the real game", "Q", false, on.back, "dsa-back"));
   box.append(row);
   box.append(h("details", { class: "dsa-compare-box", open: true }, h("summary", { text: "Compare: real vs what-if" }), drawCompare(st)));

@@ -25,7 +25,7 @@ function render({ model, el }) {
   const playersBox = h("div", { class: "dsa-players-box" });
   const logBox = h("div", { class: "dsa-log", tabindex: "0", "aria-label": "Turn log" });
   const logDetails = h("details", { class: "dsa-log-details", open: true }, h("summary", { text: "Turn log" }), logBox);
-  const help = h("p", { class: "dsa-keys", text: "Keys: R/Space roll · T take · N do nothing · B turn back · C keep diving · 1–9 put down · P pause bots · S step · Esc skip animation · ←/→ history · End live · W what-if · U undo · Y redo · D roll chosen dice · Q back to the real game · H hints" });
+  const help = h("p", { class: "dsa-keys", text: "Keys: R/Space roll · T take · N do nothing · B turn back · C keep diving · 1–9 put down · P pause bots · S step · Esc skip animation · ←/→ history · End live · W what-if · U undo · Y redo · D roll chosen dice · K keep for comparison · Q back to the real game · H hints" });
   const whatIfBox = h("div", { class: "dsa-whatif-box" });
   const pastBanner = h("div", { class: "dsa-banner dsa-past-banner", role: "note", hidden: true });
   const timeBox = h("div", { class: "dsa-time-box" });
@@ -130,6 +130,7 @@ function render({ model, el }) {
   const whatIfTools = {
     undo: () => request({ type: "undo" }),
     redo: () => request({ type: "redo" }),
+    keep: () => request({ type: "keep" }),
     back: () => request({ type: "back_to_real" }),
     rollDice: (d) => request({ type: "roll", dice: d }),
     botMove: () => stepBot(),
@@ -299,6 +300,7 @@ function render({ model, el }) {
       if (k === "u") { if (st.whatif.can_undo) whatIfTools.undo(); done(); return; }
       if (k === "y") { if (st.whatif.can_redo) whatIfTools.redo(); done(); return; }
       if (k === "q") { whatIfTools.back(); done(); return; }
+      if (k === "k") { if (st.whatif.can_keep !== false) whatIfTools.keep(); done(); return; }
       if (k === "d" && st.legal.includes("roll")) { whatIfTools.rollDice(pickedDice.slice()); done(); return; }
       if (k === "s" && isBot(st, st.current)) { stepBot(); done(); return; }
     }

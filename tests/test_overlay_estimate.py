@@ -98,3 +98,24 @@ def test_air_forecast_is_what_the_engine_does_when_nobody_takes_or_gets_back(see
         assert f["per_round"] == 0 and f["next"] == seen_next == g.air
     else:
         assert (f["next"], f["turns_left"]) == (seen_next, turns), (f, seen_next, turns)
+
+
+def test_long_fractions_reach_the_browser_unrounded():
+    """JavaScript numbers are exact only up to 2**53: longer numerators/denominators go as strings
+    (read with BigInt in js/history.js), shorter ones as numbers."""
+    from fractions import Fraction
+
+    from dsa_widget.sync import _frac
+
+    assert _frac(Fraction(6560, 6561)) == [6560, 6561]
+    big = Fraction(79765889463593982435328, 9**24)
+    num, den = _frac(big)
+    assert (num, den) == (str(big.numerator), str(big.denominator))
+    assert Fraction(int(num), int(den)) == big
+    g = Game(players=["Ann", "Bob", "Cy"], path=[(1, 0)] * 16, air=25, seed=0)
+    for dice in [(3, 1), (2, 1), (2, 2), (2, 3)]:
+        g.play_turn(dice=dice, search="take")
+    ov = overlay_for(g)
+    exact = home_chance(g.view(g.current_player), choice="continue")
+    assert exact.denominator > 2**53  # a long one: 25 air is many turns of dice
+    assert ov["home"]["continue"] == [str(exact.numerator), str(exact.denominator)]

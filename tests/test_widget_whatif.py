@@ -287,6 +287,44 @@ def test_what_if_intents_from_the_front_end():
     assert w.branch_game == w.game_after(1)
 
 
+def test_keep_puts_several_outcomes_side_by_side():
+    """Try one thing, keep it, undo, try another: the comparison shows both beside the real game."""
+    w = DeepSea(players=["Ann", "Bob"], seed=3)
+    before = snapshot(w.game)
+    msg(w, "keep")  # only in a what-if
+    assert w.error["kind"] == "illegal" and "what-if" in w.error["message"]
+    with pytest.raises(TimelineError):
+        w.keep()
+    msg(w, "what_if", turn=None)
+    msg(w, "roll", dice=[3, 3])
+    msg(w, "keep")
+    assert w.error == {}
+    msg(w, "undo")
+    msg(w, "roll", dice=[1, 1])
+    rows = w.state["whatif"]["compare"]
+    assert [r["name"] for r in rows] == ["real", "kept 1", "what-if"]
+    assert [r["divers"][0]["pos"] for r in rows] == [0, 6, 2]
+    assert w.keep("two") == "two" and w.state["whatif"]["can_keep"]
+    c = w.compare()
+    assert [r["name"] for r in c.rows] == ["real", "kept 1", "two", "what-if"]
+    with pytest.raises(ValueError):
+        w.keep("two")  # names are unique
+    with pytest.raises(TypeError):
+        w.keep("<b>" * 20)  # too long
+    w.keep()
+    w.keep()
+    assert not w.state["whatif"]["can_keep"]
+    seq = w.seq
+    msg(w, "keep")
+    assert w.error["kind"] == "illegal" and len(w.state["whatif"]["compare"]) == 6 and w.seq == seq
+    w.handle_intent({"type": "keep", "seq": w.seq - 1})  # stale
+    assert w.error["kind"] == "stale"
+    msg(w, "back_to_real")
+    assert snapshot(w.game) == before
+    msg(w, "what_if", turn=None)  # a new what-if starts with nothing kept
+    assert [r["name"] for r in w.state["whatif"]["compare"]] == ["real", "what-if"]
+
+
 def test_what_if_never_reveals_hidden_values():
     # take a chip and bank it in the branch: its value stays hidden on the board
     w = DeepSea(players=["Ann", "Bob"], path=[(1, 3), (2, 7), (3, 11)] * 2, seed=1, air=30,
@@ -330,10 +368,11 @@ def test_overlay_numbers_are_the_analysis_functions():
                 for c, got in ov["home"].items():
                     if got is not None:
                         p = home_chance(view, choice=c, others="home")
-                        assert got == [p.numerator, p.denominator]
+                        assert [int(x) for x in got] == [p.numerator, p.denominator]
+                        assert all(isinstance(x, int) and x < 2**53 or isinstance(x, str) for x in got)
                         seen.add("home")
             cv = carried_value(view, seat=g.current_player)
-            assert ov["carry"] == [cv.numerator, cv.denominator]
+            assert [int(x) for x in ov["carry"]] == [cv.numerator, cv.denominator]
             load = sum(len(d.carrying) for d in g.divers if not d.returned)
             assert ov["air"] == air_forecast(view) and ov["air"]["per_round"] == load
             seen.add(g.step)

@@ -1,7 +1,7 @@
 // History decoding and the words/numbers of the history bar and the hints: `node --test js/tests/`.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { expandFrames, fracText, frameState, turnText } from "../history.js";
+import { expandFrames, fracText, fracTitle, frameState, precisePct, turnText } from "../history.js";
 
 const chunk = {
   frames: [
@@ -46,4 +46,15 @@ test("turns and chances in words", () => {
   assert.equal(fracText(1, 1), "1 · 100%");
   assert.equal(fracText(1, 531441), "1/531441 · <1%");
   assert.equal(fracText(6560, 6561), "6560/6561 · >99%");
+  // beyond 10^7 (and beyond 2^53, sent as strings): a precise percentage, the exact value in a tooltip
+  assert.equal(fracText("79765889463593982435328", "79766443076872509863361"), "≈ 99.99931%");
+  assert.equal(fracText("553613328000", "79766443076872509863361"), "≈ 0.00000000069%");
+  assert.equal(fracText("5536133", "79766443076872509863361"), "≈ <0.000000000001%");
+  assert.equal(fracText("79766443076872509863360", "79766443076872509863361"), "≈ >99.999999999999%");
+  assert.equal(fracText(1, 3 ** 20), "≈ 0.000000029%");
+  assert.equal(fracText(2 ** 60 + "", 2 ** 61 + ""), "≈ 50.0%");
+  assert.equal(fracTitle("7", "79766443076872509863361"), "exactly 7/79766443076872509863361");
+  assert.equal(fracTitle(1, 3), null);
+  assert.equal(precisePct(99.5), "99.5%");
+  assert.equal(precisePct(42.25), "42.3%");
 });

@@ -21,7 +21,7 @@ OVERLAY_DOM_JS = """(root) => {
     out.landing[dd.dataset.ovLanding] = [...dd.querySelectorAll('.dsa-ov-cell')].map(
       c => [Number(c.dataset.pos), Number(c.dataset.num), Number(c.dataset.den)]);
   }
-  for (const c of root.querySelectorAll('.dsa-ov-home .dsa-ov-cell[data-num]')) out.home[c.dataset.home] = [Number(c.dataset.num), Number(c.dataset.den)];
+  for (const c of root.querySelectorAll('.dsa-ov-home .dsa-ov-cell[data-num]')) out.home[c.dataset.home] = [c.dataset.num, c.dataset.den];
   out.shaded = [...root.querySelectorAll('.dsa-ov-shade')].map(c => Number(c.dataset.pos));
   return out;
 }"""
@@ -32,11 +32,11 @@ from dsa_widget.analysis import home_chances as _hc, landing_distributions as _l
 def _dsa_expected(w):
     g = w.game
     land = {c: [[p, f.numerator, f.denominator] for p, f in d.items()] for c, d in _ld(g).items()}
-    home = {c: v for c, v in (w.overlay.get("home") or {}).items() if v is not None}
+    home = {c: [str(x) for x in v] for c, v in (w.overlay.get("home") or {}).items() if v is not None}
     from dsa_widget.analysis import home_chance as _h1
     for c in home:
         f = _h1(g.view(g.current_player), choice=c)
-        assert home[c] == [f.numerator, f.denominator], c
+        assert home[c] == [str(f.numerator), str(f.denominator)], c
     return _json.dumps({"seq": w.seq, "landing": land, "home": home})
 def _dsa_board(w):
     g = w.shown_game
@@ -56,7 +56,7 @@ def check_overlay(nb, page, root):
     expect(root).to_have_attribute("data-overlay-seq", str(want["seq"]))
     dom = page.evaluate(OVERLAY_DOM_JS, root.element_handle())
     assert dom["landing"] == want["landing"]
-    assert {c: v for c, v in dom["home"].items() if v[1]} == want["home"]
+    assert dom["home"] == want["home"]
     shaded = sorted(p for c in want["landing"] for p, _, _ in want["landing"][c] if p > 0)
     assert set(dom["shaded"]) <= set(shaded) and dom["shaded"], dom
     return want
@@ -124,11 +124,17 @@ def test_overlays_what_if_and_history_in_lab(lab, page, console):
     table = root.locator(".dsa-compare")
     expect(table.locator("tr[data-row='what-if'] td[data-seat='0']")).to_have_attribute("data-pos", str(br["pos"][0]))
     expect(table.locator("tr[data-row='real'] td[data-seat='0']")).to_have_attribute("data-pos", str(real["pos"][0]))
+    # keep this outcome, undo, and it stays in the comparison
+    root.locator("button[data-action='keep']").click()
+    kept = table.locator("tr[data-row='kept 1'] td[data-seat='0']")
+    expect(kept).to_have_attribute("data-pos", str(br["pos"][0]))
     root.screenshot(path=str(SCREENS / "whatif-light.png"))
     root.focus()
     page.keyboard.press("u")  # undo the roll
     expect(root.locator("select[data-die='0']")).to_be_visible()
     assert nb.eval("w.timeline.can_redo") == "True"
+    expect(kept).to_have_attribute("data-pos", str(br["pos"][0]))
+    expect(table.locator("tr[data-row='what-if'] td[data-seat='0']")).to_have_attribute("data-pos", str(real["pos"][0]))
     root.locator("button[data-action='back-to-real']").click()
     expect(root).to_have_attribute("data-view", "live")
     assert page.evaluate(DOM_BOARD_JS, root.element_handle())["pos"] == real["pos"]
