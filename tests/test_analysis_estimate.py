@@ -231,3 +231,38 @@ def test_fast_views_equal_real_views():
             g.apply(rng.choice(g.legal_choices()))
         for seat in range(g.setup.n_players):
             assert _view_for(g, seat, cache) == View.of(g, seat)
+
+
+@pytest.mark.parametrize("name", ["take_n", "depth", "air", "baseline", "planner"])
+def test_heuristic_bots_take_the_fast_path_with_the_same_choices(name):
+    """Named heuristic bots run their policy on the playout game (no View, no explanation):
+    the estimate is exactly what calling the bot itself gives, playout for playout."""
+    from dsa_widget.analysis.estimate import _PolicySeat, _resolve_bots
+    from dsa_widget.bots import make_bot
+
+    g = random_game_mid(4, seed=7)
+    assert all(type(p) is _PolicySeat for p in _resolve_bots(name, 4, 1))
+    fast = win_chances(g.view(0), playouts=300, seed=3, bots=name)
+    bots = [make_bot(name, seed=3 + i) for i in range(4)]
+    slow = win_chances(g.view(0), playouts=300, seed=3, bots=[lambda v, l, b=b: b(v, l) for b in bots])
+    assert fast.wins == slow.wins
+
+
+def test_a_bot_that_overrides_decide_is_called_as_itself():
+    from dsa_widget.analysis.estimate import _resolve_bots
+    from dsa_widget.bots.heuristics import PlannerBot
+
+    class Grumpy(PlannerBot):
+        def decide(self, view, legal):
+            return legal[-1], {"reason": "always the last"}
+
+    bot = Grumpy()
+    assert _resolve_bots([bot, None], 2, 1)[0] is bot
+
+
+def random_game_mid(players: int, seed: int) -> Game:
+    g = Game(players=players, seed=seed)
+    rng = random.Random(seed)
+    while g.turn_number < 10:
+        g.apply(rng.choice(g.legal_choices()))
+    return g

@@ -95,6 +95,31 @@ def _simple_fast(g: Any) -> str:
     return _simple_rule(g._step, g._legal, len(g._carry[p]), g._pos[p], g._air, g._up[p])
 
 
+class _PolicySeat:
+    """A built-in heuristic bot's policy, run on the playout game itself (fast path).
+
+    The heuristics read only public things (positions, headings, carried items and their
+    levels, the air, the path's levels), which is why the search bots run them on game copies
+    too; this skips building a View and the bot's explanation at every choice (about 1.6x).
+    """
+
+    __slots__ = ("choose",)
+
+    def __init__(self, policy: Any) -> None:
+        self.choose = policy.choose
+
+
+def _fast(bot: Any) -> Any:
+    """The bot, or its :class:`_PolicySeat` when it is a built-in heuristic (same choices)."""
+    try:
+        from ..bots.heuristics import HeuristicBot
+    except ImportError:  # pragma: no cover - the rules core without the bots package
+        return bot
+    if isinstance(bot, HeuristicBot) and type(bot).decide is HeuristicBot.decide:
+        return _PolicySeat(bot.policy)
+    return bot
+
+
 def _resolve_bots(bots: Any, n: int, seed: int | None) -> list[Callable | None]:
     """One policy per seat; None stands for the built-in simple policy (fast path)."""
 
@@ -110,11 +135,11 @@ def _resolve_bots(bots: Any, n: int, seed: int | None) -> list[Callable | None]:
                     "pass callables bot(view, legal) -> choice"
                 ) from None
             try:
-                return make_bot(b, seed=None if seed is None else seed + i)
+                return _fast(make_bot(b, seed=None if seed is None else seed + i))
             except ValueError as e:
                 raise AnalysisError(f"seat {i}: {e}") from None
         if callable(b):
-            return b
+            return _fast(b)
         raise AnalysisError(
             f"seat {i}: a bot is a callable bot(view, legal) -> choice or a bot name, got {b!r}"
         )
@@ -185,6 +210,8 @@ def _play_out(h: Any, policies: list[Callable | None]) -> None:
         b = policies[h._player]
         if b is None:
             c = _simple_fast(h)
+        elif type(b) is _PolicySeat:
+            c = b.choose(h, h._player, legal, False)[0]
         else:
             c = b(_view_for(h, h._player, cache), legal)
             if c not in legal:
