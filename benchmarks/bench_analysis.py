@@ -179,6 +179,12 @@ def main() -> None:
         f"win estimate, 4 players, dsa_widget.bots bots (baseline/air/depth/take_n), "
         f"{est.playouts:,} playouts: {dt:.2f} s   [target < 3 s]"
     )
+    for n in (2, 4, 6):
+        g = Game(players=n, seed=1)
+        t = time.perf_counter()
+        est = win_chances(g.view(0), bots="planner", playouts=2000, seed=1)
+        dt = time.perf_counter() - t
+        print(f"win estimate, {n} planner bots, {est.playouts:,} playouts: {dt:.2f} s   [target < 3 s]")
 
 
 if __name__ == "__main__":
