@@ -121,9 +121,10 @@ def test_fast_equals_reference_on_realistic_states():
         compared += 1
 
 
-def test_fast_budget_and_cache():
-    """The state budget still raises, and answers stay the same after a failed call."""
-    g = Game(players=6, seed=3, events=False, history=False)
+def crowded(players: int = 4, seed: int = 1) -> Game:
+    """Every diver dives, takes his first chip and keeps diving until 20 air are left
+    (four of them: about 0.15 s exact; six: past the default state budget)."""
+    g = Game(players=players, seed=seed, events=False, history=False)
     while g.round == 1 and g.air > 20 and not g.is_over:
         q = g.current_player
         if g.step == "search":
@@ -132,6 +133,12 @@ def test_fast_budget_and_cache():
             g.apply("continue")
         else:
             g.apply("roll")
+    return g
+
+
+def test_fast_budget_and_cache():
+    """The state budget still raises, and answers stay the same after a failed call."""
+    g = crowded(players=6, seed=3)
     home_mod.clear_cache()
     with pytest.raises(AnalysisError, match="game states"):
         home_chance(g, max_states=10)
@@ -182,24 +189,10 @@ def test_fast_equals_reference_with_heavy_loads():
     assert compared > 100 and heavy > 5, (compared, heavy)
 
 
-def realistic_crowded() -> Game:
-    """Four divers in the water, each with one item, most of the air left (about 0.15 s exact)."""
-    g = Game(players=4, seed=1, events=False, history=False)
-    while g.round == 1 and g.air > 20 and not g.is_over:
-        q = g.current_player
-        if g.step == "search":
-            g.apply("take" if "take" in g.legal_choices() and not g._carry[q] else "none")
-        elif g.step == "turn_back":
-            g.apply("continue")
-        else:
-            g.apply("roll")
-    return g
-
-
 def test_max_seconds_gives_up_cleanly_and_keeps_what_was_solved():
     """A time limit raises AnalysisError saying so; the next call (no limit) still gets the exact
     answer, the same as a cold solver's (a partly solved state is never remembered)."""
-    g = realistic_crowded()
+    g = crowded()
     home_mod.clear_cache()
     with pytest.raises(AnalysisError, match=r"more than 0\.001 s"):
         home_chance(g, max_states=None, max_seconds=0.001)
