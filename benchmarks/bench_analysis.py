@@ -74,6 +74,7 @@ def main() -> None:
 
     times = []
     too_big = 0
+    by_wet: dict[bool, list[float]] = {False: [], True: []}  # more than 3 divers in the water?
     for g in states:
         home_mod.clear_cache()  # cold: nothing remembered from earlier calls
         t = time.perf_counter()
@@ -82,6 +83,7 @@ def main() -> None:
         except AnalysisError:
             too_big += 1
         times.append(time.perf_counter() - t)
+        by_wet[sum(p > 0 for p in g._pos) > 3].append(times[-1])
     times.sort()
     under = sum(t < 0.1 for t in times)
     print(
@@ -91,6 +93,12 @@ def main() -> None:
         f"max {ms(times[-1])}; "
         f"{under}/{len(times)} under 100 ms; {too_big} over the state budget   [target < 100 ms]"
     )
+    for crowded, ts in sorted(by_wet.items()):
+        ts.sort()
+        print(
+            f"  {'4 to 6' if crowded else '0 to 3'} divers in the water: {len(ts)} states, "
+            f"{sum(t < 0.1 for t in ts)} under 100 ms, median {ms(statistics.median(ts))}, max {ms(ts[-1])}"
+        )
     if "--home-reference" in sys.argv:
         # the straightforward DP kept for the tests (analysis/_home_reference.py), same states and budget
         times = []
