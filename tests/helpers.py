@@ -40,3 +40,40 @@ def snapshot(g: Game) -> tuple:
     """Everything observable about a game, for 'nothing changed' checks."""
     return (g.state_dict(), g.step, g.legal_choices(), g.history, g.n_events, g._breathed, g._forced,
             g._dice, g._rng.getstate() if g._rng else None)
+
+
+def random_state(
+    seed: int, *, max_round: int = 3, max_steps: int = 400, stop: float = 0.02, **kw: Any
+) -> Game:
+    """A game stopped at a random moment, often crowded, often near the path's end,
+    sometimes in a later round (stacks of sunk chips at the end of the path); any step.
+    ``stop``: the chance to stop after each choice; ``kw`` go to :class:`Game`."""
+    rng = random.Random(seed)
+    n = rng.randint(2, 6)
+    length = rng.choice([3, 5, 8, 12, 20, 32])
+    path = [(min(4, 1 + i * 4 // length), rng.randint(0, 15)) for i in range(length)]
+    air = rng.randint(3, 25)
+    opts = {"turn_back_requires_treasure": rng.random() < 0.8}
+    g = Game(players=n, path=path, air=air, seed=seed, rounds=max_round, options=opts, **kw)
+    target_round = rng.randint(1, max_round)
+    p_take = rng.choice([0.3, 0.7, 1.0])
+    p_back = rng.choice([0.1, 0.3, 0.6])
+    for _ in range(rng.randint(0, max_steps)):
+        if g.is_over:
+            break
+        if g.round > target_round and rng.random() < 0.5:
+            break
+        lg = g.legal_choices()
+        if g.step == "search":
+            if "take" in lg:
+                c = "take" if rng.random() < p_take else "none"
+            else:
+                c = rng.choice(lg) if rng.random() < 0.3 else "none"
+        elif g.step == "turn_back":
+            c = "back" if rng.random() < p_back else "continue"
+        else:
+            c = "roll"
+        g.apply(c)
+        if rng.random() < stop:
+            break
+    return g

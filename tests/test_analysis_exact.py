@@ -15,6 +15,7 @@ import random
 from fractions import Fraction
 
 import pytest
+from helpers import random_state
 
 from dsa_widget import Game
 from dsa_widget.analysis import (
@@ -33,40 +34,6 @@ from dsa_widget.analysis import (
 from dsa_widget.game import DICE_OUTCOMES
 
 # ---------------------------------------------------------------- random states
-
-
-def random_state(seed: int, *, max_round: int = 3) -> Game:
-    """A game stopped at a random moment, often crowded, often near the path's end,
-    sometimes in a later round (stacks of sunk chips at the end of the path)."""
-    rng = random.Random(seed)
-    n = rng.randint(2, 6)
-    length = rng.choice([3, 5, 8, 12, 20, 32])
-    path = [(min(4, 1 + i * 4 // length), rng.randint(0, 15)) for i in range(length)]
-    air = rng.randint(3, 25)
-    opts = {"turn_back_requires_treasure": rng.random() < 0.8}
-    g = Game(players=n, path=path, air=air, seed=seed, rounds=max_round, options=opts)
-    target_round = rng.randint(1, max_round)
-    p_take = rng.choice([0.3, 0.7, 1.0])
-    p_back = rng.choice([0.1, 0.3, 0.6])
-    for _ in range(rng.randint(0, 400)):
-        if g.is_over:
-            break
-        if g.round > target_round and rng.random() < 0.5:
-            break
-        lg = g.legal_choices()
-        if g.step == "search":
-            if "take" in lg:
-                c = "take" if rng.random() < p_take else "none"
-            else:
-                c = rng.choice(lg) if rng.random() < 0.3 else "none"
-        elif g.step == "turn_back":
-            c = "back" if rng.random() < p_back else "continue"
-        else:
-            c = "roll"
-        g.apply(c)
-        if rng.random() < 0.02:
-            break
-    return g
 
 
 def states(n: int, start: int = 0, want=lambda g: not g.is_over):

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 
+import helpers
 import pytest
 
 from dsa_widget import Game
@@ -20,32 +21,7 @@ from dsa_widget.analysis._home_reference import reference_chance
 
 def random_state(seed: int) -> Game:
     """A game stopped at a random moment (any step), often crowded, any round."""
-    rng = random.Random(seed)
-    n = rng.randint(2, 6)
-    length = rng.choice([3, 5, 8, 12, 20, 32])
-    path = [(min(4, 1 + i * 4 // length), rng.randint(0, 15)) for i in range(length)]
-    air = rng.randint(3, 25)
-    opts = {"turn_back_requires_treasure": rng.random() < 0.8}
-    g = Game(players=n, path=path, air=air, seed=seed, rounds=3, options=opts, events=False, history=False)
-    p_take = rng.choice([0.3, 0.7, 1.0])
-    p_back = rng.choice([0.1, 0.3, 0.6])
-    for _ in range(rng.randint(0, 300)):
-        if g.is_over:
-            break
-        lg = g.legal_choices()
-        if g.step == "search":
-            if "take" in lg:
-                c = "take" if rng.random() < p_take else "none"
-            else:
-                c = rng.choice(lg) if rng.random() < 0.3 else "none"
-        elif g.step == "turn_back":
-            c = "back" if rng.random() < p_back else "continue"
-        else:
-            c = "roll"
-        g.apply(c)
-        if rng.random() < 0.03:
-            break
-    return g
+    return helpers.random_state(seed, max_steps=300, stop=0.03, events=False, history=False)
 
 
 def policies(rng: random.Random, n: int):

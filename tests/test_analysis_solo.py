@@ -7,7 +7,7 @@ import random
 from fractions import Fraction
 
 import pytest
-from test_analysis_exact import random_state
+from helpers import random_state
 
 from dsa_widget import Game
 from dsa_widget.analysis import AnalysisError, solo_bot, solo_game, solo_policy
