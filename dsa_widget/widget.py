@@ -456,6 +456,7 @@ class DeepSea(anywidget.AnyWidget):
         if start._rng is not None:
             start._rng = random.Random(fresh)
         self._branch = Timeline(start)
+        self._kept = []  # what was kept belongs to the branch it came from
         self._branch_from = turn
         self._branch_base = self._branch.game.n_events
         self._branch_sent = self._branch_base
@@ -548,11 +549,15 @@ class DeepSea(anywidget.AnyWidget):
             raise TimelineError("keep() keeps a what-if state: open a what-if first (w.branch())")
         if len(self._kept) >= self.KEEP_MAX:
             raise TimelineError(f"{self.KEEP_MAX} states are kept already: go back to the real game to start afresh")
+        taken = {n for n, _ in self._kept}
         if name is None:
-            name = f"kept {len(self._kept) + 1}"
+            i = len(self._kept) + 1
+            while f"kept {i}" in taken:
+                i += 1
+            name = f"kept {i}"
         if not isinstance(name, str) or not name.strip() or len(name) > 24:
             raise TypeError(f"name must be a short non-empty string (at most 24 characters), got {name!r}")
-        if name in ("real", "what-if") or any(n == name for n, _ in self._kept) or name.startswith("real at turn"):
+        if name in ("real", "what-if") or name in taken or name.startswith("real at turn"):
             raise ValueError(f"the comparison already has a row named {name!r}")
         self._kept.append((name, self._branch.game))
         self._publish()
@@ -863,7 +868,7 @@ class DeepSea(anywidget.AnyWidget):
             if len(self._kept) >= self.KEEP_MAX:
                 return self._reject("illegal", f"{self.KEEP_MAX} states are kept already: go back to the real game to start afresh")
             self._ok()
-            self.keep()
+            self.keep()  # the default name is always free, so this cannot fail
             return None
         if kind == "undo":
             if not br.can_undo:

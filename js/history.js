@@ -61,7 +61,11 @@ export function bigFrac(num, den) {
  * full float precision even when tiny. */
 function bigPct(num, den) {
   const n = BigInt(num), d = BigInt(den);
-  const pct = (x) => Number((x * 10n ** 40n) / d) / 1e38;
+  const pct = (x) => {
+    if (x <= 0n) return 0;
+    const q = (x * 10n ** 16n) / d; // the percentage in units of 1e-14 %
+    return q === 0n ? 1e-15 : Number(q) / 1e14; // below that (never shown): tiny, but not 0
+  };
   return [pct(n), pct(d - n)];
 }
 

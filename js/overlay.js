@@ -106,7 +106,7 @@ export function drawHints(st, ov, { hints, picked, onHints, onPick }) {
     const [num, den] = ov.carry;
     list.append(h("dt", { text: `${who} carries, on average` }),
       h("dd", { class: "dsa-ov-carry", "data-num": num, "data-den": den, title: fracTitle(num, den),
-        text: fracTitle(num, den) ? `≈ ${(Number((BigInt(num) * 100n) / BigInt(den)) / 100).toFixed(2)} points`
+        text: fracTitle(num, den) ? `≈ ${(Number((BigInt(num) * 200n + BigInt(den)) / (2n * BigInt(den))) / 100).toFixed(2)} points`
           : `${den === 1 ? num : `${num}/${den}`} ≈ ${(num / den).toFixed(2)} points` }));
   }
   box.append(list);

@@ -248,21 +248,29 @@ def test_heuristic_bots_take_the_fast_path_with_the_same_choices(name):
     assert fast.wins == slow.wins
 
 
-def test_a_bot_that_overrides_decide_is_called_as_itself():
-    from dsa_widget.analysis.estimate import _resolve_bots
-    from dsa_widget.bots.heuristics import PlannerBot
-
-    class Grumpy(PlannerBot):
-        def decide(self, view, legal):
-            return legal[-1], {"reason": "always the last"}
-
-    bot = Grumpy()
-    assert _resolve_bots([bot, None], 2, 1)[0] is bot
-
-
 def random_game_mid(players: int, seed: int) -> Game:
     g = Game(players=players, seed=seed)
     rng = random.Random(seed)
     while g.turn_number < 10:
         g.apply(rng.choice(g.legal_choices()))
     return g
+
+
+def test_min_playouts_must_be_positive():
+    g = Game(players=2, seed=1)
+    for bad in (0, -1, 1.5, True):
+        with pytest.raises(AnalysisError, match="min_playouts"):
+            estimate_home_chance(g, min_playouts=bad, max_seconds=0)
+
+
+def test_subclassed_heuristic_bots_are_called_as_themselves():
+    """Only the built-in heuristic classes run on the playout game: a subclass's policy has not
+    promised to read public things only."""
+    from dsa_widget.analysis.estimate import _resolve_bots
+    from dsa_widget.bots.heuristics import PlannerBot
+
+    class MyPlanner(PlannerBot):
+        pass
+
+    bot = MyPlanner()
+    assert _resolve_bots([bot, None], 2, 1)[0] is bot

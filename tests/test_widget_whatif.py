@@ -493,3 +493,17 @@ def test_a_branch_played_to_the_end_does_not_tell_the_winner():
     assert over and over[0]["winners"] == []
     w.reveal_all = True
     assert w.state["winners"] == [1]
+
+
+def test_keep_names_never_clash_and_a_new_branch_starts_empty():
+    w = DeepSea(players=["Ann", "Bob"], seed=3)
+    w.branch()
+    w.roll((3, 3))
+    w.keep("kept 2")  # a name the default would pick next-but-one
+    assert w.keep() == "kept 3"  # 2 states kept: the next default is free
+    msg(w, "keep")  # the board's button never fails on a clash
+    assert w.error == {} and [r["name"] for r in w.state["whatif"]["compare"]][1:4] == ["kept 2", "kept 3", "kept 4"]
+    w.branch()  # a new branch (of now) while one is open: kept rows belonged to the old one
+    assert [r["name"] for r in w.state["whatif"]["compare"]] == ["real", "what-if"]
+    msg(w, "what_if", turn=0)
+    assert [r["name"] for r in w.state["whatif"]["compare"]] == ["real", "real at turn 0", "what-if"]

@@ -112,10 +112,12 @@ class _PolicySeat:
 def _fast(bot: Any) -> Any:
     """The bot, or its :class:`_PolicySeat` when it is a built-in heuristic (same choices)."""
     try:
-        from ..bots.heuristics import HeuristicBot
+        from ..bots import heuristics as hb
     except ImportError:  # pragma: no cover - the rules core without the bots package
         return bot
-    if isinstance(bot, HeuristicBot) and type(bot).decide is HeuristicBot.decide:
+    # the built-in classes only: a subclass may have its own policy, which has not promised
+    # to read public things only (on the playout game it could read the dealt values)
+    if type(bot) in (hb.TakeNBot, hb.DepthBot, hb.AirAwareBot, hb.BaselineBot, hb.PlannerBot):
         return _PolicySeat(bot.policy)
     return bot
 
@@ -427,6 +429,8 @@ def estimate_home_chance(
         raise AnalysisError(f"playouts must be a whole number >= 1, got {playouts!r}")
     if max_seconds is not None and not max_seconds >= 0:
         raise AnalysisError(f"max_seconds must be a number >= 0 or None, got {max_seconds!r}")
+    if isinstance(min_playouts, bool) or not isinstance(min_playouts, int) or min_playouts < 1:
+        raise AnalysisError(f"min_playouts must be a whole number >= 1, got {min_playouts!r}")
     if board.home[d]:
         return HomeEstimate(playouts, playouts)
     rng = random.Random(seed)

@@ -54,6 +54,12 @@ test("turns and chances in words", () => {
   assert.equal(fracText(1, 3 ** 20), "≈ 0.000000029%");
   assert.equal(fracText(2 ** 60 + "", 2 ** 61 + ""), "≈ 50.0%");
   assert.equal(fracTitle("7", "79766443076872509863361"), "exactly 7/79766443076872509863361");
+  // denominators far past 10^40 (50 rolls of the dice) keep their tiny chances
+  assert.equal(fracText("1", (9n ** 50n).toString()), "≈ <0.000000000001%");
+  assert.equal(fracText((9n ** 50n - 1n).toString(), (9n ** 50n).toString()), "≈ >99.999999999999%");
+  assert.equal(fracText((9n ** 49n).toString(), (9n ** 50n).toString()), "≈ 11.1%");
+  assert.equal(fracText("1", (9n ** 400n).toString()), "≈ <0.000000000001%");
+  assert.equal(fracText("0", (9n ** 400n).toString()), "≈ 0%");
   assert.equal(fracTitle(1, 3), null);
   assert.equal(precisePct(99.5), "99.5%");
   assert.equal(precisePct(42.25), "42.3%");
