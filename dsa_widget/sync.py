@@ -474,8 +474,7 @@ def air_forecast(view: Any) -> dict[str, Any]:
     seat = view.current_player
     loads = [len(c) for c in view.carrying]
     n = len(loads)
-    play = [q for q in range(n) if not view.returned[q]]
-    per_round = sum(loads[q] for q in play)
+    per_round = sum(k for q, k in enumerate(loads) if not view.returned[q])
     air = view.air
     out: dict[str, Any] = {"now": max(0, air), "per_round": per_round, "mine": loads[seat],
                            "next": None, "turns_left": None, "note": AIR_ASSUMPTION}
@@ -594,10 +593,11 @@ def overlay_for(game: Game, real: Game | None = None, viewer: int | None = None)
             est[c] = _home_estimate(view, seat, c, max(0.0, left / (len(todo) - i)))
         out["home_est"] = est
         counts = sorted({e[3] for e in est.values() if e})
-        many = "" if not counts else f"{counts[0]:,}" if len(counts) == 1 else f"{counts[0]:,}–{counts[-1]:,}"
-        out["home_note"] = (f"≈ estimated from {many} playouts (95% interval): too many cases for "
-                            "a live exact figure; home_chance() in a cell gives it exactly" if counts else
-                            "too many cases for a live figure; home_chance() in a cell gives it exactly")
+        note = "too many cases for a live exact figure; home_chance() in a cell gives it exactly"
+        if counts:
+            many = f"{counts[0]:,}" if len(counts) == 1 else f"{counts[0]:,}–{counts[-1]:,}"
+            note = f"≈ estimated from {many} playouts (95% interval): {note}"
+        out["home_note"] = note
     out["home"] = home
     out["home_assumption"] = HOME_ASSUMPTION
     out["air"] = air_forecast(view)

@@ -72,7 +72,13 @@ class Timeline:
     def game(self) -> Game:
         """A copy of the current game (acting on it leaves the timeline as it was: act
         through the timeline instead)."""
-        return self._frames[self._at].copy()
+        return self._current.copy()
+
+    @property
+    def _current(self) -> Game:
+        """The current frame itself, for readers inside the package (frames are never changed
+        once stored: every action acts on a copy)."""
+        return self._frames[self._at]
 
     def _push(self, g: Game) -> None:
         del self._frames[self._at + 1 :]
@@ -81,19 +87,19 @@ class Timeline:
 
     def apply(self, choice: Any) -> None:
         """Apply a choice (see :meth:`Game.apply`); an illegal one changes nothing."""
-        g = self._frames[self._at].copy()
+        g = self._current.copy()
         g.apply(choice)
         self._push(g)
 
     def roll(self, dice: Sequence[int] | None = None) -> None:
         """Roll (chosen dice in a what-if, or the game's own)."""
-        g = self._frames[self._at].copy()
+        g = self._current.copy()
         g.roll(dice)
         self._push(g)
 
     def play_turn(self, back: bool = False, dice: Sequence[int] | None = None, search: Any = "none") -> None:
         """A whole turn as one frame (see :meth:`Game.play_turn`)."""
-        g = self._frames[self._at].copy()
+        g = self._current.copy()
         g.play_turn(back=back, dice=dice, search=search)
         self._push(g)
 
@@ -169,12 +175,12 @@ class Timeline:
     def branch(self) -> "Timeline":
         """A new, independent timeline starting from the current state."""
         t = Timeline.__new__(Timeline)
-        t._frames = [self._frames[self._at].copy()]
+        t._frames = [self._current.copy()]
         t._at = 0
         return t
 
     def __repr__(self) -> str:
-        return f"<Timeline frame {self._at}/{len(self._frames) - 1}: {self._frames[self._at]!r}>"
+        return f"<Timeline frame {self._at}/{len(self._frames) - 1}: {self._current!r}>"
 
 
 def _turn_kwargs(turn: dict[str, Any]) -> dict[str, Any]:

@@ -353,7 +353,7 @@ class DeepSea(anywidget.AnyWidget):
         ``bot`` defaults to the seat's own bot, else a random-legal bot.  In a
         what-if branch the branch moves (the real game is untouched).
         """
-        g = self.shown_game
+        g = self._shown()
         if g.is_over:
             raise IllegalChoiceError("the game is over; no more turns", None, ())
         seat = g.current_player
@@ -408,8 +408,12 @@ class DeepSea(anywidget.AnyWidget):
 
     @property
     def shown_game(self) -> Game:
-        """The game on the board: the what-if branch's, or the real :attr:`game`."""
+        """The game on the board: the what-if branch's (a copy), or the real :attr:`game`."""
         return self._branch.game if self._branch is not None else self._game
+
+    def _shown(self) -> Game:
+        """:attr:`shown_game` without copying the branch's frame (read it, never act on it)."""
+        return self._branch._current if self._branch is not None else self._game
 
     @property
     def branch_game(self) -> Game | None:
@@ -458,7 +462,7 @@ class DeepSea(anywidget.AnyWidget):
         self._branch = Timeline(start)
         self._kept = []  # what was kept belongs to the branch it came from
         self._branch_from = turn
-        self._branch_base = self._branch.game.n_events
+        self._branch_base = self._branch._current.n_events
         self._branch_sent = self._branch_base
         self.scrub = -1
         self._publish()
@@ -559,7 +563,7 @@ class DeepSea(anywidget.AnyWidget):
             raise TypeError(f"name must be a short non-empty string (at most 24 characters), got {name!r}")
         if name in ("real", "what-if") or name in taken or name.startswith("real at turn"):
             raise ValueError(f"the comparison already has a row named {name!r}")
-        self._kept.append((name, self._branch.game))
+        self._kept.append((name, self._branch._current))  # frames never change: no copy needed
         self._publish()
         return name
 
@@ -576,7 +580,7 @@ class DeepSea(anywidget.AnyWidget):
         if self._branch_from is not None:
             games[f"real at turn {self._branch_from}"] = self._branch.frames().__next__()
         games.update(self._kept)
-        games["what-if"] = self._branch.game
+        games["what-if"] = self._branch._current
         return compare(**games)
 
     def show_turn(self, turn: int | None) -> None:
@@ -663,7 +667,7 @@ class DeepSea(anywidget.AnyWidget):
         """The what-if branch as the board draws it: values only as the *real* game lets the viewer know."""
         br = self._branch
         assert br is not None
-        g = br.game
+        g = br._current
         reveal = self.reveal_all
         known = known_values(self._game, self.viewer, reveal)
         if reveal:
@@ -739,7 +743,7 @@ class DeepSea(anywidget.AnyWidget):
                 self.overlay = {}
             return
         t0 = time.perf_counter()
-        ov = overlay_for(self.shown_game, self._game if self._branch is not None else None, self.viewer)
+        ov = overlay_for(self._shown(), self._game if self._branch is not None else None, self.viewer)
         ms = (time.perf_counter() - t0) * 1000
         self._overlay_ms.append(ms)
         ov["seq"] = self._seq
@@ -792,7 +796,7 @@ class DeepSea(anywidget.AnyWidget):
         if kind == "bot_step" and self._branch is not None:
             if seq != self._seq:
                 return None
-            if self.shown_game.is_over:
+            if self._shown().is_over:
                 return self._reject("illegal", "the what-if game is over; undo or go back to the real game")
             self.bot_move()
             self._ok()
