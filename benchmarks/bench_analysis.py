@@ -16,14 +16,15 @@ import statistics
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from dsa_widget import Game  # noqa: E402
 from dsa_widget.analysis import AnalysisError, home_chances, landing_distributions, win_chances  # noqa: E402
 from dsa_widget.analysis import home as home_mod  # noqa: E402
-from dsa_widget.analysis._home_reference import reference_chance  # noqa: E402
 from dsa_widget.analysis import solo as solo_mod  # noqa: E402
+from dsa_widget.analysis._home_reference import reference_chance  # noqa: E402
 
 
 def realistic_states(count: int, seed: int = 0) -> list[Game]:
@@ -165,35 +166,26 @@ def main() -> None:
         f"cached call {ms(t_cached)}   [target < 30 s once]"
     )
 
-    for n in (2, 4, 6):
-        g = Game(players=n, seed=1)
-        t = time.perf_counter()
-        est = win_chances(g, seat=0, playouts=2000, seed=1)
-        dt = time.perf_counter() - t
-        print(
-            f"win estimate, {n} players from the start, {est.playouts:,} playouts: {dt:.2f} s"
-            "   [target < 3 s]"
-        )
-
     try:
         import dsa_widget.bots  # noqa: F401
     except ImportError:
-        return
-    g = Game(players=4, seed=1)
-    t = time.perf_counter()
-    est = win_chances(g, ["baseline", "air", "depth", "take_n"], seat=0, playouts=2000, seed=1)
-    dt = time.perf_counter() - t
-    print(
-        f"win estimate, 4 players, dsa_widget.bots bots (baseline/air/depth/take_n), "
-        f"{est.playouts:,} playouts: {dt:.2f} s   [target < 3 s]"
-    )
-    for n in (2, 4, 6):
-        g = Game(players=n, seed=1)
-        t = time.perf_counter()
-        est = win_chances(g.view(0), bots="planner", playouts=2000, seed=1)
-        dt = time.perf_counter() - t
-        print(f"win estimate, {n} planner bots, {est.playouts:,} playouts: {dt:.2f} s   [target < 3 s]")
+        runs = [("built-in policy", None)]  # the rules core alone: no named bots
+    else:
+        runs = [("built-in policy", None), ("planner bots", "planner")]
+    for label, bots in runs:
+        for n in (2, 4, 6):
+            time_win_estimate(f"{n} players from the start, {label}", Game(players=n, seed=1), bots)
+    if len(runs) > 1:
+        time_win_estimate("4 players, bots baseline/air/depth/take_n", Game(players=4, seed=1),
+                          ["baseline", "air", "depth", "take_n"])
 
+
+def time_win_estimate(label: str, g: Game, bots: Any) -> None:
+    """Print how long a 2,000-playout win estimate for seat 0 takes."""
+    t = time.perf_counter()
+    est = win_chances(g.view(0), bots, seat=0, playouts=2000, seed=1)
+    dt = time.perf_counter() - t
+    print(f"win estimate, {label}, {est.playouts:,} playouts: {dt:.2f} s   [target < 3 s]")
 
 if __name__ == "__main__":
     main()
