@@ -19,12 +19,13 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))  # the reference DP is a test oracle
 
 from dsa_widget import Game  # noqa: E402
-from dsa_widget.analysis import AnalysisError, home_chances, landing_distributions, win_chances  # noqa: E402
-from dsa_widget.analysis import home as home_mod  # noqa: E402
-from dsa_widget.analysis import solo as solo_mod  # noqa: E402
-from dsa_widget.analysis._home_reference import reference_chance  # noqa: E402
+from dsa_widget.deep_sea.analysis import AnalysisError, home_chances, landing_distributions, win_chances  # noqa: E402
+from dsa_widget.deep_sea.analysis import home as home_mod  # noqa: E402
+from dsa_widget.deep_sea.analysis import solo as solo_mod  # noqa: E402
+from home_reference import reference_chance  # noqa: E402
 
 
 def realistic_states(count: int, seed: int = 0) -> list[Game]:
@@ -101,7 +102,7 @@ def main() -> None:
             f"{sum(t < 0.1 for t in ts)} under 100 ms, median {ms(statistics.median(ts))}, max {ms(ts[-1])}"
         )
     if "--home-reference" in sys.argv:
-        # the straightforward DP kept for the tests (analysis/_home_reference.py), same states and budget
+        # the straightforward DP kept for the tests (tests/home_reference.py), same states and budget
         times = []
         too_big = 0
         for g in states:
@@ -167,7 +168,7 @@ def main() -> None:
     )
 
     try:
-        import dsa_widget.bots  # noqa: F401
+        import dsa_widget.deep_sea.bots  # noqa: F401
     except ImportError:
         runs = [("built-in policy", None)]  # the rules core alone: no named bots
     else:

@@ -39,7 +39,7 @@ import time
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
 from dsa_widget import Game
-from dsa_widget.bots import BOT_NAMES, make_bot, play_bot_move, tournament
+from dsa_widget.deep_sea.bots import BOT_NAMES, make_bot, play_bot_move, tournament
 
 HEURISTICS = ["take_n", "depth", "air", "baseline", "planner"]
 

@@ -27,8 +27,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from dsa_widget.sync import build_state, state_bytes
-from dsa_widget.widget import DeepSea
+from dsa_widget.deep_sea.state import build_state, state_bytes
+from dsa_widget.deep_sea.widget import DeepSea
 
 
 def pct(xs: list[float], q: float) -> float:
@@ -79,8 +79,8 @@ def analysis_costs(games: int, players: int) -> dict:
     import random
 
     from dsa_widget import Game
-    from dsa_widget.analysis import AnalysisError, home_chance, landing_distributions
-    from dsa_widget.sync import OVERLAY_MAX_STATES
+    from dsa_widget.deep_sea.analysis import AnalysisError, home_chance, landing_distributions
+    from dsa_widget.deep_sea.state import OVERLAY_MAX_STATES
 
     land: list[float] = []
     home: list[float] = []

@@ -1,6 +1,6 @@
 """Deep Sea Adventure for Jupyter: a rules engine, bots, probability tools and a widget.
 
-The rules live in :mod:`dsa_widget.game` (no widget code is imported by them):
+The rules live in :mod:`dsa_widget.deep_sea.rules` (no widget code is imported by them):
 
 >>> from dsa_widget import Game
 >>> g = Game(players=["Ann", "Bob"], seed=1)
@@ -15,9 +15,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from .errors import DeepSeaError, IllegalChoiceError, RecordError, SetupError
-from .events import describe, narrate
-from .game import (
+from .deep_sea.errors import DeepSeaError, IllegalChoiceError, RecordError, SetupError
+from .deep_sea.events import describe, narrate
+from .deep_sea import (
     BACK,
     CONTINUE,
     DICE_OUTCOMES,
@@ -28,9 +28,9 @@ from .game import (
     Game,
     drop,
 )
-from .record import FORMAT, load_record
-from .setup import Options, Setup, standard_path
-from .view import View
+from .deep_sea.record import FORMAT, load_record
+from .deep_sea.setup import Options, Setup, standard_path
+from .deep_sea.view import View
 
 __version__ = "0.1.0"
 
@@ -62,7 +62,7 @@ __all__ = [
 def __getattr__(name: str) -> Any:
     # The widget is loaded lazily: the rules engine never imports ipywidgets/anywidget.
     if name == "DeepSea":
-        from .widget import DeepSea
+        from .deep_sea.widget import DeepSea
 
         return DeepSea
     raise AttributeError(f"module 'dsa_widget' has no attribute {name!r}")

@@ -9,11 +9,11 @@ import random
 import sys
 from typing import Sequence
 
-from .errors import DeepSeaError
+from .deep_sea.errors import DeepSeaError
 
 
 def _cmd_replay(args: argparse.Namespace) -> int:
-    from .record import load_record
+    from .deep_sea.record import load_record
 
     try:
         if args.file == "-":
@@ -29,9 +29,9 @@ def _cmd_replay(args: argparse.Namespace) -> int:
 
 def _cmd_demo(args: argparse.Namespace) -> int:
     """Play a game between random-legal players in the terminal, then replay its record."""
-    from .events import narrate
-    from .game import Game
-    from .record import load_record
+    from .deep_sea.events import narrate
+    from .deep_sea.rules import Game
+    from .deep_sea.record import load_record
 
     game = Game(players=args.players, seed=args.seed)
     rng = random.Random(args.seed)
@@ -50,7 +50,7 @@ def _cmd_demo(args: argparse.Namespace) -> int:
 
 def _cmd_tournament(args: argparse.Namespace) -> int:
     """Rank bots over many seeded games: ``python -m dsa_widget tournament mc baseline --games 100``."""
-    from .bots import tournament
+    from .deep_sea.bots import tournament
 
     setup: dict = {}
     if args.air is not None:

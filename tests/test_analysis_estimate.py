@@ -8,7 +8,7 @@ import random
 import pytest
 
 from dsa_widget import Game
-from dsa_widget.analysis import (
+from dsa_widget.deep_sea.analysis import (
     AnalysisError,
     estimate_home_chance,
     home_chance,
@@ -218,8 +218,8 @@ def test_estimated_home_chance_can_stop_early():
 
 def test_fast_views_equal_real_views():
     """The playouts' cached views are exactly the engine's views."""
-    from dsa_widget.analysis.estimate import _view_for
-    from dsa_widget.view import View
+    from dsa_widget.deep_sea.analysis.estimate import _view_for
+    from dsa_widget.deep_sea.view import View
 
     for seed in range(30):
         rng = random.Random(seed)
@@ -237,8 +237,8 @@ def test_fast_views_equal_real_views():
 def test_heuristic_bots_take_the_fast_path_with_the_same_choices(name):
     """Named heuristic bots run their policy on the playout game (no View, no explanation):
     the estimate is exactly what calling the bot itself gives, playout for playout."""
-    from dsa_widget.analysis.estimate import _PolicySeat, _resolve_bots
-    from dsa_widget.bots import make_bot
+    from dsa_widget.deep_sea.analysis.estimate import _PolicySeat, _resolve_bots
+    from dsa_widget.deep_sea.bots import make_bot
 
     g = random_game_mid(4, seed=7)
     assert all(type(p) is _PolicySeat for p in _resolve_bots(name, 4, 1))
@@ -266,8 +266,8 @@ def test_min_playouts_must_be_positive():
 def test_subclassed_heuristic_bots_are_called_as_themselves():
     """Only the built-in heuristic classes run on the playout game: a subclass's policy has not
     promised to read public things only."""
-    from dsa_widget.analysis.estimate import _resolve_bots
-    from dsa_widget.bots.heuristics import PlannerBot
+    from dsa_widget.deep_sea.analysis.estimate import _resolve_bots
+    from dsa_widget.deep_sea.bots.heuristics import PlannerBot
 
     class MyPlanner(PlannerBot):
         pass

@@ -18,7 +18,7 @@ import pytest
 from helpers import random_state
 
 from dsa_widget import Game
-from dsa_widget.analysis import (
+from dsa_widget.deep_sea.analysis import (
     AnalysisError,
     Exact,
     carried_value,
@@ -31,7 +31,7 @@ from dsa_widget.analysis import (
     landing_distributions,
     steps_distribution,
 )
-from dsa_widget.game import DICE_OUTCOMES
+from dsa_widget.deep_sea.rules import DICE_OUTCOMES
 
 # ---------------------------------------------------------------- random states
 
@@ -523,7 +523,7 @@ def test_carried_value_needs_a_viewer():
 
 def test_remembered_states_give_the_same_answers():
     """Answers after many cached calls equal answers computed from scratch."""
-    from dsa_widget.analysis import home as home_mod
+    from dsa_widget.deep_sea.analysis import home as home_mod
 
     games = states(40, start=12000)
     warm = []

@@ -14,9 +14,9 @@ import helpers
 import pytest
 
 from dsa_widget import Game
-from dsa_widget.analysis import AnalysisError, home_chance, home_chances
-from dsa_widget.analysis import home as home_mod
-from dsa_widget.analysis._home_reference import reference_chance
+from dsa_widget.deep_sea.analysis import AnalysisError, home_chance, home_chances
+from dsa_widget.deep_sea.analysis import home as home_mod
+from home_reference import reference_chance
 
 
 def random_state(seed: int) -> Game:

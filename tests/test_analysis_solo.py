@@ -10,8 +10,8 @@ import pytest
 from helpers import random_state
 
 from dsa_widget import Game
-from dsa_widget.analysis import AnalysisError, solo_bot, solo_game, solo_policy
-from dsa_widget.game import DICE_OUTCOMES
+from dsa_widget.deep_sea.analysis import AnalysisError, solo_bot, solo_game, solo_policy
+from dsa_widget.deep_sea.rules import DICE_OUTCOMES
 
 
 def play_solo(policy, games: int, seed: int, **kw) -> list[int]:

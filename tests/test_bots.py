@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from dsa_widget import DeepSeaError, Game
-from dsa_widget.bots import (
+from dsa_widget.deep_sea.bots import (
     BOT_NAMES,
     Bot,
     BotError,

@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dsa_widget.bots import BotError, make_bot, tournament
-from dsa_widget.bots.tournament import TournamentResult, wilson_interval
+from dsa_widget.deep_sea.bots import BotError, make_bot, tournament
+from dsa_widget.core.tournament import TournamentResult, wilson_interval
 from dsa_widget.cli import main
 
 
@@ -157,10 +157,10 @@ def test_notebook_progress_bar_in_a_kernel(monkeypatch):
 
     import IPython.display
 
-    tmod = importlib.import_module("dsa_widget.bots.tournament")  # the module, not the function
+    tmod = importlib.import_module("dsa_widget.core.tournament")  # the module, not the function
 
     shown = []
-    import dsa_widget.progress as pmod
+    import dsa_widget.core.progress as pmod
 
     monkeypatch.setattr(pmod, "in_kernel", lambda: True)
     monkeypatch.setattr(IPython.display, "display", lambda w: shown.append(w))
@@ -172,7 +172,7 @@ def test_notebook_progress_bar_in_a_kernel(monkeypatch):
 
 
 def test_no_kernel_outside_jupyter():
-    from dsa_widget.bots.tournament import _in_kernel
+    from dsa_widget.core.tournament import _in_kernel
 
     assert _in_kernel() is False
 
@@ -181,8 +181,8 @@ def test_dives_banked_counts_every_banking_round():
     """A round can end after a search or a turn-back choice, not only after a roll: every
     banking counts (checked against the bank events of the same game played with the log on)."""
     from dsa_widget import Game
-    from dsa_widget.bots import play_bot_move
-    from dsa_widget.bots.tournament import _instantiate, play_game
+    from dsa_widget.deep_sea.bots import play_bot_move
+    from dsa_widget.core.tournament import _instantiate, play_game
 
     for game_seed in range(12):
         specs, labels, seeds = ["baseline", "planner", "random"], ["A", "B", "C"], [1, 2, 3]

@@ -8,8 +8,8 @@ import random
 import pytest
 
 from dsa_widget import Game
-from dsa_widget.analysis import home_chance
-from dsa_widget.sync import OVERLAY_MIN_PLAYOUTS, OVERLAY_PLAYOUTS, air_forecast, overlay_for
+from dsa_widget.deep_sea.analysis import home_chance
+from dsa_widget.deep_sea.state import OVERLAY_MIN_PLAYOUTS, OVERLAY_PLAYOUTS, air_forecast, overlay_for
 
 
 def _states(players: int = 6, n: int = 40):
@@ -105,7 +105,7 @@ def test_long_fractions_reach_the_browser_unrounded():
     (read with BigInt in js/history.js), shorter ones as numbers."""
     from fractions import Fraction
 
-    from dsa_widget.sync import _frac
+    from dsa_widget.deep_sea.state import _frac
 
     assert _frac(Fraction(6560, 6561)) == [6560, 6561]
     big = Fraction(79765889463593982435328, 9**24)

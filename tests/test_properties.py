@@ -9,7 +9,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from dsa_widget import Game, IllegalChoiceError, load_record
-from dsa_widget.game import _normalize_choice
+from dsa_widget.deep_sea.rules import _normalize_choice
 from helpers import snapshot
 
 ALL_CHOICES = ("back", "continue", "roll", "none", "take", "drop 0", "drop 1", "drop 5", "drop 40", "swim",

@@ -6,7 +6,7 @@ import random
 import xml.etree.ElementTree as ET
 
 from dsa_widget import Game
-from dsa_widget.render import game_svg
+from dsa_widget.deep_sea.render import game_svg
 
 NS = "{http://www.w3.org/2000/svg}"
 HOSTILE = "<img src=x onerror=alert(1)>"

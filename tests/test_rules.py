@@ -7,7 +7,7 @@ from fractions import Fraction
 import pytest
 
 from dsa_widget import DICE_OUTCOMES, Game, IllegalChoiceError
-from dsa_widget.setup import CHIP_VALUES, STANDARD_CHIPS, standard_path
+from dsa_widget.deep_sea.setup import CHIP_VALUES, STANDARD_CHIPS, standard_path
 from helpers import game, snapshot, turns
 
 # --------------------------------------------------------------------------- components

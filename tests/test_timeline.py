@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from dsa_widget import Game, IllegalChoiceError, load_record
-from dsa_widget.timeline import Timeline, TimelineError, compare
+from dsa_widget.core.timeline import Timeline, TimelineError, compare
 from helpers import random_game, snapshot
 
 

@@ -9,8 +9,8 @@ import pytest
 from helpers import snapshot
 
 from dsa_widget import Game, IllegalChoiceError, SetupError
-from dsa_widget.sync import build_state, state_bytes
-from dsa_widget.widget import DeepSea, bot_names, resolve_bot
+from dsa_widget.deep_sea.state import build_state, state_bytes
+from dsa_widget.deep_sea.widget import DeepSea, bot_names, resolve_bot
 
 HOSTILE = "<img src=x onerror=alert(1)>"
 

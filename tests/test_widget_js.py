@@ -24,7 +24,7 @@ def test_js_unit_tests_pass():
 
 
 def test_the_widget_ships_the_bundle():
-    from dsa_widget.widget import DeepSea
+    from dsa_widget.deep_sea.widget import DeepSea
 
     esm = ROOT / "dsa_widget" / "static" / "widget.js"
     assert esm.is_file(), "run `npm run build`"

@@ -14,11 +14,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from dsa_widget import Game
-from dsa_widget.analysis import carried_value, home_chance, landing_distributions
-from dsa_widget.record import load_record
-from dsa_widget.sync import air_forecast, build_state, expand_frames, overlay_for
-from dsa_widget.timeline import TimelineError
-from dsa_widget.widget import DeepSea
+from dsa_widget.deep_sea.analysis import carried_value, home_chance, landing_distributions
+from dsa_widget.deep_sea.record import load_record
+from dsa_widget.deep_sea.state import air_forecast, build_state, expand_frames, overlay_for
+from dsa_widget.core.timeline import TimelineError
+from dsa_widget.deep_sea.widget import DeepSea
 
 ROOT = Path(__file__).resolve().parents[1]
 BOARD_KEYS = ("round", "air", "current", "step", "over", "winners", "path", "divers", "banked", "scores", "turn")
@@ -448,7 +448,7 @@ def test_shared_screen_overlay_uses_only_public_knowledge():
     """Under reveal="owner", what a diver banked privately must not shape the expected value
     shown on a shared screen (viewer None): only what everybody knows counts."""
     from dsa_widget import Game
-    from dsa_widget.sync import overlay_for
+    from dsa_widget.deep_sea.state import overlay_for
 
     g = Game(players=["A", "B"], path=[(1, 3), (1, 0), (1, 1), (1, 2), (1, 0)], rounds=2,
              options={"reveal": "owner"})

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from playwright.sync_api import expect
 
-from dsa_widget.sync import expand_frames
+from dsa_widget.deep_sea.state import expand_frames
 
 from .harness import REPO_ROOT, set_theme
 
@@ -28,12 +28,12 @@ OVERLAY_DOM_JS = """(root) => {
 
 PY_OVERLAY = """
 import json as _json
-from dsa_widget.analysis import home_chances as _hc, landing_distributions as _ld
+from dsa_widget.deep_sea.analysis import home_chances as _hc, landing_distributions as _ld
 def _dsa_expected(w):
     g = w.game
     land = {c: [[p, f.numerator, f.denominator] for p, f in d.items()] for c, d in _ld(g).items()}
     home = {c: [str(x) for x in v] for c, v in (w.overlay.get("home") or {}).items() if v is not None}
-    from dsa_widget.analysis import home_chance as _h1
+    from dsa_widget.deep_sea.analysis import home_chance as _h1
     for c in home:
         f = _h1(g.view(g.current_player), choice=c)
         assert home[c] == [str(f.numerator), str(f.denominator)], c
@@ -142,7 +142,7 @@ def test_overlays_what_if_and_history_in_lab(lab, page, console):
     assert int(root.get_attribute("data-air")) == real["air"]
 
     # -- history: step back with the keyboard / buttons; each frame is the recorded one
-    frames = py_json(nb, "_json.dumps(__import__('dsa_widget.sync', fromlist=['x']).expand_frames(w.history, w.history_tail))")
+    frames = py_json(nb, "_json.dumps(__import__('dsa_widget.deep_sea.state', fromlist=['x']).expand_frames(w.history, w.history_tail))")
     assert len(frames) >= 3
     root.focus()
     page.keyboard.press("Home")

@@ -1,8 +1,8 @@
-"""The straightforward exact DP of :func:`~dsa_widget.analysis.home.home_chance` (a test oracle).
+"""The straightforward exact DP of :func:`~dsa_widget.deep_sea.analysis.home.home_chance` (a test oracle).
 
 :class:`_RefSolver` is the first, plain version of the dynamic programme described in
-:mod:`dsa_widget.analysis.home`: a recursion over (whose turn, air, positions, headings) tuples
-with no packing, no move cache and looser bounds.  The fast :class:`~dsa_widget.analysis.home._Solver`
+:mod:`dsa_widget.deep_sea.analysis.home`: a recursion over (whose turn, air, positions, headings) tuples
+with no packing, no move cache and looser bounds.  The fast :class:`~dsa_widget.deep_sea.analysis.home._Solver`
 must give the very same fractions (``tests/test_analysis_home_fast.py``);
 ``benchmarks/bench_analysis.py --home-reference`` times both.  Nothing else uses this module.
 """
@@ -13,8 +13,8 @@ import time
 from fractions import Fraction
 from typing import Any
 
-from ._common import Board, board_of, check_seat, move
-from .home import _POW9, _SUMS, _chance, _policies, _pow9, _TooBig
+from dsa_widget.deep_sea.analysis._common import Board, board_of, check_seat, move
+from dsa_widget.deep_sea.analysis.home import _POW9, _SUMS, _chance, _policies, _pow9, _TooBig
 
 __all__ = ["reference_chance"]
 
@@ -296,10 +296,10 @@ def reference_chance(
     choice: str | None = None,
     max_states: int | None = None,
 ) -> Fraction:
-    """:func:`~dsa_widget.analysis.home_chance` by :class:`_RefSolver` (nothing cached).
+    """:func:`~dsa_widget.deep_sea.analysis.home_chance` by :class:`_RefSolver` (nothing cached).
 
     >>> from dsa_widget import Game
-    >>> from dsa_widget.analysis import home_chance
+    >>> from dsa_widget.deep_sea.analysis import home_chance
     >>> g = Game(players=["Ann", "Bob"], path=[(1, 0)] * 12, air=8, seed=0)
     >>> g.play_turn(dice=(2, 3), search="take")
     >>> g.play_turn(dice=(1, 2), search="take")

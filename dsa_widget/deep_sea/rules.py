@@ -2,7 +2,7 @@
 
 A game moves through *steps*.  At each step :meth:`Game.legal_choices` lists
 what may be done, and :meth:`Game.apply` does one of them (or raises
-:class:`~dsa_widget.errors.IllegalChoiceError` and changes nothing):
+:class:`~dsa_widget.deep_sea.errors.IllegalChoiceError` and changes nothing):
 
 ========== ===================================== ============================
 step       legal choices                         RULES.md
@@ -31,7 +31,7 @@ when the diver may choose (a forced turn back is applied by the rules), and
 >>> g.apply("drop 0")
 Traceback (most recent call last):
 ...
-dsa_widget.errors.IllegalChoiceError: 'drop 0' is not legal now: it is Bob's turn, step 'roll'; legal: 'roll'
+dsa_widget.deep_sea.errors.IllegalChoiceError: 'drop 0' is not legal now: it is Bob's turn, step 'roll'; legal: 'roll'
 """
 
 from __future__ import annotations
@@ -118,7 +118,7 @@ class Diver(NamedTuple):
 class Game:
     """A game of Deep Sea Adventure under the rules of RULES.md.
 
-    Build it from a :class:`~dsa_widget.setup.Setup` or from the same
+    Build it from a :class:`~dsa_widget.deep_sea.setup.Setup` or from the same
     keywords as :meth:`Setup.create`::
 
         Game(players=["Ann", "Bob", "Cy"], air=25, rounds=3, seed=42)
@@ -526,7 +526,7 @@ class Game:
         >>> g.roll((4, 1))
         Traceback (most recent call last):
         ...
-        dsa_widget.errors.IllegalChoiceError: dice must be two integers from 1 to 3, got (4, 1)
+        dsa_widget.deep_sea.errors.IllegalChoiceError: dice must be two integers from 1 to 3, got (4, 1)
         >>> g.roll((3, 3)); g.divers[0].position
         6
         """
@@ -696,7 +696,7 @@ class Game:
 
     @property
     def events(self) -> list[dict[str, Any]]:
-        """Everything that happened, as a list of event dicts (see ``dsa_widget.events``).
+        """Everything that happened, as a list of event dicts (see ``dsa_widget.deep_sea.events``).
 
         Bank events carry chip values; every other event carries levels only.
         """
@@ -871,7 +871,7 @@ class Game:
     def from_record(cls, record: Any, *, events: bool = True) -> "Game":
         """Replay a record (dict, JSON text or path), checking every turn.
 
-        Raises :class:`~dsa_widget.errors.RecordError` naming the turn or
+        Raises :class:`~dsa_widget.deep_sea.errors.RecordError` naming the turn or
         setup key at fault.
         """
         from .record import load_record
@@ -883,7 +883,7 @@ class Game:
     # ------------------------------------------------------------------ views
 
     def view(self, seat: int) -> Any:
-        """What ``seat`` may know: a :class:`~dsa_widget.view.View` (no hidden values)."""
+        """What ``seat`` may know: a :class:`~dsa_widget.deep_sea.view.View` (no hidden values)."""
         from .view import View
 
         return View.of(self, seat)

@@ -602,7 +602,7 @@ def solo_game(
     levels: Sequence[int] = STANDARD_LEVELS,
     values: Sequence[int] | None = None,
 ) -> Any:
-    """A real :class:`~dsa_widget.game.Game` set up for solo play: seat 0 dives alone.
+    """A real :class:`~dsa_widget.deep_sea.rules.Game` set up for solo play: seat 0 dives alone.
 
     The engine needs two players, so seat 1 is a ghost who is already back in
     the submarine (he never plays, breathes or blocks).  One round.  Values
@@ -614,7 +614,7 @@ def solo_game(
     """
     import random
 
-    from ..game import Game
+    from ..rules import Game
     from ..setup import CHIP_VALUES
 
     lv = tuple(levels)

@@ -5,14 +5,14 @@ TakeNBot(seed=1, n=3)
 >>> make_bot("nobody")
 Traceback (most recent call last):
 ...
-dsa_widget.bots.base.UnknownBotError: unknown bot 'nobody'; available: random, take_n, depth, air, baseline, planner, mc, ismcts
+dsa_widget.core.bots.UnknownBotError: unknown bot 'nobody'; available: random, take_n, depth, air, baseline, planner, mc, ismcts
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from .base import Bot, UnknownBotError
+from ...core.bots import Bot, UnknownBotError
 
 __all__ = ["BOT_NAMES", "bot_class", "make_bot", "parse_bot_spec"]
 
@@ -46,7 +46,7 @@ def make_bot(name: str, seed: int | None = None, **knobs: Any) -> Bot:
     >>> make_bot("air", speed=3)
     Traceback (most recent call last):
     ...
-    dsa_widget.bots.base.UnknownBotError: bot 'air' has no knob 'speed'; its knobs are margin=2.0, carry=3, min_level=2
+    dsa_widget.core.bots.UnknownBotError: bot 'air' has no knob 'speed'; its knobs are margin=2.0, carry=3, min_level=2
     """
     return bot_class(name)(seed=seed, **knobs)
 

@@ -3,13 +3,13 @@
 Who wins from here depends on thousands of future decisions and rolls, and on
 chip values nobody has seen.  So we *play it out*: many times, fill in the
 unseen chip values at random from the unseen pool (a *determinization*:
-:meth:`View.sample <dsa_widget.view.View.sample>`), let every seat play its
+:meth:`View.sample <dsa_widget.deep_sea.view.View.sample>`), let every seat play its
 bot to the end of the game with random dice, and count wins.  A seat's
 share of wins estimates its chance; the 95% Wilson interval says how sure
 that estimate is (the true chance lies inside it in 95% of such studies).
 
 Whose knowledge?  A player asking "what are my chances?" must not use values
-he cannot see: pass his :class:`~dsa_widget.view.View` (or a Game and
+he cannot see: pass his :class:`~dsa_widget.deep_sea.view.View` (or a Game and
 ``seat=``) and the hidden values are re-drawn in every playout.  A teacher
 who can see everything may pass a Game with ``god=True``: the playouts then
 use the true hidden values.
@@ -26,8 +26,8 @@ from dataclasses import dataclass, field
 from dataclasses import replace as _replace
 from typing import Any, Callable, Mapping, Sequence
 
-from ..progress import Progress
-from ..stats import Z95, wilson
+from ...core.progress import Progress
+from ...core.stats import Z95, wilson
 from ._common import AnalysisError, board_of, check_seat
 
 __all__ = [
@@ -50,7 +50,7 @@ def wilson_interval(successes: int, n: int, z: float = Z95) -> tuple[float, floa
     >>> wilson_interval(5, 0)
     Traceback (most recent call last):
     ...
-    dsa_widget.analysis._common.AnalysisError: no trials: an interval needs n >= 1
+    dsa_widget.deep_sea.analysis._common.AnalysisError: no trials: an interval needs n >= 1
     """
     if n <= 0:
         raise AnalysisError("no trials: an interval needs n >= 1")
@@ -133,7 +133,7 @@ def _resolve_bots(bots: Any, n: int, seed: int | None) -> list[Callable | None]:
                 from ..bots import make_bot  # type: ignore[attr-defined]
             except ImportError:
                 raise AnalysisError(
-                    f"bot {b!r}: the dsa_widget.bots package is not available; "
+                    f"bot {b!r}: the dsa_widget.deep_sea.bots package is not available; "
                     "pass callables bot(view, legal) -> choice"
                 ) from None
             try:
@@ -279,7 +279,7 @@ class WinEstimate:
 def _source(
     state: Any, seat: int | None, god: bool
 ) -> tuple[Callable[[random.Random], Any], int, tuple[str, ...], str]:
-    from ..game import Game
+    from ..rules import Game
     from ..view import View
 
     if isinstance(state, View):
@@ -330,7 +330,7 @@ def win_chances(
     (that player's knowledge) or ``god=True`` (a teacher: the true hidden
     values).  ``bots`` is a callable ``bot(view, legal) -> choice`` for every
     seat, a list or dict of them by seat, or bot names from
-    ``dsa_widget.bots``; by default every seat plays :func:`simple_bot`.
+    ``dsa_widget.deep_sea.bots``; by default every seat plays :func:`simple_bot`.
     ``progress`` shows a progress bar (a widget in a kernel, text on stderr
     elsewhere); by default only for 20,000 playouts or more.
 
@@ -402,7 +402,7 @@ def estimate_home_chance(
     max_seconds: float | None = None,
     min_playouts: int = 100,
 ) -> HomeEstimate:
-    """:func:`~dsa_widget.analysis.home.home_chance` by simulation, for states too big to solve exactly.
+    """:func:`~dsa_widget.deep_sea.analysis.home.home_chance` by simulation, for states too big to solve exactly.
 
     Same assumptions (policies ``others`` and ``me``; nobody takes or puts
     down anything); the engine plays the rest of the round with random dice.
@@ -418,7 +418,7 @@ def estimate_home_chance(
     >>> estimate_home_chance(g, playouts=500, seed=1).hits
     500
     """
-    from ..game import Game
+    from ..rules import Game
     from ..view import View
     from .home import _policies
 

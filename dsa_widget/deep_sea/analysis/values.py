@@ -13,7 +13,7 @@ and nothing since has told them apart.  So:
   is still the sum of the means);
 * a known chip is worth exactly its value.
 
-Only a :class:`~dsa_widget.view.View` is used (``view.unseen``,
+Only a :class:`~dsa_widget.deep_sea.view.View` is used (``view.unseen``,
 ``view.known``): the hidden values in the game are never read.  Give a Game
 and a ``viewer`` seat to ask "what does this seat know?".
 
@@ -39,7 +39,7 @@ __all__ = ["chip_mean", "item_value", "carried_value", "carried_value_distributi
 
 def as_view(state: Any, viewer: int | None = None) -> Any:
     """A View: ``state`` itself, or ``state.view(viewer)`` for a Game (``viewer`` required)."""
-    from ..game import Game
+    from ..rules import Game
     from ..view import View
 
     if isinstance(state, View):

@@ -6,7 +6,7 @@ its owner until the game ends.  A :class:`View` holds the board with chip
 *identities* (a chip's id is its index in the starting path, which everybody
 saw) and levels, the values that the player knows, and the multiset of values
 still unseen for each level.  Bots and the widget are given views, never the
-:class:`~dsa_widget.game.Game`.
+:class:`~dsa_widget.deep_sea.rules.Game`.
 
 >>> from dsa_widget import Game
 >>> g = Game(players=["Ann", "Bob"], seed=5)
@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any, Mapping
 from .setup import Options
 
 if TYPE_CHECKING:
-    from .game import Game
+    from .rules import Game
 
 __all__ = ["View"]
 
@@ -209,7 +209,7 @@ class View:
         and ``rng``; its dice are seeded from ``rng`` too (and copies of the
         sample roll the same dice, which makes comparing choices fair).
         """
-        from .game import Game
+        from .rules import Game
         from .setup import Setup
 
         values = [0] * len(self.levels)

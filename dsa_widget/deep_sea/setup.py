@@ -1,7 +1,7 @@
 """Game setup: players, air, rounds, the path and the rule options.
 
 A :class:`Setup` is immutable and always valid: :meth:`Setup.create` checks
-every field and raises :class:`~dsa_widget.errors.SetupError` naming the
+every field and raises :class:`~dsa_widget.deep_sea.errors.SetupError` naming the
 field at fault, so a game is never built from a bad setup.
 
 >>> s = Setup.create(players=["Ann", "Bob"], air=20, seed=1)
@@ -170,11 +170,11 @@ class Setup:
         >>> Setup.create(players=2, air=0)
         Traceback (most recent call last):
         ...
-        dsa_widget.errors.SetupError: setup key 'air': must be an integer >= 1, got 0
+        dsa_widget.deep_sea.errors.SetupError: setup key 'air': must be an integer >= 1, got 0
         >>> Setup.create(players=2, path=[(5, 1)])
         Traceback (most recent call last):
         ...
-        dsa_widget.errors.SetupError: setup key 'path': chip 1 has level 5; levels are 1 to 4
+        dsa_widget.deep_sea.errors.SetupError: setup key 'path': chip 1 has level 5; levels are 1 to 4
         """
         names = cls._check_players(players)
         for key, value in (("air", air), ("rounds", rounds)):

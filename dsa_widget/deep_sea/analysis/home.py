@@ -40,7 +40,7 @@ mid-round questions take about a millisecond and most take well under 100 ms;
 five or six divers deep in the water with lots of air can need hundreds of
 thousands of states.  ``max_states`` (default 200,000, about a second)
 bounds the work: past it an :class:`AnalysisError` says so and points to
-:func:`~dsa_widget.analysis.estimate.estimate_home_chance`.  Solved states
+:func:`~dsa_widget.deep_sea.analysis.estimate.estimate_home_chance`.  Solved states
 are remembered between calls (see :func:`clear_cache`), so asking again after
 the next turn of the same round is usually instant.
 
@@ -99,7 +99,7 @@ class _Solver:
     water) and the home mask, so no state is ever decoded.  The moves of the diver to play depend
     only on (who, his space, his heading, the spaces the others hold): they are computed once per
     solver and kept in ``moves``.  Same rules and same answers as the straightforward
-    ``_home_reference._RefSolver`` (kept for the tests), with tighter (still safe) bounds in
+    ``tests/home_reference.py`` (the tests' oracle), with tighter (still safe) bounds in
     :meth:`sure` and :meth:`hopeless`, so fewer states are expanded.
     """
 
@@ -174,7 +174,7 @@ class _Solver:
     def move_table(self, q: int, p: int, occ: int, heading: bool) -> tuple[tuple[int, int], ...]:
         """((to, weight), ...) for q's swim from p with that heading; ``occ`` = the others' spaces.
 
-        The swim rule itself is :func:`~dsa_widget.analysis._common.move` (as for the landing
+        The swim rule itself is :func:`~dsa_widget.deep_sea.analysis._common.move` (as for the landing
         distribution); this runs once per (diver, space, heading, others' spaces) and is cached.
         """
         k = self.loads[q]

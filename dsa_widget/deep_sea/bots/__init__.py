@@ -1,11 +1,11 @@
 """Bots for Deep Sea Adventure and tournaments that rank them.
 
 The protocol: a bot is any callable ``bot(view, legal) -> choice`` that gets
-its player's :class:`~dsa_widget.view.View` (never a hidden value) and the
+its player's :class:`~dsa_widget.deep_sea.view.View` (never a hidden value) and the
 legal choices.  Bots are never asked to roll: the runner rolls the dice.
 
 >>> from dsa_widget import Game
->>> from dsa_widget.bots import make_bot, play_bot_move, play_until, BOT_NAMES
+>>> from dsa_widget.deep_sea.bots import make_bot, play_bot_move, play_until, BOT_NAMES
 >>> g = Game(players=["Ann", "Bob"], seed=1)
 >>> bots = {0: make_bot("baseline"), 1: make_bot("mc", seed=1, playouts=4)}
 >>> play_bot_move(g, bots[0])                # Ann's roll
@@ -32,11 +32,11 @@ Rank them with one call (seats rotated, seeded, on both cores):
 
 from __future__ import annotations
 
-from .base import Bot, BotError, BotLike, UnknownBotError, bot_name, play_bot_move, play_until
+from ...core.bots import Bot, BotError, BotLike, UnknownBotError, bot_name, play_bot_move, play_until
 from .heuristics import AirAwareBot, BaselineBot, DepthBot, PlannerBot, RandomBot, TakeNBot
 from .registry import BOT_NAMES, bot_class, make_bot, parse_bot_spec
 from .search import ISMCTSBot, MonteCarloBot
-from .tournament import TournamentResult, tournament
+from ...core.tournament import TournamentResult, tournament
 
 __all__ = [
     "BOT_NAMES",

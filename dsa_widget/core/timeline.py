@@ -27,8 +27,8 @@ import html
 from dataclasses import dataclass
 from typing import Any, Iterator, Sequence
 
-from .errors import DeepSeaError
-from .game import Game
+from ..deep_sea.errors import DeepSeaError
+from ..deep_sea.rules import Game
 
 __all__ = ["Timeline", "Comparison", "compare"]
 
@@ -56,7 +56,7 @@ class Timeline:
     @classmethod
     def from_record(cls, record: Any) -> "Timeline":
         """Every turn of a record as a frame (one frame per turn), positioned at the end."""
-        from .record import load_record, read_record
+        from ..deep_sea.record import load_record, read_record
 
         doc = read_record(record)
         final = load_record(doc)  # checks the whole record first, with clear errors

@@ -1,7 +1,7 @@
 """The bot protocol, the :class:`Bot` base class and the functions that let bots move.
 
 A *bot* is any callable ``bot(view, legal) -> choice``: it gets the current
-player's :class:`~dsa_widget.view.View` (never the :class:`~dsa_widget.game.Game`,
+player's :class:`~dsa_widget.deep_sea.view.View` (never the :class:`~dsa_widget.deep_sea.rules.Game`,
 so it cannot see a hidden chip value) and the tuple of legal choices, and
 returns one of them.  A plain function qualifies:
 
@@ -24,9 +24,9 @@ import random
 from collections.abc import Callable, Mapping
 from typing import Any, ClassVar
 
-from ..errors import DeepSeaError
-from ..game import DICE_OUTCOMES, OVER, ROLL_STEP, Game
-from ..view import View
+from ..deep_sea.errors import DeepSeaError
+from ..deep_sea.rules import DICE_OUTCOMES, OVER, ROLL_STEP, Game
+from ..deep_sea.view import View
 
 __all__ = [
     "Bot",
@@ -193,7 +193,7 @@ def _where(game: Game) -> str:
 
 def _resolve(bot: Any) -> Any:
     if isinstance(bot, str):
-        from .registry import make_bot
+        from ..deep_sea.bots.registry import make_bot
 
         return make_bot(bot)
     if not callable(bot):
@@ -218,7 +218,7 @@ def play_bot_move(game: Game, bot: Any, *, rng: random.Random | None = None) -> 
     >>> play_bot_move(g, lambda view, legal: "dive!")
     Traceback (most recent call last):
     ...
-    dsa_widget.bots.base.BotError: bot '<lambda>' returned 'dive!', which is not legal at seat 0 (Player 1), turn 1 (round 1, step 'search'); legal: 'none', 'take'
+    dsa_widget.core.bots.BotError: bot '<lambda>' returned 'dive!', which is not legal at seat 0 (Player 1), turn 1 (round 1, step 'search'); legal: 'none', 'take'
     """
     step = game.step
     if step == OVER:

@@ -1,7 +1,7 @@
 """``DeepSea``: play Deep Sea Adventure in JupyterLab (an anywidget).
 
-The Python :class:`~dsa_widget.game.Game` is the single source of truth.
-The browser draws the synced ``state`` trait (see :mod:`dsa_widget.sync`)
+The Python :class:`~dsa_widget.deep_sea.rules.Game` is the single source of truth.
+The browser draws the synced ``state`` trait (see :mod:`dsa_widget.deep_sea.state`)
 and sends *intents*; Python checks each one against the legal choices,
 applies it and publishes the new state.  A stale intent (its ``seq`` is not
 the current state's), a malformed one or an illegal one changes nothing and
@@ -65,9 +65,9 @@ import anywidget
 import traitlets
 
 from .errors import IllegalChoiceError, SetupError
-from .game import Game
+from .rules import Game
 from .setup import Setup
-from .sync import (
+from .state import (
     HistoryBuilder,
     _visible_bank_seats,
     build_state,
@@ -78,11 +78,11 @@ from .sync import (
     sentences,
     state_bytes,
 )
-from .timeline import Comparison, Timeline, TimelineError, compare
+from ..core.timeline import Comparison, Timeline, TimelineError, compare
 
 __all__ = ["DeepSea", "bot_names", "resolve_bot"]
 
-_STATIC = Path(__file__).parent / "static"
+_STATIC = Path(__file__).parent.parent / "static"  # one bundle for every game
 _ESM = _STATIC / "widget.js"
 _CSS = _STATIC / "widget.css"
 _HMR = os.environ.get("ANYWIDGET_HMR", "") not in ("", "0")
@@ -110,7 +110,7 @@ _ALIASES = {"heuristic": "baseline"}
 
 
 def bot_names() -> list[str]:
-    """The bot names a seat may take (``dsa_widget.bots.BOT_NAMES`` when it exists).
+    """The bot names a seat may take (``dsa_widget.deep_sea.bots.BOT_NAMES`` when it exists).
 
     >>> "random" in bot_names()
     True
@@ -148,7 +148,7 @@ def resolve_bot(spec: Any, seed: int | None = None) -> tuple[Bot | None, str]:
 class DeepSea(anywidget.AnyWidget):
     """A playable Deep Sea Adventure board.
 
-    Build it from setup keywords (as :class:`~dsa_widget.game.Game`), or
+    Build it from setup keywords (as :class:`~dsa_widget.deep_sea.rules.Game`), or
     from a ``Game``, a ``Setup``, or a record (dict, JSON text or path)::
 
         DeepSea(players=["You", "Bot"], seats={1: "heuristic"}, seed=7)
@@ -173,7 +173,7 @@ class DeepSea(anywidget.AnyWidget):
     _esm = (_ESM if _HMR else _ESM.read_text(encoding="utf-8")) if _ESM.is_file() else _NOT_BUILT_ESM
     _css = (_CSS if _HMR else _CSS.read_text(encoding="utf-8")) if _CSS.is_file() else ""
 
-    #: the board, as :func:`dsa_widget.sync.build_state` builds it
+    #: the board, as :func:`dsa_widget.deep_sea.state.build_state` builds it
     state = traitlets.Dict().tag(sync=True)
     #: why the last intent was rejected: ``{kind, message, seq, n}`` (``{}`` when fine)
     error = traitlets.Dict().tag(sync=True)
@@ -185,7 +185,7 @@ class DeepSea(anywidget.AnyWidget):
     bot_names = traitlets.List(traitlets.Unicode()).tag(sync=True)
     #: the teaching switch: send every chip value (Python side only)
     reveal_all = traitlets.Bool(False)
-    #: frames of the completed rounds (see :class:`~dsa_widget.sync.HistoryBuilder`)
+    #: frames of the completed rounds (see :class:`~dsa_widget.deep_sea.state.HistoryBuilder`)
     history = traitlets.Dict().tag(sync=True)
     #: frames of the round being played (small: it changes at every turn)
     history_tail = traitlets.Dict().tag(sync=True)
@@ -331,7 +331,7 @@ class DeepSea(anywidget.AnyWidget):
 
     def apply(self, choice: Any) -> None:
         """Apply a legal choice for whoever is to play (in the what-if branch when
-        one is open); raises :class:`~dsa_widget.errors.IllegalChoiceError` (and
+        one is open); raises :class:`~dsa_widget.deep_sea.errors.IllegalChoiceError` (and
         changes nothing) if illegal."""
         if self._branch is not None:
             self._branch.apply(choice)
@@ -423,7 +423,7 @@ class DeepSea(anywidget.AnyWidget):
 
     @property
     def timeline(self) -> Timeline | None:
-        """The what-if branch's :class:`~dsa_widget.timeline.Timeline` (``None`` outside what-if)."""
+        """The what-if branch's :class:`~dsa_widget.core.timeline.Timeline` (``None`` outside what-if)."""
         return self._branch
 
     @property

@@ -11,7 +11,7 @@ True
 >>> load_record({"format": FORMAT, "setup": {"players": 9}})
 Traceback (most recent call last):
 ...
-dsa_widget.errors.RecordError: setup key 'players': 9 players given; the game takes 2 to 6
+dsa_widget.deep_sea.errors.RecordError: setup key 'players': 9 players given; the game takes 2 to 6
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from .errors import IllegalChoiceError, RecordError, SetupError
 from .setup import Setup
 
 if TYPE_CHECKING:
-    from .game import Game
+    from .rules import Game
 
 __all__ = ["FORMAT", "load_record", "game_to_record", "read_record"]
 
@@ -79,7 +79,7 @@ def load_record(source: Any, *, events: bool = True) -> "Game":
 
     Raises :class:`RecordError` naming the setup key or the turn (from 1) at fault.
     """
-    from .game import Game
+    from .rules import Game
 
     doc = read_record(source)
     if doc.get("format") != FORMAT:

@@ -27,11 +27,11 @@ import warnings
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from ..game import OVER, ROLL_STEP, TURN_BACK_STEP, Game
-from ..progress import Progress, in_kernel
-from ..stats import Z95, wilson
-from .base import Bot, bot_name, play_bot_move
-from .registry import parse_bot_spec
+from ..deep_sea.rules import OVER, ROLL_STEP, TURN_BACK_STEP, Game
+from .progress import Progress, in_kernel
+from .stats import Z95, wilson
+from .bots import Bot, bot_name, play_bot_move
+from ..deep_sea.bots.registry import parse_bot_spec
 
 __all__ = ["TournamentResult", "play_game", "tournament", "wilson_interval"]
 

@@ -17,10 +17,10 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 from xml.sax.saxutils import escape
 
-from .sync import build_state
+from .state import build_state
 
 if TYPE_CHECKING:
-    from .game import Game
+    from .rules import Game
 
 __all__ = ["PLAYER_COLORS", "game_svg", "layout", "polygon_points"]
 

@@ -1,6 +1,6 @@
 """Search bots: determinized Monte Carlo and information-set MCTS.
 
-Both see only a :class:`~dsa_widget.view.View`.  The hidden chip values are
+Both see only a :class:`~dsa_widget.deep_sea.view.View`.  The hidden chip values are
 handled by *determinization*: :meth:`View.sample` deals the unseen values of
 each level at random to the chips nobody has seen, never using the true ones;
 the dice are chance, rolled by the search's own seeded generator.  Playouts
@@ -26,9 +26,9 @@ import time
 from collections.abc import Callable
 from typing import Any, ClassVar
 
-from ..game import DICE_OUTCOMES, OVER, ROLL_STEP, Game
+from ..rules import DICE_OUTCOMES, OVER, ROLL_STEP, Game
 from ..view import View
-from .base import Bot
+from ...core.bots import Bot
 from .heuristics import AirAwarePolicy, BaselinePolicy, DepthPolicy, PlannerPolicy, Policy, TakeNPolicy
 
 __all__ = ["ROLLOUT_POLICIES", "ISMCTSBot", "MonteCarloBot", "game_rewards", "rollout"]

@@ -3,12 +3,12 @@
 Each heuristic is a *policy* (a small object with ``choose(state, seat,
 legal, explain)``) that reads only public things — positions, headings,
 carried items and their levels, the air, the path's chip levels — so it runs
-both on a :class:`~dsa_widget.view.View` (as a bot) and inside search bots'
-playouts on a fast :class:`~dsa_widget.game.Game` copy.  None of them looks
+both on a :class:`~dsa_widget.deep_sea.view.View` (as a bot) and inside search bots'
+playouts on a fast :class:`~dsa_widget.deep_sea.rules.Game` copy.  None of them looks
 at a chip's value: they judge items by level.
 
 >>> from dsa_widget import Game
->>> from dsa_widget.bots import make_bot, play_until
+>>> from dsa_widget.deep_sea.bots import make_bot, play_until
 >>> g = Game(players=["Ann", "Bob"], seed=4)
 >>> _ = play_until(g, [make_bot("baseline"), make_bot("air", seed=1)], until="game")
 >>> g.is_over
@@ -21,7 +21,7 @@ import math
 from typing import Any, ClassVar
 
 from ..view import View
-from .base import Bot
+from ...core.bots import Bot
 
 __all__ = [
     "SPEED",

@@ -1,6 +1,6 @@
 """The event log in words.
 
-Every :class:`~dsa_widget.game.Game` keeps a list of events (``game.events``),
+Every :class:`~dsa_widget.deep_sea.rules.Game` keeps a list of events (``game.events``),
 each a small JSON-friendly dict with a ``type``:
 
 ============ ===============================================================

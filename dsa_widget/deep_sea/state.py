@@ -1,4 +1,4 @@
-"""The JSON state the widget syncs to the browser, built from a :class:`~dsa_widget.game.Game`.
+"""The JSON state the widget syncs to the browser, built from a :class:`~dsa_widget.deep_sea.rules.Game`.
 
 Pure functions, no widget or kernel needed, so the exact bytes that leave
 Python can be tested.  The front end draws *only* from this dict.
@@ -33,7 +33,7 @@ from .events import narrate
 from .view import View
 
 if TYPE_CHECKING:
-    from .game import Game
+    from .rules import Game
 
 __all__ = ["EVENT_TAIL", "LOG_TAIL", "HistoryBuilder", "build_state", "expand_frames", "history_frame", "known_values", "mask_event", "overlay_for", "setup_summary", "state_bytes"]
 
@@ -338,7 +338,7 @@ class HistoryBuilder:
 
     def update(self, game: Game, *, viewer: int | None = None, reveal_all: bool = False) -> bool:
         """Bring the frames up to ``game``'s completed turns; True if anything changed."""
-        from .game import Game as _Game
+        from .rules import Game as _Game
 
         turns = game._turns
         if turns is None:
@@ -379,7 +379,7 @@ class HistoryBuilder:
 
     def game_after(self, k: int) -> Game:
         """A fresh game after the first ``k`` recorded turns (a copy: change it freely)."""
-        from .game import Game as _Game
+        from .rules import Game as _Game
 
         if not 0 <= k <= len(self._turns):
             raise ValueError(f"turn {k} is not in the history (turns 0..{len(self._turns)})")
@@ -547,10 +547,10 @@ def overlay_for(game: Game, real: Game | None = None, viewer: int | None = None)
     """The live probability overlay for the player to move in ``game``.
 
     * ``landing``: for each legal swim choice, ``[[space, num, den], ...]``
-      (:func:`~dsa_widget.analysis.landing_distributions`; space 0 = the submarine);
+      (:func:`~dsa_widget.deep_sea.analysis.landing_distributions`; space 0 = the submarine);
     * ``home``: for each legal choice, the exact chance ``[num, den]`` that the
       player to move is back when the round ends
-      (:func:`~dsa_widget.analysis.home_chances`, ``others="home"``), or
+      (:func:`~dsa_widget.deep_sea.analysis.home_chances`, ``others="home"``), or
       ``None`` with ``home_note`` when the exact sum is too big for a live overlay;
     * ``air``: now, the breath per round of turns, the forecast at the
       player's next turn;
@@ -558,7 +558,7 @@ def overlay_for(game: Game, real: Game | None = None, viewer: int | None = None)
       knowledge (``real``'s, for a what-if branch: a branch never tells more
       than the real game).
 
-    Only public information and the knowing seat's :class:`~dsa_widget.view.View`
+    Only public information and the knowing seat's :class:`~dsa_widget.deep_sea.view.View`
     are used: never a hidden value.
     """
     from .analysis import AnalysisError, home_chance, landing_distributions

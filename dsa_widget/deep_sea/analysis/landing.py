@@ -13,8 +13,8 @@ The reasoning, for a diver carrying ``k`` items:
 4. Sums that lead to the same space add their chances.
 
 Everything used is public (positions, headings, numbers of items, the
-path's length), so a :class:`~dsa_widget.game.Game` and any player's
-:class:`~dsa_widget.view.View` give the same answer.
+path's length), so a :class:`~dsa_widget.deep_sea.rules.Game` and any player's
+:class:`~dsa_widget.deep_sea.view.View` give the same answer.
 
 >>> from dsa_widget import Game
 >>> g = Game(players=["Ann", "Bob"], seed=1)
@@ -106,7 +106,7 @@ def landing_distribution(state: Any, choice: str | None = None) -> Distribution:
     >>> landing_distribution(g, "back")
     Traceback (most recent call last):
     ...
-    dsa_widget.analysis._common.AnalysisError: 'back' is not a legal choice now (step 'roll'; legal: 'roll')
+    dsa_widget.deep_sea.analysis._common.AnalysisError: 'back' is not a legal choice now (step 'roll'; legal: 'roll')
     """
     board = board_of(state)
     if board.current is None:

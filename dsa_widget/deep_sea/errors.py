@@ -22,7 +22,7 @@ class SetupError(DeepSeaError):
     >>> Game(players=7)
     Traceback (most recent call last):
     ...
-    dsa_widget.errors.SetupError: setup key 'players': 7 players given; the game takes 2 to 6
+    dsa_widget.deep_sea.errors.SetupError: setup key 'players': 7 players given; the game takes 2 to 6
     """
 
     def __init__(self, field: str, message: str) -> None:

@@ -156,7 +156,7 @@ class Distribution(Mapping):
 class Board:
     """The public facts about a round that movement and air depend on.
 
-    Read from a :class:`~dsa_widget.game.Game` or a :class:`~dsa_widget.view.View`
+    Read from a :class:`~dsa_widget.deep_sea.rules.Game` or a :class:`~dsa_widget.deep_sea.view.View`
     (both give the same board: nothing here is hidden information).
     ``loads[q]`` is the number of items diver ``q`` carries (a stack is one).
     """
@@ -185,7 +185,7 @@ class Board:
 
 def board_of(state: Any) -> Board:
     """The :class:`Board` of a Game or a View (raises :class:`AnalysisError` otherwise)."""
-    from ..game import Game
+    from ..rules import Game
     from ..view import View
 
     if isinstance(state, Game):

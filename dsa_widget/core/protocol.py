@@ -1,0 +1,136 @@
+"""The game protocol: what every game of the package offers to everything that is not its rules.
+
+Bots, :class:`~dsa_widget.core.timeline.Timeline`, tournaments, estimates,
+the record CLI and the widget bridge are written against :class:`GameState`
+and :class:`GameView`, never against one game's internals.  The design
+follows OpenSpiel's state API in spirit:
+
+* a state says who acts next (:attr:`GameState.to_move`): a seat ``>= 0``,
+  :data:`CHANCE` (the next thing is a random outcome, e.g. dice) or
+  :data:`TERMINAL`;
+* at a seat's decision, :meth:`GameState.legal_actions` lists the actions and
+  :meth:`GameState.apply` applies one, checked (an illegal action raises a
+  :class:`~dsa_widget.core.errors.GameError` and changes nothing), while
+  :meth:`GameState.apply_unchecked` is the fast path for playouts;
+* at a chance node, :meth:`GameState.chance_outcomes` gives every outcome
+  with its exact probability, :meth:`GameState.apply_chance` applies one
+  chosen outcome (what-if, teaching, replays) and
+  :meth:`GameState.sample_chance` draws one from the state's own generator;
+* :meth:`GameState.view` is everything one seat may know, and
+  :meth:`GameView.sample` draws a full state consistent with a view
+  (determinization), so a bot or an estimate never needs the hidden truth;
+* :meth:`GameState.clone`, :meth:`GameState.to_record` and the game's
+  ``from_record`` class method make states cheap to branch and easy to keep.
+
+Deep Sea Adventure's :class:`~dsa_widget.deep_sea.Game` implements it:
+
+>>> from fractions import Fraction
+>>> from dsa_widget import Game
+>>> g = Game(players=2, seed=4)
+>>> isinstance(g, GameState), g.to_move == CHANCE
+(True, True)
+>>> sum(p for _, p in g.chance_outcomes()) == Fraction(1)
+True
+>>> g.apply_chance((1, 2)); g.to_move, g.legal_actions()
+(0, ('none', 'take'))
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from fractions import Fraction
+from typing import Any, Protocol, TypeVar, runtime_checkable
+
+__all__ = ["CHANCE", "TERMINAL", "GameState", "GameView", "S"]
+
+#: ``to_move`` when the next thing to happen is a chance outcome (dice, a deal)
+CHANCE = -1
+#: ``to_move`` once the game is over
+TERMINAL = -4
+
+
+@runtime_checkable
+class GameView(Protocol):
+    """What one seat may know at one moment (no hidden value, ever)."""
+
+    @property
+    def seat(self) -> int:
+        """The seat whose knowledge this is."""
+
+    @property
+    def legal(self) -> tuple[Any, ...]:
+        """The actions legal now (empty when it is not a seat's decision)."""
+
+    def sample(self, rng: random.Random) -> GameState:
+        """A full state consistent with this view, drawn with ``rng`` only."""
+
+
+@runtime_checkable
+class GameState(Protocol):
+    """One state of one game: the single source of truth for its rules."""
+
+    @property
+    def players(self) -> tuple[str, ...]:
+        """The players' names, by seat."""
+
+    @property
+    def to_move(self) -> int:
+        """A seat ``>= 0``, :data:`CHANCE` or :data:`TERMINAL`."""
+
+    @property
+    def is_over(self) -> bool: ...
+
+    @property
+    def turn_number(self) -> int:
+        """Turns completed so far (a record of that many turns replays to the state at the
+        turn boundary)."""
+
+    @property
+    def at_turn_boundary(self) -> bool:
+        """True between two turns (or at the end): the state a record of
+        :attr:`turn_number` turns replays to."""
+
+    def legal_actions(self) -> tuple[Any, ...]:
+        """The actions the seat to move may choose (empty at chance nodes and at the end)."""
+
+    def apply(self, action: Any) -> None:
+        """Apply one legal action, checked: an illegal one raises and changes nothing."""
+
+    def apply_unchecked(self, action: Any) -> None:
+        """Apply an action known to be legal (playouts): no check, no explanation."""
+
+    def chance_outcomes(self) -> Sequence[tuple[Any, Fraction]]:
+        """At a chance node, every outcome with its exact probability (they sum to 1)."""
+
+    def apply_chance(self, outcome: Any) -> None:
+        """Apply a chosen chance outcome, checked."""
+
+    def sample_chance(self) -> None:
+        """Draw a chance outcome from the state's own generator and apply it."""
+
+    def view(self, seat: int) -> GameView:
+        """Everything ``seat`` may know now."""
+
+    @property
+    def scores(self) -> tuple[int, ...]:
+        """Points by seat (true values)."""
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        """The winning seats once the game is over (several on a shared win), else ``()``."""
+
+    def returns(self) -> tuple[float, ...]:
+        """The result by seat for learning and search (the final scores)."""
+
+    def clone(self) -> GameState:
+        """An independent copy (chance generator included)."""
+
+    def to_record(self) -> Mapping[str, Any]:
+        """The game as a JSON-ready record (its ``format`` names the game)."""
+
+    def play_record_turn(self, turn: Any) -> None:
+        """Play one turn as a record writes it, checked as a whole."""
+
+
+S = TypeVar("S", bound=GameState)
