@@ -1,6 +1,6 @@
 // The board as SVG, drawn from the synced state only.
 import { s } from "./dom.js";
-import { color, itemText, SHAPES } from "./model.js";
+import { color, itemText } from "./model.js";
 
 // Spaces per row: 8 (a level per row on the standard path); fewer in a narrow cell.
 export const COLS = 8;
@@ -64,20 +64,41 @@ export function itemShape(item, cx, cy, r) {
     const off = (k - (shown.length - 1) / 2) * 4;
     g.append(chipShape(c, cx + off, cy - off, r * 0.8));
   });
-  g.append(s("text", { x: cx + r + 2, y: cy + r + 1, class: "dsa-stack-count", "text-anchor": "end", text: `×${item.length}` }));
+  g.append(
+    s("text", {
+      x: cx + r + 2,
+      y: cy + r + 1,
+      class: "dsa-stack-count",
+      "text-anchor": "end",
+      text: `×${item.length}`,
+    }),
+  );
   return g;
 }
 
 function airGauge(state, width) {
-  const w = 150, x = width - MARGIN - w, y = 10, hgt = 16;
+  const w = 150,
+    x = width - MARGIN - w,
+    y = 10,
+    hgt = 16;
   const frac = Math.max(0, Math.min(1, state.air / Math.max(1, state.start_air)));
   const low = state.air <= Math.max(3, state.start_air / 5);
-  const g = s("g", { class: `dsa-air${low ? " dsa-air-low" : ""}`, role: "img",
-    "aria-label": `Air ${state.air} of ${state.start_air}`, "data-air": state.air });
+  const g = s("g", {
+    class: `dsa-air${low ? " dsa-air-low" : ""}`,
+    role: "img",
+    "aria-label": `Air ${state.air} of ${state.start_air}`,
+    "data-air": state.air,
+  });
   g.append(
     s("rect", { x, y, width: w, height: hgt, rx: 8, class: "dsa-air-track" }),
     s("rect", { x, y, width: (w * frac).toFixed(1), height: hgt, rx: 8, class: "dsa-air-fill" }),
-    s("text", { x: x + w / 2, y: y + 12, "text-anchor": "middle", class: "dsa-air-text", text: `air ${state.air} / ${state.start_air}` }),
+    s("text", {
+      x: x + w / 2,
+      y: y + 12,
+      "text-anchor": "middle",
+      class: "dsa-air-text",
+      text: `air ${state.air} / ${state.start_air}`,
+    }),
   );
   return g;
 }
@@ -89,18 +110,37 @@ export function drawBoard(state, cols = COLS) {
   const width = MARGIN * 2 + SUB_W + cols * CELL;
   const height = TOP + rows * CELL + MARGIN;
   const svg = s("svg", {
-    class: "dsa-board", viewBox: `0 0 ${width} ${height}`, role: "img",
+    class: "dsa-board",
+    viewBox: `0 0 ${width} ${height}`,
+    role: "img",
     "aria-label": `Board: round ${state.round} of ${state.rounds}, air ${state.air}, ${nSpaces} spaces`,
-    "data-spaces": nSpaces, "data-cols": cols,
+    "data-spaces": nSpaces,
+    "data-cols": cols,
   });
   svg.append(s("rect", { x: 0, y: 0, width, height, rx: 10, class: "dsa-sea" }));
   // depth bands per row
   for (let r = 0; r < rows; r++) {
-    svg.append(s("rect", { x: MARGIN + SUB_W - 4, y: TOP + r * CELL + 2, width: cols * CELL + 8, height: CELL - 4, rx: 8,
-      class: "dsa-band", style: { opacity: String(0.25 + 0.18 * Math.min(r, 4)) } }));
+    svg.append(
+      s("rect", {
+        x: MARGIN + SUB_W - 4,
+        y: TOP + r * CELL + 2,
+        width: cols * CELL + 8,
+        height: CELL - 4,
+        rx: 8,
+        class: "dsa-band",
+        style: { opacity: String(0.25 + 0.18 * Math.min(r, 4)) },
+      }),
+    );
   }
   // round label
-  svg.append(s("text", { x: MARGIN, y: 23, class: "dsa-round-text", text: state.over ? "Final" : `Round ${state.round}/${state.rounds}` }));
+  svg.append(
+    s("text", {
+      x: MARGIN,
+      y: 23,
+      class: "dsa-round-text",
+      text: state.over ? "Final" : `Round ${state.round}/${state.rounds}`,
+    }),
+  );
   svg.append(airGauge(state, width));
   // the submarine
   const sub = s("g", { class: "dsa-sub", "data-space": 0 });
@@ -116,14 +156,19 @@ export function drawBoard(state, cols = COLS) {
   // the path line
   const pts = [];
   for (let i = 1; i <= nSpaces; i++) pts.push(spaceXY(i, cols).join(","));
-  if (nSpaces) svg.append(s("polyline", { points: `${MARGIN + SUB_W - 14},${TOP + 38} ${pts.join(" ")}`, class: "dsa-line" }));
+  if (nSpaces)
+    svg.append(s("polyline", { points: `${MARGIN + SUB_W - 14},${TOP + 38} ${pts.join(" ")}`, class: "dsa-line" }));
   // spaces
   state.path.forEach((space, k) => {
     const i = k + 1;
     const [x, y] = spaceXY(i, cols);
     const kind = space === 0 ? "blank" : space.length === 1 ? "chip" : "stack";
-    const g = s("g", { class: `dsa-space dsa-${kind}`, "data-space": i, "data-kind": kind,
-      "data-levels": space === 0 ? "" : space.map((c) => c[0]).join(",") });
+    const g = s("g", {
+      class: `dsa-space dsa-${kind}`,
+      "data-space": i,
+      "data-kind": kind,
+      "data-levels": space === 0 ? "" : space.map((c) => c[0]).join(","),
+    });
     g.append(s("circle", { cx: x, cy: y, r: 19, class: "dsa-space-bg" }));
     if (space === 0) g.append(s("circle", { cx: x, cy: y, r: 7, class: "dsa-blank" }));
     else g.append(itemShape(space, x, y + 3, 12));
@@ -136,7 +181,10 @@ export function drawBoard(state, cols = COLS) {
     const current = state.current === q && !state.over;
     const g = s("g", {
       class: `dsa-diver${current ? " dsa-current" : ""}${d.home ? " dsa-home" : ""}`,
-      "data-seat": q, "data-pos": d.pos, "data-heading": d.up ? "up" : "down", "data-items": d.items.length,
+      "data-seat": q,
+      "data-pos": d.pos,
+      "data-heading": d.up ? "up" : "down",
+      "data-items": d.items.length,
       style: { transform: `translate(${x}px, ${y}px)` },
     });
     const r = d.pos === 0 ? 7 : 9;
@@ -147,10 +195,16 @@ export function drawBoard(state, cols = COLS) {
     g.append(s("polyline", { points: a, class: "dsa-heading" }));
     if (d.items.length && d.pos) {
       g.append(s("circle", { cx: r + 2, cy: -r + 1, r: 6, class: "dsa-carry-badge" }));
-      g.append(s("text", { x: r + 2, y: -r + 4, "text-anchor": "middle", class: "dsa-carry-text", text: d.items.length }));
+      g.append(
+        s("text", { x: r + 2, y: -r + 4, "text-anchor": "middle", class: "dsa-carry-text", text: d.items.length }),
+      );
     }
     const name = state.players[q];
-    g.append(s("title", { text: `${name}: ${d.pos ? `space ${d.pos}` : "submarine"}, heading ${d.up ? "up" : "down"}, carrying ${d.items.length}` }));
+    g.append(
+      s("title", {
+        text: `${name}: ${d.pos ? `space ${d.pos}` : "submarine"}, heading ${d.up ? "up" : "down"}, carrying ${d.items.length}`,
+      }),
+    );
     svg.append(g);
   });
   return svg;

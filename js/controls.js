@@ -15,11 +15,29 @@ export function drawControls(state, { paused, pending, send, onPause, onStep }) 
   if (isBot(state, state.current)) {
     const who = state.players[state.current];
     box.append(
-      h("span", { class: "dsa-hint", text: paused ? `${who} is paused (${state.seats[state.current]} bot).` : `${who} is playing (${state.seats[state.current]} bot)…` }),
-      h("button", { class: "dsa-btn", "data-action": "pause", "aria-label": paused ? "Resume bots (P)" : "Pause bots (P)",
-        "aria-keyshortcuts": "P", onclick: () => onPause(!paused), text: paused ? "Resume (P)" : "Pause (P)" }),
-      h("button", { class: "dsa-btn", "data-action": "step", "aria-label": "Let the bot make one move (S)",
-        "aria-keyshortcuts": "S", onclick: onStep, disabled: !paused || pending, text: "Step (S)" }),
+      h("span", {
+        class: "dsa-hint",
+        text: paused
+          ? `${who} is paused (${state.seats[state.current]} bot).`
+          : `${who} is playing (${state.seats[state.current]} bot)…`,
+      }),
+      h("button", {
+        class: "dsa-btn",
+        "data-action": "pause",
+        "aria-label": paused ? "Resume bots (P)" : "Pause bots (P)",
+        "aria-keyshortcuts": "P",
+        onclick: () => onPause(!paused),
+        text: paused ? "Resume (P)" : "Pause (P)",
+      }),
+      h("button", {
+        class: "dsa-btn",
+        "data-action": "step",
+        "aria-label": "Let the bot make one move (S)",
+        "aria-keyshortcuts": "S",
+        onclick: onStep,
+        disabled: !paused || pending,
+        text: "Step (S)",
+      }),
     );
     return box;
   }
@@ -27,8 +45,10 @@ export function drawControls(state, { paused, pending, send, onPause, onStep }) 
     const lab = choiceLabel(choice, state);
     const b = h("button", {
       class: `dsa-btn dsa-choice${choice === "roll" || choice === "take" ? " dsa-primary" : ""}`,
-      "data-choice": choice, "aria-label": lab.key ? `${lab.aria} (${lab.key === " " ? "Space" : lab.key})` : lab.aria,
-      "aria-keyshortcuts": lab.key === "R" ? "R Space" : lab.key || null, disabled: pending,
+      "data-choice": choice,
+      "aria-label": lab.key ? `${lab.aria} (${lab.key === " " ? "Space" : lab.key})` : lab.aria,
+      "aria-keyshortcuts": lab.key === "R" ? "R Space" : lab.key || null,
+      disabled: pending,
       onclick: () => send(choice),
     });
     b.append(lab.text, lab.key ? h("kbd", { text: lab.key }) : null);

@@ -2,11 +2,20 @@
 // decoded here into board states. Works with no kernel (a static HTML page).
 // Same decoding as dsa_widget.sync.expand_frames (a test checks they agree).
 
+/** The chunks of frames: the completed rounds', then the current round's (if any). */
+const chunksOf = (history, tail) => [...(history?.chunks || []), ...(tail?.frames ? [tail] : [])];
+
+/** How many frames expandFrames(history, tail) gives, without decoding them. */
+export function frameCount(history, tail) {
+  let n = 0;
+  for (const ch of chunksOf(history, tail)) n += (ch.frames || []).length;
+  return n;
+}
+
 /** Frames as board states: {turn, round, air, current, step, over, winners, path, divers, banked, scores, last_turn}. */
 export function expandFrames(history, tail) {
   const out = [];
-  const chunks = [...((history && history.chunks) || []), ...(tail && tail.frames ? [tail] : [])];
-  for (const ch of chunks) {
+  for (const ch of chunksOf(history, tail)) {
     let path = [];
     let divers = [];
     let bank = [[], []];
@@ -17,10 +26,18 @@ export function expandFrames(history, tail) {
       for (const [q, d] of f.dd || []) divers[q] = d;
       if (f.B) bank = f.B;
       out.push({
-        turn: f.k, round: f.r, air: f.a, current: f.c, step: f.s, over: !!f.o, winners: f.w || [],
+        turn: f.k,
+        round: f.r,
+        air: f.a,
+        current: f.c,
+        step: f.s,
+        over: !!f.o,
+        winners: f.w || [],
         path: path.slice(),
         divers: divers.map((d) => ({ pos: d[0], up: !!d[1], home: !!d[2], items: d[3] })),
-        banked: bank[0], scores: bank[1], last_turn: f.t || null,
+        banked: bank[0],
+        scores: bank[1],
+        last_turn: f.t || null,
       });
     }
   }
@@ -30,8 +47,15 @@ export function expandFrames(history, tail) {
 /** A frame as a full state the board and player cards can draw (names etc. from the live state). */
 export function frameState(frame, live) {
   return {
-    ...live, ...frame, legal: [], must_turn_back: false, events: [], log: [], log_total: 0,
-    mode: "history", seq: live.seq,
+    ...live,
+    ...frame,
+    legal: [],
+    must_turn_back: false,
+    events: [],
+    log: [],
+    log_total: 0,
+    mode: "history",
+    seq: live.seq,
   };
 }
 
@@ -60,7 +84,8 @@ export function bigFrac(num, den) {
 /** num/den as a percentage from exact integers (strings or numbers), and 100 minus it, each to
  * full float precision even when tiny. */
 function bigPct(num, den) {
-  const n = BigInt(num), d = BigInt(den);
+  const n = BigInt(num),
+    d = BigInt(den);
   const pct = (x) => {
     if (x <= 0n) return 0;
     const q = (x * 10n ** 16n) / d; // the percentage in units of 1e-14 %

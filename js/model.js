@@ -43,7 +43,7 @@ export function choiceLabel(choice, state) {
   if (m) {
     const i = Number(m[1]);
     const d = state.divers[state.current];
-    const item = d && d.items[i];
+    const item = d?.items[i];
     const what = item ? itemText(item) : `item ${i + 1}`;
     return { text: `Put down ${i + 1}`, key: i < 9 ? String(i + 1) : "", aria: `Put down item ${i + 1}: the ${what}` };
   }

@@ -1,26 +1,44 @@
 // Live probability overlays for the player to move: where each choice lands, the chance of
 // getting home, the air forecast. Numbers come from Python (exact fractions); drawn here.
+
+import { MARGIN, spaceXY, TOP } from "./board.js";
 import { h, s } from "./dom.js";
-import { spaceXY, MARGIN, TOP } from "./board.js";
 import { fracText, fracTitle } from "./history.js";
 
 const CHOICE_WORDS = { back: "turn back", continue: "keep diving", roll: "roll", take: "take", none: "do nothing" };
-export const choiceWords = (c) => CHOICE_WORDS[c] || (/^drop (\d+)$/.test(c) ? `put down item ${Number(c.slice(5)) + 1}` : c);
+export const choiceWords = (c) =>
+  CHOICE_WORDS[c] || (/^drop (\d+)$/.test(c) ? `put down item ${Number(c.slice(5)) + 1}` : c);
 
 /** Shade the spaces where `choice` may land, with a % label on each; returns an SVG group. */
 export function drawLanding(ov, choice, cols) {
   const g = s("g", { class: "dsa-ov-landing", "data-choice": choice, "aria-hidden": "true" });
-  const dist = (ov.landing || {})[choice] || [];
+  const dist = ov.landing?.[choice] || [];
   for (const [pos, num, den] of dist) {
     const p = num / den;
     const pct = `${Math.round(100 * p)}%`;
     if (pos === 0) {
-      g.append(s("text", { x: MARGIN + 30, y: TOP + 76, class: "dsa-ov-label", "text-anchor": "middle", "data-pos": 0, text: `home ${pct}` }));
+      g.append(
+        s("text", {
+          x: MARGIN + 30,
+          y: TOP + 76,
+          class: "dsa-ov-label",
+          "text-anchor": "middle",
+          "data-pos": 0,
+          text: `home ${pct}`,
+        }),
+      );
       continue;
     }
     const [x, y] = spaceXY(pos, cols);
     g.append(
-      s("circle", { cx: x, cy: y, r: 21, class: "dsa-ov-shade", "data-pos": pos, style: { fillOpacity: String(0.15 + 0.6 * p) } }),
+      s("circle", {
+        cx: x,
+        cy: y,
+        r: 21,
+        class: "dsa-ov-shade",
+        "data-pos": pos,
+        style: { fillOpacity: String(0.15 + 0.6 * p) },
+      }),
       s("text", { x, y: y + 21, class: "dsa-ov-label", "text-anchor": "middle", "data-pos": pos, text: pct }),
     );
   }
@@ -35,7 +53,15 @@ export function drawHints(st, ov, { hints, picked, onHints, onPick }) {
   const box = h("div", { class: "dsa-hints", role: "region", "aria-label": "Probability hints" });
   const toggle = h("input", { type: "checkbox", class: "dsa-hints-toggle", checked: hints, "aria-keyshortcuts": "H" });
   toggle.addEventListener("change", () => onHints(toggle.checked));
-  box.append(h("label", { class: "dsa-hints-switch", title: "Show or hide the probability hints (H)" }, toggle, " Hints ", h("kbd", { text: "H" })));
+  box.append(
+    h(
+      "label",
+      { class: "dsa-hints-switch", title: "Show or hide the probability hints (H)" },
+      toggle,
+      " Hints ",
+      h("kbd", { text: "H" }),
+    ),
+  );
   if (!hints) return box;
   if (!ov || ov.seq !== st.seq) {
     box.append(h("span", { class: "dsa-hint", text: st.over ? "" : "computing…" }));
@@ -49,42 +75,76 @@ export function drawHints(st, ov, { hints, picked, onHints, onPick }) {
   if (choices.length) {
     const picker = h("span", { class: "dsa-ov-pick", role: "radiogroup", "aria-label": "Shade the landing spaces of" });
     for (const c of choices) {
-      picker.append(h("button", { class: `dsa-btn dsa-btn-small${c === picked ? " dsa-on" : ""}`, role: "radio",
-        "aria-checked": c === picked ? "true" : "false", "data-ov-choice": c, onclick: () => onPick(c), text: choiceWords(c) }));
+      picker.append(
+        h("button", {
+          class: `dsa-btn dsa-btn-small${c === picked ? " dsa-on" : ""}`,
+          role: "radio",
+          "aria-checked": c === picked ? "true" : "false",
+          "data-ov-choice": c,
+          onclick: () => onPick(c),
+          text: choiceWords(c),
+        }),
+      );
     }
     list.append(h("dt", { text: `Where ${who} lands` }), h("dd", {}, picker));
     for (const c of choices) {
       const dd = h("dd", { class: "dsa-ov-dist", "data-ov-landing": c });
       dd.append(h("span", { class: "dsa-ov-choice", text: `${choiceWords(c)}: ` }));
       landing[c].forEach(([pos, num, den], i) => {
-        dd.append(h("span", { class: "dsa-ov-cell", "data-pos": pos, "data-num": num, "data-den": den,
-          text: `${i ? " · " : ""}${pos === 0 ? "sub" : `sp ${pos}`} ${fracText(num, den)}` }));
+        dd.append(
+          h("span", {
+            class: "dsa-ov-cell",
+            "data-pos": pos,
+            "data-num": num,
+            "data-den": den,
+            text: `${i ? " · " : ""}${pos === 0 ? "sub" : `sp ${pos}`} ${fracText(num, den)}`,
+          }),
+        );
       });
       list.append(dd);
     }
   }
   const home = ov.home;
-  const hdt = h("dt", { title: ov.home_assumption || "" }, `${who} gets back to the submarine `, h("span", { class: "dsa-info", "aria-label": `assumption: ${ov.home_assumption}`, text: "?" }));
+  const hdt = h(
+    "dt",
+    { title: ov.home_assumption || "" },
+    `${who} gets back to the submarine `,
+    h("span", { class: "dsa-info", "aria-label": `assumption: ${ov.home_assumption}`, text: "?" }),
+  );
   list.append(hdt);
   if (home) {
     const dd = h("dd", { class: "dsa-ov-home", title: ov.home_assumption || "" });
     Object.entries(home).forEach(([c, v], i) => {
       const sep = i ? " · " : "";
       if (!v) {
-        const est = ov.home_est && ov.home_est[c];
+        const est = ov.home_est?.[c];
         if (est) {
           const pct = (x) => `${(100 * x).toFixed(1)}%`;
-          dd.append(h("span", { class: "dsa-ov-cell dsa-ov-est", "data-home": c, "data-est": est[0],
-            title: `estimated from ${est[3]} playouts; 95% interval ${pct(est[1])} – ${pct(est[2])}`,
-            text: `${sep}${choiceWords(c)}: ≈ ${pct(est[0])} [${pct(est[1])} – ${pct(est[2])}]` }));
+          dd.append(
+            h("span", {
+              class: "dsa-ov-cell dsa-ov-est",
+              "data-home": c,
+              "data-est": est[0],
+              title: `estimated from ${est[3]} playouts; 95% interval ${pct(est[1])} – ${pct(est[2])}`,
+              text: `${sep}${choiceWords(c)}: ≈ ${pct(est[0])} [${pct(est[1])} – ${pct(est[2])}]`,
+            }),
+          );
           return;
         }
         dd.append(h("span", { class: "dsa-ov-cell dsa-ov-none", "data-home": c, text: `${sep}${choiceWords(c)}: —` }));
         return;
       }
       const [num, den] = v;
-      dd.append(h("span", { class: "dsa-ov-cell", "data-home": c, "data-num": num, "data-den": den,
-        title: fracTitle(num, den), text: `${sep}${choiceWords(c)}: ${fracText(num, den)}` }));
+      dd.append(
+        h("span", {
+          class: "dsa-ov-cell",
+          "data-home": c,
+          "data-num": num,
+          "data-den": den,
+          title: fracTitle(num, den),
+          text: `${sep}${choiceWords(c)}: ${fracText(num, den)}`,
+        }),
+      );
     });
     list.append(dd);
     if (ov.home_note) list.append(h("dd", { class: "dsa-hint", text: ov.home_note }));
@@ -97,17 +157,40 @@ export function drawHints(st, ov, { hints, picked, onHints, onPick }) {
     let txt;
     if (a.turns_left === 0) txt = `${a.now} now: this is ${who}'s last turn of the round`;
     else if (!a.per_round) txt = `${a.now} now; nobody in the water carries anything: it stays`;
-    else txt = `${a.now} now; −${a.per_round} per round of turns → ${a.next} when ${who}'s next turn starts; `
-      + `${plural(a.turns_left, "more turn")} for ${who} this round`;
-    list.append(h("dt", { title: a.note }, "Air forecast ", h("span", { class: "dsa-info", "aria-label": `assumption: ${a.note}`, text: "?" })),
-      h("dd", { class: "dsa-ov-air", "data-next": a.next ?? "", "data-turns": a.turns_left ?? "", title: a.note, text: txt }));
+    else
+      txt =
+        `${a.now} now; −${a.per_round} per round of turns → ${a.next} when ${who}'s next turn starts; ` +
+        `${plural(a.turns_left, "more turn")} for ${who} this round`;
+    list.append(
+      h(
+        "dt",
+        { title: a.note },
+        "Air forecast ",
+        h("span", { class: "dsa-info", "aria-label": `assumption: ${a.note}`, text: "?" }),
+      ),
+      h("dd", {
+        class: "dsa-ov-air",
+        "data-next": a.next ?? "",
+        "data-turns": a.turns_left ?? "",
+        title: a.note,
+        text: txt,
+      }),
+    );
   }
   if (ov.carry) {
     const [num, den] = ov.carry;
-    list.append(h("dt", { text: `${who} carries, on average` }),
-      h("dd", { class: "dsa-ov-carry", "data-num": num, "data-den": den, title: fracTitle(num, den),
-        text: fracTitle(num, den) ? `≈ ${(Number((BigInt(num) * 200n + BigInt(den)) / (2n * BigInt(den))) / 100).toFixed(2)} points`
-          : `${den === 1 ? num : `${num}/${den}`} ≈ ${(num / den).toFixed(2)} points` }));
+    list.append(
+      h("dt", { text: `${who} carries, on average` }),
+      h("dd", {
+        class: "dsa-ov-carry",
+        "data-num": num,
+        "data-den": den,
+        title: fracTitle(num, den),
+        text: fracTitle(num, den)
+          ? `≈ ${(Number((BigInt(num) * 200n + BigInt(den)) / (2n * BigInt(den))) / 100).toFixed(2)} points`
+          : `${den === 1 ? num : `${num}/${den}`} ≈ ${(num / den).toFixed(2)} points`,
+      }),
+    );
   }
   box.append(list);
   return box;

@@ -1,11 +1,16 @@
 // Per-player cards: colour, name (as text), seat kind, score, banked and carried chips.
-import { h, s } from "./dom.js";
+
 import { chipShape } from "./board.js";
+import { h, s } from "./dom.js";
 import { color, diverStatus, itemText } from "./model.js";
 
 function chipIcon(c) {
-  const svg = s("svg", { viewBox: "0 0 24 24", class: "dsa-chip-icon", role: "img",
-    "aria-label": c.length > 1 ? `level ${c[0]}, ${c[1]} points` : `level ${c[0]}, value hidden` });
+  const svg = s("svg", {
+    viewBox: "0 0 24 24",
+    class: "dsa-chip-icon",
+    role: "img",
+    "aria-label": c.length > 1 ? `level ${c[0]}, ${c[1]} points` : `level ${c[0]}, value hidden`,
+  });
   svg.append(chipShape(c, 12, 13, 10));
   return svg;
 }
@@ -19,15 +24,20 @@ export function drawPlayers(state) {
     const winner = state.over && state.winners.includes(q);
     const li = h("li", {
       class: `dsa-player${current ? " dsa-player-current" : ""}${winner ? " dsa-winner" : ""}`,
-      "data-seat": q, "data-score": score === null ? "?" : score, "data-banked": state.banked[q].length,
+      "data-seat": q,
+      "data-score": score === null ? "?" : score,
+      "data-banked": state.banked[q].length,
       "aria-current": current ? "true" : null,
     });
     li.append(
       h("span", { class: "dsa-swatch", style: { background: color(q) }, "aria-hidden": "true" }),
       h("span", { class: "dsa-player-name", text: name }),
       h("span", { class: "dsa-seat-kind", text: state.seats[q] === "human" ? "" : `bot: ${state.seats[q]}` }),
-      h("span", { class: "dsa-score", "aria-label": `score ${score === null ? "hidden" : score}`,
-        text: `${score === null ? "?" : score} pt${winner ? " ★ winner" : ""}` }),
+      h("span", {
+        class: "dsa-score",
+        "aria-label": `score ${score === null ? "hidden" : score}`,
+        text: `${score === null ? "?" : score} pt${winner ? " ★ winner" : ""}`,
+      }),
     );
     const chips = h("span", { class: "dsa-banked", "aria-label": `${state.banked[q].length} chips banked` });
     for (const c of state.banked[q]) chips.append(chipIcon(c));

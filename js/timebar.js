@@ -13,15 +13,32 @@ export function drawTimebar(frames, shown, live, on) {
   if (n < 0) return bar;
   const at = shown === null ? n : shown;
   const btn = (action, text, aria, key, disabled, fn) =>
-    h("button", { class: "dsa-btn dsa-btn-small", "data-action": action, "aria-label": `${aria}${key ? ` (${key})` : ""}`,
-      "aria-keyshortcuts": key || null, disabled, title: `${aria}${key ? ` (${key})` : ""}`, onclick: fn, text });
+    h("button", {
+      class: "dsa-btn dsa-btn-small",
+      "data-action": action,
+      "aria-label": `${aria}${key ? ` (${key})` : ""}`,
+      "aria-keyshortcuts": key || null,
+      disabled,
+      title: `${aria}${key ? ` (${key})` : ""}`,
+      onclick: fn,
+      text,
+    });
   const slider = h("input", {
-    type: "range", min: 0, max: Math.max(0, n), step: 1, class: "dsa-slider", "data-action": "hist-slider",
-    "aria-label": "Turn shown from the history", "aria-valuetext": `turn ${at} of ${n}`,
+    type: "range",
+    min: 0,
+    max: Math.max(0, n),
+    step: 1,
+    class: "dsa-slider",
+    "data-action": "hist-slider",
+    "aria-label": "Turn shown from the history",
+    "aria-valuetext": `turn ${at} of ${n}`,
   });
   slider.value = String(at);
   slider.disabled = n === 0;
-  slider.addEventListener("input", () => { const k = Number(slider.value); on.seek(k === n && shown === null ? null : k); });
+  slider.addEventListener("input", () => {
+    const k = Number(slider.value);
+    on.seek(k === n && shown === null ? null : k);
+  });
   const isLive = shown === null;
   const label = h("span", { class: "dsa-hist-label", "aria-live": "polite" });
   if (isLive) label.append(h("strong", { text: live.mode === "whatif" ? "Real game: " : "Live: " }), `after turn ${n}`);

@@ -10,23 +10,45 @@ function posText(d) {
 
 /** The compare table: real, kept states and the what-if (hidden scores as "?"). */
 export function drawCompare(st) {
-  const rows = (st.whatif && st.whatif.compare) || [];
+  const rows = st.whatif?.compare || [];
   const table = h("table", { class: "dsa-compare", "aria-label": "Real game and what-if side by side" });
-  const head = h("tr", {}, h("th", { scope: "col", text: "" }), h("th", { scope: "col", text: "round" }), h("th", { scope: "col", text: "air" }));
+  const head = h(
+    "tr",
+    {},
+    h("th", { scope: "col", text: "" }),
+    h("th", { scope: "col", text: "round" }),
+    h("th", { scope: "col", text: "air" }),
+  );
   st.players.forEach((name, q) => {
-    head.append(h("th", { scope: "col", class: "dsa-compare-player" },
-      h("span", { class: "dsa-swatch", style: { background: color(q) }, "aria-hidden": "true" }), name));
+    head.append(
+      h(
+        "th",
+        { scope: "col", class: "dsa-compare-player" },
+        h("span", { class: "dsa-swatch", style: { background: color(q) }, "aria-hidden": "true" }),
+        name,
+      ),
+    );
   });
   table.append(h("thead", {}, head));
   const body = h("tbody");
   for (const r of rows) {
     const tr = h("tr", { "data-row": r.name });
-    tr.append(h("th", { scope: "row", text: r.name }), h("td", { text: r.over ? "over" : String(r.round) }), h("td", { text: String(r.air) }));
+    tr.append(
+      h("th", { scope: "row", text: r.name }),
+      h("td", { text: r.over ? "over" : String(r.round) }),
+      h("td", { text: String(r.air) }),
+    );
     r.divers.forEach((d, q) => {
       const sc = r.scores[q];
-      tr.append(h("td", { "data-seat": q, "data-pos": d.pos, "data-score": sc === null ? "?" : sc,
-        title: sc === null ? "score hidden: chips banked here keep their values secret" : null,
-        text: `${sc === null ? "?" : sc} pt · ${posText(d)} · ${d.items} item${d.items === 1 ? "" : "s"}` }));
+      tr.append(
+        h("td", {
+          "data-seat": q,
+          "data-pos": d.pos,
+          "data-score": sc === null ? "?" : sc,
+          title: sc === null ? "score hidden: chips banked here keep their values secret" : null,
+          text: `${sc === null ? "?" : sc} pt · ${posText(d)} · ${d.items} item${d.items === 1 ? "" : "s"}`,
+        }),
+      );
     });
     body.append(tr);
   }
@@ -41,12 +63,29 @@ export function drawWhatIf(st, { pending, on, dice }) {
   const w = st.whatif || {};
   const box = h("div", { class: "dsa-whatif-bar" });
   const from = w.from_turn === null || w.from_turn === undefined ? "now" : `turn ${w.from_turn}`;
-  box.append(h("div", { class: "dsa-banner", role: "note" },
-    h("strong", { text: "What-if" }), ` — the real game is untouched (branched from ${from}).`));
+  box.append(
+    h(
+      "div",
+      { class: "dsa-banner", role: "note" },
+      h("strong", { text: "What-if" }),
+      ` — the real game is untouched (branched from ${from}).`,
+    ),
+  );
   const row = h("div", { class: "dsa-controls dsa-whatif-controls", role: "group", "aria-label": "What-if tools" });
   const btn = (action, text, aria, key, disabled, fn, extra = "") =>
-    h("button", { class: `dsa-btn ${extra}`, "data-action": action, "aria-label": `${aria} (${key})`, "aria-keyshortcuts": key,
-      disabled: disabled || pending, onclick: fn }, text, h("kbd", { text: key }));
+    h(
+      "button",
+      {
+        class: `dsa-btn ${extra}`,
+        "data-action": action,
+        "aria-label": `${aria} (${key})`,
+        "aria-keyshortcuts": key,
+        disabled: disabled || pending,
+        onclick: fn,
+      },
+      text,
+      h("kbd", { text: key }),
+    );
   row.append(
     btn("undo", "Undo", "Undo the last choice or roll in the what-if", "U", !w.can_undo, on.undo),
     btn("redo", "Redo", "Redo in the what-if", "Y", !w.can_redo, on.redo),
@@ -54,21 +93,73 @@ export function drawWhatIf(st, { pending, on, dice }) {
   if (!st.over && st.legal.includes("roll")) {
     const pick = (i) => {
       const sel = h("select", { class: "dsa-die-pick", "aria-label": `Die ${i + 1} (1 to 3)`, "data-die": i });
-      for (const v of [1, 2, 3]) sel.append(h("option", { value: String(v), text: String(v), selected: v === dice[i] }));
-      sel.addEventListener("change", () => { dice[i] = Number(sel.value); });
+      for (const v of [1, 2, 3])
+        sel.append(h("option", { value: String(v), text: String(v), selected: v === dice[i] }));
+      sel.addEventListener("change", () => {
+        dice[i] = Number(sel.value);
+      });
       return sel;
     };
-    row.append(h("span", { class: "dsa-dice-pick", role: "group", "aria-label": "Choose the dice" },
-      h("span", { class: "dsa-hint", text: "Dice:" }), pick(0), pick(1),
-      btn("roll-dice", "Roll these", "Roll the chosen dice", "D", false, () => on.rollDice(dice.slice()), "dsa-primary")));
+    row.append(
+      h(
+        "span",
+        { class: "dsa-dice-pick", role: "group", "aria-label": "Choose the dice" },
+        h("span", { class: "dsa-hint", text: "Dice:" }),
+        pick(0),
+        pick(1),
+        btn(
+          "roll-dice",
+          "Roll these",
+          "Roll the chosen dice",
+          "D",
+          false,
+          () => on.rollDice(dice.slice()),
+          "dsa-primary",
+        ),
+      ),
+    );
   }
   if (!st.over && isBot({ seats: st.seats }, st.current)) {
-    row.append(btn("bot-move", `${st.seats[st.current]} bot moves`, `Let the ${st.seats[st.current]} bot choose for ${st.players[st.current]}`, "S", false, on.botMove));
+    row.append(
+      btn(
+        "bot-move",
+        `${st.seats[st.current]} bot moves`,
+        `Let the ${st.seats[st.current]} bot choose for ${st.players[st.current]}`,
+        "S",
+        false,
+        on.botMove,
+      ),
+    );
   }
-  row.append(btn("keep", "Keep for comparison", "Keep this what-if state as a row of the comparison, then try something else", "K",
-    w.can_keep === false, on.keep));
-  row.append(btn("back-to-real", "Back to the real game", "Leave the what-if: back to the real game", "Q", false, on.back, "dsa-back"));
+  row.append(
+    btn(
+      "keep",
+      "Keep for comparison",
+      "Keep this what-if state as a row of the comparison, then try something else",
+      "K",
+      w.can_keep === false,
+      on.keep,
+    ),
+  );
+  row.append(
+    btn(
+      "back-to-real",
+      "Back to the real game",
+      "Leave the what-if: back to the real game",
+      "Q",
+      false,
+      on.back,
+      "dsa-back",
+    ),
+  );
   box.append(row);
-  box.append(h("details", { class: "dsa-compare-box", open: true }, h("summary", { text: "Compare: real vs what-if" }), drawCompare(st)));
+  box.append(
+    h(
+      "details",
+      { class: "dsa-compare-box", open: true },
+      h("summary", { text: "Compare: real vs what-if" }),
+      drawCompare(st),
+    ),
+  );
   return box;
 }

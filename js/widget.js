@@ -1,20 +1,24 @@
 // dsa_widget front end: draws the synced `state`, sends intents. Python decides.
-import { h, replaceChildren } from "./dom.js";
-import { COLS, drawBoard } from "./board.js";
-import { drawPlayers } from "./players.js";
-import { drawControls } from "./controls.js";
-import { drawLog, drawPastLog } from "./log.js";
-import { createSetupPanel } from "./setup-panel.js";
+
 import { Animator, drawDice } from "./animate.js";
-import { choiceForKey, isBot, statusText } from "./model.js";
+import { COLS, drawBoard } from "./board.js";
+import { createBotTimer } from "./bot-timer.js";
+import { drawControls } from "./controls.js";
+import { h, replaceChildren } from "./dom.js";
 import { expandFrames, frameState } from "./history.js";
+import { drawLog, drawPastLog } from "./log.js";
+import { choiceForKey, isBot, statusText } from "./model.js";
+import { drawHints, drawLanding } from "./overlay.js";
+import { drawPlayers } from "./players.js";
+import { createSetupPanel } from "./setup-panel.js";
 import { drawTimebar } from "./timebar.js";
 import { drawWhatIf } from "./whatif.js";
-import { drawHints, drawLanding } from "./overlay.js";
 
 const ANSWER_TIMEOUT_MS = 3000;
+const NO_KERNEL = "No kernel is connected: this board is a picture (run the notebook to play).";
 
-function render({ model, el }) {
+/** One view of the board. `bots`: the model's bot timer (made by initialize), shared by its views. */
+function renderView(model, el, bots) {
   const animator = new Animator();
   const status = h("div", { class: "dsa-status", role: "status", "aria-live": "polite" });
   const dice = h("div", { class: "dsa-dice-box" });
@@ -25,7 +29,10 @@ function render({ model, el }) {
   const playersBox = h("div", { class: "dsa-players-box" });
   const logBox = h("div", { class: "dsa-log", tabindex: "0", "aria-label": "Turn log" });
   const logDetails = h("details", { class: "dsa-log-details", open: true }, h("summary", { text: "Turn log" }), logBox);
-  const help = h("p", { class: "dsa-keys", text: "Keys: R/Space roll · T take · N do nothing · B turn back · C keep diving · 1–9 put down · P pause bots · S step · Esc skip animation · ←/→ history · End live · W what-if · U undo · Y redo · D roll chosen dice · K keep for comparison · Q back to the real game · H hints" });
+  const help = h("p", {
+    class: "dsa-keys",
+    text: "Keys: R/Space roll · T take · N do nothing · B turn back · C keep diving · 1–9 put down · P pause bots · S step · Esc skip animation · ←/→ history · End live · W what-if · U undo · Y redo · D roll chosen dice · K keep for comparison · Q back to the real game · H hints",
+  });
   const whatIfBox = h("div", { class: "dsa-whatif-box" });
   const pastBanner = h("div", { class: "dsa-banner dsa-past-banner", role: "note", hidden: true });
   const timeBox = h("div", { class: "dsa-time-box" });
@@ -37,16 +44,33 @@ function render({ model, el }) {
   });
   // data-lm-suppress-shortcuts: keys pressed in the board are the game's, not JupyterLab's
   // command-mode shortcuts (R would turn the cell raw, C copy it, B insert a cell...).
-  const root = h("div", { class: "dsa-root", tabindex: "0", role: "group", "aria-label": "Deep Sea Adventure game",
-    "aria-keyshortcuts": "R Space T N B C 1 2 3 4 5 6 7 8 9 P S Escape ArrowLeft ArrowRight Home End W U Y D Q H",
-    "data-lm-suppress-shortcuts": "true" },
-    header, whatIfBox, pastBanner, boardBox, timeBox, controlsBox, error, hintsBox, playersBox, logDetails, setup.el, help);
+  const root = h(
+    "div",
+    {
+      class: "dsa-root",
+      tabindex: "0",
+      role: "group",
+      "aria-label": "Deep Sea Adventure game",
+      "aria-keyshortcuts": "R Space T N B C 1 2 3 4 5 6 7 8 9 P S Escape ArrowLeft ArrowRight Home End W U Y D Q H",
+      "data-lm-suppress-shortcuts": "true",
+    },
+    header,
+    whatIfBox,
+    pastBanner,
+    boardBox,
+    timeBox,
+    controlsBox,
+    error,
+    hintsBox,
+    playersBox,
+    logDetails,
+    setup.el,
+    help,
+  );
   el.append(root);
 
   let pending = false;
   let watchdog = null;
-  let botTimer = null;
-  let botSeq = -1;
   let drawnSeq = -1;
   let cols = COLS;
   let lastErrorN = null;
@@ -56,7 +80,7 @@ function render({ model, el }) {
   const pickedDice = [1, 1]; // the what-if dice picker
   let svgNow = null;
 
-  const isWhatIf = () => (model.get("state") || {}).mode === "whatif";
+  const isWhatIf = () => model.get("state")?.mode === "whatif";
   const inHistory = () => !isWhatIf() && viewTurn !== null && !!frames[viewTurn];
   /** The state on the board: a history frame, or the live (or what-if) state. */
   function shownState() {
@@ -72,7 +96,9 @@ function render({ model, el }) {
     try {
       model.set("scrub", viewTurn === null ? -1 : viewTurn);
       model.save_changes();
-    } catch (e) { /* no kernel: the page scrubs on its own */ }
+    } catch {
+      /* no kernel: the page scrubs on its own */
+    }
     drawnSeq = -1;
     draw();
   }
@@ -81,8 +107,8 @@ function render({ model, el }) {
     try {
       model.send(msg);
       return true;
-    } catch (e) {
-      showError("No kernel is connected: this board is a picture (run the notebook to play).");
+    } catch {
+      showError(NO_KERNEL);
       return false;
     }
   }
@@ -107,23 +133,32 @@ function render({ model, el }) {
     pending = true;
     root.dataset.pending = "1";
     drawControlsNow();
-    if (!send(msg)) { pending = false; delete root.dataset.pending; drawControlsNow(); return; }
+    if (!send(msg)) {
+      pending = false;
+      delete root.dataset.pending;
+      drawControlsNow();
+      return;
+    }
     clearTimeout(watchdog);
     watchdog = setTimeout(() => {
       if (!pending) return;
       pending = false;
       delete root.dataset.pending;
-      showError("No answer from Python: no kernel is running this board (a saved page is only a picture), or it is busy.");
+      showError(
+        "No answer from Python: no kernel is running this board (a saved page is only a picture), or it is busy.",
+      );
       root.dataset.error = "timeout";
       drawControlsNow();
     }, ANSWER_TIMEOUT_MS);
   }
 
-  function setPaused(p) { send({ type: "pause", paused: p }); }
+  function setPaused(p) {
+    send({ type: "pause", paused: p });
+  }
   function stepBot() {
     const st = model.get("state");
     if (!isBot(st, st.current) || st.over || inHistory()) return;
-    botSeq = st.seq;
+    bots.noteSent(st.seq);
     send({ type: "bot_step", seq: st.seq });
   }
 
@@ -141,22 +176,71 @@ function render({ model, el }) {
     const live = model.get("state");
     const hadFocus = controlsBox.contains(document.activeElement) || whatIfBox.contains(document.activeElement);
     if (inHistory()) {
-      replaceChildren(controlsBox, h("div", { class: "dsa-controls", role: "group", "aria-label": "History" },
-        h("span", { class: "dsa-hint", text: "You are looking at the past." }),
-        h("button", { class: "dsa-btn", "data-action": "hist-live", "aria-label": "Back to the live game (End)", "aria-keyshortcuts": "End",
-          onclick: () => seek(null) }, "Back to live", h("kbd", { text: "End" })),
-        h("button", { class: "dsa-btn dsa-whatif-btn", "data-action": "whatif", "aria-label": `What-if from turn ${viewTurn} (W)`,
-          "aria-keyshortcuts": "W", disabled: pending, onclick: branchHere }, "What-if from here", h("kbd", { text: "W" }))));
+      replaceChildren(
+        controlsBox,
+        h(
+          "div",
+          { class: "dsa-controls", role: "group", "aria-label": "History" },
+          h("span", { class: "dsa-hint", text: "You are looking at the past." }),
+          h(
+            "button",
+            {
+              class: "dsa-btn",
+              "data-action": "hist-live",
+              "aria-label": "Back to the live game (End)",
+              "aria-keyshortcuts": "End",
+              onclick: () => seek(null),
+            },
+            "Back to live",
+            h("kbd", { text: "End" }),
+          ),
+          h(
+            "button",
+            {
+              class: "dsa-btn dsa-whatif-btn",
+              "data-action": "whatif",
+              "aria-label": `What-if from turn ${viewTurn} (W)`,
+              "aria-keyshortcuts": "W",
+              disabled: pending,
+              onclick: branchHere,
+            },
+            "What-if from here",
+            h("kbd", { text: "W" }),
+          ),
+        ),
+      );
       replaceChildren(whatIfBox);
     } else if (live.mode === "whatif") {
       const asHumans = { ...live, seats: live.seats.map(() => "human") };
-      replaceChildren(controlsBox, drawControls(asHumans, { paused: false, pending, send: intent, onPause: setPaused, onStep: stepBot }));
+      replaceChildren(
+        controlsBox,
+        drawControls(asHumans, { paused: false, pending, send: intent, onPause: setPaused, onStep: stepBot }),
+      );
       replaceChildren(whatIfBox, drawWhatIf(live, { pending, on: whatIfTools, dice: pickedDice }));
     } else {
-      const c = drawControls(live, { paused: model.get("paused"), pending, send: intent, onPause: setPaused, onStep: stepBot });
+      const c = drawControls(live, {
+        paused: model.get("paused"),
+        pending,
+        send: intent,
+        onPause: setPaused,
+        onStep: stepBot,
+      });
       if (!live.over) {
-        c.append(h("button", { class: "dsa-btn dsa-whatif-btn", "data-action": "whatif", "aria-label": "What-if: try another move in a branch (W)",
-          "aria-keyshortcuts": "W", disabled: pending, onclick: branchHere }, "What-if…", h("kbd", { text: "W" })));
+        c.append(
+          h(
+            "button",
+            {
+              class: "dsa-btn dsa-whatif-btn",
+              "data-action": "whatif",
+              "aria-label": "What-if: try another move in a branch (W)",
+              "aria-keyshortcuts": "W",
+              disabled: pending,
+              onclick: branchHere,
+            },
+            "What-if…",
+            h("kbd", { text: "W" }),
+          ),
+        );
       }
       replaceChildren(controlsBox, c);
       replaceChildren(whatIfBox);
@@ -166,7 +250,11 @@ function render({ model, el }) {
 
   function drawTimebarNow() {
     const live = model.get("state");
-    if (live.mode === "whatif") { replaceChildren(timeBox); return; } // the what-if has its own undo/redo
+    // the what-if has its own undo/redo
+    if (live.mode === "whatif") {
+      replaceChildren(timeBox);
+      return;
+    }
     replaceChildren(timeBox, drawTimebar(frames, inHistory() ? viewTurn : null, live, { seek }));
   }
 
@@ -184,35 +272,36 @@ function render({ model, el }) {
         svgNow.insertBefore(layer, svgNow.querySelector(".dsa-diver"));
       }
     }
-    if (inHistory()) { replaceChildren(hintsBox); return; }
-    replaceChildren(hintsBox, drawHints(st, fresh ? ov : null, {
-      hints, picked,
-      onHints: (on) => {
-        model.set("hints", on);
-        try { model.save_changes(); } catch (e) { /* no kernel */ }
-        drawOverlayNow();
-      },
-      onPick: (c) => { picked = c; drawOverlayNow(); },
-    }));
+    if (inHistory()) {
+      replaceChildren(hintsBox);
+      return;
+    }
+    replaceChildren(
+      hintsBox,
+      drawHints(st, fresh ? ov : null, {
+        hints,
+        picked,
+        onHints: (on) => {
+          model.set("hints", on);
+          try {
+            model.save_changes();
+          } catch {
+            /* no kernel */
+          }
+          drawOverlayNow();
+        },
+        onPick: (c) => {
+          picked = c;
+          drawOverlayNow();
+        },
+      }),
+    );
     root.dataset.overlaySeq = fresh ? ov.seq : "";
-  }
-
-  function scheduleBot() {
-    clearTimeout(botTimer);
-    const st = model.get("state");
-    if (st.over || !isBot(st, st.current) || model.get("paused") || botSeq === st.seq) return;
-    if (st.mode === "whatif" || inHistory()) return;
-    botTimer = setTimeout(() => {
-      const now = model.get("state");
-      if (now.seq !== st.seq || model.get("paused")) return;
-      botSeq = st.seq;
-      send({ type: "bot_step", seq: st.seq });
-    }, Math.max(0, model.get("bot_delay") ?? 600));
   }
 
   function draw() {
     const live = model.get("state");
-    if (!live || !live.players) return;
+    if (!live?.players) return;
     const t0 = performance.now();
     const first = drawnSeq < 0;
     pending = false;
@@ -227,15 +316,23 @@ function render({ model, el }) {
     const svg = drawBoard(st, cols);
     svgNow = svg;
     replaceChildren(boardBox, svg);
-    status.textContent = past ? `Turn ${viewTurn} of ${frames.length - 1} (history) — ${statusText(st)}`
-      : whatif ? `What-if — ${statusText(st)}` : statusText(st);
+    status.textContent = past
+      ? `Turn ${viewTurn} of ${frames.length - 1} (history) — ${statusText(st)}`
+      : whatif
+        ? `What-if — ${statusText(st)}`
+        : statusText(st);
     pastBanner.hidden = !past;
-    pastBanner.textContent = past ? `History: the board after turn ${viewTurn} of ${frames.length - 1}. The live game goes on — press End to come back.` : "";
+    pastBanner.textContent = past
+      ? `History: the board after turn ${viewTurn} of ${frames.length - 1}. The live game goes on — press End to come back.`
+      : "";
     // the dice keep showing the last roll until the next one
     if (past) {
       const t = st.last_turn;
-      replaceChildren(dice, t && t[2].length ? drawDice([{ type: "roll", dice: t[2], steps: t[2][0] + t[2][1] }], null) : null);
-    } else if (st.events.some((e) => e.type === "roll") || st.turn === 0 && !st.events.length) {
+      replaceChildren(
+        dice,
+        t?.[2].length ? drawDice([{ type: "roll", dice: t[2], steps: t[2][0] + t[2][1] }], null) : null,
+      );
+    } else if (st.events.some((e) => e.type === "roll") || (st.turn === 0 && !st.events.length)) {
       replaceChildren(dice, drawDice(st.events, first ? null : animator));
     }
     drawControlsNow();
@@ -245,18 +342,24 @@ function render({ model, el }) {
     replaceChildren(logBox, past ? drawPastLog(frames, viewTurn, st.players) : drawLog(live));
     logBox.scrollTop = logBox.scrollHeight;
     const err = model.get("error");
-    if (!err || !err.message) showError("");
+    if (!err?.message) showError("");
     Object.assign(root.dataset, {
-      seq: live.seq, step: st.step, current: st.current ?? "", round: st.round, air: st.air,
-      over: st.over ? "1" : "0", turn: st.turn, view: past ? "history" : whatif ? "whatif" : "live",
-      viewTurn: past ? viewTurn : "", frames: frames.length,
+      seq: live.seq,
+      step: st.step,
+      current: st.current ?? "",
+      round: st.round,
+      air: st.air,
+      over: st.over ? "1" : "0",
+      turn: st.turn,
+      view: past ? "history" : whatif ? "whatif" : "live",
+      viewTurn: past ? viewTurn : "",
+      frames: frames.length,
     });
     drawOverlayNow();
-    if (!first && !past) animator.moves(svg, st, st.events, cols);
+    if (!first && !past) animator.moves(svg, st.events, cols);
     root.dataset.animations = animator.count;
     drawnSeq = live.seq;
     root.dataset.drawMs = (performance.now() - t0).toFixed(1);
-    scheduleBot();
   }
 
   function onError() {
@@ -266,7 +369,14 @@ function render({ model, el }) {
       pending = false;
       clearTimeout(watchdog);
       delete root.dataset.pending;
-      const prefix = { stale: "Ignored: ", illegal: "Not allowed: ", malformed: "Bad request: ", setup: "Cannot start: ", bot: "Bot error: " }[err.kind] || "";
+      const prefix =
+        {
+          stale: "Ignored: ",
+          illegal: "Not allowed: ",
+          malformed: "Bad request: ",
+          setup: "Cannot start: ",
+          bot: "Bot error: ",
+        }[err.kind] || "";
       showError(prefix + err.message);
       root.dataset.error = err.kind;
       if (err.kind === "setup") setup.showError(err.message);
@@ -278,34 +388,102 @@ function render({ model, el }) {
   }
 
   root.addEventListener("keydown", (ev) => {
-    if (ev.target.closest && ev.target.closest("input, select, textarea, summary, form")) return;
+    if (ev.target.closest?.("input, select, textarea, summary, form")) return;
     if (ev.ctrlKey || ev.metaKey || ev.altKey) return;
     // Space/Enter on a focused button press that button (the browser does it)
-    if ((ev.key === " " || ev.key === "Enter") && ev.target.closest && ev.target.closest("button")) return;
+    if ((ev.key === " " || ev.key === "Enter") && ev.target.closest?.("button")) return;
     const st = model.get("state");
     const k = ev.key.length === 1 ? ev.key.toLowerCase() : ev.key;
-    const done = () => { ev.preventDefault(); ev.stopPropagation(); };
-    if (ev.key === "Escape") { animator.skip(); return; }
-    if (k === "h") { model.set("hints", !model.get("hints")); try { model.save_changes(); } catch (e) { /* no kernel */ } drawOverlayNow(); done(); return; }
+    const done = () => {
+      ev.preventDefault();
+      ev.stopPropagation();
+    };
+    if (ev.key === "Escape") {
+      animator.skip();
+      return;
+    }
+    if (k === "h") {
+      model.set("hints", !model.get("hints"));
+      try {
+        model.save_changes();
+      } catch {
+        /* no kernel */
+      }
+      drawOverlayNow();
+      done();
+      return;
+    }
     if (st.mode !== "whatif") {
       const n = frames.length - 1;
       const at = viewTurn === null ? n : viewTurn;
-      if (k === "ArrowLeft" && n >= 0) { seek(Math.max(0, at - 1)); done(); return; }
-      if (k === "ArrowRight" && viewTurn !== null) { seek(at + 1 > n ? null : at + 1); done(); return; }
-      if (k === "Home" && n >= 0) { seek(0); done(); return; }
-      if (k === "End") { seek(null); done(); return; }
-      if (k === "w" && (inHistory() || !st.over)) { branchHere(); done(); return; }
+      if (k === "ArrowLeft" && n >= 0) {
+        seek(Math.max(0, at - 1));
+        done();
+        return;
+      }
+      if (k === "ArrowRight" && viewTurn !== null) {
+        seek(at + 1 > n ? null : at + 1);
+        done();
+        return;
+      }
+      if (k === "Home" && n >= 0) {
+        seek(0);
+        done();
+        return;
+      }
+      if (k === "End") {
+        seek(null);
+        done();
+        return;
+      }
+      if (k === "w" && (inHistory() || !st.over)) {
+        branchHere();
+        done();
+        return;
+      }
       if (inHistory()) return;
     } else {
-      if (k === "u") { if (st.whatif.can_undo) whatIfTools.undo(); done(); return; }
-      if (k === "y") { if (st.whatif.can_redo) whatIfTools.redo(); done(); return; }
-      if (k === "q") { whatIfTools.back(); done(); return; }
-      if (k === "k") { if (st.whatif.can_keep !== false) whatIfTools.keep(); done(); return; }
-      if (k === "d" && st.legal.includes("roll")) { whatIfTools.rollDice(pickedDice.slice()); done(); return; }
-      if (k === "s" && isBot(st, st.current)) { stepBot(); done(); return; }
+      if (k === "u") {
+        if (st.whatif.can_undo) whatIfTools.undo();
+        done();
+        return;
+      }
+      if (k === "y") {
+        if (st.whatif.can_redo) whatIfTools.redo();
+        done();
+        return;
+      }
+      if (k === "q") {
+        whatIfTools.back();
+        done();
+        return;
+      }
+      if (k === "k") {
+        if (st.whatif.can_keep !== false) whatIfTools.keep();
+        done();
+        return;
+      }
+      if (k === "d" && st.legal.includes("roll")) {
+        whatIfTools.rollDice(pickedDice.slice());
+        done();
+        return;
+      }
+      if (k === "s" && isBot(st, st.current)) {
+        stepBot();
+        done();
+        return;
+      }
     }
-    if (ev.key === "p" || ev.key === "P") { setPaused(!model.get("paused")); ev.preventDefault(); return; }
-    if ((ev.key === "s" || ev.key === "S") && model.get("paused")) { stepBot(); ev.preventDefault(); return; }
+    if (ev.key === "p" || ev.key === "P") {
+      setPaused(!model.get("paused"));
+      ev.preventDefault();
+      return;
+    }
+    if ((ev.key === "s" || ev.key === "S") && model.get("paused")) {
+      stepBot();
+      ev.preventDefault();
+      return;
+    }
     const choice = choiceForKey(ev.key, st.legal);
     if (choice) {
       ev.preventDefault();
@@ -337,29 +515,46 @@ function render({ model, el }) {
       draw();
     }
   };
-  const onPaused = () => { drawControlsNow(); scheduleBot(); };
+  const onPaused = () => drawControlsNow();
   const onHistory = () => {
     refreshFrames();
-    if (inHistory()) { drawnSeq = -1; draw(); } else drawTimebarNow();
+    if (inHistory()) {
+      drawnSeq = -1;
+      draw();
+    } else drawTimebarNow();
   };
   const onScrub = () => {
     const v = model.get("scrub");
     const want = typeof v === "number" && v >= 0 ? v : null;
-    if (want !== viewTurn) { viewTurn = want; drawnSeq = -1; draw(); }
+    if (want !== viewTurn) {
+      viewTurn = want;
+      drawnSeq = -1;
+      draw();
+    }
   };
   const onOverlay = () => drawOverlayNow();
   const listeners = [
-    ["change:state", onState], ["change:error", onError], ["change:paused", onPaused],
-    ["change:history", onHistory], ["change:history_tail", onHistory], ["change:scrub", onScrub],
-    ["change:overlay", onOverlay], ["change:hints", onOverlay],
+    ["change:state", onState],
+    ["change:error", onError],
+    ["change:paused", onPaused],
+    ["change:history", onHistory],
+    ["change:history_tail", onHistory],
+    ["change:scrub", onScrub],
+    ["change:overlay", onOverlay],
+    ["change:hints", onOverlay],
   ];
   for (const [name, fn] of listeners) model.on(name, fn);
   refreshFrames();
-  { const v = model.get("scrub"); viewTurn = typeof v === "number" && v >= 0 && v < frames.length ? v : null; }
+  {
+    const v = model.get("scrub");
+    viewTurn = typeof v === "number" && v >= 0 && v < frames.length ? v : null;
+  }
   draw();
   onError();
+  // the model's bot timer moves the bots while this view (or another) shows the board
+  const detachBots = bots.attachView({ onSendError: () => showError(NO_KERNEL) });
   return () => {
-    clearTimeout(botTimer);
+    detachBots();
     clearTimeout(watchdog);
     if (ro) ro.disconnect();
     animator.skip();
@@ -367,4 +562,29 @@ function render({ model, el }) {
   };
 }
 
-export default { render };
+/**
+ * anywidget calls this once per model (a fresh closure each time), then initialize({model}) once
+ * and render({model, el}) once per view: model-level work (the bot timer) lives in initialize.
+ */
+export default () => {
+  let bots = null; // this model's bot timer
+  return {
+    initialize({ model }) {
+      const timer = createBotTimer(model);
+      bots = timer;
+      return () => {
+        timer.dispose();
+        if (bots === timer) bots = null;
+      };
+    },
+    render({ model, el }) {
+      // initialize runs first in anywidget; a host that skips it gets a timer for this view alone
+      const own = bots ? null : createBotTimer(model);
+      const cleanup = renderView(model, el, bots ?? own);
+      return () => {
+        cleanup();
+        own?.dispose();
+      };
+    },
+  };
+};

@@ -1,11 +1,27 @@
 // History decoding and the words/numbers of the history bar and the hints: `node --test js/tests/`.
-import { test } from "node:test";
+
 import assert from "node:assert/strict";
-import { expandFrames, fracText, fracTitle, frameState, precisePct, turnText } from "../history.js";
+import { test } from "node:test";
+import { expandFrames, fracText, fracTitle, frameCount, frameState, precisePct, turnText } from "../history.js";
 
 const chunk = {
   frames: [
-    { k: 0, r: 1, a: 25, c: 0, s: "roll", P: [[[1]], [[1]], [[2]]], D: [[0, 0, 0, []], [0, 0, 0, []]], B: [[[], []], [0, 0]] },
+    {
+      k: 0,
+      r: 1,
+      a: 25,
+      c: 0,
+      s: "roll",
+      P: [[[1]], [[1]], [[2]]],
+      D: [
+        [0, 0, 0, []],
+        [0, 0, 0, []],
+      ],
+      B: [
+        [[], []],
+        [0, 0],
+      ],
+    },
     { k: 1, r: 1, a: 25, c: 1, s: "roll", pd: [[1, 0]], dd: [[0, [2, 0, 0, [[[1]]]]]], t: [0, 0, [1, 1], "take"] },
     { k: 2, r: 1, a: 24, c: 0, s: "turn_back", dd: [[1, [1, 0, 0, []]]], t: [1, 0, [1, 2], "none"] },
   ],
@@ -18,13 +34,19 @@ test("frames decode cumulatively: a delta changes only what it names", () => {
   assert.deepEqual(f[1].path, [[[1]], 0, [[2]]]);
   assert.deepEqual(f[2].path, [[[1]], 0, [[2]]]);
   assert.deepEqual(f[1].divers[0], { pos: 2, up: false, home: false, items: [[[1]]] });
-  assert.deepEqual(f[2].divers.map((d) => d.pos), [2, 1]);
+  assert.deepEqual(
+    f[2].divers.map((d) => d.pos),
+    [2, 1],
+  );
   assert.deepEqual(f[0].path, [[[1]], [[1]], [[2]]], "earlier frames are not changed by later deltas");
   assert.deepEqual(f[2].scores, [0, 0]);
   assert.equal(f[2].air, 24);
   // completed rounds come first
   const two = expandFrames({ chunks: [chunk] }, { frames: [{ ...chunk.frames[0], k: 3, r: 2 }] });
-  assert.deepEqual(two.map((x) => x.turn), [0, 1, 2, 3]);
+  assert.deepEqual(
+    two.map((x) => x.turn),
+    [0, 1, 2, 3],
+  );
   assert.deepEqual(expandFrames({}, {}), []);
 });
 
@@ -41,7 +63,10 @@ test("turns and chances in words", () => {
   const f = expandFrames({}, chunk);
   assert.equal(turnText(f[0], ["Ann", "Bob"]), "the start of the game");
   assert.equal(turnText(f[1], ["Ann", "Bob"]), "Ann rolled 1+1, took the treasure");
-  assert.equal(turnText({ last_turn: [1, 1, [3, 3], "drop 0"] }, ["Ann", "<b>Bob</b>"]), "<b>Bob</b> turned back, rolled 3+3, put down item 1");
+  assert.equal(
+    turnText({ last_turn: [1, 1, [3, 3], "drop 0"] }, ["Ann", "<b>Bob</b>"]),
+    "<b>Bob</b> turned back, rolled 3+3, put down item 1",
+  );
   assert.equal(fracText(1, 3), "1/3 · 33%");
   assert.equal(fracText(1, 1), "1 · 100%");
   assert.equal(fracText(1, 531441), "1/531441 · <1%");
@@ -52,7 +77,7 @@ test("turns and chances in words", () => {
   assert.equal(fracText("5536133", "79766443076872509863361"), "≈ <0.000000000001%");
   assert.equal(fracText("79766443076872509863360", "79766443076872509863361"), "≈ >99.999999999999%");
   assert.equal(fracText(1, 3 ** 20), "≈ 0.000000029%");
-  assert.equal(fracText(2 ** 60 + "", 2 ** 61 + ""), "≈ 50.0%");
+  assert.equal(fracText(String(2 ** 60), String(2 ** 61)), "≈ 50.0%");
   assert.equal(fracTitle("7", "79766443076872509863361"), "exactly 7/79766443076872509863361");
   // denominators far past 10^40 (50 rolls of the dice) keep their tiny chances
   assert.equal(fracText("1", (9n ** 50n).toString()), "≈ <0.000000000001%");
@@ -63,4 +88,11 @@ test("turns and chances in words", () => {
   assert.equal(fracTitle(1, 3), null);
   assert.equal(precisePct(99.5), "99.5%");
   assert.equal(precisePct(42.25), "42.3%");
+});
+
+test("frameCount counts the frames without decoding them", () => {
+  assert.equal(frameCount({ chunks: [chunk, chunk] }, chunk), expandFrames({ chunks: [chunk, chunk] }, chunk).length);
+  assert.equal(frameCount({ chunks: [chunk] }, {}), 3);
+  assert.equal(frameCount(undefined, undefined), 0);
+  assert.equal(frameCount({}, { frames: [] }), 0);
 });

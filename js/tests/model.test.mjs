@@ -1,15 +1,25 @@
 // Pure front-end logic (no DOM): run with `node --test js/tests/`.
-import { test } from "node:test";
+
 import assert from "node:assert/strict";
-import { choiceForKey, choiceLabel, isBot, statusText, itemText } from "../model.js";
-import { polygonPoints, spaceXY, diverXY, COLS } from "../board.js";
+import { test } from "node:test";
+import { COLS, diverXY, polygonPoints, spaceXY } from "../board.js";
+import { choiceForKey, choiceLabel, isBot, itemText, statusText } from "../model.js";
 import { parsePath } from "../setup-panel.js";
 
 const state = {
-  players: ["Ann", "<b>Bob</b>"], seats: ["human", "baseline"], current: 0, step: "search", over: false,
-  winners: [], legal: ["none", "drop 0", "drop 1"], must_turn_back: false,
+  players: ["Ann", "<b>Bob</b>"],
+  seats: ["human", "baseline"],
+  current: 0,
+  step: "search",
+  over: false,
+  winners: [],
+  legal: ["none", "drop 0", "drop 1"],
+  must_turn_back: false,
   path: [[[1]], 0, [[2], [3]]],
-  divers: [{ pos: 2, up: true, home: false, items: [[[1]], [[4], [4]]] }, { pos: 0, up: false, home: false, items: [] }],
+  divers: [
+    { pos: 2, up: true, home: false, items: [[[1]], [[4], [4]]] },
+    { pos: 0, up: false, home: false, items: [] },
+  ],
 };
 
 test("keys map to legal choices only", () => {
@@ -44,7 +54,7 @@ test("board geometry snakes in rows, like the real board", () => {
   assert.deepEqual(spaceXY(1), [107, 63]);
   assert.deepEqual(spaceXY(8), [429, 63]);
   assert.deepEqual(spaceXY(9), [429, 109]);
-  assert.deepEqual(spaceXY(6, 5), [291, 109]);  // narrow: 5 per row, row 2 runs back
+  assert.deepEqual(spaceXY(6, 5), [291, 109]); // narrow: 5 per row, row 2 runs back
   assert.equal(COLS, 8);
   assert.deepEqual(diverXY(3, 0), [199, 50]);
   assert.equal(polygonPoints(2, 0, 0, 1).split(" ").length, 4);
@@ -52,7 +62,12 @@ test("board geometry snakes in rows, like the real board", () => {
 });
 
 test("custom paths parse", () => {
-  assert.deepEqual(parsePath("1:0 1:3, 2:5;4:15"), [[1, 0], [1, 3], [2, 5], [4, 15]]);
+  assert.deepEqual(parsePath("1:0 1:3, 2:5;4:15"), [
+    [1, 0],
+    [1, 3],
+    [2, 5],
+    [4, 15],
+  ]);
   assert.deepEqual(parsePath("[[1, 2]]"), [[1, 2]]);
   assert.equal(parsePath("  "), null);
   assert.throws(() => parsePath("1:0 banana"), /banana/);
