@@ -21,11 +21,14 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))  # the reference DP is a test oracle
 
+import contextlib
+
+from home_reference import reference_chance  # noqa: E402
+
 from dsa_widget import Game  # noqa: E402
 from dsa_widget.deep_sea.analysis import AnalysisError, home_chances, landing_distributions, win_chances  # noqa: E402
 from dsa_widget.deep_sea.analysis import home as home_mod  # noqa: E402
 from dsa_widget.deep_sea.analysis import solo as solo_mod  # noqa: E402
-from home_reference import reference_chance  # noqa: E402
 
 
 def realistic_states(count: int, seed: int = 0) -> list[Game]:
@@ -39,15 +42,15 @@ def realistic_states(count: int, seed: int = 0) -> list[Game]:
             if g.is_over:
                 break
             q = g.current_player
-            k = len(g._carry[q])
+            k = len(g.carrying[q])
             if g.step == "search":
                 g.apply(
                     "take"
-                    if "take" in g.legal_choices() and not g._up[q] and k < rng.choice([1, 2, 3])
+                    if "take" in g.legal_choices() and not g.heading_up[q] and k < rng.choice([1, 2, 3])
                     else "none"
                 )
             elif g.step == "turn_back":
-                g.apply("back" if k >= 2 or g.air < g._pos[q] or rng.random() < 0.2 else "continue")
+                g.apply("back" if k >= 2 or g.air < g.positions[q] or rng.random() < 0.2 else "continue")
             else:
                 g.apply("roll")
         s += 1
@@ -85,7 +88,7 @@ def main() -> None:
         except AnalysisError:
             too_big += 1
         times.append(time.perf_counter() - t)
-        by_wet[sum(p > 0 for p in g._pos) > 3].append(times[-1])
+        by_wet[sum(p > 0 for p in g.positions) > 3].append(times[-1])
     times.sort()
     under = sum(t < 0.1 for t in times)
     print(
@@ -129,15 +132,13 @@ def main() -> None:
         while not g.is_over and g.round == 1:
             if g.step in ("turn_back", "roll"):
                 t = time.perf_counter()
-                try:
+                with contextlib.suppress(AnalysisError):
                     home_chances(g)
-                except AnalysisError:
-                    pass
                 times.append(time.perf_counter() - t)
             q = g.current_player
-            k = len(g._carry[q])
+            k = len(g.carrying[q])
             if g.step == "search":
-                g.apply("take" if "take" in g.legal_choices() and not g._up[q] and k < 2 else "none")
+                g.apply("take" if "take" in g.legal_choices() and not g.heading_up[q] and k < 2 else "none")
             elif g.step == "turn_back":
                 g.apply("back" if k >= 2 or rng.random() < 0.3 else "continue")
             else:
@@ -177,8 +178,11 @@ def main() -> None:
         for n in (2, 4, 6):
             time_win_estimate(f"{n} players from the start, {label}", Game(players=n, seed=1), bots)
     if len(runs) > 1:
-        time_win_estimate("4 players, bots baseline/air/depth/take_n", Game(players=4, seed=1),
-                          ["baseline", "air", "depth", "take_n"])
+        time_win_estimate(
+            "4 players, bots baseline/air/depth/take_n",
+            Game(players=4, seed=1),
+            ["baseline", "air", "depth", "take_n"],
+        )
 
 
 def time_win_estimate(label: str, g: Game, bots: Any) -> None:
@@ -187,6 +191,7 @@ def time_win_estimate(label: str, g: Game, bots: Any) -> None:
     est = win_chances(g.view(0), bots, seat=0, playouts=2000, seed=1)
     dt = time.perf_counter() - t
     print(f"win estimate, {label}, {est.playouts:,} playouts: {dt:.2f} s   [target < 3 s]")
+
 
 if __name__ == "__main__":
     main()

@@ -79,15 +79,25 @@ def bench_speed(workers: int) -> dict:
         bots = (["baseline", "air", "take_n", "depth"] * 2)[:players]
         r = tournament(bots, games=games, seed=1, workers=workers, progress=False)
         res[f"heuristic_games_per_s/{players}p"] = r.games_per_second
-        print(f"  {players} players: {r.games_per_second:.0f} games/s ({games} games, {r.elapsed:.1f} s)",
-              flush=True)
+        print(
+            f"  {players} players: {r.games_per_second:.0f} games/s ({games} games, {r.elapsed:.1f} s)",
+            flush=True,
+        )
     return res
 
 
 def bench_rank(games: int, workers: int) -> dict:
     print(f"== rank: 2-player round robin of heuristics, {games} games per pair ==")
-    cands = ["baseline", "planner", "air", "air:carry=2", "take_n", "take_n:n=2,min_level=2", "depth",
-             "depth:depth=16,carry=2"]
+    cands = [
+        "baseline",
+        "planner",
+        "air",
+        "air:carry=2",
+        "take_n",
+        "take_n:n=2,min_level=2",
+        "depth",
+        "depth:depth=16,carry=2",
+    ]
     score = {c: 0.0 for c in cands}
     for a, b in itertools.combinations(cands, 2):
         r = tournament([a, b], games=games, seed=3, workers=workers, progress=False)
@@ -103,18 +113,31 @@ def bench_rank(games: int, workers: int) -> dict:
 
 
 def bench_match(search: str, opponent: str, players: int, games: int, workers: int, seed: int) -> dict:
-    print(f"== {players}p: {search} vs {players - 1} x {opponent}, {games} games, {workers} workers ==",
-          flush=True)
-    r = tournament([search] + [opponent] * (players - 1), games=games, seed=seed, workers=workers,
-                   progress=True)
+    print(
+        f"== {players}p: {search} vs {players - 1} x {opponent}, {games} games, {workers} workers ==",
+        flush=True,
+    )
+    r = tournament(
+        [search] + [opponent] * (players - 1), games=games, seed=seed, workers=workers, progress=True
+    )
     print(r, flush=True)
     row = r.row(search)
     lo, hi = row["win_ci"]
-    print(f"  {search} win rate {row['win_rate']:.1%} (95% Wilson {lo:.1%} - {hi:.1%}); "
-          f"{r.elapsed:.0f} s, {r.games_per_second:.2f} games/s", flush=True)
-    return {"search": search, "opponent": opponent, "players": players, "games": games,
-            "win_rate": row["win_rate"], "ci": [lo, hi], "elapsed_s": r.elapsed,
-            "rows": r.rows}
+    print(
+        f"  {search} win rate {row['win_rate']:.1%} (95% Wilson {lo:.1%} - {hi:.1%}); "
+        f"{r.elapsed:.0f} s, {r.games_per_second:.2f} games/s",
+        flush=True,
+    )
+    return {
+        "search": search,
+        "opponent": opponent,
+        "players": players,
+        "games": games,
+        "win_rate": row["win_rate"],
+        "ci": [lo, hi],
+        "elapsed_s": r.elapsed,
+        "rows": r.rows,
+    }
 
 
 def main() -> None:

@@ -5,7 +5,7 @@
 Prints games/s, turns/s and µs per turn for (a) the public checked API
 (``legal_choices()`` + ``apply()``), with the event log and history on (the
 defaults), (b) the same with events off, (c) the fast path used by playouts
-(``_legal`` + ``_apply``, no events, no history), and the cost of
+(``legal_choices`` + ``apply_unchecked``, no events, no history), and the cost of
 ``Game.copy()`` at several points of a game.
 """
 
@@ -34,8 +34,8 @@ def play(n: int, setup: Setup, *, checked: bool, events: bool, history: bool) ->
             while not g.is_over:
                 g.apply(choice(g.legal_choices()))
         else:
-            while g._step != "over":
-                g._apply(choice(g._legal))
+            while not g.is_over:
+                g.apply_unchecked(choice(g.legal_choices()))
         turns += g.turn_number if g.turn_number >= 0 else 0
     return time.perf_counter() - t0, turns
 
@@ -55,7 +55,7 @@ def main() -> None:
     for label, kw in [
         ("checked API, events + history (defaults)", dict(checked=True, events=True, history=True)),
         ("checked API, events off", dict(checked=True, events=False, history=True)),
-        ("fast path (_apply), no events/history", dict(checked=False, events=False, history=False)),
+        ("fast path (apply_unchecked), no events/history", dict(checked=False, events=False, history=False)),
     ]:
         dt, _ = play(n, setup, **kw)
         gps = n / dt
@@ -63,10 +63,12 @@ def main() -> None:
         print(f"  {label:45s} {gps:8.0f} games/s  {tps:9.0f} turns/s  {1e6 / tps:5.2f} µs/turn")
     g = Game(setup, rng=3)
     rng = random.Random(3)
-    for k in range(40):
+    for _k in range(40):
         g.apply(rng.choice(g.legal_choices()))
-    for label, kw in [("copy() with history + events", {}), ("copy(history=False, events=False)",
-                                                             dict(history=False, events=False))]:
+    for label, kw in [
+        ("copy() with history + events", {}),
+        ("copy(history=False, events=False)", dict(history=False, events=False)),
+    ]:
         reps = 20000
         t0 = time.perf_counter()
         for _ in range(reps):

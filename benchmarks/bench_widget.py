@@ -43,8 +43,13 @@ def run(games: int, players: int, reveal_all: bool) -> dict:
     hist: list[int] = []
     ov_ms: list[float] = []
     for seed in range(games):
-        w = DeepSea(players=[f"Player {i + 1}" for i in range(players)], seed=seed, bot_seed=seed,
-                    seats=["random"] * players, reveal_all=reveal_all)
+        w = DeepSea(
+            players=[f"Player {i + 1}" for i in range(players)],
+            seed=seed,
+            bot_seed=seed,
+            seats=["random"] * players,
+            reveal_all=reveal_all,
+        )
         while not w.game.is_over:
             t0 = time.perf_counter()
             w.handle_intent({"type": "bot_step", "seq": w.seq})
@@ -80,7 +85,7 @@ def analysis_costs(games: int, players: int) -> dict:
 
     from dsa_widget import Game
     from dsa_widget.deep_sea.analysis import AnalysisError, home_chance, landing_distributions
-    from dsa_widget.deep_sea.state import OVERLAY_MAX_STATES
+    from dsa_widget.deep_sea.analysis.overlay import OVERLAY_MAX_STATES
 
     land: list[float] = []
     home: list[float] = []
@@ -100,8 +105,15 @@ def analysis_costs(games: int, players: int) -> dict:
                 gave_up += 1
             home.append((time.perf_counter() - t0) * 1000)
             g.apply(rng.choice(g.legal_choices()))
-    return {"landing_ms_p95": pct(land, 0.95), "landing_ms_max": max(land), "home_ms_p50": pct(home, 0.5),
-            "home_ms_p95": pct(home, 0.95), "home_ms_max": max(home), "home_gave_up": gave_up, "states": len(home)}
+    return {
+        "landing_ms_p95": pct(land, 0.95),
+        "landing_ms_max": max(land),
+        "home_ms_p50": pct(home, 0.5),
+        "home_ms_p95": pct(home, 0.95),
+        "home_ms_max": max(home),
+        "home_gave_up": gave_up,
+        "states": len(home),
+    }
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -122,18 +134,22 @@ def main(argv: list[str] | None = None) -> None:
     for name, r in res.items():
         print(
             f"  {name:<10} {r['updates']} updates | intent->published p50 {r['step_ms_p50']:.2f} ms, "
-            f"p95 {r['step_ms_p95']:.2f} ms, max {r['step_ms_max']:.2f} ms | build_state {r['build_ms_mean']:.2f} ms"
+            f"p95 {r['step_ms_p95']:.2f} ms, max {r['step_ms_max']:.2f} ms"
+            f" | build_state {r['build_ms_mean']:.2f} ms"
             f" | bytes/update mean {r['bytes_mean']:.0f}, max {r['bytes_max']} (target < 16000)"
         )
         print(
             f"  {'':<10} history bytes/turn mean {r['history_bytes_mean']:.0f}, max {r['history_bytes_max']}"
-            f" | overlay (after the state) p50 {r['overlay_ms_p50']:.1f} ms, p95 {r['overlay_ms_p95']:.1f} ms,"
+            f" | overlay (after the state) p50 {r['overlay_ms_p50']:.1f} ms,"
+            f" p95 {r['overlay_ms_p95']:.1f} ms,"
             f" max {r['overlay_ms_max']:.1f} ms"
         )
     print(
-        f"  analysis on {an['states']} states: landing p95 {an['landing_ms_p95']:.2f} ms (max {an['landing_ms_max']:.2f};"
-        f" target < 10) | home chance p50 {an['home_ms_p50']:.1f} ms, p95 {an['home_ms_p95']:.1f} ms, max"
-        f" {an['home_ms_max']:.1f} ms (target < 100), gave up (too many states for a live figure) {an['home_gave_up']}"
+        f"  analysis on {an['states']} states: landing p95 {an['landing_ms_p95']:.2f} ms"
+        f" (max {an['landing_ms_max']:.2f}; target < 10)"
+        f" | home chance p50 {an['home_ms_p50']:.1f} ms, p95 {an['home_ms_p95']:.1f} ms, max"
+        f" {an['home_ms_max']:.1f} ms (target < 100),"
+        f" gave up (too many states for a live figure) {an['home_gave_up']}"
     )
     # one state as it travels, for the curious
     w = DeepSea(players=2, seed=1)

@@ -15,8 +15,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from .deep_sea.errors import DeepSeaError, IllegalChoiceError, RecordError, SetupError
-from .deep_sea.events import describe, narrate
 from .deep_sea import (
     BACK,
     CONTINUE,
@@ -28,6 +26,8 @@ from .deep_sea import (
     Game,
     drop,
 )
+from .deep_sea.errors import DeepSeaError, IllegalChoiceError, RecordError, SetupError
+from .deep_sea.events import describe, narrate
 from .deep_sea.record import FORMAT, load_record
 from .deep_sea.setup import Options, Setup, standard_path
 from .deep_sea.view import View

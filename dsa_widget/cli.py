@@ -7,31 +7,31 @@ import json
 import pathlib
 import random
 import sys
-from typing import Sequence
+from collections.abc import Sequence
+from typing import Any
 
-from .deep_sea.errors import DeepSeaError
+from .core.errors import GameError
 
 
 def _cmd_replay(args: argparse.Namespace) -> int:
-    from .deep_sea.record import load_record
+    """Replay a record of any game the package knows (dispatched on its ``format``)."""
+    from .core.records import replay
 
     try:
-        if args.file == "-":
-            game = load_record(sys.stdin.read(), events=False)
-        else:
-            game = load_record(pathlib.Path(args.file), events=False)
-    except DeepSeaError as e:
+        # standard input is read as a stream: its text is never taken for a file name
+        state = replay(sys.stdin if args.file == "-" else pathlib.Path(args.file))
+    except GameError as e:
         print(f"error: {' '.join(str(e).split())}", file=sys.stderr)
         return 2
-    print(json.dumps(game.state_dict(), indent=2))
+    print(json.dumps(state, indent=2))
     return 0
 
 
 def _cmd_demo(args: argparse.Namespace) -> int:
     """Play a game between random-legal players in the terminal, then replay its record."""
     from .deep_sea.events import narrate
-    from .deep_sea.rules import Game
     from .deep_sea.record import load_record
+    from .deep_sea.rules import Game
 
     game = Game(players=args.players, seed=args.seed)
     rng = random.Random(args.seed)
@@ -52,7 +52,7 @@ def _cmd_tournament(args: argparse.Namespace) -> int:
     """Rank bots over many seeded games: ``python -m dsa_widget tournament mc baseline --games 100``."""
     from .deep_sea.bots import tournament
 
-    setup: dict = {}
+    setup: dict[str, Any] = {}
     if args.air is not None:
         setup["air"] = args.air
     if args.rounds is not None:
@@ -67,9 +67,15 @@ def _cmd_tournament(args: argparse.Namespace) -> int:
     if options:
         setup["options"] = options
     try:
-        result = tournament(args.bots, games=args.games, setups=[setup], seed=args.seed,
-                            workers=args.workers, progress=not args.quiet)
-    except (DeepSeaError, ValueError) as e:
+        result = tournament(
+            args.bots,
+            games=args.games,
+            setups=[setup],
+            seed=args.seed,
+            workers=args.workers,
+            progress=not args.quiet,
+        )
+    except ValueError as e:  # every input error is a ValueError (GameError)
         print(f"error: {' '.join(str(e).split())}", file=sys.stderr)
         return 2
     if args.json:
@@ -94,9 +100,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--save", help="write the game's record to this file")
     p.set_defaults(func=_cmd_demo)
     p = sub.add_parser("tournament", help="rank bots over many seeded games, seats rotated")
-    p.add_argument("bots", nargs="+",
-                   help="one bot per seat: a name (random, take_n, depth, air, baseline, planner, mc, "
-                        "ismcts) or name:knob=value,knob=value, e.g. mc:playouts=40")
+    p.add_argument(
+        "bots",
+        nargs="+",
+        help="one bot per seat: a name (random, take_n, depth, air, baseline, planner, mc, "
+        "ismcts) or name:knob=value,knob=value, e.g. mc:playouts=40",
+    )
     p.add_argument("--games", type=int, default=100, help="games to play (default 100)")
     p.add_argument("--seed", type=int, default=0, help="the same seed gives the same results")
     p.add_argument("--workers", type=int, default=2, help="processes to use (default 2)")

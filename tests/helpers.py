@@ -38,8 +38,17 @@ def random_game(seed: int, players: int = 4, **kw: Any) -> Game:
 
 def snapshot(g: Game) -> tuple:
     """Everything observable about a game, for 'nothing changed' checks."""
-    return (g.state_dict(), g.step, g.legal_choices(), g.history, g.n_events, g._breathed, g._forced,
-            g._dice, g._rng.getstate() if g._rng else None)
+    return (
+        g.state_dict(),
+        g.step,
+        g.legal_choices(),
+        g.history,
+        g.n_events,
+        g._breathed,
+        g._forced,
+        g._dice,
+        g._rng.getstate() if g._rng else None,
+    )
 
 
 def random_state(

@@ -1,9 +1,10 @@
 """The straightforward exact DP of :func:`~dsa_widget.deep_sea.analysis.home.home_chance` (a test oracle).
 
 :class:`_RefSolver` is the first, plain version of the dynamic programme described in
-:mod:`dsa_widget.deep_sea.analysis.home`: a recursion over (whose turn, air, positions, headings) tuples
-with no packing, no move cache and looser bounds.  The fast :class:`~dsa_widget.deep_sea.analysis.home._Solver`
-must give the very same fractions (``tests/test_analysis_home_fast.py``);
+:mod:`dsa_widget.deep_sea.analysis.home`: a recursion over (whose turn, air, positions, headings)
+tuples with no packing, no move cache and looser bounds.  The fast
+:class:`~dsa_widget.deep_sea.analysis.home._Solver` must give the very same fractions
+(``tests/test_analysis_home_fast.py``);
 ``benchmarks/bench_analysis.py --home-reference`` times both.  Nothing else uses this module.
 """
 
@@ -25,7 +26,19 @@ class _RefSolver:
     A probability is an int pair (num, e) meaning num / 9**e.
     """
 
-    __slots__ = ("n", "length", "req", "d", "home_policy", "loads", "memo", "loaded", "budget", "deadline", "fresh")
+    __slots__ = (
+        "n",
+        "length",
+        "req",
+        "d",
+        "home_policy",
+        "loads",
+        "memo",
+        "loaded",
+        "budget",
+        "deadline",
+        "fresh",
+    )
 
     def __init__(
         self, board: Board, d: int, home_policy: list[bool], loads: list[int], budget: int | None = None
@@ -145,9 +158,7 @@ class _RefSolver:
         if kd > 1:
             return False
         p = pos[d]
-        if up[d]:
-            need = p
-        elif p > 0 and self.home_policy[d] and (kd > 0 or not self.req):
+        if up[d] or p > 0 and self.home_policy[d] and (kd > 0 or not self.req):
             need = p
         else:
             return False

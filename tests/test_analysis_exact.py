@@ -477,9 +477,9 @@ def test_carried_value_is_the_posterior_mean():
             for ids in ids_by_level.values():
                 pool = [vals[c] for c in ids]
                 rng.shuffle(pool)
-                for c, x in zip(ids, pool):
+                for c, x in zip(ids, pool, strict=False):
                     vals[c] = x
-            h = _replay_with_path(g, list(zip(v.levels, vals)))
+            h = _replay_with_path(g, list(zip(v.levels, vals, strict=False)))
             assert h.view(viewer).known == v.known
             true = sum(h._val[c] for item in h._carry[seat] for c in item)
             total += true
@@ -532,7 +532,7 @@ def test_remembered_states_give_the_same_answers():
             warm.append(home_chances(g, max_states=30_000))
         except AnalysisError:
             warm.append(None)
-    for g, w in zip(games, warm):
+    for g, w in zip(games, warm, strict=False):
         if w is None:
             continue
         home_mod.clear_cache()

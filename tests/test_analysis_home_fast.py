@@ -12,11 +12,11 @@ import random
 
 import helpers
 import pytest
+from home_reference import reference_chance
 
 from dsa_widget import Game
 from dsa_widget.deep_sea.analysis import AnalysisError, home_chance, home_chances
 from dsa_widget.deep_sea.analysis import home as home_mod
-from home_reference import reference_chance
 
 
 def random_state(seed: int) -> Game:
@@ -87,9 +87,7 @@ def test_fast_equals_reference_on_realistic_states():
             continue
         d = rng.randrange(g.setup.n_players)
         try:
-            want = {
-                c: reference_chance(g, d, choice=c, max_states=30_000) for c in g.legal_choices()
-            }
+            want = {c: reference_chance(g, d, choice=c, max_states=30_000) for c in g.legal_choices()}
         except AnalysisError:
             continue
         home_mod.clear_cache()

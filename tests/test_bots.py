@@ -9,7 +9,8 @@ from helpers import snapshot
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from dsa_widget import DeepSeaError, Game
+from dsa_widget import Game
+from dsa_widget.core import GameError
 from dsa_widget.deep_sea.bots import (
     BOT_NAMES,
     Bot,
@@ -69,7 +70,7 @@ def hidden_shuffle(g: Game, rng: random.Random) -> tuple[Game, bool]:
         ids = [c for c in range(len(vals)) if g._lv[c] == level and c not in banked]
         new = [vals[c] for c in ids]
         rng.shuffle(new)
-        for c, v in zip(ids, new):
+        for c, v in zip(ids, new, strict=False):
             changed |= vals[c] != v
             vals[c] = v
     g2 = g.copy()
@@ -78,12 +79,18 @@ def hidden_shuffle(g: Game, rng: random.Random) -> tuple[Game, bool]:
 
 
 states = st.tuples(
-    st.integers(0, 10**6),                      # seed
-    st.integers(2, 6),                          # players
-    st.integers(0, 400),                        # random steps before the state
-    st.sampled_from([{}, {"options": {"turn_back_requires_treasure": False}},
-                     {"options": {"reveal": "owner"}}, {"air": 12, "rounds": 2},
-                     {"path": [(1, 0), (2, 4), (3, 9), (4, 13), (4, 15)]}]),
+    st.integers(0, 10**6),  # seed
+    st.integers(2, 6),  # players
+    st.integers(0, 400),  # random steps before the state
+    st.sampled_from(
+        [
+            {},
+            {"options": {"turn_back_requires_treasure": False}},
+            {"options": {"reveal": "owner"}},
+            {"air": 12, "rounds": 2},
+            {"path": [(1, 0), (2, 4), (3, 9), (4, 13), (4, 15)]},
+        ]
+    ),
 )
 
 
@@ -102,7 +109,7 @@ def test_bot_names_make_bots():
 def test_unknown_bot_name_lists_names():
     with pytest.raises(UnknownBotError) as e:
         make_bot("alphadiver")
-    assert isinstance(e.value, ValueError) and isinstance(e.value, DeepSeaError)
+    assert isinstance(e.value, ValueError) and isinstance(e.value, GameError)
     for name in BOT_NAMES:
         assert name in str(e.value)
     with pytest.raises(ValueError, match="no knob 'depht'"):
@@ -206,7 +213,7 @@ def test_explanations():
 
 def test_baseline_follows_the_study_rule():
     g = Game(players=2, seed=1)
-    g.roll((1, 1))                           # space 2, air 25: dive on without taking
+    g.roll((1, 1))  # space 2, air 25: dive on without taking
     bot = make_bot("baseline")
     assert bot(g.view(0), g.legal_choices()) == "none"
     g = Game(players=2, path=[(1, 0)] * 10 + [(3, 9)] * 6)
@@ -214,13 +221,13 @@ def test_baseline_follows_the_study_rule():
     g.apply("none")
     g.roll((1, 1))
     g.apply("none")
-    g.roll((3, 3))                           # space 12 of 16: past the middle, take one
+    g.roll((3, 3))  # space 12 of 16: past the middle, take one
     assert bot(g.view(0), g.legal_choices()) == "take"
     g.apply("take")
     g.roll((1, 1))
     g.apply("none")
     assert g.legal_choices() == ("back", "continue")
-    assert bot(g.view(0), g.legal_choices()) == "back"   # and turn back at once
+    assert bot(g.view(0), g.legal_choices()) == "back"  # and turn back at once
 
 
 # ---------------------------------------------------------------------- legality
@@ -233,8 +240,7 @@ def test_every_bot_legal_in_thousands_of_states(name):
     checked = 0
     for seed in range(60):
         rng = random.Random(seed)
-        g = Game(players=rng.randint(2, 6), seed=seed,
-                 options={"turn_back_requires_treasure": seed % 3 != 0})
+        g = Game(players=rng.randint(2, 6), seed=seed, options={"turn_back_requires_treasure": seed % 3 != 0})
         while not g.is_over:
             legal = g.legal_choices()
             if g.step != "roll":
@@ -297,7 +303,7 @@ def test_no_cheating_over_whole_games():
     games = [Game(players=2, path=path, rng=7), Game(players=2, path=permuted, rng=7)]
     bots = [[cheap_bot("mc", 1), cheap_bot("ismcts", 2)] for _ in games]
     while games[0].round == 1 and not games[0].is_over:
-        moves = [play_bot_move(g, b[g.current_player]) for g, b in zip(games, bots)]
+        moves = [play_bot_move(g, b[g.current_player]) for g, b in zip(games, bots, strict=False)]
         assert moves[0] == moves[1]
         assert bots[0][0].last_explanation == bots[1][0].last_explanation
 
@@ -343,7 +349,7 @@ def test_illegal_choice_names_bot_and_turn_and_leaves_game_intact(answer):
 def test_play_until_stops_at_the_bad_bot():
     g = Game(players=2, seed=3)
     with pytest.raises(BotError):
-        play_until(g, {0: "baseline", 1: lambda v, l: "nope"}, until="game")
+        play_until(g, {0: "baseline", 1: lambda v, legal: "nope"}, until="game")
     assert g.current_player == 1 and not g.is_over
 
 
@@ -373,12 +379,15 @@ def test_the_no_cheating_check_catches_a_cheater():
         def peeker(view, legal):
             chip = view.path[view.positions[view.seat]][0]
             return "take" if game._val[chip] >= 2 else "none"
+
         return peeker
 
     differs = 0
     for s in range(20):
         g2, _ = hidden_shuffle(g, random.Random(s))
-        differs += peeker_for(g)(g.view(0), g.legal_choices()) != peeker_for(g2)(g2.view(0), g2.legal_choices())
+        differs += peeker_for(g)(g.view(0), g.legal_choices()) != peeker_for(g2)(
+            g2.view(0), g2.legal_choices()
+        )
     assert differs > 0
 
 

@@ -9,7 +9,7 @@ import pytest
 
 from dsa_widget import Game
 from dsa_widget.deep_sea.analysis import home_chance
-from dsa_widget.deep_sea.state import OVERLAY_MIN_PLAYOUTS, OVERLAY_PLAYOUTS, air_forecast, overlay_for
+from dsa_widget.deep_sea.analysis.overlay import OVERLAY_PLAYOUTS, air_forecast, overlay_for
 
 
 def _states(players: int = 6, n: int = 40):
@@ -35,9 +35,22 @@ def test_every_home_figure_is_exact_or_an_estimate_with_interval():
             est = ov.get("home_est", {}).get(c)
             assert est is not None, (c, ov)
             p, lo, hi, n = est
-            assert OVERLAY_MIN_PLAYOUTS <= n <= OVERLAY_PLAYOUTS and 0 <= lo <= p <= hi <= 1
+            assert n == OVERLAY_PLAYOUTS and 0 <= lo <= p <= hi <= 1
             estimated += 1
     assert estimated > 0  # the 6-player states do exercise the fallback
+
+
+def test_the_kind_of_figure_depends_on_the_position_not_the_clock(monkeypatch):
+    """The same position shows the same figures on a fast machine and on a loaded one: the
+    choice between exact and estimate is a budget of states, not of time."""
+    import time
+
+    states = [g for g, _ in zip(_states(), range(12), strict=False)]
+    calm = [overlay_for(g) for g in states]
+    assert any("home_est" in ov for ov in calm) and any("home_est" not in ov for ov in calm)
+    clock = iter(range(10**9))
+    monkeypatch.setattr(time, "perf_counter", lambda: float(next(clock)))  # a second per look
+    assert [overlay_for(g) for g in states] == calm
 
 
 def test_estimates_agree_with_the_exact_answer():
@@ -48,7 +61,9 @@ def test_estimates_agree_with_the_exact_answer():
             if est is None or checked >= 6:
                 continue
             try:
-                exact = float(home_chance(g.view(g.current_player), choice=c, others="home", max_states=60_000))
+                exact = float(
+                    home_chance(g.view(g.current_player), choice=c, others="home", max_states=60_000)
+                )
             except ValueError:
                 continue  # too big even offline for a unit test
             p, _, _, n = est
@@ -105,7 +120,7 @@ def test_long_fractions_reach_the_browser_unrounded():
     (read with BigInt in js/history.js), shorter ones as numbers."""
     from fractions import Fraction
 
-    from dsa_widget.deep_sea.state import _frac
+    from dsa_widget.deep_sea.analysis.overlay import _frac
 
     assert _frac(Fraction(6560, 6561)) == [6560, 6561]
     big = Fraction(79765889463593982435328, 9**24)

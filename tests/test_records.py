@@ -9,16 +9,18 @@ import sys
 from pathlib import Path
 
 import pytest
+from helpers import random_game
 
 from dsa_widget import FORMAT, Game, RecordError, load_record
-from helpers import random_game
 
 ROOT = Path(__file__).resolve().parents[1]
 # The hand-checked records of ../shared/records, kept in tests/records too so that the suite is
 # complete on its own; when ../shared is beside the checkout, its records are replayed as well.
 HERE = ROOT / "tests" / "records"
 SHARED = ROOT.parent / "shared" / "records"
-RECORDS = [p for d in (HERE, SHARED) for p in sorted(d.glob("*.json")) if not p.name.endswith(".expected.json")]
+RECORDS = [
+    p for d in (HERE, SHARED) for p in sorted(d.glob("*.json")) if not p.name.endswith(".expected.json")
+]
 
 
 def replay_cli(arg: str, stdin: str | None = None) -> subprocess.CompletedProcess:
@@ -36,7 +38,9 @@ def test_shared_records_exist():
     assert len({p.name for p in RECORDS}) >= 3, f"no records found in {HERE} or {SHARED}"
 
 
-@pytest.mark.parametrize("path", RECORDS, ids=lambda p: f"{'shared' if p.parent == SHARED else 'tests'}-{p.stem}")
+@pytest.mark.parametrize(
+    "path", RECORDS, ids=lambda p: f"{'shared' if p.parent == SHARED else 'tests'}-{p.stem}"
+)
 def test_shared_record_replays_exactly(path: Path):
     """RECORD.md: 'records/ holds hand-checked records, each with the exact output its replay
     must print (NAME.expected.json; compare as JSON, not as text)'"""
@@ -55,7 +59,9 @@ def test_shared_record_replays_exactly(path: Path):
 @pytest.mark.parametrize("seed", range(40))
 def test_saved_games_replay_through_the_cli(seed, tmp_path):
     """A record saved by the project always writes the path it used; live play writes the dice."""
-    g = random_game(seed, players=2 + seed % 5, options={"drop_order": ["nearest_first", "farthest_first"][seed % 2]})
+    g = random_game(
+        seed, players=2 + seed % 5, options={"drop_order": ["nearest_first", "farthest_first"][seed % 2]}
+    )
     f = tmp_path / "game.json"
     g.save(f)
     rec = json.loads(f.read_text())
@@ -121,8 +127,10 @@ BAD_RECORDS = {
     "empty path": (_bad(lambda r: r["setup"].update(path=[])), r"^setup key 'path': is empty"),
     "chip shape": (_bad(lambda r: r["setup"].update(path=[[1, 2, 3]])), r"^setup key 'path'"),
     "unknown option": (_bad(lambda r: r["setup"].update(options={"gravity": 1})), r"^setup key 'options'"),
-    "bad option value": (_bad(lambda r: r["setup"].update(options={"reveal": "all"})),
-                         r"^setup key 'options.reveal'"),
+    "bad option value": (
+        _bad(lambda r: r["setup"].update(options={"reveal": "all"})),
+        r"^setup key 'options.reveal'",
+    ),
     "unknown setup key": (_bad(lambda r: r["setup"].update(colour="red")), r"^setup key 'colour'"),
     "seed text": (_bad(lambda r: r["setup"].update(seed="x")), r"^setup key 'seed'"),
     "turns not list": (_bad(lambda r: r.update(turns={})), r"^key 'turns'"),
@@ -132,22 +140,45 @@ BAD_RECORDS = {
     "die 0": (_bad(lambda r: r["turns"].append({"dice": [0, 1]})), r"^turn 3: dice must be"),
     "three dice": (_bad(lambda r: r["turns"].append({"dice": [1, 1, 1]})), r"^turn 3: dice must be"),
     "dice bool": (_bad(lambda r: r["turns"].append({"dice": [True, 1]})), r"^turn 3: dice must be"),
-    "unknown turn key": (_bad(lambda r: r["turns"].append({"dice": [1, 1], "jump": 1})), r"^turn 3: unknown key"),
-    "bad search": (_bad(lambda r: r["turns"].append({"dice": [1, 1], "search": "grab"})), r"^turn 3: search must"),
+    "unknown turn key": (
+        _bad(lambda r: r["turns"].append({"dice": [1, 1], "jump": 1})),
+        r"^turn 3: unknown key",
+    ),
+    "bad search": (
+        _bad(lambda r: r["turns"].append({"dice": [1, 1], "search": "grab"})),
+        r"^turn 3: search must",
+    ),
     "back not bool": (_bad(lambda r: r["turns"].append({"back": 1, "dice": [1, 1]})), r"^turn 3: back must"),
-    "back first turn": (_bad(lambda r: r["turns"].__setitem__(0, {"back": True, "dice": [1, 1]})),
-                        r"^turn 1: .*in the submarine and cannot turn back"),
-    "take on blank": (_bad(lambda r: r["turns"].extend([{"dice": [1, 1]}, {"back": True, "dice": [1, 1], "search": "take"}])),
-                      r"^turn 4: .*(blank|nothing to take)"),
-    "drop on chip": (_bad(lambda r: r["turns"].__setitem__(1, {"dice": [1, 1], "search": {"drop": 0}})),
-                     r"^turn 2: "),
-    "drop out of range": (_bad(lambda r: r["turns"].extend([{"dice": [1, 1]}, {"dice": [1, 2], "search": {"drop": 3}}])),
-                          r"^turn 4: "),
-    "search in submarine": (_bad(lambda r: r["turns"].append({"back": True, "dice": [3, 3], "search": "take"})),
-                            r"^turn 3: .*does not search"),
-    "wrong player": (_bad(lambda r: r["turns"].append({"player": 1, "dice": [1, 1]})), r"^turn 3: player 1 given"),
-    "turn after the end": (_bad(lambda r: r["turns"].extend([{"back": True, "dice": [3, 3]}] * 3)),
-                           r"^turn 5: the game is already over"),
+    "back first turn": (
+        _bad(lambda r: r["turns"].__setitem__(0, {"back": True, "dice": [1, 1]})),
+        r"^turn 1: .*in the submarine and cannot turn back",
+    ),
+    "take on blank": (
+        _bad(
+            lambda r: r["turns"].extend([{"dice": [1, 1]}, {"back": True, "dice": [1, 1], "search": "take"}])
+        ),
+        r"^turn 4: .*(blank|nothing to take)",
+    ),
+    "drop on chip": (
+        _bad(lambda r: r["turns"].__setitem__(1, {"dice": [1, 1], "search": {"drop": 0}})),
+        r"^turn 2: ",
+    ),
+    "drop out of range": (
+        _bad(lambda r: r["turns"].extend([{"dice": [1, 1]}, {"dice": [1, 2], "search": {"drop": 3}}])),
+        r"^turn 4: ",
+    ),
+    "search in submarine": (
+        _bad(lambda r: r["turns"].append({"back": True, "dice": [3, 3], "search": "take"})),
+        r"^turn 3: .*does not search",
+    ),
+    "wrong player": (
+        _bad(lambda r: r["turns"].append({"player": 1, "dice": [1, 1]})),
+        r"^turn 3: player 1 given",
+    ),
+    "turn after the end": (
+        _bad(lambda r: r["turns"].extend([{"back": True, "dice": [3, 3]}] * 3)),
+        r"^turn 5: the game is already over",
+    ),
 }
 
 

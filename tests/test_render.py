@@ -43,7 +43,10 @@ def test_no_unbanked_value_is_drawn():
     g.apply("take")
     svg = game_svg(g)
     assert values_drawn(svg) == []
-    assert sorted(values_drawn(game_svg(g, reveal_all=True))) == ["11", "15"]  # the path's chips (14 is carried)
+    assert sorted(values_drawn(game_svg(g, reveal_all=True))) == [
+        "11",
+        "15",
+    ]  # the path's chips (14 is carried)
 
 
 def test_scores_follow_the_reveal_option():

@@ -5,10 +5,10 @@ from __future__ import annotations
 from fractions import Fraction
 
 import pytest
+from helpers import game, snapshot, turns
 
 from dsa_widget import DICE_OUTCOMES, Game, IllegalChoiceError
 from dsa_widget.deep_sea.setup import CHIP_VALUES, STANDARD_CHIPS, standard_path
-from helpers import game, snapshot, turns
 
 # --------------------------------------------------------------------------- components
 
@@ -19,14 +19,20 @@ def test_dice_distribution():
     dist: dict[int, Fraction] = {}
     for a, b in DICE_OUTCOMES:
         dist[a + b] = dist.get(a + b, Fraction(0)) + Fraction(1, 9)
-    assert dist == {2: Fraction(1, 9), 3: Fraction(2, 9), 4: Fraction(3, 9), 5: Fraction(2, 9), 6: Fraction(1, 9)}
+    assert dist == {
+        2: Fraction(1, 9),
+        3: Fraction(2, 9),
+        4: Fraction(3, 9),
+        5: Fraction(2, 9),
+        6: Fraction(1, 9),
+    }
 
 
 def test_standard_chips():
     """'treasure chips: 32: 4 levels × 8 chips; each value appears twice'"""
     assert len(STANDARD_CHIPS) == 32
-    for level, values in CHIP_VALUES.items():
-        assert sorted(values) == sorted(set(values)) * 0 + sorted(values)
+    for values in CHIP_VALUES.values():
+        assert sorted(set(values)) == sorted(values)[::2]  # four values, each twice
         assert all(values.count(v) == 2 for v in values)
     assert CHIP_VALUES[1] == (0, 0, 1, 1, 2, 2, 3, 3)
     assert CHIP_VALUES[4] == (12, 12, 13, 13, 14, 14, 15, 15)
@@ -416,7 +422,9 @@ def test_end_of_round_blanks_removed_divers_reset_air_reset():
     s = g.state_dict()
     assert "blank" not in s["path"]
     assert s["air"] == 3
-    assert all(d == {"position": 0, "heading": "down", "returned": False, "carrying": []} for d in s["divers"])
+    assert all(
+        d == {"position": 0, "heading": "down", "returned": False, "carrying": []} for d in s["divers"]
+    )
 
 
 def test_drop_order_farthest_first():
@@ -529,6 +537,7 @@ def test_short_paths_never_run_off():
     """'The path may be short in later rounds ...; no index may run off it.'"""
     for dice in DICE_OUTCOMES:
         g = game(players=6, path=[(1, 1)])
+        seen = set()
         for _ in range(12):
             if g.is_over:
                 break
@@ -537,7 +546,11 @@ def test_short_paths_never_run_off():
             g.roll(dice)
             if g.step == "search":
                 g.apply(g.legal_choices()[-1])
-        assert g.path_length >= 0
+            in_water = [p for p in g.positions if p > 0]
+            assert all(p <= g.path_length for p in in_water)  # nobody swims past the end
+            assert len(in_water) == len(set(in_water))  # nor shares a space
+            seen.update(in_water)
+        assert seen and max(seen) <= 1  # a one-space path: the only space anybody reaches is 1
 
 
 def test_every_round_ends():

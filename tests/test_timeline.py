@@ -5,12 +5,13 @@ from __future__ import annotations
 import random
 
 import pytest
+from helpers import random_game, snapshot
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from dsa_widget import Game, IllegalChoiceError, load_record
-from dsa_widget.core.timeline import Timeline, TimelineError, compare
-from helpers import random_game, snapshot
+from dsa_widget.core.timeline import Timeline, TimelineError
+from dsa_widget.deep_sea.compare import compare
 
 
 def _advance(t: Timeline, rng: random.Random, n: int) -> None:

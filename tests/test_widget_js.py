@@ -31,6 +31,6 @@ def test_the_widget_ships_the_bundle():
     text = esm.read_text()
     assert str(DeepSea._esm) == text  # anywidget sends the file's contents
     # one self-contained module: no relative imports left (they do not resolve from a Blob URL)
-    assert "from\"./" not in text.replace(" ", "") and "import(\"./" not in text.replace(" ", "")
+    assert 'from"./' not in text.replace(" ", "") and 'import("./' not in text.replace(" ", "")
     # user text is never parsed as HTML
     assert "innerHTML" not in text and "insertAdjacentHTML" not in text and "outerHTML" not in text

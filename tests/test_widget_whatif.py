@@ -14,14 +14,28 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from dsa_widget import Game
-from dsa_widget.deep_sea.analysis import carried_value, home_chance, landing_distributions
-from dsa_widget.deep_sea.record import load_record
-from dsa_widget.deep_sea.state import air_forecast, build_state, expand_frames, overlay_for
 from dsa_widget.core.timeline import TimelineError
+from dsa_widget.deep_sea.analysis import carried_value, home_chance, landing_distributions
+from dsa_widget.deep_sea.analysis.overlay import air_forecast, overlay_for
+from dsa_widget.deep_sea.frames import expand_frames
+from dsa_widget.deep_sea.record import load_record
+from dsa_widget.deep_sea.state import build_state
 from dsa_widget.deep_sea.widget import DeepSea
 
 ROOT = Path(__file__).resolve().parents[1]
-BOARD_KEYS = ("round", "air", "current", "step", "over", "winners", "path", "divers", "banked", "scores", "turn")
+BOARD_KEYS = (
+    "round",
+    "air",
+    "current",
+    "step",
+    "over",
+    "winners",
+    "path",
+    "divers",
+    "banked",
+    "scores",
+    "turn",
+)
 
 
 def intent(w: DeepSea, choice, seq=None):
@@ -45,7 +59,11 @@ def values_in(obj) -> list:
     """[level, value] chips anywhere in a JSON-like object."""
     out = []
     if isinstance(obj, list):
-        if len(obj) == 2 and all(isinstance(x, int) and not isinstance(x, bool) for x in obj) and 1 <= obj[0] <= 4:
+        if (
+            len(obj) == 2
+            and all(isinstance(x, int) and not isinstance(x, bool) for x in obj)
+            and 1 <= obj[0] <= 4
+        ):
             out.append(obj)
         for x in obj:
             out += values_in(x)
@@ -88,7 +106,8 @@ def test_history_frames_hold_no_hidden_values():
     frames = expand_frames(w2.history, w2.history_tail)
     for f in frames:
         banked = [c for b in f["banked"] for c in b]
-        assert all(len(c) == 1 for c in frame_chips(f) if c not in banked) or True
+        # every value shown is a banked chip's
+        assert sum(len(c) == 2 for c in frame_chips(f)) == sum(len(c) == 2 for c in banked)
         assert all(len(c) == 1 for sp in f["path"] if sp for c in sp)  # values on the path: never
         assert all(len(c) == 1 for d in f["divers"] for it in d["items"] for c in it)  # carried: never
     assert any(len(c) == 2 for f in frames for b in f["banked"] for c in b)  # banked (public): shown
@@ -134,8 +153,14 @@ def test_js_decodes_frames_as_python_does():
         "let s = ''; process.stdin.on('data', (d) => s += d); process.stdin.on('end', () => {\n"
         "  const d = JSON.parse(s); console.log(JSON.stringify(expandFrames(d.history, d.tail))); });\n"
     )
-    r = subprocess.run([node, "--input-type=module", "-e", script], input=json.dumps(
-        {"history": w.history, "tail": w.history_tail}), capture_output=True, text=True, timeout=60, check=False)
+    r = subprocess.run(
+        [node, "--input-type=module", "-e", script],
+        input=json.dumps({"history": w.history, "tail": w.history_tail}),
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
     assert r.returncode == 0, r.stderr
     assert json.loads(r.stdout) == json.loads(json.dumps(expand_frames(w.history, w.history_tail)))
 
@@ -144,8 +169,13 @@ def test_js_decodes_frames_as_python_does():
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(seed=st.integers(0, 10_000), prefix=st.integers(0, 40), picks=st.lists(st.integers(0, 1000), max_size=40),
-       from_past=st.booleans(), undos=st.integers(0, 5))
+@given(
+    seed=st.integers(0, 10_000),
+    prefix=st.integers(0, 40),
+    picks=st.lists(st.integers(0, 1000), max_size=40),
+    from_past=st.booleans(),
+    undos=st.integers(0, 5),
+)
 def test_what_if_never_changes_the_real_game(seed, prefix, picks, from_past, undos):
     w = played(seed, 2, choices=prefix)
     before, state, hist = snapshot(w.game), w.game.to_record(), (w.history, w.history_tail)
@@ -167,9 +197,11 @@ def test_what_if_never_changes_the_real_game(seed, prefix, picks, from_past, und
     w.back_to_real()
     assert not w.in_what_if and w.state["mode"] == "real"
     assert snapshot(w.game) == before and (w.history, w.history_tail) == hist
-    assert {k: w.state[k] for k in BOARD_KEYS} == {k: state_k for k, state_k in
-                                                  build_state(w.game, seats=w.seats, seq=0, viewer=w.viewer).items()
-                                                  if k in BOARD_KEYS}
+    assert {k: w.state[k] for k in BOARD_KEYS} == {
+        k: state_k
+        for k, state_k in build_state(w.game, seats=w.seats, seq=0, viewer=w.viewer).items()
+        if k in BOARD_KEYS
+    }
 
 
 def test_undo_redo_round_trip_and_compare():
@@ -282,8 +314,10 @@ def test_what_if_intents_from_the_front_end():
     w.apply("none")
     w.play_bots()
     msg(w, "what_if", turn=1)
-    assert w.state["whatif"]["from_turn"] == 1 and [r["name"] for r in w.state["whatif"]["compare"]][1] == \
-        "real at turn 1"
+    assert (
+        w.state["whatif"]["from_turn"] == 1
+        and [r["name"] for r in w.state["whatif"]["compare"]][1] == "real at turn 1"
+    )
     assert w.branch_game == w.game_after(1)
 
 
@@ -327,8 +361,13 @@ def test_keep_puts_several_outcomes_side_by_side():
 
 def test_what_if_never_reveals_hidden_values():
     # take a chip and bank it in the branch: its value stays hidden on the board
-    w = DeepSea(players=["Ann", "Bob"], path=[(1, 3), (2, 7), (3, 11)] * 2, seed=1, air=30,
-                options={"turn_back_requires_treasure": False})
+    w = DeepSea(
+        players=["Ann", "Bob"],
+        path=[(1, 3), (2, 7), (3, 11)] * 2,
+        seed=1,
+        air=30,
+        options={"turn_back_requires_treasure": False},
+    )
     w.branch()
     w.roll((1, 1))
     w.apply("take")  # Ann: space 2
@@ -341,8 +380,9 @@ def test_what_if_never_reveals_hidden_values():
     assert w.branch_game.banked(0)
     text = json.dumps(w.state)
     assert all(len(c) == 1 for c in frame_chips(w.state)) and w.state["scores"][0] is None
-    assert "points" not in text and all(c[1] == "?" for e in w.state["events"] if e["type"] == "bank"
-                                        for c in e["chips"])
+    assert "points" not in text and all(
+        c[1] == "?" for e in w.state["events"] if e["type"] == "bank" for c in e["chips"]
+    )
     assert all(r["scores"][0] is None for r in w.state["whatif"]["compare"][1:])
     w.back_to_real()
     assert w.game.turn_number == 0
@@ -360,8 +400,10 @@ def test_overlay_numbers_are_the_analysis_functions():
             ov = w.overlay
             assert ov["seq"] == w.seq and ov["seat"] == g.current_player
             view = g.view(g.current_player)
-            want = {c: [[pos, p.numerator, p.denominator] for pos, p in d.items()]
-                    for c, d in landing_distributions(g).items()}
+            want = {
+                c: [[pos, p.numerator, p.denominator] for pos, p in d.items()]
+                for c, d in landing_distributions(g).items()
+            }
             assert ov["landing"] == want
             if ov["home"] is not None:
                 assert set(ov["home"]) == set(g.legal_choices())
@@ -381,7 +423,8 @@ def test_overlay_numbers_are_the_analysis_functions():
 
 
 def test_overlay_uses_only_what_the_player_may_know():
-    # reveal=owner: Bob's banked chips are unknown to Ann, so the pool she averages over excludes nothing of his
+    # reveal=owner: Bob's banked chips are unknown to Ann, so the pool she averages over excludes
+    # nothing of his
     w = DeepSea(players=["Ann", "Bob"], seed=2, seats={1: "random"}, bot_seed=2, options={"reveal": "owner"})
     rng = random.Random(0)
     while not w.game.is_over:
@@ -448,15 +491,19 @@ def test_shared_screen_overlay_uses_only_public_knowledge():
     """Under reveal="owner", what a diver banked privately must not shape the expected value
     shown on a shared screen (viewer None): only what everybody knows counts."""
     from dsa_widget import Game
-    from dsa_widget.deep_sea.state import overlay_for
+    from dsa_widget.deep_sea.analysis.overlay import overlay_for
 
-    g = Game(players=["A", "B"], path=[(1, 3), (1, 0), (1, 1), (1, 2), (1, 0)], rounds=2,
-             options={"reveal": "owner"})
-    g.play_turn(dice=(1, 1), search="none")     # A to 2
-    g.play_turn(dice=(1, 1), search="take")     # B: 1, (2), 3: takes (1,1)
-    g.play_turn(dice=(1, 2), search="none")     # A: 3 steps: (3) 4 5 -> 5
-    g.play_turn(back=True, dice=(3, 3))         # B home with (1,1): banks 1, known only to B
-    g.play_turn(back=False, dice=(1, 1))        # A forced back: 1 step up to 4
+    g = Game(
+        players=["A", "B"],
+        path=[(1, 3), (1, 0), (1, 1), (1, 2), (1, 0)],
+        rounds=2,
+        options={"reveal": "owner"},
+    )
+    g.play_turn(dice=(1, 1), search="none")  # A to 2
+    g.play_turn(dice=(1, 1), search="take")  # B: 1, (2), 3: takes (1,1)
+    g.play_turn(dice=(1, 2), search="none")  # A: 3 steps: (3) 4 5 -> 5
+    g.play_turn(back=True, dice=(3, 3))  # B home with (1,1): banks 1, known only to B
+    g.play_turn(back=False, dice=(1, 1))  # A forced back: 1 step up to 4
     while g.round == 1:
         g.play_turn(dice=(3, 3))
     assert g.view(1).known and not g.view(0).known
@@ -470,6 +517,7 @@ def test_shared_screen_overlay_uses_only_public_knowledge():
     shared = overlay_for(g, viewer=None)["carry"]
     own = overlay_for(g, viewer=1)["carry"]
     from fractions import Fraction
+
     pub = g.view(0)  # A knows nothing B banked: the public pool
     assert Fraction(*shared) == Fraction(sum(pub.unseen[1]), len(pub.unseen[1]))
     assert shared != own
@@ -502,7 +550,11 @@ def test_keep_names_never_clash_and_a_new_branch_starts_empty():
     w.keep("kept 2")  # a name the default would pick next-but-one
     assert w.keep() == "kept 3"  # 2 states kept: the next default is free
     msg(w, "keep")  # the board's button never fails on a clash
-    assert w.error == {} and [r["name"] for r in w.state["whatif"]["compare"]][1:4] == ["kept 2", "kept 3", "kept 4"]
+    assert w.error == {} and [r["name"] for r in w.state["whatif"]["compare"]][1:4] == [
+        "kept 2",
+        "kept 3",
+        "kept 4",
+    ]
     w.branch()  # a new branch (of now) while one is open: kept rows belonged to the old one
     assert [r["name"] for r in w.state["whatif"]["compare"]] == ["real", "what-if"]
     msg(w, "what_if", turn=0)

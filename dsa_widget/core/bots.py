@@ -1,32 +1,36 @@
-"""The bot protocol, the :class:`Bot` base class and the functions that let bots move.
+"""The bot protocol, the :class:`Bot` base class and the functions that let bots move, for
+every game of the package.
 
-A *bot* is any callable ``bot(view, legal) -> choice``: it gets the current
-player's :class:`~dsa_widget.deep_sea.view.View` (never the :class:`~dsa_widget.deep_sea.rules.Game`,
-so it cannot see a hidden chip value) and the tuple of legal choices, and
-returns one of them.  A plain function qualifies:
+A *bot* is any callable ``bot(view, legal) -> action``: it gets the current
+player's view (``game.view(seat)``, never the game itself, so it cannot see
+hidden information) and the tuple of legal actions, and returns one of them.
+A plain function qualifies:
 
 >>> from dsa_widget import Game
 >>> def greedy(view, legal):
 ...     return "take" if "take" in legal else legal[-1]
 >>> g = Game(players=["Ann", "Bob"], seed=1)
->>> play_bot_move(g, greedy)        # a roll step: the runner rolls, not the bot
+>>> play_bot_move(g, greedy)        # a chance step: the runner rolls, not the bot
 'roll'
 >>> play_bot_move(g, greedy)
 'take'
 
-Bots are never asked at the ``roll`` step: the dice are chance, rolled by
-:func:`play_bot_move` (with the game's dice, or ``rng`` when given).
+Bots are never asked at a chance node (``game.to_move == CHANCE``): the
+runner draws the outcome (from the game's own generator, or ``rng``).
+Bot *names* are looked up in the game's own bot registry (the module named
+by the game class's ``BOTS`` attribute).
 """
 
 from __future__ import annotations
 
+import importlib
 import random
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
+from fractions import Fraction
 from typing import Any, ClassVar
 
-from ..deep_sea.errors import DeepSeaError
-from ..deep_sea.rules import DICE_OUTCOMES, OVER, ROLL_STEP, Game
-from ..deep_sea.view import View
+from .errors import GameError
+from .protocol import CHANCE, TERMINAL
 
 __all__ = [
     "Bot",
@@ -34,15 +38,17 @@ __all__ = [
     "BotLike",
     "UnknownBotError",
     "bot_name",
+    "draw_chance",
     "play_bot_move",
     "play_until",
+    "resolve_bot",
 ]
 
-#: Anything that can play: a callable ``(view, legal) -> choice``.
-BotLike = Callable[[View, "tuple[str, ...]"], str]
+#: Anything that can play: a callable ``(view, legal) -> action``.
+BotLike = Callable[[Any, tuple[Any, ...]], Any]
 
 
-class BotError(DeepSeaError):
+class BotError(GameError):
     """A bot failed: it raised, or returned a choice that is not legal.
 
     ``bot`` is the bot's name, ``seat`` and ``turn`` (1-based, ``None`` if the
@@ -75,7 +81,7 @@ def _rebuild_bot_error(message: str, bot: str, seat: Any, turn: Any, choice: Any
     return BotError(message, bot=bot, seat=seat, turn=turn, choice=choice, legal=legal)
 
 
-class UnknownBotError(DeepSeaError, KeyError):
+class UnknownBotError(GameError, KeyError):
     """An unknown bot name or knob.  ``names`` lists what is available."""
 
     def __init__(self, message: str, names: tuple[str, ...] = ()) -> None:
@@ -141,10 +147,10 @@ class Bot:
         """A fresh bot of the same kind and knobs with another seed."""
         return type(self)(seed=seed, **self.knobs)
 
-    def decide(self, view: View, legal: tuple[str, ...]) -> tuple[str, dict[str, Any]]:
+    def decide(self, view: Any, legal: tuple[Any, ...]) -> tuple[Any, dict[str, Any]]:
         raise NotImplementedError
 
-    def __call__(self, view: View, legal: tuple[str, ...]) -> str:
+    def __call__(self, view: Any, legal: tuple[Any, ...]) -> Any:
         choice, why = self.decide(view, legal)
         why = dict(why)
         why.setdefault("choice", choice)
@@ -179,37 +185,51 @@ class Bot:
 # ---------------------------------------------------------------------- moving
 
 
-def _turn_of(game: Game) -> int | None:
-    n = game.turn_number
-    return None if n < 0 else n + 1
+def _turn_of(game: Any) -> int:
+    return int(game.turn_number) + 1
 
 
-def _where(game: Game) -> str:
+def _where(game: Any) -> str:
     p = game.current_player
-    turn = _turn_of(game)
     who = f"seat {p} ({game.players[p]})" if p is not None else "no seat"
-    return f"{who}, turn {turn if turn is not None else '?'} (round {game.round}, step {game.step!r})"
+    where = f"turn {_turn_of(game)}"
+    if hasattr(game, "round"):
+        where += f" (round {game.round}, step {game.step!r})"
+    return f"{who}, {where}"
 
 
-def _resolve(bot: Any) -> Any:
+def resolve_bot(bot: Any, game_type: type, seed: int | None = None) -> Any:
+    """A bot from a callable (as it is) or a name in the registry of ``game_type`` (its
+    ``BOTS`` attribute names a module with ``parse_bot_spec(spec, seed)``)."""
     if isinstance(bot, str):
-        from ..deep_sea.bots.registry import make_bot
-
-        return make_bot(bot)
+        registry = importlib.import_module(game_type.BOTS)  # type: ignore[attr-defined]
+        return registry.parse_bot_spec(bot, seed=seed)
     if not callable(bot):
         raise TypeError(f"a bot must be callable as bot(view, legal) or a bot name, got {bot!r}")
     return bot
 
 
-def play_bot_move(game: Game, bot: Any, *, rng: random.Random | None = None) -> str:
-    """Make one decision for the current player and apply it; return the choice.
+def draw_chance(outcomes: Sequence[tuple[Any, Fraction]], rng: random.Random) -> Any:
+    """One outcome of a chance node drawn with ``rng`` by its probability."""
+    first = outcomes[0][1]
+    if all(p == first for _, p in outcomes):
+        return rng.choice(outcomes)[0]
+    x = Fraction(rng.random())
+    for outcome, p in outcomes:
+        x -= p
+        if x < 0:
+            return outcome
+    return outcomes[-1][0]
 
-    At a ``roll`` step the dice are rolled (with ``rng`` if given, else the
-    game's own dice) and ``'roll'`` is returned: bots are never asked to
-    roll.  Otherwise ``bot(game.view(seat), legal)`` is asked; ``bot`` may be
-    a bot name (see :data:`BOT_NAMES`).  If the bot raises or returns an
-    illegal choice, :class:`BotError` names the bot and the turn and the game
-    is unchanged.
+
+def play_bot_move(game: Any, bot: Any, *, rng: random.Random | None = None) -> Any:
+    """Make one decision for the current player and apply it; return the action.
+
+    At a chance node the outcome is drawn (with ``rng`` if given, else the game's own
+    generator) and the game's ``CHANCE_ACTION`` (``'roll'`` for Deep Sea Adventure) is
+    returned: bots are never asked.  Otherwise ``bot(game.view(seat), legal)`` is asked;
+    ``bot`` may be a bot name of the game.  If the bot raises or returns an illegal action,
+    :class:`BotError` names the bot and the turn and the game is unchanged.
 
     >>> from dsa_widget import Game
     >>> g = Game(players=2, seed=3)
@@ -220,19 +240,18 @@ def play_bot_move(game: Game, bot: Any, *, rng: random.Random | None = None) -> 
     ...
     dsa_widget.core.bots.BotError: bot '<lambda>' returned 'dive!', which is not legal at seat 0 (Player 1), turn 1 (round 1, step 'search'); legal: 'none', 'take'
     """
-    step = game.step
-    if step == OVER:
+    to_move = game.to_move
+    if to_move == TERMINAL:
         raise BotError("the game is over; no bot can move", bot=bot_name(bot), seat=None, turn=_turn_of(game))
-    if step == ROLL_STEP:
+    if to_move == CHANCE:
         if rng is None:
-            game.apply("roll")
+            game.sample_chance()
         else:
-            d = rng.choice(DICE_OUTCOMES)
-            game.roll(d)
-        return "roll"
-    bot = _resolve(bot)
-    seat: int = game.current_player  # type: ignore[assignment]
-    legal = game.legal_choices()
+            game.apply_chance(draw_chance(game.chance_outcomes(), rng))
+        return type(game).CHANCE_ACTION
+    bot = resolve_bot(bot, type(game))
+    seat: int = to_move
+    legal = game.legal_actions()
     view = game.view(seat)
     name = bot_name(bot)
     try:
@@ -240,20 +259,28 @@ def play_bot_move(game: Game, bot: Any, *, rng: random.Random | None = None) -> 
     except Exception as e:
         raise BotError(
             f"bot {name!r} raised {type(e).__name__}: {e} at {_where(game)}",
-            bot=name, seat=seat, turn=_turn_of(game), legal=legal,
+            bot=name,
+            seat=seat,
+            turn=_turn_of(game),
+            legal=legal,
         ) from e
     if choice not in legal:
         shown = ", ".join(repr(c) for c in legal)
         raise BotError(
             f"bot {name!r} returned {choice!r}, which is not legal at {_where(game)}; legal: {shown}",
-            bot=name, seat=seat, turn=_turn_of(game), choice=choice, legal=legal,
+            bot=name,
+            seat=seat,
+            turn=_turn_of(game),
+            choice=choice,
+            legal=legal,
         )
     game.apply(choice)
     return choice
 
 
-def _seat_map(game: Game, bots: Any) -> dict[int, Any]:
+def _seat_map(game: Any, bots: Any) -> dict[int, Any]:
     n = len(game.players)
+    kind = type(game)
     if isinstance(bots, Mapping):
         out = {}
         for k, b in bots.items():
@@ -261,28 +288,28 @@ def _seat_map(game: Game, bots: Any) -> dict[int, Any]:
                 k = game.players.index(k)
             if not isinstance(k, int) or not 0 <= k < n:
                 raise ValueError(f"bots must be keyed by seat 0..{n - 1} or player name, got {k!r}")
-            out[k] = _resolve(b)
+            out[k] = resolve_bot(b, kind)
         return out
     if isinstance(bots, (list, tuple)):
         if len(bots) != n:
             raise ValueError(f"{len(bots)} bots given for {n} seats; use a mapping seat -> bot to seat some")
-        return {i: _resolve(b) for i, b in enumerate(bots) if b is not None}
-    return {i: _resolve(bots) for i in range(n)}
+        return {i: resolve_bot(b, kind) for i, b in enumerate(bots) if b is not None}
+    return {i: resolve_bot(bots, kind) for i in range(n)}
 
 
 def play_until(
-    game: Game,
+    game: Any,
     bots: Any,
     until: str = "turn",
     *,
     rng: random.Random | None = None,
-) -> list[tuple[int, str]]:
-    """Let the seated bots play until the end of the ``"turn"``, ``"round"``
-    or ``"game"``, or until a seat without a bot must act.
+) -> list[tuple[int, Any]]:
+    """Let the seated bots play until the end of the ``"turn"``, ``"round"`` (games that
+    have rounds) or ``"game"``, or until a seat without a bot must act.
 
     ``bots`` maps seats (or player names) to bots or bot names; a list gives
     one bot per seat (``None`` for a human) and a single bot plays every
-    seat.  Returns the ``(seat, choice)`` pairs applied, rolls included.
+    seat.  Returns the ``(seat, action)`` pairs applied, chance steps included.
 
     >>> from dsa_widget import Game
     >>> g = Game(players=["Ann", "Bob"], seed=2)
@@ -295,20 +322,18 @@ def play_until(
     """
     if until not in ("turn", "round", "game"):
         raise ValueError(f"until must be 'turn', 'round' or 'game', got {until!r}")
+    if until == "round" and not hasattr(game, "round"):
+        raise ValueError(f"{type(game).__name__} has no rounds: until must be 'turn' or 'game'")
     seats = _seat_map(game, bots)
-    done: list[tuple[int, str]] = []
-    if game.is_over:
-        return done
-    start_round = game.round
+    done: list[tuple[int, Any]] = []
+    start_round = getattr(game, "round", None)
     while not game.is_over:
-        p: int = game.current_player  # type: ignore[assignment]
-        # a new turn has begun when nothing of it has been done yet (no breath taken)
-        if until == "turn" and done and not game._breathed:
+        p: int = game.current_player
+        if until == "turn" and done and game.at_turn_boundary:
             break
         if until == "round" and game.round != start_round:
             break
         if p not in seats:
             break
-        choice = play_bot_move(game, seats[p], rng=rng)
-        done.append((p, choice))
+        done.append((p, play_bot_move(game, seats[p], rng=rng)))
     return done

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import sys
 import time
-from typing import Any
+from collections.abc import Callable
+from typing import Any, cast
 
 __all__ = ["Progress", "in_kernel"]
 
@@ -17,7 +18,7 @@ __all__ = ["Progress", "in_kernel"]
 def in_kernel() -> bool:
     """True inside a running Jupyter kernel (not merely when IPython is importable)."""
     try:
-        from IPython import get_ipython  # type: ignore[import-not-found]
+        from IPython import get_ipython
     except Exception:  # noqa: BLE001
         return False
     ip = get_ipython()
@@ -38,8 +39,11 @@ class Progress:
             return
         if in_kernel():
             try:
-                import ipywidgets as w  # type: ignore[import-untyped]
-                from IPython.display import display  # type: ignore[import-not-found]
+                import ipywidgets as w
+                from IPython.display import display as _display
+
+                # IPython's display() carries no annotations; it takes any objects
+                display = cast("Callable[..., None]", _display)
 
                 self.bar = w.IntProgress(value=0, min=0, max=total, description=unit)
                 self.label = w.Label(f"0/{total}")
@@ -71,8 +75,10 @@ class Progress:
             return
         width = 30
         filled = int(width * done / self.total) if self.total else width
-        sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{self.total} {self.unit} "
-                         f"({self._eta(done)})   ")
+        sys.stderr.write(
+            f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{self.total} {self.unit} "
+            f"({self._eta(done)})   "
+        )
         if done >= self.total:
             sys.stderr.write("\n")
             self.last = -1.0  # finished: no more output

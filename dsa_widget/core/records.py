@@ -97,7 +97,9 @@ def _format_of(doc: Mapping[str, Any]) -> RecordFormat:
     fmt = known.get(name) if isinstance(name, str) else None
     if fmt is None:
         listed = ", ".join(repr(k) for k in sorted(known))
-        raise RecordFormatError(f"key 'format': unknown record format {name!r}; known: {listed}", key="format")
+        raise RecordFormatError(
+            f"key 'format': unknown record format {name!r}; known: {listed}", key="format"
+        )
     return fmt
 
 

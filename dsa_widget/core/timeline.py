@@ -17,91 +17,106 @@ what you try in a branch.
 ('search', True)
 >>> t.redo(); t.game.current_player
 1
+>>> from dsa_widget.deep_sea.compare import compare
 >>> compare(real=t.game, what_if=what_if.game).rows[0]["name"]
 'real'
 """
 
 from __future__ import annotations
 
-import html
-from dataclasses import dataclass
-from typing import Any, Iterator, Sequence
+from collections.abc import Iterator
+from typing import Any, Generic
 
-from ..deep_sea.errors import DeepSeaError
-from ..deep_sea.rules import Game
+from .errors import GameError
+from .protocol import S
+from .records import load as load_any
+from .records import read_document
 
-__all__ = ["Timeline", "Comparison", "compare"]
+__all__ = ["Timeline", "TimelineError"]
 
 
-class TimelineError(DeepSeaError):
+class TimelineError(GameError):
     """Nothing to undo or redo, or a turn that is not in the timeline."""
 
 
-class Timeline:
-    """A game with every past state kept: undo, redo, scrub to a turn, branch.
+class Timeline(Generic[S]):
+    """A game with every past state kept: undo, redo, scrub to a turn, branch; for any game
+    of the package (anything with the :class:`~dsa_widget.core.protocol.GameState` protocol).
 
-    Each frame is an independent :class:`Game`; frame 0 is the game as it
+    Each frame is an independent state (a clone); frame 0 is the game as it
     was given.  Acting while some frames have been undone drops them (as in
     an editor); :meth:`branch` keeps them instead, in a new timeline.
     """
 
-    def __init__(self, game: Game | None = None, /, **setup: Any) -> None:
-        if game is None:
-            game = Game(**setup)
-        elif setup:
-            raise TypeError("give a Game or setup keywords, not both")
-        self._frames: list[Game] = [game.copy()]
+    def __init__(self, game: S, /) -> None:
+        self._frames: list[S] = [game.clone()]  # type: ignore[list-item]
         self._at = 0
 
     @classmethod
-    def from_record(cls, record: Any) -> "Timeline":
-        """Every turn of a record as a frame (one frame per turn), positioned at the end."""
-        from ..deep_sea.record import load_record, read_record
-
-        doc = read_record(record)
-        final = load_record(doc)  # checks the whole record first, with clear errors
-        start = load_record({**doc, "turns": []})
-        t = cls(start)
+    def from_record(cls, record: Any) -> Timeline[Any]:
+        """Every turn of a record (of any known game) as a frame, positioned at the end."""
+        doc = read_document(record)
+        final = load_any(doc)  # checks the whole record first, with clear errors
+        t: Timeline[Any] = cls(load_any({**doc, "turns": []}))
         for turn in final.history:
-            t.play_turn(**_turn_kwargs(turn))
+            t.play_record_turn(turn)
         return t
 
     # ------------------------------------------------------------------ acting
 
     @property
-    def game(self) -> Game:
+    def game(self) -> S:
         """A copy of the current game (acting on it leaves the timeline as it was: act
         through the timeline instead)."""
-        return self._current.copy()
+        return self._current.clone()  # type: ignore[return-value]
 
     @property
-    def _current(self) -> Game:
-        """The current frame itself, for readers inside the package (frames are never changed
-        once stored: every action acts on a copy)."""
+    def current(self) -> S:
+        """The current frame itself, to read without copying.  Never act on it (frames are
+        never changed once stored): act through the timeline, or on :attr:`game`."""
         return self._frames[self._at]
 
-    def _push(self, g: Game) -> None:
+    @property
+    def _current(self) -> S:
+        return self._frames[self._at]
+
+    def _push(self, g: S) -> None:
         del self._frames[self._at + 1 :]
         self._frames.append(g)
         self._at += 1
 
-    def apply(self, choice: Any) -> None:
-        """Apply a choice (see :meth:`Game.apply`); an illegal one changes nothing."""
-        g = self._current.copy()
-        g.apply(choice)
+    def _do(self, method: str, *args: Any) -> None:
+        g: Any = self._current.clone()
+        getattr(g, method)(*args)
         self._push(g)
 
-    def roll(self, dice: Sequence[int] | None = None) -> None:
-        """Roll (chosen dice in a what-if, or the game's own)."""
-        g = self._current.copy()
-        g.roll(dice)
-        self._push(g)
+    def record(self, state: S) -> None:
+        """Keep a copy of ``state`` as the next frame (a change made outside the timeline, e.g.
+        the live game a widget shows), dropping frames that were undone."""
+        self._push(state.clone())  # type: ignore[arg-type]
 
-    def play_turn(self, back: bool = False, dice: Sequence[int] | None = None, search: Any = "none") -> None:
-        """A whole turn as one frame (see :meth:`Game.play_turn`)."""
-        g = self._current.copy()
-        g.play_turn(back=back, dice=dice, search=search)
-        self._push(g)
+    def apply(self, action: Any) -> None:
+        """Apply a legal action (see the game's ``apply``); an illegal one changes nothing."""
+        self._do("apply", action)
+
+    def apply_chance(self, outcome: Any) -> None:
+        """Apply a chosen chance outcome (chosen dice in a what-if)."""
+        self._do("apply_chance", outcome)
+
+    def sample_chance(self) -> None:
+        """Draw a chance outcome from the game's own generator."""
+        self._do("sample_chance")
+
+    def roll(self, dice: Any = None) -> None:
+        """Chance, Deep Sea Adventure's way: the chosen ``dice``, or the game's own."""
+        if dice is None:
+            self.sample_chance()
+        else:
+            self.apply_chance(dice)
+
+    def play_record_turn(self, turn: Any) -> None:
+        """A whole turn, as a record writes it, as one frame."""
+        self._do("play_record_turn", turn)
 
     # ------------------------------------------------------------------ moving in time
 
@@ -154,7 +169,7 @@ class Timeline:
         out: dict[int, int] = {}
         for i, g in enumerate(self._frames):
             k = g.turn_number
-            if k not in out and (g.is_over or not g._breathed and g.step != "search"):
+            if k not in out and g.at_turn_boundary:
                 out[k] = i
         return out
 
@@ -167,103 +182,14 @@ class Timeline:
             raise TimelineError(f"turn {turn} is not in this timeline ({have})")
         self._at = frames[turn]
 
-    def frames(self) -> Iterator[Game]:
+    def frames(self) -> Iterator[S]:
         return iter(self._frames)
 
     # ------------------------------------------------------------------ branching
 
-    def branch(self) -> "Timeline":
+    def branch(self) -> Timeline[S]:
         """A new, independent timeline starting from the current state."""
-        t = Timeline.__new__(Timeline)
-        t._frames = [self._current.copy()]
-        t._at = 0
-        return t
+        return Timeline(self._current)
 
     def __repr__(self) -> str:
         return f"<Timeline frame {self._at}/{len(self._frames) - 1}: {self._current!r}>"
-
-
-def _turn_kwargs(turn: dict[str, Any]) -> dict[str, Any]:
-    return {"back": turn.get("back", False), "dice": turn["dice"], "search": turn.get("search", "none")}
-
-
-@dataclass(frozen=True)
-class Comparison:
-    """Games side by side: round, air, scores, positions, items carried.
-
-    Shows as a table in a notebook.  Values carried stay hidden: only levels
-    appear, as in the game.
-    """
-
-    rows: tuple[dict[str, Any], ...]
-    players: tuple[str, ...]
-
-    def _repr_html_(self) -> str:
-        esc = html.escape
-        head = "".join(f"<th>{esc(p)}</th>" for p in self.players)
-        body = []
-        for r in self.rows:
-            cells = "".join(
-                f"<td>{s} pts · {('back' if d['returned'] else 'space ' + str(d['position'])) if d['position'] or d['returned'] else 'sub'}"
-                f" · {d['items']} item{'s' if d['items'] != 1 else ''}</td>"
-                for s, d in zip(r["scores"], r["divers"])
-            )
-            body.append(
-                f"<tr><th>{esc(r['name'])}</th><td>{'over' if r['finished'] else r['round']}</td>"
-                f"<td>{r['air']}</td>{cells}</tr>"
-            )
-        return (
-            "<table><thead><tr><th></th><th>round</th><th>air</th>" + head + "</tr></thead><tbody>"
-            + "".join(body) + "</tbody></table>"
-        )
-
-    def __repr__(self) -> str:
-        lines = []
-        for r in self.rows:
-            scores = ", ".join(f"{p} {s}" for p, s in zip(self.players, r["scores"]))
-            where = ", ".join(f"{p} {_where(d)}" for p, d in zip(self.players, r["divers"]))
-            head = f"{r['name']:>12}: " + ("game over" if r["finished"] else f"round {r['round']}, air {r['air']}")
-            lines.append(f"{head}, scores {scores}\n{'':>14}{where}")
-        return "\n".join(lines)
-
-
-def _where(d: dict[str, Any]) -> str:
-    """``back``, ``sub`` (not dived yet) or ``space 5 ↓ 2 items`` (heading down)."""
-    if d["returned"]:
-        return "back"
-    if not d["position"]:
-        return "sub"
-    k = d["items"]
-    return f"space {d['position']} {'↑' if d['heading'] == 'up' else '↓'} {k} item{'' if k == 1 else 's'}"
-
-
-def compare(**games: Game) -> Comparison:
-    """Compare games (usually a real one and its what-if branches) side by side.
-
-    >>> from dsa_widget import Game
-    >>> a = Game(players=2, seed=1); b = a.copy(); b.roll((3, 3)); b.apply("take")
-    >>> print(compare(before=a, after=b))
-          before: round 1, air 25, scores Player 1 0, Player 2 0
-                  Player 1 sub, Player 2 sub
-           after: round 1, air 25, scores Player 1 0, Player 2 0
-                  Player 1 space 6 ↓ 1 item, Player 2 sub
-    """
-    if not games:
-        raise ValueError("compare() needs at least one game, given as name=game")
-    players = next(iter(games.values())).players
-    rows = []
-    for name, g in games.items():
-        rows.append(
-            {
-                "name": name,
-                "round": g.round,
-                "air": g.air,
-                "finished": g.is_over,
-                "scores": g.scores,
-                "divers": [
-                    {"position": d.position, "returned": d.returned, "items": len(d.carrying), "heading": d.heading}
-                    for d in g.divers
-                ],
-            }
-        )
-    return Comparison(tuple(rows), players)

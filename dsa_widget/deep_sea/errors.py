@@ -8,11 +8,13 @@ leaves the game exactly as it was, a bad record loads nothing.
 
 from __future__ import annotations
 
+from ..core.errors import GameError
+
 __all__ = ["DeepSeaError", "SetupError", "IllegalChoiceError", "RecordError"]
 
 
-class DeepSeaError(ValueError):
-    """Base class of every error the engine raises on bad input."""
+class DeepSeaError(GameError):
+    """Base class of every error the engine raises on bad input (a :class:`ValueError`)."""
 
 
 class SetupError(DeepSeaError):

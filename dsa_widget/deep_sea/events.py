@@ -27,7 +27,8 @@ game_over    scores, winners
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 __all__ = ["describe", "narrate"]
 
@@ -46,8 +47,17 @@ def _plural(n: int, word: str) -> str:
 
 # A player called "You" (the example notebooks' human seat) gets the second person.
 _SECOND_PERSON = {
-    "breathes": "breathe", "must": "must", "turns": "turn", "rolls": "roll", "carries": "carry",
-    "cannot": "cannot", "swims": "swim", "picks": "pick", "puts": "put", "banks": "bank", "drops": "drop",
+    "breathes": "breathe",
+    "must": "must",
+    "turns": "turn",
+    "rolls": "roll",
+    "carries": "carry",
+    "cannot": "cannot",
+    "swims": "swim",
+    "picks": "pick",
+    "puts": "put",
+    "banks": "bank",
+    "drops": "drop",
 }
 
 
@@ -94,7 +104,8 @@ def _describe(event: Mapping[str, Any], players: Sequence[str], who: str) -> str
         jumps = f", jumping over {_plural(len(event['jumped']), 'diver')}" if event["jumped"] else ""
         if event["home"]:
             return f"{who} swims back to the submarine{jumps} — safe"
-        return f"{who} swims {event['heading']} from {event['from'] or 'the submarine'} to space {event['to']}{jumps}"
+        start = event["from"] or "the submarine"
+        return f"{who} swims {event['heading']} from {start} to space {event['to']}{jumps}"
     if t == "take":
         return f"{who} picks up {_item(event['item'])} on space {event['space']}"
     if t == "drop":
@@ -111,10 +122,11 @@ def _describe(event: Mapping[str, Any], players: Sequence[str], who: str) -> str
     if t == "sink":
         return f"{who} drops {_plural(len(event['chips']), 'chip')} to the bottom of the sea"
     if t == "game_over":
+        scores = ", ".join(f"{players[i]} {s}" for i, s in enumerate(event["scores"]))
         if not event["winners"]:
-            return f"Game over. Scores {', '.join(f'{players[i]} {s}' for i, s in enumerate(event['scores']))}."
+            return f"Game over. Scores {scores}."
         names = " and ".join(players[s] for s in event["winners"])
-        return f"Game over. Scores {', '.join(f'{players[i]} {s}' for i, s in enumerate(event['scores']))}. {names} win{'s' if len(event['winners']) == 1 else ''}."
+        return f"Game over. Scores {scores}. {names} win{'s' if len(event['winners']) == 1 else ''}."
     return None
 
 

@@ -17,16 +17,17 @@ dsa_widget.deep_sea.errors.RecordError: setup key 'players': 9 players given; th
 from __future__ import annotations
 
 import json
-import os
-from typing import TYPE_CHECKING, Any, Mapping
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
 
+from ..core.records import RecordFormat, RecordFormatError, read_document, register_format
 from .errors import IllegalChoiceError, RecordError, SetupError
 from .setup import Setup
 
 if TYPE_CHECKING:
     from .rules import Game
 
-__all__ = ["FORMAT", "load_record", "game_to_record", "read_record"]
+__all__ = ["FORMAT", "game_to_record", "load_record", "play_record_turn", "read_record"]
 
 FORMAT = "deep-sea-adventure/record@1"
 _SETUP_KEYS = ("players", "air", "rounds", "first_player", "path", "seed", "options")
@@ -35,32 +36,14 @@ _TURN_KEYS = ("back", "dice", "search", "player")
 
 def read_record(source: Any) -> dict[str, Any]:
     """A record as a dict from a dict, JSON text, a path or a file object."""
-    if isinstance(source, Mapping):
-        return dict(source)
-    if hasattr(source, "read"):
-        text = source.read()
-    elif isinstance(source, (str, os.PathLike)) and (
-        isinstance(source, os.PathLike) or not source.lstrip().startswith("{")
-    ):
-        try:
-            with open(source, encoding="utf-8") as f:
-                text = f.read()
-        except OSError as e:
-            raise RecordError(f"cannot read the record: {e.strerror}: {os.fspath(source)}") from None
-    elif isinstance(source, (str, bytes)):
-        text = source
-    else:
-        raise RecordError(f"a record is a JSON object, text or path, got {type(source).__name__}")
     try:
-        doc = json.loads(text)
-    except ValueError as e:
-        raise RecordError(f"not valid JSON: {e}") from None
-    if not isinstance(doc, dict):
-        raise RecordError("a record is a JSON object")
-    return doc
+        return read_document(source)
+    except RecordFormatError as e:
+        raise RecordError(str(e), key=e.key) from None
 
 
 def setup_from_record(setup: Any) -> Setup:
+    """The :class:`Setup` a record's ``setup`` object describes (errors name the key)."""
     if not isinstance(setup, Mapping):
         raise RecordError("setup key 'setup': missing, or not an object", key="setup")
     for key in setup:
@@ -74,7 +57,7 @@ def setup_from_record(setup: Any) -> Setup:
         raise RecordError(str(e), key=e.field) from None
 
 
-def load_record(source: Any, *, events: bool = True) -> "Game":
+def load_record(source: Any, *, events: bool = True) -> Game:
     """Check a record and return the game it describes, after its last turn.
 
     Raises :class:`RecordError` naming the setup key or the turn (from 1) at fault.
@@ -86,7 +69,9 @@ def load_record(source: Any, *, events: bool = True) -> "Game":
         raise RecordError(f"key 'format': expected {FORMAT!r}, got {doc.get('format')!r}", key="format")
     unknown = sorted(set(doc) - {"format", "setup", "turns"})
     if unknown:
-        raise RecordError(f"key {unknown[0]!r}: unknown; a record has format, setup and turns", key=unknown[0])
+        raise RecordError(
+            f"key {unknown[0]!r}: unknown; a record has format, setup and turns", key=unknown[0]
+        )
     setup = setup_from_record(doc.get("setup"))
     turns = doc.get("turns", [])
     if not isinstance(turns, list):
@@ -94,43 +79,50 @@ def load_record(source: Any, *, events: bool = True) -> "Game":
     game = Game(setup, events=events)
     for k, turn in enumerate(turns, start=1):
         try:
-            _play_record_turn(game, turn)
-        except (IllegalChoiceError, _TurnError) as e:
+            play_record_turn(game, turn)
+        except IllegalChoiceError as e:
             raise RecordError(f"turn {k}: {e}", turn=k) from None
     return game
 
 
-class _TurnError(Exception):
-    pass
+def play_record_turn(game: Game, turn: Any) -> None:
+    """Play one turn as a record writes it, checked as a whole (the one place a record's turn
+    becomes moves: loading, history frames and timelines all come here).
 
-
-def _play_record_turn(game: "Game", turn: Any) -> None:
+    Raises :class:`~dsa_widget.deep_sea.errors.IllegalChoiceError` saying what is wrong; the
+    game is unchanged.
+    """
     if not isinstance(turn, Mapping):
-        raise _TurnError(f"a turn is an object, got {turn!r}")
+        raise IllegalChoiceError(f"a turn is an object, got {turn!r}")
     for key in turn:
         if key not in _TURN_KEYS:
-            raise _TurnError(f"unknown key {key!r}; a turn has back, dice, search and player")
+            raise IllegalChoiceError(f"unknown key {key!r}; a turn has back, dice, search and player")
     if game.is_over:
-        raise _TurnError("the game is already over")
+        raise IllegalChoiceError("the game is already over")
     if "player" in turn:
         seat = turn["player"]
         if not isinstance(seat, int) or isinstance(seat, bool):
-            raise _TurnError(f"player must be a seat index, got {seat!r}")
+            raise IllegalChoiceError(f"player must be a seat index, got {seat!r}")
         if seat != game.current_player:
-            raise _TurnError(
+            raise IllegalChoiceError(
                 f"player {seat} given, but it is seat {game.current_player}'s turn "
                 f"({game.players[game.current_player]})"  # type: ignore[index]
             )
     if "dice" not in turn:
-        raise _TurnError("dice missing; every turn rolls")
+        raise IllegalChoiceError("dice missing; every turn rolls")
     search = turn.get("search", "none")
     if not (search in ("none", "take") or (isinstance(search, Mapping) and set(search) == {"drop"})):
-        raise _TurnError(f'search must be "none", "take" or {{"drop": i}}, got {json.dumps(search)}')
+        raise IllegalChoiceError(f'search must be "none", "take" or {{"drop": i}}, got {json.dumps(search)}')
     game.play_turn(back=turn.get("back", False), dice=turn["dice"], search=search)
 
 
-def game_to_record(game: "Game") -> dict[str, Any]:
+def game_to_record(game: Game) -> dict[str, Any]:
     setup = game.setup.to_dict()
     if game.setup.seed is not None:
         setup["seed"] = game.setup.seed
     return {"format": FORMAT, "setup": setup, "turns": game.history}
+
+
+register_format(
+    RecordFormat(FORMAT, load=lambda doc: load_record(doc, events=False), show=lambda g: g.state_dict())
+)

@@ -81,7 +81,11 @@ def _chip(level: int, cx: float, cy: float, r: float, value: Any = None) -> str:
     )
     if value is None:
         return s + _dots(level, cx, cy + (2 if level == 1 else 0))
-    return s + f'<text x="{cx:.1f}" y="{cy + 4:.1f}" font-size="11" text-anchor="middle" fill="#fff">{int(value)}</text>'
+    return (
+        s
+        + f'<text x="{cx:.1f}" y="{cy + 4:.1f}" font-size="11" text-anchor="middle" fill="#fff">'
+        + f"{int(value)}</text>"
+    )
 
 
 def _item(chips: Sequence[Sequence[int]], cx: float, cy: float, r: float) -> str:
@@ -93,7 +97,8 @@ def _item(chips: Sequence[Sequence[int]], cx: float, cy: float, r: float) -> str
         off = (k - (min(3, len(chips)) - 1) / 2) * 4
         parts.append(_chip(c[0], cx + off, cy - off, r * 0.8, None))
     parts.append(
-        f'<text x="{cx + r:.1f}" y="{cy + r + 2:.1f}" font-size="10" text-anchor="end" fill="#333">×{len(chips)}</text>'
+        f'<text x="{cx + r:.1f}" y="{cy + r + 2:.1f}" font-size="10" text-anchor="end" fill="#333">'
+        f"×{len(chips)}</text>"
     )
     return "".join(parts)
 
@@ -121,29 +126,40 @@ def game_svg(game: Game, *, reveal_all: bool = False) -> str:
         f'<rect width="{width}" height="{height}" fill="#0d3b66" rx="8"/>',
     ]
     if st["over"]:
-        head = "Game over — " + ", ".join(escape(players[w]) for w in st["winners"]) + " win" + (
-            "s" if len(st["winners"]) == 1 else ""
+        head = (
+            "Game over — "
+            + ", ".join(escape(players[w]) for w in st["winners"])
+            + " win"
+            + ("s" if len(st["winners"]) == 1 else "")
         )
     else:
-        head = f'Round {st["round"]}/{st["rounds"]} · {escape(_short(players[st["current"]]))} to play ({st["step"].replace("_", " ")})'
+        who = escape(_short(players[st["current"]]))
+        head = f"Round {st['round']}/{st['rounds']} · {who} to play ({st['step'].replace('_', ' ')})"
     out.append(f'<text x="{MARGIN}" y="24" font-size="14" fill="#fff">{head}</text>')
     # the air gauge
     frac = st["air"] / max(1, st["start_air"])
     gx, gw = width - MARGIN - 110, 110
     out.append(f'<rect x="{gx}" y="12" width="{gw}" height="14" rx="7" fill="#08243f" stroke="#9cc"/>')
     out.append(f'<rect x="{gx}" y="12" width="{gw * frac:.1f}" height="14" rx="7" fill="#5bc0eb"/>')
-    out.append(f'<text x="{gx + gw / 2}" y="23" font-size="10" text-anchor="middle" fill="#fff">air {st["air"]}</text>')
+    out.append(
+        f'<text x="{gx + gw / 2}" y="23" font-size="10" text-anchor="middle" fill="#fff">'
+        f"air {st['air']}</text>"
+    )
     # the submarine
     out.append(
-        f'<rect x="{MARGIN}" y="{HEADER + 8}" width="{SUB_W - 12}" height="30" rx="14" fill="#f4d35e" stroke="#333"/>'
-        f'<text x="{MARGIN + (SUB_W - 12) / 2}" y="{HEADER + 27}" font-size="10" text-anchor="middle">sub</text>'
+        f'<rect x="{MARGIN}" y="{HEADER + 8}" width="{SUB_W - 12}" height="30" rx="14" '
+        f'fill="#f4d35e" stroke="#333"/>'
+        f'<text x="{MARGIN + (SUB_W - 12) / 2}" y="{HEADER + 27}" font-size="10" '
+        f'text-anchor="middle">sub</text>'
     )
     # the path
     for i, space in enumerate(st["path"], start=1):
         x, y = layout(i)
         out.append(f'<circle cx="{x}" cy="{y}" r="19" fill="#134e7c" opacity="0.6"/>')
         if space == 0:
-            out.append(f'<circle cx="{x}" cy="{y}" r="8" fill="none" stroke="#7fa7c9" stroke-dasharray="3 2"/>')
+            out.append(
+                f'<circle cx="{x}" cy="{y}" r="8" fill="none" stroke="#7fa7c9" stroke-dasharray="3 2"/>'
+            )
         else:
             out.append(_item(space, x, y, 13))
     # divers
@@ -159,14 +175,15 @@ def game_svg(game: Game, *, reveal_all: bool = False) -> str:
         arrow = "▲" if d["up"] else "▼"
         label = escape(players[q][:1].upper())
         out.append(
-            f'<g><title>{escape(players[q])}: {"heading up" if d["up"] else "heading down"}, '
-            f'{len(d["items"])} item(s)</title>'
+            f"<g><title>{escape(players[q])}: {'heading up' if d['up'] else 'heading down'}, "
+            f"{len(d['items'])} item(s)</title>"
             f'<circle cx="{x}" cy="{y}" r="{r}" fill="{color}" stroke="#fff" stroke-width="1.5"/>'
         )
         if d["pos"]:
             out.append(
                 f'<text x="{x}" y="{y + 3.5}" font-size="9" text-anchor="middle" fill="#fff">{label}</text>'
-                f'<text x="{x + 11}" y="{y + 3}" font-size="8" fill="#fff">{arrow}{len(d["items"]) or ""}</text>'
+                f'<text x="{x + 11}" y="{y + 3}" font-size="8" fill="#fff">'
+                f"{arrow}{len(d['items']) or ''}</text>"
             )
         out.append("</g>")
     # scores
@@ -181,8 +198,8 @@ def game_svg(game: Game, *, reveal_all: bool = False) -> str:
         out.append(f'<circle cx="{MARGIN + 6}" cy="{y - 4}" r="6" fill="{color}"/>')
         out.append(
             f'<text x="{MARGIN + 18}" y="{y}" font-size="12" fill="#fff">{mark}{escape(name)}: '
-            f'{"?" if sc is None else sc} points, {len(st["banked"][q])} chip(s) banked'
-            f'{f", carrying {carried}" if carried else ""}</text>'
+            f"{'?' if sc is None else sc} points, {len(st['banked'][q])} chip(s) banked"
+            f"{f', carrying {carried}' if carried else ''}</text>"
         )
     out.append("</svg>")
     return "".join(out)

@@ -38,10 +38,19 @@ from __future__ import annotations
 
 import json
 import random
-from typing import Any, Mapping, NamedTuple, Sequence
+from collections.abc import Mapping, Sequence
+from fractions import Fraction
+from typing import TYPE_CHECKING, Any, NamedTuple
 
+from ..core.protocol import CHANCE, TERMINAL
 from .errors import IllegalChoiceError
 from .setup import Setup
+
+if TYPE_CHECKING:
+    from .view import View
+
+#: An item on the path or carried: a tuple of chip ids (one chip, or a stack).
+Item = tuple[int, ...]
 
 __all__ = [
     "Game",
@@ -81,6 +90,7 @@ _SEARCH_DROP_LEGAL: list[tuple[str, ...]] = [(NONE,) + tuple(_DROPS[:k]) for k i
 
 #: The nine equally likely rolls of two dice with faces 1, 1, 2, 2, 3, 3.
 DICE_OUTCOMES: tuple[tuple[int, int], ...] = tuple((a, b) for a in (1, 2, 3) for b in (1, 2, 3))
+_CHANCE_OUTCOMES = tuple((d, Fraction(1, 9)) for d in DICE_OUTCOMES)
 
 
 def drop(i: int) -> str:
@@ -128,6 +138,13 @@ class Game:
     from); by default they follow ``seed``, so a seeded game is reproducible.  ``events=False``
     turns the event log off for fast simulations.
     """
+
+    #: the action name of a chance step (the runner rolls; bots are never asked)
+    CHANCE_ACTION = ROLL
+    #: where this game's bots are registered (``parse_bot_spec``), for bot names
+    BOTS = "dsa_widget.deep_sea.bots.registry"
+    #: how tournaments play this game
+    ARENA = "dsa_widget.deep_sea.bots.arena:ARENA"
 
     __slots__ = (
         "setup",
@@ -199,8 +216,9 @@ class Game:
             rng = setup.seed
         # The dice: an external random.Random if one is given, else a 64-bit LCG whose whole
         # state is one int (so copying a game, which copies its dice, costs nothing).
-        self._rng: random.Random | None = rng if isinstance(rng, random.Random) else None
-        self._dice = random.Random(rng).getrandbits(64) if not isinstance(rng, random.Random) else 0
+        self._rng: random.Random | None = None
+        self._dice = 0
+        self.set_dice(rng)
         self._start_round(setup.first_player)
 
     # ------------------------------------------------------------------ rounds
@@ -218,7 +236,9 @@ class Game:
         self._last = False
         self._player: int | None = first
         if self._events is not None:
-            self._events.append({"type": "round_start", "round": self._round, "air": self._air, "first": first})
+            self._events.append(
+                {"type": "round_start", "round": self._round, "air": self._air, "first": first}
+            )
         self._begin_turn()
 
     def _begin_turn(self) -> None:
@@ -256,9 +276,7 @@ class Game:
             if self._air <= 0:
                 self._last = True
         if self._events is not None:
-            self._events.append(
-                {"type": "turn", "turn": self.turn_number, "round": self._round, "seat": p}
-            )
+            self._events.append({"type": "turn", "turn": self.turn_number, "round": self._round, "seat": p})
             self._events.append({"type": "breathe", "seat": p, "items": k, "air": self._air})
 
     def _end_turn(self) -> None:
@@ -287,8 +305,14 @@ class Game:
         val = self._val
         lv = self._lv
         if ev is not None:
-            ev.append({"type": "round_end", "round": self._round, "air": max(0, self._air),
-                       "air_ran_out": self._last})
+            ev.append(
+                {
+                    "type": "round_end",
+                    "round": self._round,
+                    "air": max(0, self._air),
+                    "air_ran_out": self._last,
+                }
+            )
         # 1. Divers in the submarine bank every item they carry.
         for q in range(n):
             if self._home[q] and self._carry[q]:
@@ -304,8 +328,9 @@ class Game:
         if ev is not None:
             for q in water:
                 if self._carry[q]:
-                    ev.append({"type": "sink", "seat": q,
-                               "chips": [lv[c] for item in self._carry[q] for c in item]})
+                    ev.append(
+                        {"type": "sink", "seat": q, "chips": [lv[c] for item in self._carry[q] for c in item]}
+                    )
         # 3. Remove the blanks and close the gaps; the sunk chips lie past the end in stacks of 3.
         path: list[tuple[int, ...] | None] = [None]
         path.extend(x for x in self._path if x is not None)
@@ -380,7 +405,8 @@ class Game:
         x = self._dice = (self._dice * 6364136223846793005 + 1442695040888963407) & 0xFFFFFFFFFFFFFFFF
         return DICE_OUTCOMES[(x >> 32) % 9]
 
-    def _roll(self, d1: int, d2: int) -> None:
+    def _roll(self, d1: int, d2: int) -> tuple[int, bool]:
+        """Roll and swim; return ``(space landed on, got back to the submarine)``."""
         p: int = self._player  # type: ignore[assignment]
         if not self._breathed:
             self._breathe(p)
@@ -397,8 +423,9 @@ class Game:
         up = self._up[p]
         home = False
         if ev is not None:
-            ev.append({"type": "roll", "seat": p, "dice": [d1, d2], "items": len(carry),
-                       "steps": max(0, steps)})
+            ev.append(
+                {"type": "roll", "seat": p, "dice": [d1, d2], "items": len(carry), "steps": max(0, steps)}
+            )
             visited: list[int] = []
             jumped: list[int] = []
         if steps > 0:
@@ -444,20 +471,39 @@ class Game:
             self._last_home = p
             if ev is not None:
                 visited.append(0)
-                ev.append({"type": "move", "seat": p, "from": start, "to": 0, "heading": "up",
-                           "spaces": visited, "jumped": jumped, "home": True})
+                ev.append(
+                    {
+                        "type": "move",
+                        "seat": p,
+                        "from": start,
+                        "to": 0,
+                        "heading": "up",
+                        "spaces": visited,
+                        "jumped": jumped,
+                        "home": True,
+                    }
+                )
             self._end_turn()
-            return
+            return 0, True
         self._pos[p] = pos
         if pos:
             occ[pos] = p
         if ev is not None:
-            ev.append({"type": "move", "seat": p, "from": start, "to": pos,
-                       "heading": "up" if up else "down", "spaces": visited, "jumped": jumped,
-                       "home": False})
+            ev.append(
+                {
+                    "type": "move",
+                    "seat": p,
+                    "from": start,
+                    "to": pos,
+                    "heading": "up" if up else "down",
+                    "spaces": visited,
+                    "jumped": jumped,
+                    "home": False,
+                }
+            )
         if pos == 0:  # still in the submarine: "A diver in the submarine does not search."
             self._end_turn()
-            return
+            return 0, False
         if self._path[pos] is not None:
             self._step = SEARCH_STEP
             self._legal = _TAKE_LEGAL
@@ -469,18 +515,21 @@ class Game:
             self._legal = _SEARCH_DROP_LEGAL[k]
         else:
             self._end_turn()
+        return pos, False
 
     def _search(self, choice: str) -> None:
         p: int = self._player  # type: ignore[assignment]
         pos = self._pos[p]
         if choice == TAKE:
             item = self._path[pos]
+            assert item is not None  # TAKE is legal only on a space that holds an item
             self._path[pos] = None
-            self._carry[p] = self._carry[p] + (item,)  # type: ignore[operator]
+            self._carry[p] = self._carry[p] + (item,)
             self._turn["search"] = TAKE
             if self._events is not None:
-                self._events.append({"type": "take", "seat": p, "space": pos,
-                                     "item": [self._lv[c] for c in item]})  # type: ignore[union-attr]
+                self._events.append(
+                    {"type": "take", "seat": p, "space": pos, "item": [self._lv[c] for c in item]}
+                )
         elif choice != NONE:
             i = _DROP_INDEX[choice]
             carry = self._carry[p]
@@ -489,9 +538,136 @@ class Game:
             self._path[pos] = item
             self._turn["search"] = {"drop": i}
             if self._events is not None:
-                self._events.append({"type": "drop", "seat": p, "space": pos, "index": i,
-                                     "item": [self._lv[c] for c in item]})  # type: ignore[union-attr]
+                self._events.append(
+                    {"type": "drop", "seat": p, "space": pos, "index": i, "item": [self._lv[c] for c in item]}
+                )
         self._end_turn()
+
+    # ------------------------------------------------------------------ the game protocol
+    # (dsa_widget.core.protocol.GameState: what bots, timelines, tournaments and the widget use)
+
+    @property
+    def to_move(self) -> int:
+        """The seat to decide, :data:`~dsa_widget.core.protocol.CHANCE` when the dice roll
+        next, :data:`~dsa_widget.core.protocol.TERMINAL` once the game is over."""
+        if self._step == ROLL_STEP:
+            return CHANCE
+        return TERMINAL if self._player is None else self._player
+
+    def legal_actions(self) -> tuple[str, ...]:
+        """The seat's legal choices; ``()`` at a roll (chance) and at the end."""
+        return () if self._step == ROLL_STEP else self._legal
+
+    def chance_outcomes(self) -> tuple[tuple[tuple[int, int], Fraction], ...]:
+        """At a roll, the nine equally likely dice (``((d1, d2), 1/9)`` each); else ``()``."""
+        return _CHANCE_OUTCOMES if self._step == ROLL_STEP else ()
+
+    def apply_chance(self, outcome: Sequence[int]) -> None:
+        """Roll these dice (checked): the same as :meth:`roll` with ``dice``."""
+        self.roll(outcome)
+
+    def sample_chance(self) -> None:
+        """Roll the game's own dice (checked: it must be a roll)."""
+        self.roll()
+
+    def apply_unchecked(self, choice: str) -> None:
+        """Apply a choice known to be legal (the fast path of playouts): no check at all.
+        ``"roll"`` rolls the game's own dice."""
+        self._apply(choice)
+
+    def roll_unchecked(self, dice: tuple[int, int] | None = None) -> tuple[int, bool]:
+        """Roll (the game's own dice, or ``dice``) with no check, for playouts that must know
+        where the diver got to: returns ``(space landed on, got back to the submarine)``, also
+        when the swim ends the round."""
+        d = self._next_dice() if dice is None else dice
+        return self._roll(d[0], d[1])
+
+    def next_dice(self) -> tuple[int, int]:
+        """Draw the next dice from the game's own generator without rolling them (a search
+        that branches on the dice rolls them with :meth:`roll_unchecked`)."""
+        return self._next_dice()
+
+    def returns(self) -> tuple[float, ...]:
+        """The points banked by seat, as floats (the game's result for search and learning)."""
+        return tuple(float(x) for x in self._score)
+
+    def clone(self) -> Game:
+        """An independent copy, history and events included (see :meth:`copy`)."""
+        return self.copy()
+
+    @property
+    def at_turn_boundary(self) -> bool:
+        """True between two turns (nothing of the current turn done yet) and at the end."""
+        return self._step == OVER or (not self._breathed and self._step != SEARCH_STEP)
+
+    def play_record_turn(self, turn: Any) -> None:
+        """Play one turn as a record writes it (``{"back": ..., "dice": ..., "search": ...}``),
+        checked as a whole; a bad turn raises and changes nothing."""
+        from .record import play_record_turn
+
+        play_record_turn(self, turn)
+
+    # ------------------------------------------------------------------ the fast read interface
+    # The live state as read-only sequences, shared rather than copied, for heuristics and
+    # playouts that read a state many times.  Never change them: act through apply().  A View
+    # has the same names (positions, heading_up, returned, carrying, spaces, levels, air, ...),
+    # so code written against them runs on a Game and on a View alike.
+
+    @property
+    def positions(self) -> Sequence[int]:
+        """Each diver's space (0 = the submarine)."""
+        return self._pos
+
+    @property
+    def heading_up(self) -> Sequence[bool]:
+        return self._up
+
+    @property
+    def returned(self) -> Sequence[bool]:
+        """Who is back in the submarine this round."""
+        return self._home
+
+    @property
+    def carrying(self) -> Sequence[tuple[Item, ...]]:
+        """Each diver's items, each a tuple of chip ids (see :meth:`chip`)."""
+        return self._carry
+
+    @property
+    def spaces(self) -> Sequence[Item | None]:
+        """``spaces[0]`` is the submarine (``None``); ``spaces[i]`` is space ``i``: ``None``
+        for a blank, else the item's chip ids."""
+        return self._path
+
+    @property
+    def levels(self) -> tuple[int, ...]:
+        """Chip ``c``'s level is ``levels[c]`` (public: everybody sees levels)."""
+        return self._lv
+
+    @property
+    def banked_chips(self) -> Sequence[tuple[int, ...]]:
+        """The chip ids each seat has banked."""
+        return self._banked
+
+    @property
+    def breathed(self) -> bool:
+        """True once the current turn's diver has breathed (the turn is under way)."""
+        return self._breathed
+
+    @property
+    def last_home(self) -> int:
+        """The seat that last got back this round (-1: nobody yet)."""
+        return self._last_home
+
+    @property
+    def history_length(self) -> int | None:
+        """Turns in :attr:`history` (``None`` when the game keeps none)."""
+        return None if self._turns is None else len(self._turns)
+
+    def history_since(self, k: int) -> list[dict[str, Any]]:
+        """The recorded turns after the first ``k`` (copies), without copying the whole list."""
+        if self._turns is None:
+            raise ValueError("this game was created with history=False")
+        return [dict(t) for t in self._turns[k:]]
 
     # ------------------------------------------------------------------ public API: acting
 
@@ -516,7 +692,7 @@ class Game:
             if norm not in self._legal:
                 raise IllegalChoiceError(self._why_illegal(choice, norm), choice, self._legal)
             choice = norm
-        self._apply(choice)  # type: ignore[arg-type]
+        self._apply(choice)
 
     def roll(self, dice: Sequence[int] | None = None) -> None:
         """Roll and swim (step 3).  ``dice=(d1, d2)``, each 1..3, forces the
@@ -532,15 +708,10 @@ class Game:
         """
         if self._step != ROLL_STEP:
             raise IllegalChoiceError(self._why_illegal(ROLL, ROLL), ROLL, self._legal)
-        if dice is None:
-            d = self._next_dice()
-        else:
-            d = _check_dice(dice)
+        d = self._next_dice() if dice is None else _check_dice(dice)
         self._roll(d[0], d[1])
 
-    def play_turn(
-        self, back: bool = False, dice: Sequence[int] | None = None, search: Any = NONE
-    ) -> None:
+    def play_turn(self, back: bool = False, dice: Sequence[int] | None = None, search: Any = NONE) -> None:
         """Play a whole turn as a record states it (``back``, ``dice``, ``search``).
 
         Checked as a whole: if any part is illegal, :class:`IllegalChoiceError`
@@ -617,7 +788,9 @@ class Game:
                 reason = " (an item can only be put down on a blank space)"
             else:
                 reason = f" ({name} carries {len(self._carry[p])} item(s))"  # type: ignore[index]
-        return f"{choice!r} is not legal now: it is {name}'s turn, step {self._step!r}{reason}; legal: {legal}"
+        return (
+            f"{choice!r} is not legal now: it is {name}'s turn, step {self._step!r}{reason}; legal: {legal}"
+        )
 
     def _why_no_search(self, seat: int, choice: str) -> str:
         name = self.setup.players[seat]
@@ -779,7 +952,7 @@ class Game:
 
     # ------------------------------------------------------------------ copying
 
-    def copy(self, *, history: bool = True, events: bool = True, rng: random.Random | None = None) -> "Game":
+    def copy(self, *, history: bool = True, events: bool = True, rng: random.Random | None = None) -> Game:
         """An independent game in the same state (dice generator included).
 
         ``history=False`` / ``events=False`` leave the turn list / event log
@@ -828,25 +1001,37 @@ class Game:
             g._rng = rng
         return g
 
-    def _restore(self, other: "Game") -> None:
+    def _restore(self, other: Game) -> None:
         for name in Game.__slots__:
             setattr(self, name, getattr(other, name))
 
+    def restore(self, snapshot: Game) -> None:
+        """Become a copy of ``snapshot`` in place (an earlier copy of this game: undo in a
+        widget keeps the same object).  ``snapshot`` is left as it is."""
+        if not isinstance(snapshot, Game) or snapshot.setup != self.setup:
+            raise ValueError("restore() takes a copy of this same game (same setup)")
+        self._restore(snapshot.copy())
+
     __copy__ = copy
 
-    def __deepcopy__(self, memo: dict[int, Any]) -> "Game":
+    def __deepcopy__(self, memo: dict[int, Any]) -> Game:
         return self.copy()
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Game):
             return NotImplemented
-        return self.setup == other.setup and self.state_dict() == other.state_dict() and (
-            self._step,
-            self._breathed,
-            self._forced,
-            self._legal,
-            tuple(self._banked),
-        ) == (other._step, other._breathed, other._forced, other._legal, tuple(other._banked))
+        return (
+            self.setup == other.setup
+            and self.state_dict() == other.state_dict()
+            and (
+                self._step,
+                self._breathed,
+                self._forced,
+                self._legal,
+                tuple(self._banked),
+            )
+            == (other._step, other._breathed, other._forced, other._legal, tuple(other._banked))
+        )
 
     __hash__ = None  # type: ignore[assignment]
 
@@ -868,7 +1053,7 @@ class Game:
                 f.write(text + "\n")
 
     @classmethod
-    def from_record(cls, record: Any, *, events: bool = True) -> "Game":
+    def from_record(cls, record: Any, *, events: bool = True) -> Game:
         """Replay a record (dict, JSON text or path), checking every turn.
 
         Raises :class:`~dsa_widget.deep_sea.errors.RecordError` naming the turn or
@@ -882,11 +1067,153 @@ class Game:
 
     # ------------------------------------------------------------------ views
 
-    def view(self, seat: int) -> Any:
-        """What ``seat`` may know: a :class:`~dsa_widget.deep_sea.view.View` (no hidden values)."""
+    def view(self, seat: int, *, knower: int | None | str = "seat") -> View:
+        """What ``seat`` may know: a :class:`~dsa_widget.deep_sea.view.View` (no hidden values).
+
+        ``knower=None`` gives the knowledge of an onlooker instead (a shared screen): only what
+        every player knows, even under ``reveal="owner"``.
+        """
         from .view import View
 
-        return View.of(self, seat)
+        n = self._n
+        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < n:
+            raise ValueError(f"seat must be 0..{n - 1}, got {seat!r}")
+        if knower == "seat":
+            knower = seat
+        over = self._step == OVER
+        # What a seat knows changes only when chips are banked (at a round's end), so it is
+        # computed once per (knower, round) and kept with the game.
+        key = (knower, self._round, over)
+        hit = self._vcache.get(key)
+        if hit is None:
+            public = self.setup.options.reveal == "public" or over
+            known: dict[int, int] = {}
+            for q in range(n):
+                if public or q == knower:
+                    for c in self._banked[q]:
+                        known[c] = self._val[c]
+            pool: dict[int, list[int]] = {1: [], 2: [], 3: [], 4: []}
+            for c, (lv, val) in enumerate(zip(self._lv, self._val, strict=False)):
+                if c not in known:
+                    pool[lv].append(val)
+            scores = tuple(self._score[q] if (public or q == knower) else None for q in range(n))
+            hit = (known, {lv: tuple(sorted(v)) for lv, v in pool.items()}, scores, tuple(self._banked))
+            self._vcache[key] = hit
+        known, unseen, scores, banked = hit
+        # A frozen dataclass's __init__ sets each field through object.__setattr__; filling
+        # __dict__ at once is the same object, built twice as fast (bots take many views).
+        view = object.__new__(View)
+        view.__dict__.update(
+            seat=seat,
+            players=self.setup.players,
+            options=self.setup.options,
+            rounds=self.setup.rounds,
+            start_air=self.setup.air,
+            round=self._round,
+            air=self._air if self._air > 0 else 0,
+            step=self._step,
+            current_player=self._player,
+            legal=self._legal,
+            must_turn_back=self._forced and not self._breathed,
+            path=tuple(self._path),
+            levels=self._lv,
+            positions=tuple(self._pos),
+            heading_up=tuple(self._up),
+            returned=tuple(self._home),
+            carrying=tuple(self._carry),
+            banked=banked,
+            known=dict(known),
+            scores=scores,
+            unseen=dict(unseen),
+            finished=over,
+            winners=self._winners,
+            breathed=self._breathed,
+            last_home=self._last_home,
+            turn_number=self._nturns,
+        )
+        return view
+
+    @classmethod
+    def from_view(
+        cls,
+        view: View,
+        values: Sequence[int],
+        *,
+        rng: int | random.Random | None = None,
+        events: bool = False,
+    ) -> Game:
+        """The full game in ``view``'s position in which chip ``c`` has value ``values[c]``.
+
+        This is how a determinization is built (:meth:`View.sample` draws the values); it is
+        also a way to set up a position by hand (``dataclasses.replace`` a view, then build
+        the game).  Banked scores follow from ``values``; the game keeps no turn history (its
+        start is unknown).  ``rng`` seeds its dice as in :class:`Game`.
+
+        >>> g = Game(players=2, seed=3); g.roll((2, 2)); g.apply("take")
+        >>> h = Game.from_view(g.view(0), [g.chip(c)[1] for c in range(g.path_length)])
+        >>> h.state_dict() == g.state_dict() and h.legal_choices() == g.legal_choices()
+        True
+        """
+        levels = view.levels
+        if len(values) != len(levels):
+            raise ValueError(f"{len(values)} values given for {len(levels)} chips")
+        setup = Setup(
+            players=view.players,
+            air=view.start_air,
+            rounds=view.rounds,
+            first_player=0,
+            path=tuple(zip(levels, values, strict=False)),
+            options=view.options,
+            seed=None,
+        )
+        n = len(view.players)
+        g = cls.__new__(cls)
+        g.setup = setup
+        g._n = n
+        g._lv = levels
+        g._val = tuple(values)
+        g._path = list(view.path)
+        occ = [-1] * len(view.path)
+        for q in range(n):
+            if view.positions[q]:
+                occ[view.positions[q]] = q
+        g._occ = occ
+        g._pos = list(view.positions)
+        g._up = list(view.heading_up)
+        g._home = list(view.returned)
+        g._carry = list(view.carrying)
+        g._banked = list(view.banked)
+        g._score = [sum(values[c] for c in b) for b in view.banked]
+        g._air = view.air
+        g._round = view.round
+        g._player = view.current_player
+        g._step = view.step
+        g._legal = view.legal
+        g._breathed = view.breathed
+        g._forced = view.must_turn_back
+        g._last = view.breathed and view.current_player is not None and view.air <= 0
+        g._n_home = sum(view.returned)
+        g._last_home = view.last_home
+        g._winners = view.winners
+        g._turns = None
+        g._nturns = view.turn_number
+        g._turn = {}
+        g._events = [] if events else None
+        g._requires = view.options.turn_back_requires_treasure
+        g._vcache = {}
+        g._rng = None
+        g._dice = 0
+        g.set_dice(rng)
+        return g
+
+    def set_dice(self, rng: int | random.Random | None) -> None:
+        """Roll from now on with other dice: an int seeds the game's own generator (a one-int
+        generator, free to copy), a :class:`random.Random` is drawn from, ``None`` is random."""
+        if isinstance(rng, random.Random):
+            self._rng = rng
+        else:
+            self._rng = None
+            self._dice = random.Random(rng).getrandbits(64)
 
     # ------------------------------------------------------------------ display
 

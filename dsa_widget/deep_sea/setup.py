@@ -14,8 +14,9 @@ field at fault, so a game is never built from a bad setup.
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, fields
-from typing import Any, Literal, Mapping, Sequence
+from typing import Any, Literal
 
 from .errors import SetupError
 
@@ -93,7 +94,7 @@ class Options:
                 )
 
     @classmethod
-    def create(cls, options: "Options | Mapping[str, Any] | None" = None) -> "Options":
+    def create(cls, options: Options | Mapping[str, Any] | None = None) -> Options:
         """Options from a mapping; unknown names raise :class:`SetupError`."""
         if options is None:
             return cls()
@@ -160,7 +161,7 @@ class Setup:
         path: Sequence[Sequence[int]] | None = None,
         seed: int | None = None,
         options: Options | Mapping[str, Any] | None = None,
-    ) -> "Setup":
+    ) -> Setup:
         """Check every field and build a setup.
 
         ``players`` is a count (2..6, default names) or a list of names.

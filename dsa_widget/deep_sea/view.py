@@ -20,17 +20,43 @@ still unseen for each level.  Bots and the widget are given views, never the
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Mapping
+from typing import TYPE_CHECKING, Any, Protocol
 
 from .setup import Options
 
 if TYPE_CHECKING:
     from .rules import Game
 
-__all__ = ["View"]
+__all__ = ["PublicState", "View"]
 
 Item = tuple[int, ...]
+
+
+class PublicState(Protocol):
+    """What every seat sees of a position, by the names both a
+    :class:`~dsa_widget.deep_sea.rules.Game` and a :class:`View` use: heuristics written
+    against it run on either (on a game copy inside playouts, on a view as a bot)."""
+
+    @property
+    def positions(self) -> Sequence[int]: ...
+    @property
+    def heading_up(self) -> Sequence[bool]: ...
+    @property
+    def returned(self) -> Sequence[bool]: ...
+    @property
+    def carrying(self) -> Sequence[tuple[Item, ...]]: ...
+    @property
+    def spaces(self) -> Sequence[Item | None]: ...
+    @property
+    def levels(self) -> Sequence[int]: ...
+    @property
+    def air(self) -> int: ...
+    @property
+    def breathed(self) -> bool: ...
+    @property
+    def round(self) -> int: ...
 
 
 @dataclass(frozen=True)
@@ -71,67 +97,11 @@ class View:
     turn_number: int
 
     @classmethod
-    def of(cls, game: "Game", seat: int, *, knower: int | None | str = "seat") -> "View":
-        """The view of ``seat``.  ``knower=None`` gives the knowledge of an onlooker instead
-        (a shared screen): only what every player knows, even under ``reveal="owner"``."""
-        n = game._n
-        if not isinstance(seat, int) or not 0 <= seat < n:
-            raise ValueError(f"seat must be 0..{n - 1}, got {seat!r}")
-        if knower == "seat":
-            knower = seat
-        over = game.is_over
-        # What a seat knows changes only when chips are banked (at a round's end), so it is
-        # computed once per (knower, round) and kept on the game.
-        key = (knower, game._round, over)
-        cache = game._vcache
-        hit = cache.get(key)
-        if hit is None:
-            public = game.setup.options.reveal == "public" or over
-            known: dict[int, int] = {}
-            for q in range(n):
-                if public or q == knower:
-                    for c in game._banked[q]:
-                        known[c] = game._val[c]
-            pool: dict[int, list[int]] = {1: [], 2: [], 3: [], 4: []}
-            for c, (lv, val) in enumerate(zip(game._lv, game._val)):
-                if c not in known:
-                    pool[lv].append(val)
-            scores = tuple(game._score[q] if (public or q == knower) else None for q in range(n))
-            hit = (known, {lv: tuple(sorted(v)) for lv, v in pool.items()}, scores, tuple(game._banked))
-            cache[key] = hit
-        known, unseen, scores, banked = hit
-        # A frozen dataclass's __init__ sets each field through object.__setattr__; filling
-        # __dict__ at once is the same object, built twice as fast (bots take many views).
-        view = object.__new__(cls)
-        view.__dict__.update(
-            seat=seat,
-            players=game.setup.players,
-            options=game.setup.options,
-            rounds=game.setup.rounds,
-            start_air=game.setup.air,
-            round=game._round,
-            air=game._air,
-            step=game._step,
-            current_player=game._player,
-            legal=game._legal,
-            must_turn_back=game.must_turn_back,
-            path=tuple(game._path),
-            levels=game._lv,
-            positions=tuple(game._pos),
-            heading_up=tuple(game._up),
-            returned=tuple(game._home),
-            carrying=tuple(game._carry),
-            banked=banked,
-            known=dict(known),
-            scores=scores,
-            unseen=dict(unseen),
-            finished=over,
-            winners=game._winners,
-            breathed=game._breathed,
-            last_home=game._last_home,
-            turn_number=game._nturns,
-        )
-        return view
+    def of(cls, game: Game, seat: int, *, knower: int | None | str = "seat") -> View:
+        """The view of ``seat`` (the same as ``game.view(seat)``).  ``knower=None`` gives the
+        knowledge of an onlooker instead (a shared screen): only what every player knows, even
+        under ``reveal="owner"``."""
+        return game.view(seat, knower=knower)
 
     # ---------------------------------------------------------------- helpers
 
@@ -150,6 +120,11 @@ class View:
     @property
     def path_length(self) -> int:
         return len(self.path) - 1
+
+    @property
+    def spaces(self) -> tuple[Item | None, ...]:
+        """The same as :attr:`path` (the name a :class:`~dsa_widget.deep_sea.rules.Game` uses)."""
+        return self.path
 
     def mean_unseen(self, level: int) -> float:
         """The expected value of an unseen chip of ``level`` given what is known."""
@@ -201,7 +176,7 @@ class View:
 
     # ---------------------------------------------------------------- determinization
 
-    def sample(self, rng: random.Random, *, events: bool = False) -> "Game":
+    def sample(self, rng: random.Random, *, events: bool = False) -> Game:
         """A full game consistent with this view: each unknown chip gets a value
         drawn from the unseen values of its level (a *determinization*).
 
@@ -210,7 +185,6 @@ class View:
         sample roll the same dice, which makes comparing choices fair).
         """
         from .rules import Game
-        from .setup import Setup
 
         values = [0] * len(self.levels)
         by_level: dict[int, list[int]] = {1: [], 2: [], 3: [], 4: []}
@@ -222,52 +196,7 @@ class View:
         for lv, ids in by_level.items():
             vals = list(self.unseen[lv])
             rng.shuffle(vals)
-            for c, v in zip(ids, vals):
+            for c, v in zip(ids, vals, strict=False):
                 values[c] = v
-        setup = Setup(
-            players=self.players,
-            air=self.start_air,
-            rounds=self.rounds,
-            first_player=0,
-            path=tuple(zip(self.levels, values)),
-            options=self.options,
-            seed=None,
-        )
-        g = Game.__new__(Game)
-        n = len(self.players)
-        g.setup = setup
-        g._n = n
-        g._lv = self.levels
-        g._val = tuple(values)
-        g._path = list(self.path)
-        occ = [-1] * len(self.path)
-        for q in range(n):
-            if self.positions[q]:
-                occ[self.positions[q]] = q
-        g._occ = occ
-        g._pos = list(self.positions)
-        g._up = list(self.heading_up)
-        g._home = list(self.returned)
-        g._carry = list(self.carrying)
-        g._banked = list(self.banked)
-        g._score = [sum(values[c] for c in b) for b in self.banked]
-        g._air = self.air
-        g._round = self.round
-        g._player = self.current_player
-        g._step = self.step
-        g._legal = self.legal
-        g._breathed = self.breathed
-        g._forced = self.must_turn_back
-        g._last = self.breathed and self.current_player is not None and self.air <= 0
-        g._n_home = sum(self.returned)
-        g._last_home = self.last_home
-        g._winners = self.winners
-        g._turns = None
-        g._nturns = self.turn_number
-        g._turn = {}
-        g._events = [] if events else None
-        g._requires = self.options.turn_back_requires_treasure
-        g._rng = None
-        g._dice = rng.getrandbits(64)  # its own dice, seeded from rng: copies share them for free
-        g._vcache = {}
-        return g
+        # its own dice, seeded from rng: copies of the sample roll the same dice for free
+        return Game.from_view(self, values, rng=rng.getrandbits(64), events=events)

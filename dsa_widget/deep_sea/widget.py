@@ -64,21 +64,22 @@ from typing import Any
 import anywidget
 import traitlets
 
+from ..core.timeline import Timeline, TimelineError
+from .analysis.overlay import overlay_for
+from .compare import Comparison, compare
 from .errors import IllegalChoiceError, SetupError
+from .frames import HistoryBuilder
 from .rules import Game
 from .setup import Setup
 from .state import (
-    HistoryBuilder,
     _visible_bank_seats,
     build_state,
     known_values,
     mask_branch_event,
     mask_event,
-    overlay_for,
     sentences,
     state_bytes,
 )
-from ..core.timeline import Comparison, Timeline, TimelineError, compare
 
 __all__ = ["DeepSea", "bot_names", "resolve_bot"]
 
@@ -90,7 +91,8 @@ _HMR = os.environ.get("ANYWIDGET_HMR", "") not in ("", "0")
 _NOT_BUILT_ESM = """
 export default { render({ el }) {
   const p = document.createElement("p");
-  p.textContent = "dsa_widget: the front end is not built. Run `npm install && npm run build` in the repository (or pip install it).";
+  p.textContent = "dsa_widget: the front end is not built. " +
+    "Run `npm install && npm run build` in the repository (or pip install it).";
   el.append(p);
 } };
 """
@@ -131,7 +133,9 @@ def resolve_bot(spec: Any, seed: int | None = None) -> tuple[Bot | None, str]:
     if spec is None or spec == HUMAN:
         return None, HUMAN
     if callable(spec):
-        return spec, str(getattr(spec, "name", None) or getattr(spec, "__name__", None) or type(spec).__name__)
+        return spec, str(
+            getattr(spec, "name", None) or getattr(spec, "__name__", None) or type(spec).__name__
+        )
     if not isinstance(spec, str):
         raise TypeError(f"a seat is 'human', a bot name or a bot callable, got {spec!r}")
     from .bots import BOT_NAMES, make_bot
@@ -185,7 +189,7 @@ class DeepSea(anywidget.AnyWidget):
     bot_names = traitlets.List(traitlets.Unicode()).tag(sync=True)
     #: the teaching switch: send every chip value (Python side only)
     reveal_all = traitlets.Bool(False)
-    #: frames of the completed rounds (see :class:`~dsa_widget.deep_sea.state.HistoryBuilder`)
+    #: frames of the completed rounds (see :class:`~dsa_widget.deep_sea.frames.HistoryBuilder`)
     history = traitlets.Dict().tag(sync=True)
     #: frames of the round being played (small: it changes at every turn)
     history_tail = traitlets.Dict().tag(sync=True)
@@ -198,7 +202,7 @@ class DeepSea(anywidget.AnyWidget):
 
     def __init__(
         self,
-        source: Game | Setup | Mapping[str, Any] | str | os.PathLike | None = None,
+        source: Game | Setup | Mapping[str, Any] | str | os.PathLike[str] | None = None,
         /,
         *,
         seats: Mapping[int, Any] | Sequence[Any] | None = None,
@@ -227,16 +231,16 @@ class DeepSea(anywidget.AnyWidget):
         self._history_bytes: list[int] = []
         self._overlay_ms: list[float] = []
         self._overlay_bytes: list[int] = []
-        self._branch: Timeline | None = None
+        self._branch: Timeline[Game] | None = None
         self._kept: list[tuple[str, Game]] = []  # what-if states kept for comparison (this branch)
         self._branch_from: int | None = None  # turn the branch started from (None: the live state)
         self._branch_seed: int | None = None  # dice of new branches (None: fresh randomness; tests set it)
-        self._real_frames: list[Game] = []  # the real game after each published change (undo/redo)
-        self._real_at = -1
         self._branch_base = 0  # events of the branch's first frame
         self._branch_sent = 0
         self.on_msg(self._on_msg)
         self._game = self._make_game(source, setup)
+        # the real game after each published change: its undo and redo (w.game stays the live object)
+        self._real: Timeline[Game] = Timeline(self._game)
         self.reveal_all = reveal_all  # before the seats: no publish yet
         self._set_seats(seats)
         self._reset_log()
@@ -369,9 +373,10 @@ class DeepSea(anywidget.AnyWidget):
                 self._branch.apply(choice)
             self._publish()
             return choice
-        choice = play_bot_move(g, b)  # rolls itself at a roll step; checks the bot's answer
+        # rolls itself at a roll step; checks the bot's answer (a Deep Sea choice is a string)
+        played: str = play_bot_move(g, b)
         self._publish()
-        return choice
+        return played
 
     def play_bots(self, max_choices: int = 10_000) -> int:
         """Let bot seats play until a human is to move or the game ends; returns the choices made."""
@@ -388,7 +393,7 @@ class DeepSea(anywidget.AnyWidget):
         old = self._labels
         self._leave_branch()
         self._game = g
-        self._real_frames, self._real_at = [], -1
+        self._real = Timeline(g)
         if seats is None and len(old) == len(g.players):
             specs: Any = [self._bots.get(q, HUMAN) for q in range(len(old))]
             self._set_seats(specs)
@@ -413,7 +418,7 @@ class DeepSea(anywidget.AnyWidget):
 
     def _shown(self) -> Game:
         """:attr:`shown_game` without copying the branch's frame (read it, never act on it)."""
-        return self._branch._current if self._branch is not None else self._game
+        return self._branch.current if self._branch is not None else self._game
 
     @property
     def branch_game(self) -> Game | None:
@@ -422,7 +427,7 @@ class DeepSea(anywidget.AnyWidget):
         return self._branch.game if self._branch is not None else None
 
     @property
-    def timeline(self) -> Timeline | None:
+    def timeline(self) -> Timeline[Game] | None:
         """The what-if branch's :class:`~dsa_widget.core.timeline.Timeline` (``None`` outside what-if)."""
         return self._branch
 
@@ -432,11 +437,12 @@ class DeepSea(anywidget.AnyWidget):
         return self._history.n_turns
 
     def game_after(self, turn: int) -> Game:
-        """A copy of the real game as it was after ``turn`` turns (what a record of that many turns replays to)."""
+        """A copy of the real game as it was after ``turn`` turns (what a record of that many turns
+        replays to)."""
         self._history.update(self._game, viewer=self.viewer, reveal_all=self.reveal_all)
         return self._history.game_after(turn)
 
-    def branch(self, turn: int | None = None) -> Timeline:
+    def branch(self, turn: int | None = None) -> Timeline[Game]:
         """Open a what-if branch: of the state after ``turn`` turns, else of the turn
         the board is showing (:attr:`scrub`), else of the live game.
 
@@ -456,13 +462,11 @@ class DeepSea(anywidget.AnyWidget):
             start = self.game_after(turn)
         # fresh dice: a branch's random rolls must not foretell the real game's next ones
         fresh = random.SystemRandom().getrandbits(64) if self._branch_seed is None else self._branch_seed
-        start._dice = fresh
-        if start._rng is not None:
-            start._rng = random.Random(fresh)
+        start.set_dice(fresh)
         self._branch = Timeline(start)
         self._kept = []  # what was kept belongs to the branch it came from
         self._branch_from = turn
-        self._branch_base = self._branch._current.n_events
+        self._branch_base = self._branch.current.n_events
         self._branch_sent = self._branch_base
         self.scrub = -1
         self._publish()
@@ -482,9 +486,7 @@ class DeepSea(anywidget.AnyWidget):
             self._branch.undo(n)
         else:
             self._record_real()
-            if n < 0 or self._real_at - n < 0:
-                raise TimelineError(f"cannot undo {n} step(s): only {max(0, self._real_at)} to undo")
-            self._real_at -= n
+            self._real.undo(n)
             self._restore_real()
         self._publish()
 
@@ -494,31 +496,27 @@ class DeepSea(anywidget.AnyWidget):
             self._branch.redo(n)
         else:
             self._record_real()
-            if n < 0 or self._real_at + n >= len(self._real_frames):
-                raise TimelineError(f"cannot redo {n} step(s): only {len(self._real_frames) - 1 - self._real_at} to redo")
-            self._real_at += n
+            self._real.redo(n)
             self._restore_real()
         self._publish()
 
     @staticmethod
     def _key(g: Game) -> tuple[Any, ...]:
-        return (g.setup, g.n_events, g.turn_number, g.step, g.current_player, g.air, g._breathed)
+        return (g.setup, g.n_events, g.turn_number, g.step, g.current_player, g.air, g.breathed)
 
     def _record_real(self) -> None:
         """Keep a copy of the real game whenever it changed since the last one (an undo point)."""
         g = self._game
-        frames = self._real_frames
-        if frames and self._key(frames[self._real_at]) == self._key(g):
+        last = self._real.current
+        if self._key(last) == self._key(g):
             return
-        if frames and frames[self._real_at].setup != g.setup:
-            frames.clear()
-            self._real_at = -1
-        del frames[self._real_at + 1:]
-        frames.append(g.copy())
-        self._real_at = len(frames) - 1
+        if last.setup != g.setup:
+            self._real = Timeline(g)
+        else:
+            self._real.record(g)
 
     def _restore_real(self) -> None:
-        self._game._restore(self._real_frames[self._real_at].copy())
+        self._game.restore(self._real.current)
         self._reset_log()
 
     def back_to_real(self) -> None:
@@ -552,7 +550,9 @@ class DeepSea(anywidget.AnyWidget):
         if self._branch is None:
             raise TimelineError("keep() keeps a what-if state: open a what-if first (w.branch())")
         if len(self._kept) >= self.KEEP_MAX:
-            raise TimelineError(f"{self.KEEP_MAX} states are kept already: go back to the real game to start afresh")
+            raise TimelineError(
+                f"{self.KEEP_MAX} states are kept already: go back to the real game to start afresh"
+            )
         taken = {n for n, _ in self._kept}
         if name is None:
             i = len(self._kept) + 1
@@ -563,7 +563,7 @@ class DeepSea(anywidget.AnyWidget):
             raise TypeError(f"name must be a short non-empty string (at most 24 characters), got {name!r}")
         if name in ("real", "what-if") or name in taken or name.startswith("real at turn"):
             raise ValueError(f"the comparison already has a row named {name!r}")
-        self._kept.append((name, self._branch._current))  # frames never change: no copy needed
+        self._kept.append((name, self._branch.current))  # frames never change: no copy needed
         self._publish()
         return name
 
@@ -580,7 +580,7 @@ class DeepSea(anywidget.AnyWidget):
         if self._branch_from is not None:
             games[f"real at turn {self._branch_from}"] = self._branch.frames().__next__()
         games.update(self._kept)
-        games["what-if"] = self._branch._current
+        games["what-if"] = self._branch.current
         return compare(**games)
 
     def show_turn(self, turn: int | None) -> None:
@@ -667,7 +667,7 @@ class DeepSea(anywidget.AnyWidget):
         """The what-if branch as the board draws it: values only as the *real* game lets the viewer know."""
         br = self._branch
         assert br is not None
-        g = br._current
+        g = br.current
         reveal = self.reveal_all
         known = known_values(self._game, self.viewer, reveal)
         if reveal:
@@ -721,7 +721,12 @@ class DeepSea(anywidget.AnyWidget):
             "scores": scores,
             "banked": [len(b) for b in v.banked],
             "divers": [
-                {"pos": v.positions[q], "up": v.heading_up[q], "home": v.returned[q], "items": len(v.carrying[q])}
+                {
+                    "pos": v.positions[q],
+                    "up": v.heading_up[q],
+                    "home": v.returned[q],
+                    "items": len(v.carrying[q]),
+                }
                 for q in range(len(v.players))
             ],
         }
@@ -788,7 +793,17 @@ class DeepSea(anywidget.AnyWidget):
                 return self._reject("malformed", "pause needs paused: true or false")
             self.paused = paused
             return None
-        if kind not in ("intent", "bot_step", "new_game", "roll", "what_if", "undo", "redo", "keep", "back_to_real"):
+        if kind not in (
+            "intent",
+            "bot_step",
+            "new_game",
+            "roll",
+            "what_if",
+            "undo",
+            "redo",
+            "keep",
+            "back_to_real",
+        ):
             return self._reject("malformed", f"unknown message type {str(kind)[:40]!r}")
         seq = content.get("seq")
         if not isinstance(seq, int) or isinstance(seq, bool):
@@ -839,7 +854,7 @@ class DeepSea(anywidget.AnyWidget):
             return self._reject("illegal", "the game is over; start a new game")
         seat = g.current_player
         if seat in self._bots:
-            return self._reject("illegal", f"it is {g.players[seat]}'s turn, and a bot plays that seat")  # type: ignore[index]
+            return self._reject("illegal", f"it is {g.players[seat]}'s turn, and a bot plays that seat")
         try:
             g.apply(choice)
         except IllegalChoiceError as exc:
@@ -855,7 +870,9 @@ class DeepSea(anywidget.AnyWidget):
             if turn is not None and (isinstance(turn, bool) or not isinstance(turn, int)):
                 return self._reject("malformed", "what_if needs turn: a turn number or null")
             if turn is not None and not 0 <= turn <= self._history.n_turns:
-                return self._reject("illegal", f"turn {turn} is not in the history (0..{self._history.n_turns})")
+                return self._reject(
+                    "illegal", f"turn {turn} is not in the history (0..{self._history.n_turns})"
+                )
             self._ok()
             if turn is None:
                 self._branch_now()
@@ -863,14 +880,19 @@ class DeepSea(anywidget.AnyWidget):
                 self.branch(turn)
             return None
         if br is None:
-            return self._reject("illegal", f"{kind.replace('_', ' ')} works in a what-if branch; open one first")
+            return self._reject(
+                "illegal", f"{kind.replace('_', ' ')} works in a what-if branch; open one first"
+            )
         if kind == "back_to_real":
             self._ok()
             self.back_to_real()
             return None
         if kind == "keep":
             if len(self._kept) >= self.KEEP_MAX:
-                return self._reject("illegal", f"{self.KEEP_MAX} states are kept already: go back to the real game to start afresh")
+                return self._reject(
+                    "illegal",
+                    f"{self.KEEP_MAX} states are kept already: go back to the real game to start afresh",
+                )
             self._ok()
             self.keep()  # the default name is always free, so this cannot fail
             return None
@@ -889,7 +911,8 @@ class DeepSea(anywidget.AnyWidget):
         # roll with chosen dice
         dice = content.get("dice")
         if dice is not None and not (
-            isinstance(dice, (list, tuple)) and len(dice) == 2
+            isinstance(dice, (list, tuple))
+            and len(dice) == 2
             and all(isinstance(d, int) and not isinstance(d, bool) for d in dice)
         ):
             return self._reject("malformed", "dice must be two numbers, e.g. [1, 3]")
@@ -926,7 +949,7 @@ class DeepSea(anywidget.AnyWidget):
         except (SetupError, ValueError, TypeError) as exc:
             self._game = before
             return self._reject("setup", str(exc))
-        self._real_frames, self._real_at = [], -1
+        self._real = Timeline(self._game)
         self._reset_log()
         self._ok()
         self._publish()

@@ -15,6 +15,7 @@ Facts this relies on (see shared/RECIPES.md):
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -273,10 +274,8 @@ class JupyterServer:
             try:
                 self.proc.wait(timeout)
             except subprocess.TimeoutExpired:
-                try:
+                with contextlib.suppress(ProcessLookupError):
                     os.killpg(self.proc.pid, signal.SIGKILL)  # kernels too
-                except ProcessLookupError:
-                    pass
                 self.proc.wait(5)
 
     def alive(self) -> bool:
@@ -309,15 +308,11 @@ class JupyterServer:
     def shutdown_all_kernels(self) -> None:
         """Delete every session and kernel (between tests)."""
         for s in self.sessions():
-            try:
+            with contextlib.suppress(urllib.error.HTTPError):
                 self.api("DELETE", f"api/sessions/{s['id']}")
-            except urllib.error.HTTPError:
-                pass
         for k in self.api("GET", "api/kernels"):
-            try:
+            with contextlib.suppress(urllib.error.HTTPError):
                 self.api("DELETE", f"api/kernels/{k['id']}")
-            except urllib.error.HTTPError:
-                pass
 
     def reset_user_settings(self) -> None:
         """Forget settings changed through the UI (e.g. the theme)."""

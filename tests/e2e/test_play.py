@@ -58,7 +58,7 @@ DOM_PROBE_JS = """(root) => {
   };
 }"""
 
-PY_PROBE = r'''
+PY_PROBE = r"""
 import json as _json
 def _dsa_probe(w):
     g = w.game
@@ -77,7 +77,7 @@ def _dsa_probe(w):
         "scores": list(g.scores), "legal": list(g.legal_choices()), "names": list(g.players),
         "winners": list(g.winners),
     })
-'''
+"""
 
 # Click a choice (or press its key) and time it until the new state is drawn
 # (data-seq changes, or an error is shown) and the next frame is painted.
@@ -132,11 +132,23 @@ def copy_example(lab) -> str:
 
 
 def compare(dom: dict, py: dict) -> None:
-    for key in ("seq", "step", "current", "round", "air", "over", "pos", "heading", "items", "kinds", "levels",
-                "names"):
+    for key in (
+        "seq",
+        "step",
+        "current",
+        "round",
+        "air",
+        "over",
+        "pos",
+        "heading",
+        "items",
+        "kinds",
+        "levels",
+        "names",
+    ):
         assert dom[key] == py[key], (key, dom[key], py[key])
     assert dom["values_on_path"] == 0, "an unbanked chip's value reached the board"
-    for shown, true in zip(dom["scores"], py["scores"]):
+    for shown, true in zip(dom["scores"], py["scores"], strict=False):
         assert shown == "?" or int(shown) == true, (dom["scores"], py["scores"])
     if py["over"] or py["current"] != 0:
         assert dom["legal"] == []
@@ -208,15 +220,27 @@ def test_play_a_complete_game_by_clicking(lab, page, console):
     page.screenshot(path=str(SCREENS / "lab-light-over.png"))
 
     lat_p95 = p95(latencies)
-    print(f"\n[dsa e2e] full game: {len(latencies)} clicks/keys, {checks} board checks, "
-          f"click->drawn p95 {lat_p95:.1f} ms (median {sorted(latencies)[len(latencies) // 2]:.1f} ms, "
-          f"max {max(latencies):.1f} ms; drawing alone p95 {p95(draw_ms):.1f} ms), "
-          f"first render {first_render_ms:.0f} ms")
+    print(
+        f"\n[dsa e2e] full game: {len(latencies)} clicks/keys, {checks} board checks, "
+        f"click->drawn p95 {lat_p95:.1f} ms (median {sorted(latencies)[len(latencies) // 2]:.1f} ms, "
+        f"max {max(latencies):.1f} ms; drawing alone p95 {p95(draw_ms):.1f} ms), "
+        f"first render {first_render_ms:.0f} ms"
+    )
     bytes_ = py_json(nb, "__import__('json').dumps(w.update_bytes)")
-    print(f"[dsa e2e] state updates: {len(bytes_)}, max {max(bytes_)} B, mean {sum(bytes_) / len(bytes_):.0f} B")
-    (SCREENS / "latencies.json").write_text(json.dumps(
-        {"click_to_drawn_ms": latencies, "draw_ms": draw_ms, "first_render_ms": first_render_ms,
-         "update_bytes": bytes_, "clicks": detail}))
+    print(
+        f"[dsa e2e] state updates: {len(bytes_)}, max {max(bytes_)} B, mean {sum(bytes_) / len(bytes_):.0f} B"
+    )
+    (SCREENS / "latencies.json").write_text(
+        json.dumps(
+            {
+                "click_to_drawn_ms": latencies,
+                "draw_ms": draw_ms,
+                "first_render_ms": first_render_ms,
+                "update_bytes": bytes_,
+                "clicks": detail,
+            }
+        )
+    )
     record_timing("click->drawn p95", lat_p95 / 1000)
     record_timing("first render", first_render_ms / 1000)
     assert len(latencies) >= 6
@@ -229,12 +253,15 @@ def test_play_a_complete_game_by_clicking(lab, page, console):
 
 def test_errors_pause_step_and_dark_theme(lab, page, console):
     SCREENS.mkdir(parents=True, exist_ok=True)
-    nb = lab.open("theme.ipynb", [
-        (
-            "from dsa_widget import DeepSea\n"
-            "w = DeepSea(players=['Ann', 'Bot'], seats={1: 'random'}, seed=4, bot_delay=30)\nw"
-        ),
-    ])
+    nb = lab.open(
+        "theme.ipynb",
+        [
+            (
+                "from dsa_widget import DeepSea\n"
+                "w = DeepSea(players=['Ann', 'Bot'], seats={1: 'random'}, seed=4, bot_delay=30)\nw"
+            ),
+        ],
+    )
     nb.run_all()
     root = page.locator(".dsa-root").first
     expect(root).to_have_attribute("data-current", "0")
@@ -255,8 +282,10 @@ def test_errors_pause_step_and_dark_theme(lab, page, console):
     # the move animates; Escape skips it
     page.keyboard.press("Escape")
     running = page.evaluate(
-        "() => document.getAnimations().filter(a => !(a instanceof CSSAnimation) && !(a instanceof CSSTransition)"
-        " && a.playState === 'running').length")
+        "() => document.getAnimations()"
+        ".filter(a => !(a instanceof CSSAnimation) && !(a instanceof CSSTransition)"
+        " && a.playState === 'running').length"
+    )
     assert running == 0
     page.keyboard.press("b")
     page.keyboard.press("c")
@@ -294,8 +323,10 @@ def test_errors_pause_step_and_dark_theme(lab, page, console):
     # every control has an accessible name
     unnamed = root.evaluate(
         "r => [...r.querySelectorAll('button, select, input, textarea')]"
-        ".filter(e => !(e.getAttribute('aria-label') || (e.labels && e.labels.length) || e.textContent.trim()))"
-        ".map(e => e.outerHTML)")
+        ".filter(e => !(e.getAttribute('aria-label') || (e.labels && e.labels.length)"
+        " || e.textContent.trim()))"
+        ".map(e => e.outerHTML)"
+    )
     assert unnamed == []
     console.assert_no_errors()
 
@@ -303,9 +334,12 @@ def test_errors_pause_step_and_dark_theme(lab, page, console):
 def test_hostile_name_is_text_and_setup_panel_starts_a_game(lab, page, console):
     dialogs: list[str] = []
     page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
-    nb = lab.open("hostile.ipynb", [
-        f"from dsa_widget import DeepSea\nw = DeepSea(players=[{HOSTILE!r}, 'Bob'], seed=2)\nw",
-    ])
+    nb = lab.open(
+        "hostile.ipynb",
+        [
+            f"from dsa_widget import DeepSea\nw = DeepSea(players=[{HOSTILE!r}, 'Bob'], seed=2)\nw",
+        ],
+    )
     nb.run_all()
     root = page.locator(".dsa-root").first
     expect(root.locator(".dsa-player-name").first).to_have_text(HOSTILE)
@@ -323,10 +357,14 @@ def test_hostile_name_is_text_and_setup_panel_starts_a_game(lab, page, console):
     form.get_by_role("button", name="Start the new game").click()
     expect(root.locator(".dsa-player")).to_have_count(3)
     assert nb.eval("w.game.players") == repr((HOSTILE, "Bob", "Cy </script>"))
-    assert nb.eval("(w.game.setup.rounds, w.game.setup.air, w.game.setup.options.drop_order, w.seats)") == \
-        "(1, 12, 'farthest_first', ['human', 'human', 'random'])"
+    assert (
+        nb.eval("(w.game.setup.rounds, w.game.setup.air, w.game.setup.options.drop_order, w.seats)")
+        == "(1, 12, 'farthest_first', ['human', 'human', 'random'])"
+    )
     # a bad setup is refused and the panel says why
-    root.locator(".dsa-setup summary").click() if not root.locator(".dsa-setup").evaluate("d => d.open") else None
+    root.locator(".dsa-setup summary").click() if not root.locator(".dsa-setup").evaluate(
+        "d => d.open"
+    ) else None
     form.get_by_label("Player 2 name").fill("   ")
     form.get_by_role("button", name="Start the new game").click()
     expect(root.locator(".dsa-error")).to_contain_text("name")

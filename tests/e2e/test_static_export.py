@@ -56,8 +56,13 @@ def test_static_export_draws_the_board_without_a_kernel(static_export, page, con
     buttons = root.locator("button[data-choice]")
     assert buttons.count() >= 1
     # the bare Game's SVG picture is in the page too
-    assert page.locator("img[src^='data:image/svg+xml'], svg[aria-label='Deep Sea Adventure board']").count() >= 1
-    assert {"requirejs", "@jupyter-widgets/html-manager", "anywidget"} <= site.served_packages(), site.summary()
+    assert (
+        page.locator("img[src^='data:image/svg+xml'], svg[aria-label='Deep Sea Adventure board']").count()
+        >= 1
+    )
+    assert {"requirejs", "@jupyter-widgets/html-manager", "anywidget"} <= site.served_packages(), (
+        site.summary()
+    )
     page.screenshot(path=str(SCREENS / "static-export.png"), full_page=True)
     buttons.first.click()
     expect(root.locator(".dsa-error")).to_contain_text("no kernel")

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from playwright.sync_api import expect
 
-from dsa_widget.deep_sea.state import expand_frames
+from dsa_widget.deep_sea.frames import expand_frames
 
 from .harness import REPO_ROOT, set_theme
 
@@ -21,7 +21,9 @@ OVERLAY_DOM_JS = """(root) => {
     out.landing[dd.dataset.ovLanding] = [...dd.querySelectorAll('.dsa-ov-cell')].map(
       c => [Number(c.dataset.pos), Number(c.dataset.num), Number(c.dataset.den)]);
   }
-  for (const c of root.querySelectorAll('.dsa-ov-home .dsa-ov-cell[data-num]')) out.home[c.dataset.home] = [c.dataset.num, c.dataset.den];
+  for (const c of root.querySelectorAll('.dsa-ov-home .dsa-ov-cell[data-num]')) {
+    out.home[c.dataset.home] = [c.dataset.num, c.dataset.den];
+  }
   out.shaded = [...root.querySelectorAll('.dsa-ov-shade')].map(c => Number(c.dataset.pos));
   return out;
 }"""
@@ -40,7 +42,9 @@ def _dsa_expected(w):
     return _json.dumps({"seq": w.seq, "landing": land, "home": home})
 def _dsa_board(w):
     g = w.shown_game
-    return _json.dumps({"pos": [d.position for d in g.divers], "air": g.air, "seq": w.seq, "mode": w.state["mode"]})
+    return _json.dumps(
+        {"pos": [d.position for d in g.divers], "air": g.air, "seq": w.seq, "mode": w.state["mode"]}
+    )
 """
 
 DOM_BOARD_JS = """(root) => ({pos: [...root.querySelectorAll('.dsa-diver')].map(g => Number(g.dataset.pos)),
@@ -65,15 +69,23 @@ def check_overlay(nb, page, root):
 def wait_human(page):
     page.wait_for_function(
         "() => { const d = document.querySelector('.dsa-root').dataset;"
-        " return d.over === '1' || (d.current === '0' && !d.pending && d.view === 'live'); }", timeout=60_000)
+        " return d.over === '1' || (d.current === '0' && !d.pending && d.view === 'live'); }",
+        timeout=60_000,
+    )
 
 
 def test_overlays_what_if_and_history_in_lab(lab, page, console):
     SCREENS.mkdir(parents=True, exist_ok=True)
-    nb = lab.open("whatif.ipynb", [(
-        "from dsa_widget import DeepSea\n"
-        "w = DeepSea(players=['Ann', 'Bot'], seats={1: 'baseline'}, seed=11, bot_seed=1, bot_delay=40)\nw"
-    )])
+    nb = lab.open(
+        "whatif.ipynb",
+        [
+            (
+                "from dsa_widget import DeepSea\n"
+                "w = DeepSea(players=['Ann', 'Bot'], seats={1: 'baseline'}, seed=11, bot_seed=1,"
+                " bot_delay=40)\nw"
+            )
+        ],
+    )
     nb.run_all()
     nb.execute(PY_OVERLAY)
     root = page.locator(".dsa-root").first
@@ -122,8 +134,12 @@ def test_overlays_what_if_and_history_in_lab(lab, page, console):
     dice = nb.eval("[e['dice'] for e in w.branch_game.events if e['type'] == 'roll'][-1]")
     assert dice == "[3, 3]"
     table = root.locator(".dsa-compare")
-    expect(table.locator("tr[data-row='what-if'] td[data-seat='0']")).to_have_attribute("data-pos", str(br["pos"][0]))
-    expect(table.locator("tr[data-row='real'] td[data-seat='0']")).to_have_attribute("data-pos", str(real["pos"][0]))
+    expect(table.locator("tr[data-row='what-if'] td[data-seat='0']")).to_have_attribute(
+        "data-pos", str(br["pos"][0])
+    )
+    expect(table.locator("tr[data-row='real'] td[data-seat='0']")).to_have_attribute(
+        "data-pos", str(real["pos"][0])
+    )
     # keep this outcome, undo, and it stays in the comparison
     root.locator("button[data-action='keep']").click()
     kept = table.locator("tr[data-row='kept 1'] td[data-seat='0']")
@@ -134,7 +150,9 @@ def test_overlays_what_if_and_history_in_lab(lab, page, console):
     expect(root.locator("select[data-die='0']")).to_be_visible()
     assert nb.eval("w.timeline.can_redo") == "True"
     expect(kept).to_have_attribute("data-pos", str(br["pos"][0]))
-    expect(table.locator("tr[data-row='what-if'] td[data-seat='0']")).to_have_attribute("data-pos", str(real["pos"][0]))
+    expect(table.locator("tr[data-row='what-if'] td[data-seat='0']")).to_have_attribute(
+        "data-pos", str(real["pos"][0])
+    )
     root.locator("button[data-action='back-to-real']").click()
     expect(root).to_have_attribute("data-view", "live")
     assert page.evaluate(DOM_BOARD_JS, root.element_handle())["pos"] == real["pos"]
@@ -142,7 +160,11 @@ def test_overlays_what_if_and_history_in_lab(lab, page, console):
     assert int(root.get_attribute("data-air")) == real["air"]
 
     # -- history: step back with the keyboard / buttons; each frame is the recorded one
-    frames = py_json(nb, "_json.dumps(__import__('dsa_widget.deep_sea.state', fromlist=['x']).expand_frames(w.history, w.history_tail))")
+    frames = py_json(
+        nb,
+        "_json.dumps(__import__('dsa_widget.deep_sea.frames', fromlist=['x'])"
+        ".expand_frames(w.history, w.history_tail))",
+    )
     assert len(frames) >= 3
     root.focus()
     page.keyboard.press("Home")
@@ -192,8 +214,10 @@ def test_overlays_what_if_and_history_in_lab(lab, page, console):
     # every control has an accessible name
     unnamed = root.evaluate(
         "r => [...r.querySelectorAll('button, select, input, textarea')]"
-        ".filter(e => !(e.getAttribute('aria-label') || (e.labels && e.labels.length) || e.textContent.trim()))"
-        ".map(e => e.outerHTML)")
+        ".filter(e => !(e.getAttribute('aria-label') || (e.labels && e.labels.length)"
+        " || e.textContent.trim()))"
+        ".map(e => e.outerHTML)"
+    )
     assert unnamed == []
     console.assert_no_errors()
 
@@ -266,6 +290,8 @@ def test_lesson_runs_top_to_bottom(tmp_path):
     from . import static as static_mod
 
     nb = static_mod.execute_notebook(REPO_ROOT / "examples" / "what-if.ipynb", cwd=tmp_path)
-    errors = [o for c in nb.cells if c.cell_type == "code" for o in c.get("outputs", []) if o.output_type == "error"]
+    errors = [
+        o for c in nb.cells if c.cell_type == "code" for o in c.get("outputs", []) if o.output_type == "error"
+    ]
     assert errors == []
     assert nb.metadata["kernelspec"]["name"] == "python3"

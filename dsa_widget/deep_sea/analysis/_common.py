@@ -16,10 +16,12 @@ also shows its decimal value) or a :class:`Distribution` (outcome -> Exact).
 
 from __future__ import annotations
 
+import contextlib
 import html
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Callable, Iterator, Mapping
+from typing import Any
 
 from ..errors import DeepSeaError
 
@@ -47,8 +49,8 @@ class Exact(Fraction):
 
     __slots__ = ()
 
-    def __new__(cls, numerator: Any = 0, denominator: Any = None) -> "Exact":
-        return super().__new__(cls, numerator, denominator)  # type: ignore[return-value]
+    def __new__(cls, numerator: Any = 0, denominator: Any = None) -> Exact:
+        return super().__new__(cls, numerator, denominator)
 
     @property
     def float(self) -> float:
@@ -79,7 +81,7 @@ def exact(x: Any) -> Exact:
     return x if type(x) is Exact else Exact(x)
 
 
-class Distribution(Mapping):
+class Distribution(Mapping[Any, Exact]):
     """A probability distribution: an immutable mapping outcome -> :class:`Exact`.
 
     Outcomes are listed in increasing order when they can be compared.
@@ -97,17 +99,15 @@ class Distribution(Mapping):
 
     def __init__(self, probs: Mapping[Any, Any], title: str = "") -> None:
         items = [(k, exact(v)) for k, v in probs.items() if v != 0]
-        try:
+        with contextlib.suppress(TypeError):
             items.sort(key=lambda kv: kv[0])
-        except TypeError:
-            pass
         self._p: dict[Any, Exact] = dict(items)
         self.title = title
 
     def __getitem__(self, key: Any) -> Exact:
         return self._p[key]
 
-    def get(self, key: Any, default: Any = _ZERO) -> Any:  # type: ignore[override]
+    def get(self, key: Any, default: Any = _ZERO) -> Any:
         return self._p.get(key, default)
 
     def __iter__(self) -> Iterator[Any]:

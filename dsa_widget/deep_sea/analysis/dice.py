@@ -26,7 +26,7 @@ put.  So the chances of the low sums pile up on 0.
 from __future__ import annotations
 
 from fractions import Fraction
-from functools import lru_cache
+from functools import cache
 
 from ._common import AnalysisError, Distribution, Exact
 
@@ -36,7 +36,7 @@ __all__ = ["dice_sum_distribution", "steps_distribution", "expected_steps", "SUM
 SUM_WEIGHTS: dict[int, int] = {2: 1, 3: 2, 4: 3, 5: 2, 6: 1}
 
 
-@lru_cache(maxsize=None)
+@cache
 def dice_sum_distribution() -> Distribution:
     """The sum of the two dice: 2..6 with chances 1/9, 2/9, 3/9, 2/9, 1/9 (mean 4).
 
@@ -55,7 +55,7 @@ def dice_sum_distribution() -> Distribution:
     return Distribution({s: Fraction(c, 9) for s, c in counts.items()}, title="sum of two dice")
 
 
-@lru_cache(maxsize=None)
+@cache
 def steps_distribution(items: int) -> Distribution:
     """How many spaces a diver carrying ``items`` items swims: ``max(0, sum - items)``.
 

@@ -22,9 +22,9 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from dataclasses import replace as _replace
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any
 
 from ...core.progress import Progress
 from ...core.stats import Z95, wilson
@@ -38,6 +38,7 @@ __all__ = [
     "HomeEstimate",
     "estimate_home_chance",
 ]
+
 
 def wilson_interval(successes: int, n: int, z: float = Z95) -> tuple[float, float]:
     """The Wilson score interval for a proportion (95% by default).
@@ -91,8 +92,8 @@ def simple_bot(view: Any, legal: Sequence[str]) -> str:
 
 
 def _simple_fast(g: Any) -> str:
-    p = g._player
-    return _simple_rule(g._step, g._legal, len(g._carry[p]), g._pos[p], g._air, g._up[p])
+    p = g.current_player
+    return _simple_rule(g.step, g.legal_choices(), len(g.carrying[p]), g.positions[p], g.air, g.heading_up[p])
 
 
 class _PolicySeat:
@@ -109,7 +110,7 @@ class _PolicySeat:
         self.choose = policy.choose
 
 
-def _fast(bot: Any) -> Any:
+def _fast(bot: Callable[..., Any]) -> Callable[..., Any] | _PolicySeat:
     """The bot, or its :class:`_PolicySeat` when it is a built-in heuristic (same choices)."""
     try:
         from ..bots import heuristics as hb
@@ -117,20 +118,26 @@ def _fast(bot: Any) -> Any:
         return bot
     # the built-in classes only: a subclass may have its own policy, which has not promised
     # to read public things only (on the playout game it could read the dealt values)
-    if type(bot) in (hb.TakeNBot, hb.DepthBot, hb.AirAwareBot, hb.BaselineBot, hb.PlannerBot):
+    if isinstance(bot, hb.HeuristicBot) and type(bot) in (
+        hb.TakeNBot,
+        hb.DepthBot,
+        hb.AirAwareBot,
+        hb.BaselineBot,
+        hb.PlannerBot,
+    ):
         return _PolicySeat(bot.policy)
     return bot
 
 
-def _resolve_bots(bots: Any, n: int, seed: int | None) -> list[Callable | None]:
+def _resolve_bots(bots: Any, n: int, seed: int | None) -> list[Callable[..., Any] | _PolicySeat | None]:
     """One policy per seat; None stands for the built-in simple policy (fast path)."""
 
-    def one(b: Any, i: int) -> Callable | None:
+    def one(b: Any, i: int) -> Callable[..., Any] | _PolicySeat | None:
         if b is None or b is simple_bot or b == "simple":
             return None
         if isinstance(b, str):
             try:
-                from ..bots import make_bot  # type: ignore[attr-defined]
+                from ..bots import make_bot
             except ImportError:
                 raise AnalysisError(
                     f"bot {b!r}: the dsa_widget.deep_sea.bots package is not available; "
@@ -162,66 +169,32 @@ def _resolve_bots(bots: Any, n: int, seed: int | None) -> list[Callable | None]:
     )
 
 
-def _view_for(h: Any, seat: int, cache: dict[Any, Any]) -> Any:
-    """``h.view(seat)``, faster: what a seat knows of chip values (known, unseen, scores) only
-    changes when a round ends, so it is computed once per round and seat and reused."""
-    from ..view import View
-
-    key = (h._round, seat, h._step == "over")
-    base = cache.get(key)
-    if base is None:
-        v = cache[key] = View.of(h, seat)
-        return v
-    changes = {
-        "air": h._air,
-        "step": h._step,
-        "current_player": h._player,
-        "legal": h._legal,
-        "must_turn_back": h._forced and not h._breathed,
-        "path": tuple(h._path),
-        "positions": tuple(h._pos),
-        "heading_up": tuple(h._up),
-        "returned": tuple(h._home),
-        "carrying": tuple(h._carry),
-        "breathed": h._breathed,
-        "last_home": h._last_home,
-        "turn_number": h._nturns,
-    }
-    try:
-        v = object.__new__(View)
-        v.__dict__.update(base.__dict__)
-        v.__dict__.update(changes)
-        return v
-    except AttributeError:  # pragma: no cover - a View with __slots__
-        return _replace(base, **changes)
-
-
-def _play_out(h: Any, policies: list[Callable | None]) -> None:
-    cache: dict[Any, Any] = {}
+def _play_out(h: Any, policies: list[Callable[..., Any] | _PolicySeat | None]) -> None:
     while True:
-        st = h._step
+        st = h.step
         if st == "roll":
-            h._apply("roll")
+            h.apply_unchecked("roll")
             continue
         if st == "over":
             return
-        legal = h._legal
+        legal = h.legal_choices()
         if len(legal) == 1:
-            h._apply(legal[0])
+            h.apply_unchecked(legal[0])
             continue
-        b = policies[h._player]
+        p = h.current_player
+        b = policies[p]
         if b is None:
             c = _simple_fast(h)
         elif type(b) is _PolicySeat:
-            c = b.choose(h, h._player, legal, False)[0]
+            c = b.choose(h, p, legal, False)[0]
         else:
-            c = b(_view_for(h, h._player, cache), legal)
+            c = b(h.view(p), legal)
             if c not in legal:
                 raise AnalysisError(
-                    f"the bot of seat {h._player} chose {c!r}, which is not legal "
+                    f"the bot of seat {p} chose {c!r}, which is not legal "
                     f"(legal: {', '.join(map(repr, legal))})"
                 )
-        h._apply(c)
+        h.apply_unchecked(c)
 
 
 # ---------------------------------------------------------------- results
@@ -298,11 +271,9 @@ def _source(
             g = state
 
             def from_god(rng: random.Random) -> Any:
-                h = g.copy(history=False, events=False)
-                h._rng = rng
-                return h
+                return g.copy(history=False, events=False, rng=rng)
 
-            return from_god, g._n, g.setup.players, "true hidden values (teacher)"
+            return from_god, len(g.players), g.setup.players, "true hidden values (teacher)"
         if seat is None:
             raise AnalysisError(
                 "whose knowledge? pass seat=<seat> (hidden values re-drawn from what that "
@@ -310,7 +281,7 @@ def _source(
                 "pass a View"
             )
         view = state.view(check_seat(board_of(state), seat))
-        return view.sample, state._n, state.setup.players, f"what {view.players[view.seat]} knows"
+        return view.sample, len(state.players), state.setup.players, f"what {view.players[view.seat]} knows"
     raise AnalysisError(f"expected a Game or a View, got {type(state).__name__}")
 
 
@@ -356,7 +327,7 @@ def win_chances(
         for i in range(playouts):
             h = sample(rng)
             _play_out(h, policies)
-            for w in h._winners:
+            for w in h.winners:
                 wins[w] += 1
             if bar.enabled and (i % 50 == 49 or i == playouts - 1):
                 bar.update(i + 1)
@@ -402,7 +373,8 @@ def estimate_home_chance(
     max_seconds: float | None = None,
     min_playouts: int = 100,
 ) -> HomeEstimate:
-    """:func:`~dsa_widget.deep_sea.analysis.home.home_chance` by simulation, for states too big to solve exactly.
+    """:func:`~dsa_widget.deep_sea.analysis.home.home_chance` by simulation, for states too big to solve
+    exactly.
 
     Same assumptions (policies ``others`` and ``me``; nobody takes or puts
     down anything); the engine plays the rest of the round with random dice.
@@ -441,9 +413,7 @@ def estimate_home_chance(
     elif isinstance(state, Game):
 
         def fresh() -> Any:
-            h = state.copy(history=False, events=False)
-            h._rng = rng
-            return h
+            return state.copy(history=False, events=False, rng=rng)
     else:  # pragma: no cover - board_of already refused it
         raise AnalysisError("expected a Game or a View")
     deadline = None if max_seconds is None else time.perf_counter() + max_seconds
@@ -454,31 +424,23 @@ def estimate_home_chance(
             break
         done += 1
         h = fresh()
-        r = h._round
+        r = h.round
         pos_d = board.positions[d]  # 0 and still in the submarine counts as back, as in home_chance
         while True:
-            st = h._step
+            st = h.step
             if st == "turn_back":
-                h._apply("back" if pol[h._player] else "continue")
+                h.apply_unchecked("back" if pol[h.current_player] else "continue")
             elif st == "search":
-                h._apply("none")
-            elif h._player == d:
+                h.apply_unchecked("none")
+            elif h.current_player == d:
                 # Only his own swim can bring him home, and the round may end with it (then the
-                # board is reset at once): log just this move to see where he ended.
-                log: list[dict[str, Any]] = []
-                h._events = log
-                h._apply("roll")
-                h._events = None
-                back = False
-                for e in log:
-                    if e["type"] == "move" and e["seat"] == d:
-                        pos_d = e["to"]
-                        back = bool(e.get("home"))
+                # board is reset at once): the roll itself says where he ended.
+                pos_d, back = h.roll_unchecked()
                 if back:
                     break  # back in the submarine: he stays there until the round ends
             else:
-                h._apply("roll")
-            if h._round != r or h._step == "over":
+                h.roll_unchecked()
+            if h.round != r or h.is_over:
                 break
         hits += pos_d == 0
     return HomeEstimate(hits, done)

@@ -65,8 +65,9 @@ from __future__ import annotations
 import sys
 import time
 from collections import OrderedDict
+from collections.abc import Mapping
 from fractions import Fraction
-from typing import Any, Mapping
+from typing import Any
 
 from ._common import AnalysisError, Board, Exact, board_of, check_seat, move
 from .dice import SUM_WEIGHTS
@@ -80,7 +81,7 @@ POLICIES = ("home", "keep")
 MAX_STATES = 200_000
 
 _SUMS = tuple(SUM_WEIGHTS.items())
-_POW9 = [9**i for i in range(400)]
+_POW9: list[int] = [9**i for i in range(400)]
 
 
 def _pow9(e: int) -> int:
@@ -104,8 +105,27 @@ class _Solver:
     """
 
     __slots__ = (
-        "breath", "budget", "d", "deadline", "fresh", "home_policy", "kd", "length", "light", "loaded", "loads",
-        "low", "memo", "moves", "n", "nxt", "out", "pb", "req", "shift", "top",
+        "breath",
+        "budget",
+        "d",
+        "deadline",
+        "fresh",
+        "home_policy",
+        "kd",
+        "length",
+        "light",
+        "loaded",
+        "loads",
+        "low",
+        "memo",
+        "moves",
+        "n",
+        "nxt",
+        "out",
+        "pb",
+        "req",
+        "shift",
+        "top",
     )
 
     def __init__(
@@ -345,7 +365,7 @@ class _Solver:
         base = (key & self.low) - q + nq + (air2 << top)
         sh = self.shift[q]
         memo = self.memo
-        r: Any  # a (num, e) pair; memo.get's None is handled where it is read
+        r: tuple[int, int] | None  # a (num, e) pair; memo.get's None is handled where it is read
         start = self.start
         pw = _POW9
         num = 0
@@ -397,8 +417,16 @@ class _Solver:
         return r
 
     def swim(
-        self, q: int, air2: int, last: bool, pos: tuple[int, ...], upm: int, occ: int, hm: int,
-        key: int, heading: bool | None,
+        self,
+        q: int,
+        air2: int,
+        last: bool,
+        pos: tuple[int, ...],
+        upm: int,
+        occ: int,
+        hm: int,
+        key: int,
+        heading: bool | None,
     ) -> tuple[int, int]:
         """Expectation over the dice of q's swim.
 
@@ -427,7 +455,7 @@ class _Solver:
         base = (key & ((1 << top) - 1)) - q + nq + (air2 << top)
         sh = 3 + self.n + q * self.pb
         memo = self.memo
-        r: Any  # a (num, e) pair; memo.get's None is handled where it is read
+        r: tuple[int, int] | None  # a (num, e) pair; memo.get's None is handled where it is read
         e = 0
         res = []
         for to, w in dests:
@@ -494,7 +522,7 @@ class _Solver:
         assert q is not None
         pos, up = board.positions, board.up
         upm = hm = occ = 0
-        for i, (p, u) in enumerate(zip(pos, up)):
+        for i, (p, u) in enumerate(zip(pos, up, strict=False)):
             if u:
                 upm |= 1 << i
                 if p == 0:
@@ -555,7 +583,7 @@ def clear_cache() -> None:
 
 
 def _policies(board: Board, d: int, others: Any, me: str) -> list[bool]:
-    def one(x: Any, who: str) -> bool:
+    def one(x: object, who: str) -> bool:
         if x not in POLICIES:
             raise AnalysisError(
                 f"{who}: the policy must be one of {', '.join(map(repr, POLICIES))}, got {x!r}"
@@ -609,7 +637,8 @@ def _chance(
         r = solver.entry(board, loads, choice)
     except _TooBig:
         limit = (
-            f"more than {max_states:,} game states" if max_states is not None and solver.fresh > max_states
+            f"more than {max_states:,} game states"
+            if max_states is not None and solver.fresh > max_states
             else f"more than {max_seconds:g} s"
         )
         raise AnalysisError(
@@ -663,7 +692,9 @@ def home_chance(
     """
     board = board_of(state)
     d = check_seat(board, seat)
-    return Exact(_chance(board, d, _policies(board, d, others, me), choice, max_states, max_seconds=max_seconds))
+    return Exact(
+        _chance(board, d, _policies(board, d, others, me), choice, max_states, max_seconds=max_seconds)
+    )
 
 
 def home_chances(
@@ -689,7 +720,15 @@ def home_chances(
     pol = _policies(board, d, others, me)
     deadline = None if max_seconds is None else time.perf_counter() + max_seconds
     return {
-        c: Exact(_chance(board, d, pol, c, max_states,
-                         max_seconds=None if deadline is None else max(0.0, deadline - time.perf_counter())))
+        c: Exact(
+            _chance(
+                board,
+                d,
+                pol,
+                c,
+                max_states,
+                max_seconds=None if deadline is None else max(0.0, deadline - time.perf_counter()),
+            )
+        )
         for c in board.legal
     }

@@ -65,9 +65,8 @@ def _heading_for(board: Board, choice: str) -> bool:
         if board.up[p] or board.forced:
             return True
         pos = board.positions[p]
-        if pos > 0 and not has_free_deeper(pos, board.occupied(p), board.path_length):
-            return True  # forced turn back (the engine applies it when he rolls)
-        return False
+        # True when forced to turn back (the engine applies it when he rolls)
+        return pos > 0 and not has_free_deeper(pos, board.occupied(p), board.path_length)
     legal = ", ".join(map(repr, board.legal)) or "nothing"
     raise AnalysisError(
         f"{choice!r} is not a legal choice that leads to a swim now (step {board.step!r}; legal: {legal})"

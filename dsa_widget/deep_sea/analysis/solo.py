@@ -51,9 +51,10 @@ from __future__ import annotations
 
 import html
 import sys
+from collections.abc import Sequence
 from fractions import Fraction
 from functools import lru_cache
-from typing import Any, Sequence
+from typing import Any
 
 from ._common import AnalysisError, Exact
 from .dice import SUM_WEIGHTS
@@ -255,6 +256,11 @@ class SoloPolicy:
     def __init__(self, model: _Model) -> None:
         self._m = model
 
+    @property
+    def model(self) -> _Model:
+        """The solved model itself (its value tables), for the table, heat map and bot."""
+        return self._m
+
     # ------------------------------------------------------------ numbers
     @property
     def levels(self) -> tuple[int, ...]:
@@ -374,7 +380,7 @@ class SoloPolicy:
     # ------------------------------------------------------------ table and heat map
     def table(
         self, items: int = 1, depths: Sequence[int] | None = None, airs: Sequence[int] | None = None
-    ) -> "AdviceTable":
+    ) -> AdviceTable:
         """The advice (see :meth:`advice`) for ``items`` items.
 
         Rows by air (high to low), columns by depth.
@@ -383,7 +389,7 @@ class SoloPolicy:
         airs = tuple(airs or range(self._m.air, 0, -1))
         return AdviceTable(items, depths, airs, [[self.advice(d, a, items) for d in depths] for a in airs])
 
-    def heatmap(self, loads: Sequence[int] = (1, 2, 3), airs: Sequence[int] | None = None) -> "HeatMap":
+    def heatmap(self, loads: Sequence[int] = (1, 2, 3), airs: Sequence[int] | None = None) -> HeatMap:
         """An SVG heat map of "turn back now?" by depth (x), air (y) and load (one panel per load)."""
         return HeatMap(self, tuple(loads), tuple(airs or range(self._m.air, 0, -1)))
 
@@ -421,7 +427,7 @@ class AdviceTable:
             "a number = back if carrying at least that (expected points)",
             "air\\depth " + "".join(f"{d:>5}" for d in self.depths),
         ]
-        for a, row in zip(self.airs, self.rows):
+        for a, row in zip(self.airs, self.rows, strict=False):
             lines.append(f"{a:>9} " + "".join(f"{short.get(c, c.split()[-1]):>5}" for c in row))
         return "\n".join(lines)
 
@@ -436,7 +442,7 @@ class AdviceTable:
                 for c in row
             )
             + "</tr>"
-            for a, row in zip(self.airs, self.rows)
+            for a, row in zip(self.airs, self.rows, strict=False)
         )
         return (
             f"<table><caption>Turn back now? Carrying {self.items} item(s); rows: air left, "
@@ -451,7 +457,7 @@ class HeatMap:
         self.policy = policy
         self.loads = loads
         self.airs = airs
-        self.depths = tuple(range(1, policy._m.n + 1))
+        self.depths = tuple(range(1, policy.model.n + 1))
         self.cells = {k: policy.table(k, self.depths, self.airs).rows for k in loads}
 
     def _repr_svg_(self) -> str:
@@ -462,7 +468,7 @@ class HeatMap:
         gap = 40
         width = left + len(self.loads) * (pw + gap)
         height = top + ph + 50
-        m = self.policy._m
+        m = self.policy.model
         out = [
             f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
             'font-family="sans-serif" font-size="9">'
@@ -554,7 +560,7 @@ def _decide(policy: SoloPolicy, view: Any, legal: Sequence[str]) -> str:
     legal = tuple(legal)
     if len(legal) == 1:
         return legal[0]
-    m = policy._m
+    m = policy.model
     s = view.seat
     items = view.carrying[s]
     k = len(items)
@@ -613,6 +619,7 @@ def solo_game(
     (0, True)
     """
     import random
+    from dataclasses import replace
 
     from ..rules import Game
     from ..setup import CHIP_VALUES
@@ -629,8 +636,8 @@ def solo_game(
                 pools[x] = list(CHIP_VALUES[x])
                 rng.shuffle(pools[x])
             values.append(pools[x].pop())
-    g = Game(players=["Diver", "Ghost"], air=air, rounds=1, path=list(zip(lv, values)), seed=seed)
-    g._home[1] = True
-    g._up[1] = True
-    g._n_home = 1
-    return g
+    path = list(zip(lv, values, strict=False))
+    g = Game(players=["Diver", "Ghost"], air=air, rounds=1, path=path, seed=seed)
+    # the ghost is back in the submarine before anybody moves: the same position, built anew
+    v = replace(g.view(0), returned=(False, True), heading_up=(False, True))
+    return Game.from_view(v, list(values), rng=seed, events=True)

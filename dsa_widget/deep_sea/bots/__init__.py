@@ -33,10 +33,11 @@ Rank them with one call (seats rotated, seeded, on both cores):
 from __future__ import annotations
 
 from ...core.bots import Bot, BotError, BotLike, UnknownBotError, bot_name, play_bot_move, play_until
+from ...core.tournament import TournamentResult
+from .arena import tournament
 from .heuristics import AirAwareBot, BaselineBot, DepthBot, PlannerBot, RandomBot, TakeNBot
 from .registry import BOT_NAMES, bot_class, make_bot, parse_bot_spec
 from .search import ISMCTSBot, MonteCarloBot
-from ...core.tournament import TournamentResult, tournament
 
 __all__ = [
     "BOT_NAMES",

@@ -20,8 +20,8 @@ from __future__ import annotations
 import math
 from typing import Any, ClassVar
 
-from ..view import View
 from ...core.bots import Bot
+from ..view import PublicState, View
 
 __all__ = [
     "SPEED",
@@ -41,28 +41,28 @@ SPEED: tuple[float, ...] = (4.0, 3.0, 2.0, 10 / 9, 4 / 9, 1 / 9) + (0.0,) * 60
 _INF = math.inf
 
 
-def distance_home(s: Any, p: int) -> int:
+def distance_home(s: PublicState, p: int) -> int:
     """Steps diver ``p`` must roll to reach the submarine (other divers are jumped)."""
-    pos = s._pos[p]
+    pos = s.positions[p]
     if pos == 0:
         return 0
     occupied = 0
-    for q, x in enumerate(s._pos):
+    for q, x in enumerate(s.positions):
         if q != p and 0 < x < pos:
             occupied += 1
     return pos - occupied
 
 
-def _others_load(s: Any, p: int) -> int:
+def _others_load(s: PublicState, p: int) -> int:
     """Items carried by the other divers still in the water (they breathe too)."""
     load = 0
-    for q in range(s._n):
-        if q != p and not s._home[q] and s._pos[q] > 0:
-            load += len(s._carry[q])
+    for q in range(len(s.positions)):
+        if q != p and not s.returned[q] and s.positions[q] > 0:
+            load += len(s.carrying[q])
     return load
 
 
-def air_needed(s: Any, p: int, k: int, d: int | None = None) -> float:
+def air_needed(s: PublicState, p: int, k: int, d: int | None = None) -> float:
     """Rough air the divers use while diver ``p``, carrying ``k`` items, swims home:
     (distance / expected speed) turns, each costing every carried item in the water."""
     if d is None:
@@ -75,50 +75,17 @@ def air_needed(s: Any, p: int, k: int, d: int | None = None) -> float:
     return d / sp * (k + _others_load(s, p))
 
 
-def _item_weight(s: Any, item: tuple[int, ...]) -> int:
-    return sum(s._lv[c] for c in item)
+def _item_weight(s: PublicState, item: tuple[int, ...]) -> int:
+    return sum(s.levels[c] for c in item)
 
 
-def _lightest(s: Any, carry: tuple[tuple[int, ...], ...]) -> int:
+def _lightest(s: PublicState, carry: tuple[tuple[int, ...], ...]) -> int:
     best, bi = 10**9, 0
     for i, item in enumerate(carry):
         w = _item_weight(s, item)
         if w < best:
             best, bi = w, i
     return bi
-
-
-class _ViewState:
-    """A :class:`View` under the attribute names the policies read (no values)."""
-
-    __slots__ = (
-        "_air",
-        "_breathed",
-        "_carry",
-        "_home",
-        "_lv",
-        "_n",
-        "_path",
-        "_player",
-        "_pos",
-        "_round",
-        "_step",
-        "_up",
-    )
-
-    def __init__(self, v: View) -> None:
-        self._pos = v.positions
-        self._up = v.heading_up
-        self._carry = v.carrying
-        self._air = v.air
-        self._path = v.path
-        self._lv = v.levels
-        self._breathed = v.breathed
-        self._home = v.returned
-        self._n = len(v.players)
-        self._round = v.round
-        self._player = v.current_player
-        self._step = v.step
 
 
 # ---------------------------------------------------------------------- policies
@@ -128,7 +95,9 @@ class Policy:
     """A heuristic on a game-like state; ``choose`` returns ``(choice, reason)``
     (``reason`` is ``None`` unless ``explain``)."""
 
-    def choose(self, s: Any, p: int, legal: tuple[str, ...], explain: bool = False) -> tuple[str, str | None]:
+    def choose(
+        self, s: PublicState, p: int, legal: tuple[str, ...], explain: bool = False
+    ) -> tuple[str, str | None]:
         raise NotImplementedError
 
 
@@ -136,15 +105,18 @@ class TakeNPolicy(Policy):
     def __init__(self, n: int = 2, min_level: int = 1) -> None:
         self.n, self.min_level = n, min_level
 
-    def choose(self, s: Any, p: int, legal: tuple[str, ...], explain: bool = False) -> tuple[str, str | None]:
-        k = len(s._carry[p])
+    def choose(
+        self, s: PublicState, p: int, legal: tuple[str, ...], explain: bool = False
+    ) -> tuple[str, str | None]:
+        k = len(s.carrying[p])
         if legal[0] == "back":
             if k >= self.n:
                 return "back", (f"carrying {k} ≥ {self.n}: turn back" if explain else None)
             return "continue", (f"carrying {k} < {self.n}: keep diving" if explain else None)
-        if legal[1] == "take" and not s._up[p] and k < self.n:
-            item = s._path[s._pos[p]]
-            if max(s._lv[c] for c in item) >= self.min_level:
+        if legal[1] == "take" and not s.heading_up[p] and k < self.n:
+            item = s.spaces[s.positions[p]]
+            assert item is not None  # "take" is legal only on a space that holds an item
+            if max(s.levels[c] for c in item) >= self.min_level:
                 return "take", (f"treasure #{k + 1} of {self.n}" if explain else None)
         return "none", ("nothing to do by my rule" if explain else None)
 
@@ -153,18 +125,20 @@ class DepthPolicy(Policy):
     def __init__(self, depth: int = 12, carry: int = 3) -> None:
         self.depth, self.carry = depth, carry
 
-    def choose(self, s: Any, p: int, legal: tuple[str, ...], explain: bool = False) -> tuple[str, str | None]:
-        k = len(s._carry[p])
-        pos = s._pos[p]
-        deep = pos >= min(self.depth, len(s._path) - 1)
+    def choose(
+        self, s: PublicState, p: int, legal: tuple[str, ...], explain: bool = False
+    ) -> tuple[str, str | None]:
+        k = len(s.carrying[p])
+        pos = s.positions[p]
+        deep = pos >= min(self.depth, len(s.spaces) - 1)
         if legal[0] == "back":
             if deep:
                 return "back", (f"at depth {pos} ≥ {self.depth}: head up" if explain else None)
             return "continue", (f"depth {pos} < {self.depth}: keep diving" if explain else None)
         if legal[1] == "take":
-            if s._up[p] and k < self.carry:
+            if s.heading_up[p] and k < self.carry:
                 return "take", (f"collecting on the way up ({k + 1}/{self.carry})" if explain else None)
-            if not s._up[p] and deep and k == 0:
+            if not s.heading_up[p] and deep and k == 0:
                 return "take", (f"reached depth {pos}: take one and turn back" if explain else None)
         return "none", ("nothing to do by my rule" if explain else None)
 
@@ -173,62 +147,81 @@ class AirAwarePolicy(Policy):
     def __init__(self, margin: float = 2.0, carry: int = 3, min_level: int = 2) -> None:
         self.margin, self.carry, self.min_level = margin, carry, min_level
 
-    def choose(self, s: Any, p: int, legal: tuple[str, ...], explain: bool = False) -> tuple[str, str | None]:
-        carry = s._carry[p]
+    def choose(
+        self, s: PublicState, p: int, legal: tuple[str, ...], explain: bool = False
+    ) -> tuple[str, str | None]:
+        carry = s.carrying[p]
         k = len(carry)
-        air = s._air
+        air = s.air
         d = distance_home(s, p)
         if legal[0] == "back":
             # air is counted before this turn's breath
             need = air_needed(s, p, k, d) + k
             if k >= self.carry or need + self.margin >= air:
-                return "back", (f"air {air}, need ≈{need:.1f} to get home with {k} item(s): turn back"
-                                if explain else None)
-            return "continue", (f"air {air} comfortably above ≈{need:.1f} needed: keep diving"
-                                if explain else None)
+                return "back", (
+                    f"air {air}, need ≈{need:.1f} to get home with {k} item(s): turn back"
+                    if explain
+                    else None
+                )
+            return "continue", (
+                f"air {air} comfortably above ≈{need:.1f} needed: keep diving" if explain else None
+            )
         if legal[1] == "take":
             if k >= self.carry:
                 return "none", (f"already carrying {k}" if explain else None)
-            item = s._path[s._pos[p]]
-            lvl = max(s._lv[c] for c in item)
+            item = s.spaces[s.positions[p]]
+            assert item is not None  # "take" is legal only on a space that holds an item
+            lvl = max(s.levels[c] for c in item)
             # late in the air supply any treasure will do
-            if lvl < self.min_level and not s._up[p] and air > 12:
+            if lvl < self.min_level and not s.heading_up[p] and air > 12:
                 return "none", (f"level {lvl} too shallow to slow down for" if explain else None)
             need = air_needed(s, p, k + 1, d)
             if need + self.margin < air:
                 return "take", (f"air {air} > ≈{need:.1f} needed with {k + 1} items" if explain else None)
             return "none", (f"taking it would need ≈{need:.1f} air of {air}" if explain else None)
         # on a blank carrying items: put down the lightest one if we cannot make it home
-        if s._up[p] and k > 0:
+        if s.heading_up[p] and k > 0:
             need = air_needed(s, p, k, d)
             if need > air:
                 i = _lightest(s, carry)
-                return f"drop {i}", (f"need ≈{need:.1f} air of {air}: drop the lightest item" if explain else None)
+                return f"drop {i}", (
+                    f"need ≈{need:.1f} air of {air}: drop the lightest item" if explain else None
+                )
         return "none", ("keep what I carry" if explain else None)
 
 
 class BaselinePolicy(Policy):
-    def __init__(self, air_start: int = 23, middle: float = 0.5, carry: int = 2, up_factor: float = 2.0) -> None:
+    def __init__(
+        self, air_start: int = 23, middle: float = 0.5, carry: int = 2, up_factor: float = 2.0
+    ) -> None:
         self.air_start, self.middle, self.carry, self.up_factor = air_start, middle, carry, up_factor
 
-    def choose(self, s: Any, p: int, legal: tuple[str, ...], explain: bool = False) -> tuple[str, str | None]:
-        carry = s._carry[p]
+    def choose(
+        self, s: PublicState, p: int, legal: tuple[str, ...], explain: bool = False
+    ) -> tuple[str, str | None]:
+        carry = s.carrying[p]
         k = len(carry)
-        air = s._air
+        air = s.air
         if legal[0] == "back":
             # it turns back at once after its first treasure
-            return ("back", "have a treasure: turn back at once" if explain else None) if k else (
-                "continue", "keep diving" if explain else None)
-        pos = s._pos[p]
+            return (
+                ("back", "have a treasure: turn back at once" if explain else None)
+                if k
+                else ("continue", "keep diving" if explain else None)
+            )
+        pos = s.positions[p]
         if legal[1] == "take":
-            if not s._up[p]:
-                if k == 0 and (air < self.air_start or pos > self.middle * (len(s._path) - 1)):
-                    return "take", (f"air {air} < {self.air_start} or past the middle: take one" if explain
-                                    else None)
+            if not s.heading_up[p]:
+                if k == 0 and (air < self.air_start or pos > self.middle * (len(s.spaces) - 1)):
+                    return "take", (
+                        f"air {air} < {self.air_start} or past the middle: take one" if explain else None
+                    )
                 return "none", ("dive on without taking" if explain else None)
             d = distance_home(s, p)
             if k < self.carry and air > self.up_factor * d:
-                return "take", (f"air {air} > {self.up_factor:g} × distance {d}: one more" if explain else None)
+                return "take", (
+                    f"air {air} > {self.up_factor:g} × distance {d}: one more" if explain else None
+                )
             return "none", ("not safe to take more" if explain else None)
         if k and air < distance_home(s, p):
             i = _lightest(s, carry)
@@ -239,24 +232,34 @@ class BaselinePolicy(Policy):
 class PlannerPolicy(Policy):
     """The baseline's plan with the air-aware estimate in place of its fixed numbers."""
 
-    def __init__(self, slack: float = 4.0, middle: float = 0.5, carry: int = 2, up_slack: float = 2.0) -> None:
+    def __init__(
+        self, slack: float = 4.0, middle: float = 0.5, carry: int = 2, up_slack: float = 2.0
+    ) -> None:
         self.slack, self.middle, self.carry, self.up_slack = slack, middle, carry, up_slack
 
-    def choose(self, s: Any, p: int, legal: tuple[str, ...], explain: bool = False) -> tuple[str, str | None]:
-        carry = s._carry[p]
+    def choose(
+        self, s: PublicState, p: int, legal: tuple[str, ...], explain: bool = False
+    ) -> tuple[str, str | None]:
+        carry = s.carrying[p]
         k = len(carry)
-        air = s._air
+        air = s.air
         if legal[0] == "back":
-            return ("back", "have a treasure: turn back" if explain else None) if k else (
-                "continue", "keep diving" if explain else None)
-        pos = s._pos[p]
+            return (
+                ("back", "have a treasure: turn back" if explain else None)
+                if k
+                else ("continue", "keep diving" if explain else None)
+            )
+        pos = s.positions[p]
         d = distance_home(s, p)
         if legal[1] == "take":
             need = air_needed(s, p, k + 1, d)
-            if not s._up[p]:
-                if k == 0 and (air - need < self.slack or pos > self.middle * (len(s._path) - 1)):
-                    return "take", (f"air {air} nears ≈{need:.1f} needed to get back with it: take it"
-                                    if explain else None)
+            if not s.heading_up[p]:
+                if k == 0 and (air - need < self.slack or pos > self.middle * (len(s.spaces) - 1)):
+                    return "take", (
+                        f"air {air} nears ≈{need:.1f} needed to get back with it: take it"
+                        if explain
+                        else None
+                    )
                 return "none", (f"air {air} ≫ ≈{need:.1f} needed: dive on" if explain else None)
             if k < self.carry and air - need > self.up_slack:
                 return "take", (f"air {air} > ≈{need:.1f} needed with one more" if explain else None)
@@ -297,15 +300,14 @@ class HeuristicBot(Bot):
         self.policy = self._policy()
 
     def decide(self, view: View, legal: tuple[str, ...]) -> tuple[str, dict[str, Any]]:
-        s = _ViewState(view)
         p = view.seat
-        choice, reason = self.policy.choose(s, p, legal, True)
+        choice, reason = self.policy.choose(view, p, legal, True)
         k = len(view.carrying[p])
         return choice, {
             "reason": reason,
-            "air": max(0, view.air),
-            "distance_home": distance_home(s, p),
-            "air_needed": round(air_needed(s, p, k), 2),
+            "air": view.air,
+            "distance_home": distance_home(view, p),
+            "air_needed": round(air_needed(view, p, k), 2),
         }
 
 

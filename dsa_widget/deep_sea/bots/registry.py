@@ -21,8 +21,19 @@ def _classes() -> dict[str, type[Bot]]:
     from .heuristics import AirAwareBot, BaselineBot, DepthBot, PlannerBot, RandomBot, TakeNBot
     from .search import ISMCTSBot, MonteCarloBot
 
-    return {c.name: c for c in (RandomBot, TakeNBot, DepthBot, AirAwareBot, BaselineBot, PlannerBot,
-                                MonteCarloBot, ISMCTSBot)}
+    return {
+        c.name: c
+        for c in (
+            RandomBot,
+            TakeNBot,
+            DepthBot,
+            AirAwareBot,
+            BaselineBot,
+            PlannerBot,
+            MonteCarloBot,
+            ISMCTSBot,
+        )
+    }
 
 
 #: The names :func:`make_bot` knows, simplest first.

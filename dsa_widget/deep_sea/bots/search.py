@@ -23,12 +23,12 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, ClassVar
 
-from ..rules import DICE_OUTCOMES, OVER, ROLL_STEP, Game
-from ..view import View
 from ...core.bots import Bot
+from ..rules import OVER, ROLL_STEP, Game
+from ..view import View
 from .heuristics import AirAwarePolicy, BaselinePolicy, DepthPolicy, PlannerPolicy, Policy, TakeNPolicy
 
 __all__ = ["ROLLOUT_POLICIES", "ISMCTSBot", "MonteCarloBot", "game_rewards", "rollout"]
@@ -65,30 +65,36 @@ class _SelfPolicy(Policy):
 
 def rollout(g: Game, policy: Policy, me: int = -1, stop_round: int = 0) -> bool:
     """Play ``g`` to the end with ``policy`` for every diver (fast path; the
-    dice come from ``g._rng``), or only until round ``stop_round`` has ended
+    dice are the game's own), or only until round ``stop_round`` has ended
     when it is given.  Returns whether diver ``me`` got back to the
     submarine in the current round."""
-    r0 = g._round
-    home = me >= 0 and g._home[me]
+    r0 = g.round
+    home = me >= 0 and g.returned[me]
     if stop_round and r0 > stop_round:
         return home
     choose = policy.choose
-    rng_choice = g._rng.choice  # type: ignore[union-attr]
-    outcomes = DICE_OUTCOMES
     while True:
-        step = g._step
+        step = g.step
         if step == ROLL_STEP:
-            p = g._player
-            d = rng_choice(outcomes)
-            g._roll(d[0], d[1])
-            if p == me and not home and g._round == r0 and g._home[me]:
+            p = g.current_player
+            r = g.round
+            _, got_back = g.roll_unchecked()
+            if p == me and got_back and r == r0:
                 home = True
-            if stop_round and g._round > stop_round:
+            if stop_round and g.round > stop_round:
                 return home
         elif step == OVER:
             return home
         else:
-            g._apply(choose(g, g._player, g._legal)[0])  # type: ignore[arg-type]
+            p = g.current_player
+            g.apply_unchecked(choose(g, p, g.legal_choices())[0])  # type: ignore[arg-type]
+
+
+def _lead(sc: Sequence[int], q: int) -> float:
+    """Seat ``q``'s lead over the best other score / 40, clamped to ±1."""
+    best_other = max(x for i, x in enumerate(sc) if i != q)
+    m = (sc[q] - best_other) / 40.0
+    return 1.0 if m > 1.0 else max(m, -1.0)
 
 
 def game_rewards(g: Game, margin_weight: float) -> list[float]:
@@ -96,17 +102,10 @@ def game_rewards(g: Game, margin_weight: float) -> list[float]:
     a k-way shared win) plus ``margin_weight`` × its lead over the best other
     score / 40 (clamped to ±1), which breaks ties between equally winning
     lines in favour of bigger leads."""
-    n = g._n
-    sc = g._score
-    w = g._winners
+    sc = g.scores
+    w = g.winners
     share = 1.0 / len(w) if w else 0.0
-    out = []
-    for q in range(n):
-        best_other = max(sc[i] for i in range(n) if i != q)
-        m = (sc[q] - best_other) / 40.0
-        m = 1.0 if m > 1.0 else (max(m, -1.0))
-        out.append((share if q in w else 0.0) + margin_weight * m)
-    return out
+    return [(share if q in w else 0.0) + margin_weight * _lead(sc, q) for q in range(len(sc))]
 
 
 def round_rewards(g: Game, margin_weight: float) -> list[float]:
@@ -114,21 +113,14 @@ def round_rewards(g: Game, margin_weight: float) -> list[float]:
     (:func:`game_rewards`) if the game is over, else each seat's chance of
     winning estimated from the scores so far, a softmax over scores with a
     temperature of 8 points × √(rounds left), plus the lead bonus."""
-    if g._step == OVER:
+    if g.is_over:
         return game_rewards(g, margin_weight)
-    n = g._n
-    sc = g._score
-    t = 8.0 * math.sqrt(g.setup.rounds - g._round + 1)
+    sc = g.scores
+    t = 8.0 * math.sqrt(g.setup.rounds - g.round + 1)
     top = max(sc)
     e = [math.exp((x - top) / t) for x in sc]
     z = sum(e)
-    out = []
-    for q in range(n):
-        best_other = max(sc[i] for i in range(n) if i != q)
-        m = (sc[q] - best_other) / 40.0
-        m = 1.0 if m > 1.0 else (max(m, -1.0))
-        out.append(e[q] / z + margin_weight * m)
-    return out
+    return [e[q] / z + margin_weight * _lead(sc, q) for q in range(len(sc))]
 
 
 class _SearchBot(Bot):
@@ -142,15 +134,18 @@ class _SearchBot(Bot):
 
     def _check_knobs(self) -> None:
         if self.rollout not in ROLLOUT_POLICIES:
-            raise ValueError(f"{self.name}: rollout must be one of {', '.join(ROLLOUT_POLICIES)}, "
-                             f"got {self.rollout!r}")
+            raise ValueError(
+                f"{self.name}: rollout must be one of {', '.join(ROLLOUT_POLICIES)}, got {self.rollout!r}"
+            )
         if not isinstance(self.playouts, int) or self.playouts < 1:
             raise ValueError(f"{self.name}: playouts must be a positive int, got {self.playouts!r}")
         if self.max_time is not None and not self.max_time > 0:
             raise ValueError(f"{self.name}: max_time must be a positive number of seconds or None")
         if self.self_rollout is not None and self.self_rollout not in ROLLOUT_POLICIES:
-            raise ValueError(f"{self.name}: self_rollout must be None or one of {', '.join(ROLLOUT_POLICIES)}, "
-                             f"got {self.self_rollout!r}")
+            raise ValueError(
+                f"{self.name}: self_rollout must be None or one of {', '.join(ROLLOUT_POLICIES)}, "
+                f"got {self.self_rollout!r}"
+            )
         if self.horizon not in ("game", "round"):
             raise ValueError(f"{self.name}: horizon must be 'game' or 'round', got {self.horizon!r}")
         self.policy = ROLLOUT_POLICIES[self.rollout](self.rng)
@@ -170,7 +165,7 @@ class _SearchBot(Bot):
 
     def _sample(self, view: View) -> Game:
         g = view.sample(self.rng)
-        g._rng = random.Random(self.rng.getrandbits(64))
+        g.set_dice(random.Random(self.rng.getrandbits(64)))
         return g
 
 
@@ -199,8 +194,12 @@ class MonteCarloBot(_SearchBot):
 
     name = "mc"
     KNOBS: ClassVar[dict[str, Any]] = {
-        "playouts": 200, "max_time": None, "rollout": "planner", "self_rollout": None,
-        "margin_weight": 0.2, "horizon": "round",
+        "playouts": 200,
+        "max_time": None,
+        "rollout": "planner",
+        "self_rollout": None,
+        "margin_weight": 0.2,
+        "horizon": "round",
     }
 
     def decide(self, view: View, legal: tuple[str, ...]) -> tuple[str, dict[str, Any]]:
@@ -217,7 +216,7 @@ class MonteCarloBot(_SearchBot):
             g0 = self._sample(view)
             for c in legal:
                 g = g0.copy(history=False, events=False)
-                g._apply(c)
+                g.apply_unchecked(c)
                 got_home, r = self._finish(g, me, r0, policy)
                 home[c] += got_home
                 total[c] += r[me]
@@ -229,7 +228,7 @@ class MonteCarloBot(_SearchBot):
         p_home = {c: home[c] / n for c in legal}
         return best, {
             "reason": f"best average over {n} sampled games per choice "
-                      f"(back home this round {p_home[best]:.0%})",
+            f"(back home this round {p_home[best]:.0%})",
             "values": values,
             "p_home": p_home,
             "playouts": n,
@@ -256,16 +255,23 @@ class ISMCTSBot(_SearchBot):
     values, so the shared public tree is exactly the information-set tree.
 
     Knobs: ``playouts`` (iterations), ``max_time``, ``rollout``, ``c``
-    (exploration), ``margin_weight``, ``horizon`` and ``self_rollout`` (as for ``mc``), ``opponents``: ``"search"`` (the other
-    divers choose by UCB1 on their own results) or ``"model"`` (they follow
+    (exploration), ``margin_weight``, ``horizon`` and ``self_rollout`` (as
+    for ``mc``), ``opponents``: ``"search"`` (the other divers choose by
+    UCB1 on their own results) or ``"model"`` (they follow
     the rollout policy in the tree too, so every iteration refines this
     diver's own plan against that model).
     """
 
     name = "ismcts"
     KNOBS: ClassVar[dict[str, Any]] = {
-        "playouts": 200, "max_time": None, "rollout": "planner", "self_rollout": None,
-        "margin_weight": 0.2, "horizon": "round", "c": 0.7, "opponents": "search",
+        "playouts": 200,
+        "max_time": None,
+        "rollout": "planner",
+        "self_rollout": None,
+        "margin_weight": 0.2,
+        "horizon": "round",
+        "c": 0.7,
+        "opponents": "search",
     }
     c: float
     opponents: str
@@ -273,8 +279,10 @@ class ISMCTSBot(_SearchBot):
     def _check_knobs(self) -> None:
         super()._check_knobs()
         if self.opponents not in ("search", "model"):
-            raise ValueError(f"ismcts: opponents must be 'search' (each diver maximizes his own result "
-                             f"in the tree) or 'model' (they follow the rollout policy), got {self.opponents!r}")
+            raise ValueError(
+                f"ismcts: opponents must be 'search' (each diver maximizes his own result "
+                f"in the tree) or 'model' (they follow the rollout policy), got {self.opponents!r}"
+            )
 
     def decide(self, view: View, legal: tuple[str, ...]) -> tuple[str, dict[str, Any]]:
         if len(legal) == 1:
@@ -293,24 +301,25 @@ class ISMCTSBot(_SearchBot):
         choose = policy.choose
         deadline = None if self.max_time is None else time.perf_counter() + self.max_time
         it = 0
-        for it in range(1, self.playouts + 1):
+        for _ in range(self.playouts):
+            it += 1
             g = self._sample(view)
             node = root
             visited = [root]
             first: str | None = None
             expanded = False
-            while g._step != OVER and not expanded:
-                if g._step == ROLL_STEP:
-                    d = g._rng.choice(DICE_OUTCOMES)  # type: ignore[union-attr]
-                    g._roll(d[0], d[1])
+            while g.step != OVER and not expanded:
+                if g.step == ROLL_STEP:
+                    d = g.next_dice()
+                    g.roll_unchecked(d)
                     key: Any = d[0] + d[1]
                 else:
-                    p: int = g._player  # type: ignore[assignment]
-                    lg = g._legal
+                    p: int = g.current_player  # type: ignore[assignment]
+                    lg = g.legal_choices()
                     kids = node.children
                     if model and p != me:
                         key = choose(g, p, lg)[0]
-                        g._apply(key)
+                        g.apply_unchecked(key)
                         child = kids.get(key)
                         if child is None:
                             child = kids[key] = _Node(seats)
@@ -332,7 +341,7 @@ class ISMCTSBot(_SearchBot):
                                 best_u, key = u, c
                     if first is None:
                         first = key
-                    g._apply(key)
+                    g.apply_unchecked(key)
                 child = node.children.get(key)
                 if child is None:
                     child = node.children[key] = _Node(seats)

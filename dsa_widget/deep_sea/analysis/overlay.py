@@ -1,0 +1,196 @@
+"""The live probability overlay of the board: landing chances, the chance to get home, the
+air forecast and what the diver carries, for the player to move.
+
+Every figure is exact or an estimate with its interval, and which one a
+position gets depends only on the position (a budget of states for the
+exact sum, a fixed number of playouts for the estimate), never on the
+machine's speed: the same position shows the same figures everywhere.
+"""
+
+from __future__ import annotations
+
+import random
+from fractions import Fraction
+from typing import Any
+
+from ..rules import Game
+from ..view import View
+from ._common import AnalysisError
+from .estimate import estimate_home_chance
+from .home import home_chance
+from .landing import landing_distributions
+from .values import item_value
+
+__all__ = [
+    "AIR_ASSUMPTION",
+    "HOME_ASSUMPTION",
+    "OVERLAY_MAX_STATES",
+    "OVERLAY_PLAYOUTS",
+    "air_forecast",
+    "overlay_for",
+]
+
+# ---------------------------------------------------------------------- probability overlays
+
+#: the exact home-chance sum of a live overlay stops beyond this many states (a few ms);
+#: those choices are estimated instead
+OVERLAY_MAX_STATES = 2_500
+
+HOME_ASSUMPTION = (
+    "Exact over the dice, assuming every other diver keeps what he carries and heads home at his first "
+    "chance, and that after this choice the player to move takes nothing more and heads home too."
+)
+AIR_ASSUMPTION = (
+    "Exact if nobody takes or puts down anything and nobody gets back: then every diver still in play "
+    "breathes what he carries now at the start of each of his turns, and the round ends after the turn "
+    "in which the air reaches 0."
+)
+
+
+def air_forecast(view: Any) -> dict[str, Any]:
+    """The air ahead of the player to move, if nobody takes, puts down or gets back (exact then).
+
+    ``now``; ``per_round``: what one round of turns breathes; ``mine``: what he breathes;
+    ``next``: the air at the start of his next turn, before he breathes (``None`` when the round
+    ends first); ``turns_left``: how many more turns he starts before the round ends
+    (``None``: the air never drops).
+
+    >>> from dsa_widget import Game
+    >>> g = Game(players=["Ann", "Bob"], path=[(1, 0)] * 12, air=5, seed=0)
+    >>> g.play_turn(dice=(1, 1), search="take"); g.play_turn(dice=(1, 1), search="take")
+    >>> f = air_forecast(g.view(0)); f["now"], f["per_round"], f["next"], f["turns_left"]
+    (5, 2, 3, 2)
+    """
+    seat = view.current_player
+    loads = [len(c) for c in view.carrying]
+    n = len(loads)
+    per_round = sum(k for q, k in enumerate(loads) if not view.returned[q])
+    air = view.air
+    out: dict[str, Any] = {
+        "now": max(0, air),
+        "per_round": per_round,
+        "mine": loads[seat],
+        "next": None,
+        "turns_left": None,
+        "note": AIR_ASSUMPTION,
+    }
+    if not view.breathed:
+        air -= loads[seat]  # he breathes as this turn starts
+    if air <= 0:
+        out["turns_left"] = 0  # this turn is the last
+        return out
+    if per_round == 0:
+        out["next"] = air  # nobody breathes: the air stays (the round ends when everybody is back)
+        return out
+    turns = 0
+    q = seat
+    while True:
+        q = (q + 1) % n
+        if view.returned[q]:
+            continue
+        if q == seat:
+            if out["next"] is None:
+                out["next"] = air
+            turns += 1
+        air -= loads[q]
+        if air <= 0:
+            break
+    out["turns_left"] = turns
+    return out
+
+
+#: playouts behind a live estimate when the exact home chance is out of reach
+OVERLAY_PLAYOUTS = 400
+
+
+def _home_estimate(view: View, seat: int, choice: str, playouts: int) -> list[float] | None:
+    """``[chance, low, high, playouts]`` for ``choice`` by simulation (public facts only)."""
+    g = view.sample(random.Random(0))  # hidden values play no part in getting home
+    if choice != "roll":
+        g.apply_unchecked(choice)
+    if g.is_over or (g.round != view.round):
+        return None
+    try:
+        est = estimate_home_chance(g, seat=seat, playouts=playouts, seed=1)
+    except AnalysisError:
+        return None
+    lo, hi = est.interval
+    return [round(est.chance, 4), round(lo, 4), round(hi, 4), est.playouts]
+
+
+#: JavaScript numbers hold integers exactly up to this
+_JS_SAFE_INT = 2**53 - 1
+
+
+def _frac(x: Any) -> list[int | str]:
+    """``[num, den]``; as decimal strings when either is beyond JavaScript's exact integers
+    (the front end reads those with BigInt: nothing is rounded on the way)."""
+    num, den = int(x.numerator), int(x.denominator)
+    if den > _JS_SAFE_INT or abs(num) > _JS_SAFE_INT:
+        return [str(num), str(den)]
+    return [num, den]
+
+
+def overlay_for(
+    game: Game,
+    real: Game | None = None,
+    viewer: int | None = None,
+    *,
+    max_states: int = OVERLAY_MAX_STATES,
+    playouts: int = OVERLAY_PLAYOUTS,
+) -> dict[str, Any]:
+    """The live probability overlay for the player to move in ``game``.
+
+    * ``landing``: for each legal swim choice, ``[[space, num, den], ...]``
+      (:func:`~dsa_widget.deep_sea.analysis.landing_distributions`; space 0 = the submarine);
+    * ``home``: for each legal choice, the exact chance ``[num, den]`` that the
+      player to move is back when the round ends
+      (:func:`~dsa_widget.deep_sea.analysis.home_chance`, ``others="home"``), or
+      ``None`` when the exact sum needs more than ``max_states`` states; those choices get
+      ``home_est`` (``[chance, low, high, playouts]`` from ``playouts`` simulated rounds)
+      and ``home_note`` says so;
+    * ``air``: now, the breath per round of turns, the forecast at the
+      player's next turn;
+    * ``carry``: the expected value of what he carries, from the viewer's
+      knowledge (``real``'s, for a what-if branch: a branch never tells more
+      than the real game).
+
+    Which figure a choice gets depends on the position and the two budgets only, never on
+    the clock.  Only public information and the knowing seat's
+    :class:`~dsa_widget.deep_sea.view.View` are used: never a hidden value.
+    """
+    seat = game.current_player
+    if seat is None:
+        return {"seat": None}
+    view = game.view(seat)
+    out: dict[str, Any] = {"seat": seat, "step": view.step}
+    out["landing"] = {
+        c: [[pos, *_frac(p)] for pos, p in d.items()] for c, d in landing_distributions(view).items()
+    }
+    home: dict[str, Any] = {}
+    for c in view.legal:
+        try:
+            home[c] = _frac(home_chance(view, choice=c, others="home", max_states=max_states))
+        except AnalysisError:
+            home[c] = None
+    if None in home.values():
+        # Too many cases for a live exact sum: estimate those choices by simulation instead,
+        # shown with its 95% interval (every number on screen is exact or carries its interval).
+        est = {c: _home_estimate(view, seat, c, playouts) for c, v in home.items() if v is None}
+        out["home_est"] = est
+        out["home_note"] = (
+            f"≈ estimated from {playouts:,} playouts (95% interval): too many cases for a live exact "
+            "figure; home_chance() in a cell gives it exactly"
+        )
+    out["home"] = home
+    out["home_assumption"] = HOME_ASSUMPTION
+    out["air"] = air_forecast(view)
+    # What the screen may know: the viewer's seat, or on a shared screen only what everybody knows.
+    source = real or game
+    knower = View.of(source, seat, knower=viewer)
+    try:
+        total = sum((item_value(knower, it) for it in view.carrying[seat]), Fraction(0))
+        out["carry"] = _frac(Fraction(total))
+    except AnalysisError:
+        out["carry"] = None
+    return out
