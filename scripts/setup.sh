@@ -1,7 +1,11 @@
 #!/usr/bin/env bash
 # Set up everything on a fresh machine: Debian's Chromium (browser tests), a Python venv
-# in .venv with the package (editable) and its test extras, and the JavaScript build.
-# Safe to run again: each step is skipped when already done.
+# in .venv with the package (editable) and its test and dev extras, and the JavaScript build.
+# Safe to run again: a step whose result is already there is skipped. The pip steps are
+# skipped while .venv/.dsa-setup-stamp is newer than pyproject.toml and this script (delete
+# the stamp to force them); npm ci is skipped while node_modules matches package-lock.json.
+# Only the js/ bundle (esbuild, well under a second) is rebuilt every time, since js/ may
+# have changed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -15,20 +19,30 @@ if ! command -v chromium >/dev/null 2>&1; then
 fi
 command -v node >/dev/null || { echo "Node.js 20+ and npm are required (apt-get install nodejs npm)"; exit 1; }
 
-echo "==> npm packages (esbuild, offline copies of the widget CDN files for the static-export test)"
 if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+  echo "==> npm packages (esbuild, Biome, offline copies of the widget CDN files for the static-export test)"
   npm ci --no-audit --no-fund --loglevel=error
+else
+  echo "==> npm packages: up to date, skipped"
 fi
 echo "==> bundling js/ into dsa_widget/static/"
 npm run --silent build
 
 PY=${PYTHON:-python3}
+STAMP=.venv/.dsa-setup-stamp
 if [ ! -x .venv/bin/python ]; then
   echo "==> creating .venv"
   "$PY" -m venv .venv
+  rm -f "$STAMP"
 fi
-echo "==> installing dsa_widget[test] into .venv"
-.venv/bin/python -m pip install -q --upgrade pip
-.venv/bin/python -m pip install -q -e ".[test]"
-.venv/bin/python -m ipykernel install --sys-prefix --name python3 >/dev/null
+if [ -f "$STAMP" ] && [ "$STAMP" -nt pyproject.toml ] && [ "$STAMP" -nt scripts/setup.sh ]; then
+  echo "==> dsa_widget[test,dev] in .venv: up to date, skipped"
+else
+  echo "==> installing dsa_widget[test,dev] into .venv"
+  rm -f "$STAMP"
+  .venv/bin/python -m pip install -q --upgrade pip
+  .venv/bin/python -m pip install -q -e ".[test,dev]"
+  .venv/bin/python -m ipykernel install --sys-prefix --name python3 >/dev/null
+  touch "$STAMP"
+fi
 echo "==> set up"
