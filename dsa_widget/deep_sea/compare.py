@@ -1,13 +1,5 @@
-"""Deep Sea Adventure's games side by side (a real game and its what-if branches).
-
->>> from dsa_widget import Game
->>> a = Game(players=2, seed=1); b = a.copy(); b.roll((3, 3)); b.apply("take")
->>> print(compare(before=a, after=b))
-      before: round 1, air 25, scores Player 1 0, Player 2 0
-              Player 1 sub, Player 2 sub
-       after: round 1, air 25, scores Player 1 0, Player 2 0
-              Player 1 space 6 ↓ 1 item, Player 2 sub
-"""
+"""Deep Sea Adventure's games side by side (a real game and its what-if branches): see
+:func:`compare`."""
 
 from __future__ import annotations
 
