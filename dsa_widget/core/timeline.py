@@ -56,9 +56,9 @@ class Timeline(Generic[S]):
     def from_record(cls, record: Any) -> Timeline[Any]:
         """Every turn of a record (of any known game) as a frame, positioned at the end."""
         doc = read_document(record)
-        final = load_any(doc)  # checks the whole record first, with clear errors
+        load_any(doc)  # checks the whole record first, with clear errors
         t: Timeline[Any] = cls(load_any({**doc, "turns": []}))
-        for turn in final.history:
+        for turn in doc.get("turns", []):
             t.play_record_turn(turn)
         return t
 
@@ -68,16 +68,12 @@ class Timeline(Generic[S]):
     def game(self) -> S:
         """A copy of the current game (acting on it leaves the timeline as it was: act
         through the timeline instead)."""
-        return self._current.clone()  # type: ignore[return-value]
+        return self.current.clone()  # type: ignore[return-value]
 
     @property
     def current(self) -> S:
         """The current frame itself, to read without copying.  Never act on it (frames are
         never changed once stored): act through the timeline, or on :attr:`game`."""
-        return self._frames[self._at]
-
-    @property
-    def _current(self) -> S:
         return self._frames[self._at]
 
     def _push(self, g: S) -> None:
@@ -86,7 +82,7 @@ class Timeline(Generic[S]):
         self._at += 1
 
     def _do(self, method: str, *args: Any) -> None:
-        g: Any = self._current.clone()
+        g: Any = self.current.clone()
         getattr(g, method)(*args)
         self._push(g)
 
@@ -189,7 +185,7 @@ class Timeline(Generic[S]):
 
     def branch(self) -> Timeline[S]:
         """A new, independent timeline starting from the current state."""
-        return Timeline(self._current)
+        return Timeline(self.current)
 
     def __repr__(self) -> str:
-        return f"<Timeline frame {self._at}/{len(self._frames) - 1}: {self._current!r}>"
+        return f"<Timeline frame {self._at}/{len(self._frames) - 1}: {self.current!r}>"

@@ -334,7 +334,7 @@ def tournament(
     seed: int | str = 0,
     workers: int | None = 2,
     progress: bool = True,
-    game: Any = None,
+    game: Any,
 ) -> TournamentResult:
     """Play ``games`` games between ``bots`` (one per seat) and rank them.
 
@@ -349,11 +349,6 @@ def tournament(
     elsewhere.  Shared wins count 1/k for each of the k winners.
     ``game``: the game class (or its :class:`Arena`) to play.
     """
-    if game is None:
-        raise TypeError(
-            "tournament() needs game= (a game class or its Arena); "
-            "dsa_widget.deep_sea.bots.tournament plays Deep Sea Adventure"
-        )
     arena = arena_of(game)
     specs, labels = _labels(bots, arena.game_type)
     if not isinstance(games, int) or games < 1:

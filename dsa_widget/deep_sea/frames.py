@@ -61,7 +61,7 @@ def history_frame(
     true_scores = game.scores
     scores = [true_scores[q] if all(c in known for c in v.banked[q]) else None for q in range(n)]
     bank = [banked, scores]
-    frame: dict[str, Any] = {"k": k, "r": v.round, "a": max(0, v.air), "c": v.current_player, "s": v.step}
+    frame: dict[str, Any] = {"k": k, "r": v.round, "a": v.air, "c": v.current_player, "s": v.step}
     if prev is None:
         frame.update(P=path, D=divers, B=bank)
     else:
@@ -125,12 +125,13 @@ class HistoryBuilder:
 
     def update(self, game: Game, *, viewer: int | None = None, reveal_all: bool = False) -> bool:
         """Bring the frames up to ``game``'s completed turns; True if anything changed."""
-        from .rules import Game as _Game
-
         have = game.history_length
         if have is None:
             return False
         known = len(self._turns)
+        # the last turn held (to see that the past is unchanged) and every turn after it
+        since = max(known - 1, 0)
+        tail = game.history_since(since) if have >= known else []
         changed = False
         if (
             self._replay is None
@@ -138,14 +139,18 @@ class HistoryBuilder:
             or bool(reveal_all) != self.reveal_all
             or (game.setup is not self._setup and game.setup != self._setup)
             or have < known
-            or (known and game.history_since(known - 1)[0] != self._turns[-1])
+            or (known and tail[0] != self._turns[-1])
         ):
             self.reset()
             self.viewer, self.reveal_all, self._setup = viewer, bool(reveal_all), game.setup
-            self._replay = _Game(game.setup, events=False)
+            self._replay = Game(game.setup, events=False)
             self._add(None, None)
             changed = True
-        for t in game.history_since(len(self._turns)):
+            new = tail if since == 0 else game.history_since(0)
+        else:
+            new = tail[known - since :]
+        assert self._replay is not None
+        for t in new:
             seat = self._replay.current_player
             self._replay.play_record_turn(t)
             self._turns.append(t)
@@ -174,11 +179,9 @@ class HistoryBuilder:
 
     def game_after(self, k: int) -> Game:
         """A fresh game after the first ``k`` recorded turns (a copy: change it freely)."""
-        from .rules import Game as _Game
-
         if not 0 <= k <= len(self._turns):
             raise ValueError(f"turn {k} is not in the history (turns 0..{len(self._turns)})")
-        g = _Game(self._setup)
+        g = Game(self._setup)
         for t in self._turns[:k]:
             g.play_record_turn(t)
         return g

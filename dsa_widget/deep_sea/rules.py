@@ -1150,7 +1150,7 @@ class Game:
         start is unknown).  ``rng`` seeds its dice as in :class:`Game`.
 
         >>> g = Game(players=2, seed=3); g.roll((2, 2)); g.apply("take")
-        >>> h = Game.from_view(g.view(0), [g.chip(c)[1] for c in range(g.path_length)])
+        >>> h = Game.from_view(g.view(0), [g.chip(c)[1] for c in range(len(g.levels))])
         >>> h.state_dict() == g.state_dict() and h.legal_choices() == g.legal_choices()
         True
         """

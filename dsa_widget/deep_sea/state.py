@@ -211,7 +211,7 @@ def build_state(
         "seats": list(seats),
         "round": v.round,
         "rounds": v.rounds,
-        "air": max(0, v.air),
+        "air": v.air,
         "start_air": v.start_air,
         "step": v.step,
         "current": v.current_player,

@@ -153,7 +153,7 @@ class View:
             "players": list(self.players),
             "round": self.round,
             "rounds": self.rounds,
-            "air": max(0, self.air),
+            "air": self.air,
             "start_air": self.start_air,
             "step": self.step,
             "current_player": self.current_player,

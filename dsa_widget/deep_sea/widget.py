@@ -716,7 +716,7 @@ class DeepSea(anywidget.AnyWidget):
         return {
             "name": name,
             "round": v.round,
-            "air": max(0, v.air),
+            "air": v.air,
             "over": v.finished,
             "scores": scores,
             "banked": [len(b) for b in v.banked],
