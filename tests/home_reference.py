@@ -14,8 +14,9 @@ import time
 from fractions import Fraction
 from typing import Any
 
-from dsa_widget.deep_sea.analysis._common import Board, board_of, check_seat, move
+from dsa_widget.deep_sea.analysis._common import Board, board_of, check_seat, occupancy
 from dsa_widget.deep_sea.analysis.home import _POW9, _SUMS, _chance, _policies, _pow9, _TooBig
+from dsa_widget.deep_sea.rules import swim
 
 __all__ = ["reference_chance"]
 
@@ -206,7 +207,7 @@ class _RefSolver:
         p = pos[q]
         d = self.d
         n = self.n
-        occ = {x for i, x in enumerate(pos) if i != q and x > 0}
+        occ = occupancy((x for i, x in enumerate(pos) if i != q), self.length)
         if up[q] != heading:
             ul = list(up)
             ul[q] = heading
@@ -214,7 +215,7 @@ class _RefSolver:
         # where each sum leads (sums that lead to the same space are merged)
         weights: dict[int, int] = {}
         for s, w in _SUMS:
-            to = move(p, heading, s - k, occ, self.length)
+            to = swim(p, heading, s - k, occ)
             weights[to] = weights.get(to, 0) + w
         # the next diver to play (the same whoever lands where, see end_turn)
         nq = q

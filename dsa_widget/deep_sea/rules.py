@@ -61,6 +61,8 @@ __all__ = [
     "NONE",
     "TAKE",
     "drop",
+    "swim",
+    "has_free_deeper",
     "DICE_OUTCOMES",
     "TURN_BACK_STEP",
     "ROLL_STEP",
@@ -110,6 +112,68 @@ def _ensure_drops(k: int) -> None:
         _DROPS.append(s)
     while len(_SEARCH_DROP_LEGAL) <= k:
         _SEARCH_DROP_LEGAL.append((NONE,) + tuple(_DROPS[: len(_SEARCH_DROP_LEGAL)]))
+
+
+def swim(pos: int, up: bool, steps: int, occ: Sequence[int]) -> int:
+    """Where a diver on space ``pos`` ends after swimming ``steps`` spaces (RULES.md step 3):
+    the one swim rule, used by the engine and by the probability lab.
+
+    ``occ[i] >= 0`` when space ``i`` is taken by another diver (``occ[0]`` is the submarine,
+    ``len(occ) - 1`` the path's last space).  Taken spaces are jumped and not counted;
+    heading down he stops on the deepest free space; heading up he is safe as soon as he
+    reaches the submarine (leftover steps are lost), and 0 is returned.
+
+    >>> free, taken = -1, 0
+    >>> swim(3, False, 2, [free] * 4 + [taken] + [free] * 6)   # 4 is taken: lands on 6
+    6
+    >>> swim(8, False, 4, [free] * 10 + [taken])              # past the end: the deepest free, 9
+    9
+    >>> swim(2, True, 1, [free, taken, free])                 # jumps 1 and reaches the submarine
+    0
+    """
+    if steps <= 0:
+        return pos
+    if up:
+        i = pos
+        while True:
+            i -= 1
+            if i == 0:
+                return 0
+            if occ[i] < 0:
+                pos = i
+                steps -= 1
+                if steps == 0:
+                    return pos
+    end = len(occ) - 1
+    i = pos
+    while i < end:
+        i += 1
+        if occ[i] < 0:
+            pos = i
+            steps -= 1
+            if steps == 0:
+                break
+    return pos
+
+
+def has_free_deeper(pos: int, occ: Sequence[int]) -> bool:
+    """True when some space deeper than ``pos`` is free (else a diver there must turn back)."""
+    i = len(occ) - 1
+    while i > pos and occ[i] >= 0:
+        i -= 1
+    return i > pos
+
+
+def _swim_trace(start: int, to: int, up: bool, occ: Sequence[int]) -> tuple[list[int], list[int]]:
+    """The spaces a swim from ``start`` to ``to`` counted and jumped, in order (for the event
+    log; ``to == 0`` heading up is the submarine, which is counted last)."""
+    visited: list[int] = []
+    jumped: list[int] = []
+    for i in range(start - 1, to - 1 if to else 0, -1) if up else range(start + 1, to + 1):
+        (visited if occ[i] < 0 else jumped).append(i)
+    if up and to == 0:
+        visited.append(0)
+    return visited, jumped
 
 
 class Diver(NamedTuple):
@@ -252,11 +316,7 @@ class Game:
             self._step = ROLL_STEP
             self._legal = _ROLL_LEGAL
             return
-        occ = self._occ
-        i = len(occ) - 1
-        while i > pos and occ[i] >= 0:
-            i -= 1
-        if i == pos:
+        if not has_free_deeper(pos, self._occ):
             # "A diver on the path with no free space deeper than his own must turn back."
             self._forced = True
             self._step = ROLL_STEP
@@ -418,50 +478,16 @@ class Game:
         self._turn["dice"] = [d1, d2]
         carry = self._carry[p]
         steps = d1 + d2 - len(carry)
-        start = pos = self._pos[p]
+        start = self._pos[p]
         occ = self._occ
         up = self._up[p]
-        home = False
+        pos = swim(start, up, steps, occ)
+        home = up and pos == 0
         if ev is not None:
             ev.append(
                 {"type": "roll", "seat": p, "dice": [d1, d2], "items": len(carry), "steps": max(0, steps)}
             )
-            visited: list[int] = []
-            jumped: list[int] = []
-        if steps > 0:
-            if up:
-                i = pos
-                while True:
-                    i -= 1
-                    if i == 0:
-                        home = True
-                        break
-                    if occ[i] < 0:
-                        pos = i
-                        steps -= 1
-                        if ev is not None:
-                            visited.append(i)
-                        if steps == 0:
-                            break
-                    elif ev is not None:
-                        jumped.append(i)
-            else:
-                end = len(occ) - 1
-                i = pos
-                while i < end:
-                    i += 1
-                    if occ[i] < 0:
-                        pos = i
-                        steps -= 1
-                        if ev is not None:
-                            visited.append(i)
-                        if steps == 0:
-                            break
-                    elif ev is not None:
-                        jumped.append(i)
-                if ev is not None:
-                    # Jumps past the deepest free space do not count: he stops there.
-                    jumped = [j for j in jumped if j < pos]
+            visited, jumped = _swim_trace(start, pos, up, occ)
         if start:
             occ[start] = -1
         if home:
@@ -470,7 +496,6 @@ class Game:
             self._n_home += 1
             self._last_home = p
             if ev is not None:
-                visited.append(0)
                 ev.append(
                     {
                         "type": "move",

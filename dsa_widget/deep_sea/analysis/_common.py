@@ -177,10 +177,22 @@ class Board:
     requires_treasure: bool
     players: tuple[str, ...]
 
-    def occupied(self, exclude: int) -> frozenset[int]:
-        return frozenset(
-            p for q, p in enumerate(self.positions) if q != exclude and p > 0 and not self.home[q]
+    def occupied(self, exclude: int) -> list[int]:
+        """The path's spaces as the swim rule reads them (:func:`~dsa_widget.deep_sea.rules.swim`):
+        ``occ[i] >= 0`` when a diver other than ``exclude`` is on space ``i``."""
+        return occupancy(
+            (p for q, p in enumerate(self.positions) if q != exclude and not self.home[q]), self.path_length
         )
+
+
+def occupancy(spaces: Any, length: int) -> list[int]:
+    """``occ`` for :func:`~dsa_widget.deep_sea.rules.swim`: -1 for a free space, 0 for a taken one
+    (``spaces``: the taken ones; 0, the submarine, is never taken)."""
+    occ = [-1] * (length + 1)
+    for p in spaces:
+        if p > 0:
+            occ[p] = 0
+    return occ
 
 
 def board_of(state: Any) -> Board:
@@ -221,45 +233,3 @@ def check_seat(board: Board, seat: Any) -> int:
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < board.n:
         raise AnalysisError(f"seat must be a seat number from 0 to {board.n - 1}, got {seat!r}")
     return seat
-
-
-def move(pos: int, up: bool, steps: int, occupied: Any, length: int) -> int:
-    """Where a diver ends after swimming ``steps`` spaces (RULES.md step 3); 0 = submarine.
-
-    Occupied spaces are jumped and not counted; heading down he stops on the
-    deepest free space; heading up he is safe as soon as he reaches the
-    submarine (leftover steps are lost).  This mirrors the engine move by move.
-
-    >>> move(3, False, 2, {4}, 10)        # 4 is taken: lands on 6
-    6
-    >>> move(8, False, 4, {10}, 10)       # past the end: stops on the deepest free space, 9
-    9
-    >>> move(2, True, 1, {1}, 10)         # jumps 1 and reaches the submarine
-    0
-    """
-    if steps <= 0:
-        return pos
-    if up:
-        i = pos
-        while True:
-            i -= 1
-            if i == 0:
-                return 0
-            if i not in occupied:
-                pos = i
-                steps -= 1
-                if steps == 0:
-                    return pos
-    i = pos
-    while i < length:
-        i += 1
-        if i not in occupied:
-            pos = i
-            steps -= 1
-            if steps == 0:
-                break
-    return pos
-
-
-def has_free_deeper(pos: int, occupied: Any, length: int) -> bool:
-    return any(i not in occupied for i in range(pos + 1, length + 1))

@@ -69,7 +69,8 @@ from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any
 
-from ._common import AnalysisError, Board, Exact, board_of, check_seat, move
+from ..rules import swim
+from ._common import AnalysisError, Board, Exact, board_of, check_seat, occupancy
 from .dice import SUM_WEIGHTS
 
 __all__ = ["home_chance", "home_chances", "clear_cache", "POLICIES", "MAX_STATES"]
@@ -194,15 +195,15 @@ class _Solver:
     def move_table(self, q: int, p: int, occ: int, heading: bool) -> tuple[tuple[int, int], ...]:
         """((to, weight), ...) for q's swim from p with that heading; ``occ`` = the others' spaces.
 
-        The swim rule itself is :func:`~dsa_widget.deep_sea.analysis._common.move` (as for the landing
+        The swim rule itself is :func:`~dsa_widget.deep_sea.rules.swim` (as for the landing
         distribution); this runs once per (diver, space, heading, others' spaces) and is cached.
         """
         k = self.loads[q]
         length = self.length
-        occupied = {i for i in range(1, length + 1) if occ >> i & 1}
+        occupied = occupancy((i for i in range(1, length + 1) if occ >> i & 1), length)
         weights: dict[int, int] = {}
         for s, w in _SUMS:
-            to = move(p, heading, s - k, occupied, length)
+            to = swim(p, heading, s - k, occupied)
             weights[to] = weights.get(to, 0) + w
         return tuple(weights.items())
 

@@ -35,7 +35,8 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from ._common import AnalysisError, Board, Distribution, board_of, has_free_deeper, move
+from ..rules import has_free_deeper, swim
+from ._common import AnalysisError, Board, Distribution, board_of
 from .dice import SUM_WEIGHTS
 
 __all__ = ["landing_distribution", "landing_distributions"]
@@ -47,7 +48,7 @@ def _landing(board: Board, seat: int, up: bool) -> Distribution:
     occ = board.occupied(seat)
     out: dict[int, Fraction] = {}
     for s, w in SUM_WEIGHTS.items():
-        to = move(pos, up, s - k, occ, board.path_length)
+        to = swim(pos, up, s - k, occ)
         out[to] = out.get(to, Fraction(0)) + Fraction(w, 9)
     name = board.players[seat]
     return Distribution(out, title=f"where {name} lands ({'up' if up else 'down'}, {k} item(s))")
@@ -66,7 +67,7 @@ def _heading_for(board: Board, choice: str) -> bool:
             return True
         pos = board.positions[p]
         # True when forced to turn back (the engine applies it when he rolls)
-        return pos > 0 and not has_free_deeper(pos, board.occupied(p), board.path_length)
+        return pos > 0 and not has_free_deeper(pos, board.occupied(p))
     legal = ", ".join(map(repr, board.legal)) or "nothing"
     raise AnalysisError(
         f"{choice!r} is not a legal choice that leads to a swim now (step {board.step!r}; legal: {legal})"
