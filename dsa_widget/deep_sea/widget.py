@@ -59,7 +59,7 @@ import random
 import time
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import anywidget
 import traitlets
@@ -223,10 +223,8 @@ class DeepSea(anywidget.AnyWidget):
             raise ValueError(f"viewer must be 'auto', None or a seat, got {viewer!r}")
         self._viewer_spec = viewer
         self._bot_seed = bot_seed
-        self._last_bytes = 0
         self._bytes: list[int] = []
         self._build_ms: list[float] = []
-        self._publishing = False
         self._history = HistoryBuilder()
         self._history_bytes: list[int] = []
         self._overlay_ms: list[float] = []
@@ -657,8 +655,7 @@ class DeepSea(anywidget.AnyWidget):
             )
             state["mode"] = "real"
         self._build_ms.append((time.perf_counter() - t0) * 1000)
-        self._last_bytes = state_bytes(state)
-        self._bytes.append(self._last_bytes)
+        self._bytes.append(state_bytes(state))
         self.state = state  # the board first: it is what a click waits for
         self._sync_history()
         self._publish_overlay()
@@ -779,6 +776,22 @@ class DeepSea(anywidget.AnyWidget):
     def _on_msg(self, _widget: Any, content: Any, buffers: Any = None) -> None:
         self.handle_intent(content)
 
+    #: every message the front end may send: its handler, and what its ``seq`` must be:
+    #: ``"current"`` (a stale one is rejected and the board says so), ``"quiet"`` (a stale one is
+    #: ignored: several views may ask for the same bot step) or ``None`` (no seq)
+    _INTENTS: ClassVar[dict[str, tuple[str, str | None]]] = {
+        "intent": ("_choice_intent", "current"),
+        "bot_step": ("_bot_step_intent", "quiet"),
+        "pause": ("_pause_intent", None),
+        "new_game": ("_new_game_intent", "current"),
+        "what_if": ("_what_if_intent", "current"),
+        "roll": ("_roll_intent", "current"),
+        "undo": ("_undo_intent", "current"),
+        "redo": ("_redo_intent", "current"),
+        "keep": ("_keep_intent", "current"),
+        "back_to_real": ("_back_intent", "current"),
+    }
+
     def handle_intent(self, content: Any) -> None:
         """Handle one message from the front end (also callable from Python/tests).
 
@@ -787,57 +800,50 @@ class DeepSea(anywidget.AnyWidget):
         if not isinstance(content, Mapping):
             return self._reject("malformed", f"a message is an object, got {type(content).__name__}")
         kind = content.get("type")
-        if kind == "pause":
-            paused = content.get("paused")
-            if not isinstance(paused, bool):
-                return self._reject("malformed", "pause needs paused: true or false")
-            self.paused = paused
-            return None
-        if kind not in (
-            "intent",
-            "bot_step",
-            "new_game",
-            "roll",
-            "what_if",
-            "undo",
-            "redo",
-            "keep",
-            "back_to_real",
-        ):
+        entry = self._INTENTS.get(kind) if isinstance(kind, str) else None
+        if entry is None:
             return self._reject("malformed", f"unknown message type {str(kind)[:40]!r}")
-        seq = content.get("seq")
-        if not isinstance(seq, int) or isinstance(seq, bool):
-            return self._reject("malformed", f"{kind} needs the state number seq (an integer)")
-        if kind == "bot_step" and self._branch is not None:
+        handler, seq_rule = entry
+        if seq_rule is not None:
+            seq = content.get("seq")
+            if not isinstance(seq, int) or isinstance(seq, bool):
+                return self._reject("malformed", f"{kind} needs the state number seq (an integer)")
             if seq != self._seq:
-                return None
+                if seq_rule == "quiet":
+                    return None
+                return self._reject(
+                    "stale",
+                    f"that click was for state #{seq} but the game has moved on to #{self._seq}; "
+                    "nothing changed",
+                )
+        getattr(self, handler)(content)
+        return None
+
+    def _pause_intent(self, content: Mapping[str, Any]) -> None:
+        paused = content.get("paused")
+        if not isinstance(paused, bool):
+            return self._reject("malformed", "pause needs paused: true or false")
+        self.paused = paused
+        return None
+
+    def _bot_step_intent(self, content: Mapping[str, Any]) -> None:
+        if self._branch is not None:
             if self._shown().is_over:
                 return self._reject("illegal", "the what-if game is over; undo or go back to the real game")
             self.bot_move()
             self._ok()
             return None
-        if kind == "bot_step":
-            # Several views may ask for the same bot step: a stale one is quietly ignored.
-            if seq != self._seq or not self.is_bot_turn():
-                return None
-            try:
-                self.bot_move()
-            except Exception as exc:  # noqa: BLE001 -- a bot's bug must not kill the board
-                self.paused = True
-                return self._reject("bot", f"the bot failed: {exc}")
-            self._ok()
-            return None
-        if seq != self._seq:
-            return self._reject(
-                "stale",
-                f"that click was for state #{seq} but the game has moved on to #{self._seq}; nothing changed",
-            )
-        if kind == "new_game":
-            if self._branch is not None:
-                return self._reject("illegal", "go back to the real game before starting a new one")
-            return self._new_game_intent(content.get("setup"))
-        if kind in ("what_if", "undo", "redo", "keep", "back_to_real", "roll"):
-            return self._time_intent(kind, content)
+        if not self.is_bot_turn():
+            return None  # the seat is a human's now: a late ask from another view
+        try:
+            self.bot_move()
+        except Exception as exc:  # noqa: BLE001 -- a bot's bug must not kill the board
+            self.paused = True
+            return self._reject("bot", f"the bot failed: {exc}")
+        self._ok()
+        return None
+
+    def _choice_intent(self, content: Mapping[str, Any]) -> None:
         choice = content.get("choice")
         if not isinstance(choice, str) or len(choice) > _MAX_CHOICE_LEN:
             return self._reject("malformed", f"choice must be a short string, got {str(choice)[:40]!r}")
@@ -863,52 +869,67 @@ class DeepSea(anywidget.AnyWidget):
         self._publish()
         return None
 
-    def _time_intent(self, kind: str, content: Mapping[str, Any]) -> None:
-        br = self._branch
-        if kind == "what_if":
-            turn = content.get("turn")
-            if turn is not None and (isinstance(turn, bool) or not isinstance(turn, int)):
-                return self._reject("malformed", "what_if needs turn: a turn number or null")
-            if turn is not None and not 0 <= turn <= self._history.n_turns:
-                return self._reject(
-                    "illegal", f"turn {turn} is not in the history (0..{self._history.n_turns})"
-                )
-            self._ok()
-            if turn is None:
-                self._branch_now()
-            else:
-                self.branch(turn)
-            return None
-        if br is None:
-            return self._reject(
-                "illegal", f"{kind.replace('_', ' ')} works in a what-if branch; open one first"
-            )
-        if kind == "back_to_real":
+    def _what_if_intent(self, content: Mapping[str, Any]) -> None:
+        turn = content.get("turn")
+        if turn is not None and (isinstance(turn, bool) or not isinstance(turn, int)):
+            return self._reject("malformed", "what_if needs turn: a turn number or null")
+        if turn is not None and not 0 <= turn <= self._history.n_turns:
+            return self._reject("illegal", f"turn {turn} is not in the history (0..{self._history.n_turns})")
+        self._ok()
+        if turn is None:
+            self._branch_now()
+        else:
+            self.branch(turn)
+        return None
+
+    def _open_branch(self, kind: str) -> Timeline[Game] | None:
+        """The what-if branch, or ``None`` after rejecting ``kind`` (it needs one)."""
+        if self._branch is None:
+            self._reject("illegal", f"{kind.replace('_', ' ')} works in a what-if branch; open one first")
+        return self._branch
+
+    def _back_intent(self, content: Mapping[str, Any]) -> None:
+        if self._open_branch("back_to_real") is not None:
             self._ok()
             self.back_to_real()
+
+    def _keep_intent(self, content: Mapping[str, Any]) -> None:
+        if self._open_branch("keep") is None:
             return None
-        if kind == "keep":
-            if len(self._kept) >= self.KEEP_MAX:
-                return self._reject(
-                    "illegal",
-                    f"{self.KEEP_MAX} states are kept already: go back to the real game to start afresh",
-                )
-            self._ok()
-            self.keep()  # the default name is always free, so this cannot fail
+        if len(self._kept) >= self.KEEP_MAX:
+            return self._reject(
+                "illegal",
+                f"{self.KEEP_MAX} states are kept already: go back to the real game to start afresh",
+            )
+        self._ok()
+        self.keep()  # the default name is always free, so this cannot fail
+        return None
+
+    def _undo_intent(self, content: Mapping[str, Any]) -> None:
+        br = self._open_branch("undo")
+        if br is None:
             return None
-        if kind == "undo":
-            if not br.can_undo:
-                return self._reject("illegal", "nothing to undo in this what-if")
-            self._ok()
-            self.undo()
+        if not br.can_undo:
+            return self._reject("illegal", "nothing to undo in this what-if")
+        self._ok()
+        self.undo()
+        return None
+
+    def _redo_intent(self, content: Mapping[str, Any]) -> None:
+        br = self._open_branch("redo")
+        if br is None:
             return None
-        if kind == "redo":
-            if not br.can_redo:
-                return self._reject("illegal", "nothing to redo in this what-if")
-            self._ok()
-            self.redo()
+        if not br.can_redo:
+            return self._reject("illegal", "nothing to redo in this what-if")
+        self._ok()
+        self.redo()
+        return None
+
+    def _roll_intent(self, content: Mapping[str, Any]) -> None:
+        """Roll chosen dice (what-if only)."""
+        br = self._open_branch("roll")
+        if br is None:
             return None
-        # roll with chosen dice
         dice = content.get("dice")
         if dice is not None and not (
             isinstance(dice, (list, tuple))
@@ -934,7 +955,10 @@ class DeepSea(anywidget.AnyWidget):
             if self._branch is None:
                 self.scrub = scrub
 
-    def _new_game_intent(self, setup: Any) -> None:
+    def _new_game_intent(self, content: Mapping[str, Any]) -> None:
+        if self._branch is not None:
+            return self._reject("illegal", "go back to the real game before starting a new one")
+        setup = content.get("setup")
         if not isinstance(setup, Mapping):
             return self._reject("malformed", "new_game needs a setup object")
         unknown = sorted(set(setup) - set(_SETUP_KEYS) - {"seats"})
