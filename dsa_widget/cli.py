@@ -19,7 +19,7 @@ def _cmd_replay(args: argparse.Namespace) -> int:
 
     try:
         # standard input is read as a stream: its text is never taken for a file name
-        state = replay(sys.stdin if args.file == "-" else pathlib.Path(args.file))
+        state = replay(sys.stdin.buffer if args.file == "-" else pathlib.Path(args.file))
     except GameError as e:
         print(f"error: {' '.join(str(e).split())}", file=sys.stderr)
         return 2

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-__all__ = ["GameError"]
+__all__ = ["GameError", "short_repr"]
 
 
 class GameError(ValueError):
@@ -11,3 +11,21 @@ class GameError(ValueError):
     It is a :class:`ValueError`, so ``except ValueError`` catches all of them.  When it is
     raised, the object that raised it is unchanged.
     """
+
+
+def short_repr(x: object, limit: int = 60) -> str:
+    """``repr(x)`` cut to about ``limit`` characters, for error messages that must not grow with
+    the input (nor fail on it: an int too long to print is named by its type).
+
+    >>> short_repr("x" * 1000)[:12], len(short_repr("x" * 1000)) <= 64
+    ("'xxxxxxxxxxx", True)
+    >>> short_repr(10**5000)
+    '<a long int>'
+    """
+    try:
+        if isinstance(x, (str, bytes)) and len(x) > limit:
+            return repr(x[:limit]) + "…"
+        r = repr(x)
+    except ValueError:
+        return f"<a long {type(x).__name__}>"
+    return r if len(r) <= limit else r[:limit] + "…"

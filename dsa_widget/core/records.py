@@ -23,7 +23,17 @@ from typing import Any
 
 from .errors import GameError
 
-__all__ = ["RecordFormat", "RecordFormatError", "formats", "read_document", "register_format", "replay"]
+__all__ = [
+    "MAX_BYTES",
+    "MAX_DEPTH",
+    "RecordFormat",
+    "RecordFormatError",
+    "formats",
+    "load",
+    "read_document",
+    "register_format",
+    "replay",
+]
 
 
 class RecordFormatError(GameError):
@@ -63,31 +73,111 @@ def formats() -> dict[str, RecordFormat]:
     return dict(_FORMATS)
 
 
+#: the largest record read, in bytes (RECORD.md: at most 10 MB) ...
+MAX_BYTES = 10_000_000
+#: ... and the deepest nesting of objects and lists (at most 16 levels)
+MAX_DEPTH = 16
+
+
+class _Refused(ValueError):
+    """A document that is JSON but not a valid record document (see :func:`read_document`)."""
+
+
+def _pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for k, v in pairs:
+        if k in out:
+            raise _Refused(f"key {k[:40]!r} appears twice in one object")
+        out[k] = v
+    return out
+
+
+def _constant(name: str) -> Any:
+    raise _Refused(f"{name} is not a JSON number")
+
+
+def _check_tree(x: Any, depth: int = 1) -> None:
+    """Nesting at most :data:`MAX_DEPTH`, and never ``null`` (a key is absent or holds a value)."""
+    if depth > MAX_DEPTH:
+        raise _Refused(f"nested deeper than {MAX_DEPTH} levels")
+    if isinstance(x, dict):
+        for k, v in x.items():
+            if v is None:
+                raise _Refused(f"key {k[:40]!r} is null; leave a key out to take its default")
+            _check_tree(v, depth + 1)
+    elif isinstance(x, list):
+        for v in x:
+            if v is None:
+                raise _Refused("null in a list; a list holds values only")
+            _check_tree(v, depth + 1)
+
+
+def _read_bytes(source: Any) -> bytes | str:
+    """At most :data:`MAX_BYTES` + 1 bytes (or characters) of a path or a file object."""
+    if hasattr(source, "read"):
+        data = source.read(MAX_BYTES + 1)
+        if not isinstance(data, (bytes, str)):
+            raise RecordFormatError(f"reading the record gave {type(data).__name__}, not text")
+        return data
+    try:
+        with open(source, "rb") as f:
+            return f.read(MAX_BYTES + 1)
+    except OSError as e:
+        raise RecordFormatError(f"cannot read the record: {e.strerror}: {os.fspath(source)}") from None
+
+
 def read_document(source: Any) -> dict[str, Any]:
-    """A record as a dict, from a dict, JSON text or bytes, a path or a file object.
+    """A record as a dict, from a dict, JSON text or bytes, a path or a file object (standard
+    input included: a stream is read, never taken for a file name).
 
     A string that starts with ``{`` (after blanks) is JSON text; any other string is a path.
+    Checked as RECORD.md says a record must be, whatever game it is of: UTF-8 with no
+    byte-order mark, at most :data:`MAX_BYTES`, one object, nesting at most
+    :data:`MAX_DEPTH`, no key twice in an object, no ``null``, no ``NaN``.  The work done is
+    bounded by the size of the input, and every failure is a :class:`RecordFormatError`.
+
+    >>> read_document('{"format": "x", "setup": {"air": null}}')
+    Traceback (most recent call last):
+    ...
+    dsa_widget.core.records.RecordFormatError: not a valid record: key 'air' is null; leave a key out to take its default
     """
     if isinstance(source, Mapping):
-        return dict(source)
-    if hasattr(source, "read"):
-        text = source.read()
-    elif isinstance(source, os.PathLike) or (isinstance(source, str) and not source.lstrip().startswith("{")):
-        try:
-            with open(source, encoding="utf-8") as f:
-                text = f.read()
-        except OSError as e:
-            raise RecordFormatError(f"cannot read the record: {e.strerror}: {os.fspath(source)}") from None
-    elif isinstance(source, (str, bytes)):
-        text = source
+        doc: Any = dict(source)
     else:
-        raise RecordFormatError(f"a record is a JSON object, text or path, got {type(source).__name__}")
-    try:
-        doc = json.loads(text)
-    except ValueError as e:
-        raise RecordFormatError(f"not valid JSON: {e}") from None
+        if isinstance(source, (bytes, bytearray)) or (
+            isinstance(source, str) and source.lstrip().startswith("{")
+        ):
+            data: bytes | str = bytes(source) if isinstance(source, bytearray) else source
+        elif isinstance(source, (str, os.PathLike)) or hasattr(source, "read"):
+            data = _read_bytes(source)
+        else:
+            raise RecordFormatError(f"a record is a JSON object, text or path, got {type(source).__name__}")
+        size = len(data) if isinstance(data, bytes) else len(data.encode("utf-8", "surrogatepass"))
+        if size > MAX_BYTES:
+            raise RecordFormatError(f"the record is larger than {MAX_BYTES:,} bytes")
+        if isinstance(data, bytes):
+            if data.startswith(b"\xef\xbb\xbf"):
+                raise RecordFormatError("the record starts with a byte-order mark; write plain UTF-8")
+            try:
+                data = data.decode("utf-8")
+            except UnicodeDecodeError as e:
+                raise RecordFormatError(f"the record is not UTF-8 (byte {e.start})") from None
+        if data.startswith("\ufeff"):
+            raise RecordFormatError("the record starts with a byte-order mark; write plain UTF-8")
+        try:
+            doc = json.loads(data, object_pairs_hook=_pairs, parse_constant=_constant)
+        except _Refused as e:
+            raise RecordFormatError(f"not a valid record: {e}") from None
+        except RecursionError:
+            raise RecordFormatError(f"not a valid record: nested deeper than {MAX_DEPTH} levels") from None
+        except ValueError as e:
+            raise RecordFormatError(f"not valid JSON: {str(e)[:200]}") from None
     if not isinstance(doc, dict):
         raise RecordFormatError("a record is a JSON object")
+    try:
+        _check_tree(doc)
+    except _Refused as e:
+        raise RecordFormatError(f"not a valid record: {e}") from None
     return doc
 
 

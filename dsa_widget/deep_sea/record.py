@@ -8,7 +8,7 @@
 [{'dice': [1, 1], 'search': 'take'}]
 >>> load_record(rec).state_dict() == g.state_dict()
 True
->>> load_record({"format": FORMAT, "setup": {"players": 9}})
+>>> load_record({"format": FORMAT, "setup": {"players": 9, "seed": 1}})
 Traceback (most recent call last):
 ...
 dsa_widget.deep_sea.errors.RecordError: setup key 'players': 9 players given; the game takes 2 to 6
@@ -51,6 +51,11 @@ def setup_from_record(setup: Any) -> Setup:
             raise RecordError(f"setup key {key!r}: unknown key; keys are {', '.join(_SETUP_KEYS)}", key=key)
     if "players" not in setup:
         raise RecordError("setup key 'players': required", key="players")
+    if "path" not in setup and "seed" not in setup:
+        raise RecordError(
+            "setup key 'path': a record holds its path, or the seed that shuffles it; it has neither",
+            key="path",
+        )
     try:
         return Setup.create(**{k: setup[k] for k in setup})
     except SetupError as e:

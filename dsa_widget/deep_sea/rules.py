@@ -42,8 +42,9 @@ from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from ..core.errors import short_repr as _short
 from ..core.protocol import CHANCE, TERMINAL
-from .errors import IllegalChoiceError
+from .errors import IllegalChoiceError, SetupError
 from .setup import Setup
 
 if TYPE_CHECKING:
@@ -84,7 +85,9 @@ SEARCH_STEP = "search"
 OVER = "over"
 
 _DROPS: list[str] = [f"drop {i}" for i in range(40)]
-_DROP_INDEX: dict[str, int] = {s: i for i, s in enumerate(_DROPS)}
+#: the largest item index a choice may name: anything past it is not a choice at all (so a
+#: number of any size costs nothing to refuse)
+_MAX_DROP_INDEX = 999_999
 _TURN_BACK_LEGAL: tuple[str, ...] = (BACK, CONTINUE)
 _ROLL_LEGAL: tuple[str, ...] = (ROLL,)
 _TAKE_LEGAL: tuple[str, ...] = (NONE, TAKE)
@@ -93,6 +96,8 @@ _SEARCH_DROP_LEGAL: list[tuple[str, ...]] = [(NONE,) + tuple(_DROPS[:k]) for k i
 #: The nine equally likely rolls of two dice with faces 1, 1, 2, 2, 3, 3.
 DICE_OUTCOMES: tuple[tuple[int, int], ...] = tuple((a, b) for a in (1, 2, 3) for b in (1, 2, 3))
 _CHANCE_OUTCOMES = tuple((d, Fraction(1, 9)) for d in DICE_OUTCOMES)
+#: the setup keywords of Game(...) (those of Setup.create)
+_SETUP_KEYWORDS = ("players", "air", "rounds", "first_player", "path", "seed", "options")
 
 
 def drop(i: int) -> str:
@@ -101,15 +106,14 @@ def drop(i: int) -> str:
     >>> drop(2)
     'drop 2'
     """
-    _ensure_drops(i + 1)
-    return _DROPS[i]
+    return _DROPS[i] if 0 <= i < len(_DROPS) else f"drop {i}"
 
 
 def _ensure_drops(k: int) -> None:
+    """Legal-choice tuples for divers carrying up to ``k`` items (grows with what the game
+    deals, never with what a caller asks for)."""
     while len(_DROPS) < k:
-        s = f"drop {len(_DROPS)}"
-        _DROP_INDEX[s] = len(_DROPS)
-        _DROPS.append(s)
+        _DROPS.append(f"drop {len(_DROPS)}")
     while len(_SEARCH_DROP_LEGAL) <= k:
         _SEARCH_DROP_LEGAL.append((NONE,) + tuple(_DROPS[: len(_SEARCH_DROP_LEGAL)]))
 
@@ -255,6 +259,11 @@ class Game:
         **setup_kwargs: Any,
     ) -> None:
         if setup is None:
+            unknown = sorted((k for k in setup_kwargs if k not in _SETUP_KEYWORDS), key=repr)
+            if unknown:
+                raise SetupError(
+                    str(unknown[0])[:40], f"unknown setup keyword; they are {', '.join(_SETUP_KEYWORDS)}"
+                )
             setup = Setup.create(**setup_kwargs)
         elif setup_kwargs:
             raise TypeError("give either a Setup or setup keywords, not both")
@@ -556,7 +565,7 @@ class Game:
                     {"type": "take", "seat": p, "space": pos, "item": [self._lv[c] for c in item]}
                 )
         elif choice != NONE:
-            i = _DROP_INDEX[choice]
+            i = int(choice[5:])  # a legal "drop i" is canonical
             carry = self._carry[p]
             item = carry[i]
             self._carry[p] = carry[:i] + carry[i + 1 :]
@@ -712,7 +721,7 @@ class Game:
         malformed choice raises :class:`IllegalChoiceError` saying why, and the
         game is unchanged.
         """
-        if choice not in self._legal:
+        if type(choice) is not str or choice not in self._legal:
             norm = _normalize_choice(choice)
             if norm not in self._legal:
                 raise IllegalChoiceError(self._why_illegal(choice, norm), choice, self._legal)
@@ -788,10 +797,10 @@ class Game:
     def _why_illegal(self, choice: object, norm: str | None) -> str:
         legal = ", ".join(repr(c) for c in self._legal) or "nothing"
         if self._step == OVER:
-            return f"{choice!r} is not legal: the game is over"
+            return f"{_short(choice)} is not legal: the game is over"
         if norm is None:
             return (
-                f"{choice!r} is not a choice; choices are 'back', 'continue', 'roll', "
+                f"{_short(choice)} is not a choice; choices are 'back', 'continue', 'roll', "
                 f"'none', 'take' and 'drop i'; legal now: {legal}"
             )
         p = self._player
@@ -813,9 +822,7 @@ class Game:
                 reason = " (an item can only be put down on a blank space)"
             else:
                 reason = f" ({name} carries {len(self._carry[p])} item(s))"  # type: ignore[index]
-        return (
-            f"{choice!r} is not legal now: it is {name}'s turn, step {self._step!r}{reason}; legal: {legal}"
-        )
+        return f"{_short(choice)} is not legal now: it is {name}'s turn, step {self._step!r}{reason}; legal: {legal}"
 
     def _why_no_search(self, seat: int, choice: str) -> str:
         name = self.setup.players[seat]
@@ -1257,30 +1264,40 @@ class Game:
         return game_svg(self)
 
 
+def _drop_index(i: object) -> int | None:
+    """``i`` as an item index if it is a plain int in range (bools and others are not)."""
+    if type(i) is int and 0 <= i <= _MAX_DROP_INDEX:
+        return i
+    return None
+
+
 def _normalize_choice(choice: object) -> str | None:
-    """``'drop 1'``, ``{'drop': 1}``, ``('drop', 1)`` → ``'drop 1'``; other strings as they are."""
+    """``'drop 1'``, ``{'drop': 1}``, ``('drop', 1)`` → ``'drop 1'``; other strings as they are;
+    ``None`` for anything that is not a choice.  Only ASCII digits count, and an index past
+    :data:`_MAX_DROP_INDEX` is no choice: the cost of refusing never depends on the number."""
     if isinstance(choice, str):
+        if len(choice) > 64:
+            return None
         s = " ".join(choice.strip().lower().split())
         if s.startswith("drop"):
             rest = s[4:].strip()
-            if rest.isdigit():
+            if rest.isascii() and rest.isdigit() and len(rest) <= 6:
                 return drop(int(rest))
             return None
         return s if s in (BACK, CONTINUE, ROLL, NONE, TAKE) else None
-    if isinstance(choice, Mapping) and set(choice) == {"drop"}:
-        i = choice["drop"]
-        if isinstance(i, int) and not isinstance(i, bool) and i >= 0:
-            return drop(i)
+    if isinstance(choice, Mapping):
+        if len(choice) == 1 and "drop" in choice:
+            i = _drop_index(choice["drop"])
+            return None if i is None else drop(i)
         return None
     if (
         isinstance(choice, (tuple, list))
         and len(choice) == 2
+        and type(choice[0]) is str
         and choice[0] == "drop"
-        and isinstance(choice[1], int)
-        and not isinstance(choice[1], bool)
-        and choice[1] >= 0
     ):
-        return drop(choice[1])
+        i = _drop_index(choice[1])
+        return None if i is None else drop(i)
     return None
 
 
@@ -1288,7 +1305,7 @@ def _check_dice(dice: object) -> tuple[int, int]:
     if (
         isinstance(dice, (tuple, list))
         and len(dice) == 2
-        and all(isinstance(d, int) and not isinstance(d, bool) and 1 <= d <= 3 for d in dice)
+        and all(type(d) is int and 1 <= d <= 3 for d in dice)
     ):
         return (dice[0], dice[1])
-    raise IllegalChoiceError(f"dice must be two integers from 1 to 3, got {dice!r}", dice, ())
+    raise IllegalChoiceError(f"dice must be two integers from 1 to 3, got {_short(dice)}", dice, ())

@@ -18,6 +18,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from typing import Any, Literal
 
+from ..core.errors import short_repr
 from .errors import SetupError
 
 __all__ = [
@@ -32,6 +33,13 @@ __all__ = [
 
 MIN_PLAYERS = 2
 MAX_PLAYERS = 6
+#: bounds of a setup (RECORD.md, "What a valid record is, exactly")
+MAX_AIR = 1000
+MAX_ROUNDS = 100
+MAX_CHIPS = 1000
+MAX_VALUE = 2**53 - 1  # exact in a browser's numbers
+MAX_NAME = 64
+SEED_RANGE = (-(2**63), 2**63 - 1)
 
 #: The values of the 8 chips of each level in the standard game (RULES.md, Components).
 CHIP_VALUES: dict[int, tuple[int, ...]] = {
@@ -90,7 +98,7 @@ class Options:
             if type(value) is not type(allowed[0]) or value not in allowed:
                 raise SetupError(
                     f"options.{f.name}",
-                    f"{value!r} is not one of {', '.join(map(repr, allowed))}",
+                    f"{short_repr(value)} is not one of {', '.join(map(repr, allowed))}",
                 )
 
     @classmethod
@@ -102,11 +110,11 @@ class Options:
             return options
         if not isinstance(options, Mapping):
             raise SetupError("options", f"expected an object of rule options, got {type(options).__name__}")
-        unknown = sorted(set(options) - set(_OPTION_CHOICES))
+        unknown = sorted((k for k in options if k not in _OPTION_CHOICES), key=repr)
         if unknown:
             raise SetupError(
                 "options",
-                f"unknown option {unknown[0]!r}; the options are {', '.join(_OPTION_CHOICES)}",
+                f"unknown option {short_repr(unknown[0])}; the options are {', '.join(_OPTION_CHOICES)}",
             )
         return cls(**dict(options))
 
@@ -138,6 +146,17 @@ def _is_int(x: object) -> bool:
     return isinstance(x, int) and not isinstance(x, bool)
 
 
+def _check_name(i: int, name: object) -> None:
+    if not isinstance(name, str) or not name.strip():
+        raise SetupError(
+            "players", f"player {i + 1}'s name must be a non-empty string, got {short_repr(name)}"
+        )
+    if len(name) > MAX_NAME:
+        raise SetupError("players", f"player {i + 1}'s name is longer than {MAX_NAME} characters")
+    if not name.isprintable():
+        raise SetupError("players", f"player {i + 1}'s name holds a control character")
+
+
 @dataclass(frozen=True)
 class Setup:
     """A complete, valid game setup.  Build one with :meth:`create`."""
@@ -149,6 +168,44 @@ class Setup:
     path: tuple[tuple[int, int], ...] = field(default=STANDARD_CHIPS)
     options: Options = field(default_factory=Options)
     seed: int | None = None
+
+    def __post_init__(self) -> None:
+        # however it is built (create() or directly), a Setup is valid
+        if not isinstance(self.players, tuple) or not MIN_PLAYERS <= len(self.players) <= MAX_PLAYERS:
+            raise SetupError("players", "a tuple of 2 to 6 names")
+        for i, name in enumerate(self.players):
+            _check_name(i, name)
+        for key, value, top in (("air", self.air, MAX_AIR), ("rounds", self.rounds, MAX_ROUNDS)):
+            if not _is_int(value) or not 1 <= value <= top:
+                raise SetupError(key, f"must be an integer from 1 to {top}, got {short_repr(value)}")
+        if not _is_int(self.first_player) or not 0 <= self.first_player < len(self.players):
+            raise SetupError(
+                "first_player",
+                f"must be a seat index from 0 to {len(self.players) - 1}, "
+                f"got {short_repr(self.first_player)}",
+            )
+        if self.seed is not None and (
+            not _is_int(self.seed) or not SEED_RANGE[0] <= self.seed <= SEED_RANGE[1]
+        ):
+            raise SetupError(
+                "seed", f"must be an integer from -2**63 to 2**63 - 1, got {short_repr(self.seed)}"
+            )
+        if not isinstance(self.path, tuple) or not 1 <= len(self.path) <= MAX_CHIPS:
+            raise SetupError("path", f"a tuple of 1 to {MAX_CHIPS} chips")
+        for i, chip in enumerate(self.path, start=1):
+            if not (
+                type(chip) is tuple
+                and len(chip) == 2
+                and type(chip[0]) is int
+                and 1 <= chip[0] <= 4
+                and type(chip[1]) is int
+                and 0 <= chip[1] <= MAX_VALUE
+            ):
+                raise SetupError(
+                    "path", f"chip {i} is {short_repr(chip)}; a chip is (level 1..4, value 0..2**53-1)"
+                )
+        if not isinstance(self.options, Options):
+            raise SetupError("options", f"expected Options, got {type(self.options).__name__}")
 
     @classmethod
     def create(
@@ -171,22 +228,23 @@ class Setup:
         >>> Setup.create(players=2, air=0)
         Traceback (most recent call last):
         ...
-        dsa_widget.deep_sea.errors.SetupError: setup key 'air': must be an integer >= 1, got 0
+        dsa_widget.deep_sea.errors.SetupError: setup key 'air': must be an integer from 1 to 1000, got 0
         >>> Setup.create(players=2, path=[(5, 1)])
         Traceback (most recent call last):
         ...
         dsa_widget.deep_sea.errors.SetupError: setup key 'path': chip 1 has level 5; levels are 1 to 4
         """
         names = cls._check_players(players)
-        for key, value in (("air", air), ("rounds", rounds)):
-            if not _is_int(value) or value < 1:
-                raise SetupError(key, f"must be an integer >= 1, got {value!r}")
+        for key, value, top in (("air", air, MAX_AIR), ("rounds", rounds, MAX_ROUNDS)):
+            if not _is_int(value) or not 1 <= value <= top:
+                raise SetupError(key, f"must be an integer from 1 to {top}, got {short_repr(value)}")
         if not _is_int(first_player) or not 0 <= first_player < len(names):
             raise SetupError(
-                "first_player", f"must be a seat index from 0 to {len(names) - 1}, got {first_player!r}"
+                "first_player",
+                f"must be a seat index from 0 to {len(names) - 1}, got {short_repr(first_player)}",
             )
-        if seed is not None and not _is_int(seed):
-            raise SetupError("seed", f"must be an integer, got {seed!r}")
+        if seed is not None and (not _is_int(seed) or not SEED_RANGE[0] <= seed <= SEED_RANGE[1]):
+            raise SetupError("seed", f"must be an integer from -2**63 to 2**63 - 1, got {short_repr(seed)}")
         chips = standard_path(seed) if path is None else cls._check_path(path)
         return cls(
             players=names,
@@ -203,35 +261,38 @@ class Setup:
         if _is_int(players):
             n = int(players)  # type: ignore[call-overload]
             if not MIN_PLAYERS <= n <= MAX_PLAYERS:
-                raise SetupError("players", f"{n} players given; the game takes 2 to 6")
+                raise SetupError("players", f"{short_repr(n)} players given; the game takes 2 to 6")
             return tuple(f"Player {i + 1}" for i in range(n))
         if isinstance(players, (str, bytes)) or not isinstance(players, Sequence):
-            raise SetupError("players", f"expected a count 2..6 or a list of names, got {players!r}")
+            raise SetupError(
+                "players", f"expected a count 2..6 or a list of names, got {short_repr(players)}"
+            )
         names = tuple(players)
         if not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:
             raise SetupError("players", f"{len(names)} players given; the game takes 2 to 6")
         for i, name in enumerate(names):
-            if not isinstance(name, str) or not name.strip():
-                raise SetupError("players", f"player {i + 1}'s name must be a non-empty string, got {name!r}")
-            if len(name) > 64:
-                raise SetupError("players", f"player {i + 1}'s name is longer than 64 characters")
+            _check_name(i, name)
         return names
 
     @staticmethod
     def _check_path(path: object) -> tuple[tuple[int, int], ...]:
         if isinstance(path, (str, bytes)) or not isinstance(path, Sequence):
-            raise SetupError("path", f"expected a list of chips [level, value], got {path!r}")
+            raise SetupError("path", f"expected a list of chips [level, value], got {short_repr(path)}")
         if len(path) == 0:
             raise SetupError("path", "is empty; a game needs at least one chip")
+        if len(path) > MAX_CHIPS:
+            raise SetupError("path", f"holds {len(path)} chips; at most {MAX_CHIPS}")
         chips = []
         for i, chip in enumerate(path, start=1):
             if isinstance(chip, (str, bytes)) or not isinstance(chip, Sequence) or len(chip) != 2:
-                raise SetupError("path", f"chip {i} is {chip!r}; a chip is [level, value]")
+                raise SetupError("path", f"chip {i} is {short_repr(chip)}; a chip is [level, value]")
             level, value = chip
             if not _is_int(level) or not 1 <= level <= 4:
-                raise SetupError("path", f"chip {i} has level {level!r}; levels are 1 to 4")
-            if not _is_int(value) or value < 0:
-                raise SetupError("path", f"chip {i} has value {value!r}; a value is an integer >= 0")
+                raise SetupError("path", f"chip {i} has level {short_repr(level)}; levels are 1 to 4")
+            if not _is_int(value) or not 0 <= value <= MAX_VALUE:
+                raise SetupError(
+                    "path", f"chip {i} has value {short_repr(value)}; a value is an integer 0..2**53-1"
+                )
             chips.append((int(level), int(value)))
         return tuple(chips)
 
