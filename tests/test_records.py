@@ -179,7 +179,65 @@ BAD_RECORDS = {
         _bad(lambda r: r["turns"].extend([{"back": True, "dice": [3, 3]}] * 3)),
         r"^turn 5: the game is already over",
     ),
+    # RECORD.md, "What a valid record is, exactly"
+    "duplicate key": ('{"format": "deep-sea-adventure/record@1", "format": "x"}', r"appears twice"),
+    "null value": (_bad(lambda r: r["setup"].update(rounds=None)), r"'rounds' is null"),
+    "null in a list": (_bad(lambda r: r["turns"].append(None)), r"null in a list"),
+    "nested too deep": ('{"a": ' * 17 + "1" + "}" * 17, r"nested deeper than 16"),
+    "NaN": ('{"format": NaN}', r"NaN is not a JSON number"),
+    "neither path nor seed": (_bad(lambda r: r["setup"].pop("path")), r"^setup key 'path': .*neither"),
+    "air 1001": (_bad(lambda r: r["setup"].update(air=1001)), r"^setup key 'air'"),
+    "rounds 101": (_bad(lambda r: r["setup"].update(rounds=101)), r"^setup key 'rounds'"),
+    "path 1001 chips": (_bad(lambda r: r["setup"].update(path=[[1, 0]] * 1001)), r"^setup key 'path'"),
+    "value 2**53": (_bad(lambda r: r["setup"].update(path=[[1, 2**53]])), r"^setup key 'path'"),
+    "seed 2**63": (_bad(lambda r: r["setup"].update(seed=2**63)), r"^setup key 'seed'"),
+    "name 65 characters": (
+        _bad(lambda r: r["setup"].update(players=["a" * 65, "b"])),
+        r"^setup key 'players'",
+    ),
+    "blank name": (_bad(lambda r: r["setup"].update(players=["   ", "b"])), r"^setup key 'players'"),
+    "control character": (_bad(lambda r: r["setup"].update(players=["a\nb", "b"])), r"^setup key 'players'"),
+    "option key not text": (
+        '{"format": "deep-sea-adventure/record@1", "setup": {"players": 2, "seed": 1, "options": {"1": 2}}}',
+        r"^setup key 'options'",
+    ),
+    "drop 20000": (
+        _bad(lambda r: r["turns"].append({"dice": [1, 1], "search": {"drop": 20000}})),
+        r"^turn 3: ",
+    ),
+    "huge drop": (
+        _bad(lambda r: r["turns"].append({"dice": [1, 1], "search": {"drop": 10**30}})),
+        r"^turn 3: ",
+    ),
+    "huge seat": (_bad(lambda r: r["turns"].append({"player": 10**30, "dice": [1, 1]})), r"^turn 3: player"),
 }
+
+
+def test_bytes_that_are_no_record_exit_2(tmp_path):
+    """RECORD.md: 'UTF-8 JSON (a byte-order mark is not allowed) ..., at most 10 MB'."""
+    good = json.dumps(BASE).encode()
+    cases = {
+        "bom": (b"\xef\xbb\xbf" + good, r"byte-order mark"),
+        "latin-1": (good.replace(b'"Ann"', b'"\xe9"'), r"not UTF-8"),
+        "11 MB": (b'{"x": "' + b"a" * 11_000_000 + b'"}', r"larger than 10,000,000 bytes"),
+    }
+    for name, (data, pattern) in cases.items():
+        with pytest.raises(RecordError, match=pattern):
+            load_record(data)
+        f = tmp_path / f"{name}.json"
+        f.write_bytes(data)
+        out = replay_cli(str(f))
+        assert out.returncode == 2 and out.stdout == "" and len(out.stderr.splitlines()) == 1, name
+
+
+def test_replay_dash_reads_the_stream_never_a_file_name(tmp_path):
+    """'`-` for standard input': its text is the record, even when it looks like a path."""
+    f = tmp_path / "real.json"
+    f.write_text(json.dumps(BASE))
+    out = replay_cli("-", stdin=str(f))  # a path on stdin is text, not a file to open
+    assert out.returncode == 2 and "not valid JSON" in out.stderr
+    out = replay_cli("-", stdin=json.dumps(BASE))
+    assert out.returncode == 0 and json.loads(out.stdout) == load_record(BASE).state_dict()
 
 
 @pytest.mark.parametrize("name", list(BAD_RECORDS))

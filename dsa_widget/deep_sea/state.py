@@ -117,9 +117,9 @@ def _visible_bank_seats(game: Game, viewer: int | None, reveal_all: bool) -> set
 def setup_summary(game: Game, *, reveal_all: bool = False) -> dict[str, Any]:
     """The setup as the setup panel pre-fills it, without chip values.
 
-    The seed is sent only when every value may be shown (``reveal_all`` or the
-    game is over): it rebuilds the shuffled path and the dice, so it would
-    give every hidden value away.
+    The seed is sent only when every value may be shown (``reveal_all``): it rebuilds the
+    shuffled path and the dice, so it would give every hidden value away, even after the game
+    ends (chips never banked stay hidden then).
 
     >>> from dsa_widget import Game
     >>> g = Game(players=2, seed=42)
@@ -132,7 +132,7 @@ def setup_summary(game: Game, *, reveal_all: bool = False) -> dict[str, Any]:
         "air": s.air,
         "rounds": s.rounds,
         "first_player": s.first_player,
-        "seed": s.seed if reveal_all or game.is_over else None,
+        "seed": s.seed if reveal_all else None,
         "seeded": s.seed is not None,
         "custom_path": _is_custom(s.path),
         "path_levels": "".join(str(c[0]) for c in s.path),

@@ -310,10 +310,14 @@ class DeepSea(anywidget.AnyWidget):
 
     @property
     def viewer(self) -> int | None:
+        """The seat whose private knowledge the screen shows (``None``: a shared screen)."""
         if self._viewer_spec == "auto":
             humans = [q for q, lab in enumerate(self._labels) if lab == HUMAN]
             return humans[0] if len(humans) == 1 else None
-        return self._viewer_spec  # type: ignore[return-value]
+        seat = self._viewer_spec
+        # a seat the current game does not have (a new game with fewer players): the screen
+        # shows public knowledge only
+        return seat if isinstance(seat, int) and seat < len(self._game.players) else None
 
     @property
     def log(self) -> list[str]:
@@ -685,8 +689,6 @@ class DeepSea(anywidget.AnyWidget):
             log=log,
             known=known,
         )
-        if not reveal and state["setup"].get("seed") is not None and not self._game.is_over:
-            state["setup"]["seed"] = None
         rows = [self._compare_row("real", self._game, known)]
         if self._branch_from is not None:
             rows.append(self._compare_row(f"real at turn {self._branch_from}", next(br.frames()), known))
