@@ -66,10 +66,11 @@ def _mutated(base: dict, path: list[str | int], value: object) -> object:
     doc = json.loads(json.dumps(base))
     node = doc
     for step in path[:-1]:
-        if isinstance(node, dict) and step in node or isinstance(node, list) and isinstance(step, int) and 0 <= step < len(node):
-            node = node[step]
-        else:
+        in_dict = isinstance(node, dict) and step in node
+        in_list = isinstance(node, list) and isinstance(step, int) and 0 <= step < len(node)
+        if not (in_dict or in_list):
             break
+        node = node[step]
     last = path[-1] if path else "format"
     if isinstance(node, dict):
         node[str(last)] = value
