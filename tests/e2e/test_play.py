@@ -276,10 +276,13 @@ def test_errors_pause_step_and_dark_theme(lab, page, console):
     # keyboard: R rolls; the error goes away; JupyterLab's own shortcuts (R: raw cell,
     # B: insert a cell) do not fire while the board has the focus
     cells_before = page.locator(".jp-Notebook .jp-Cell").count()
+    # the bot waits (it would start animations of its own after Ann's roll, at the machine's pace)
+    nb.execute("w.paused = True")
     root.focus()
     page.keyboard.press("r")
     expect(page.locator(".dsa-error")).to_be_hidden()
-    # the move animates; Escape skips it
+    # the roll's state is drawn (its animation starts in the same draw); Escape skips it
+    expect(root).not_to_have_attribute("data-seq", seq)
     page.keyboard.press("Escape")
     running = page.evaluate(
         "() => document.getAnimations()"
@@ -291,9 +294,7 @@ def test_errors_pause_step_and_dark_theme(lab, page, console):
     page.keyboard.press("c")
     assert page.locator(".jp-Notebook .jp-Cell").count() == cells_before
     assert page.locator(".jp-Notebook .jp-Cell.jp-RawCell").count() == 0
-    assert int(nb.eval("w.game.turn_number")) >= 0
-    # pause the bot, then step it by hand
-    nb.execute("w.paused = True")
+    # the bot is paused: Ann finishes her turn by clicking, then the bot is stepped by hand
     while nb.eval("w.game.current_player") == "0" and nb.eval("w.game.is_over") == "False":
         legal = py_json(nb, "__import__('json').dumps(list(w.game.legal_choices()))")
         choice = "none" if "none" in legal else legal[0]
