@@ -1,6 +1,6 @@
 // Buttons for exactly the legal choices (plus bot pause/step), with shortcuts.
 import { h } from "./dom.js";
-import { choiceLabel, isBot } from "./model.js";
+import { chipsOf, choiceLabel, isBot } from "./model.js";
 
 /**
  * state, paused: what to show; send(choice) / onPause(bool) / onStep() callbacks.
@@ -40,6 +40,18 @@ export function drawControls(state, { paused, pending, send, onPause, onStep }) 
       }),
     );
     return box;
+  }
+  if (state.step === "sink") {
+    const chips = chipsOf(state, state.current);
+    const laid = (state.laying || []).map((i) => `level ${chips[i]?.[0] ?? "?"}`);
+    box.append(
+      h("span", {
+        class: "dsa-hint",
+        text: laid.length
+          ? `Laid so far: ${laid.join(", ")}. Choose the next chip, or keep the order you picked them up.`
+          : "Your chips sink past the end of the path in stacks of 3: choose which goes first.",
+      }),
+    );
   }
   for (const choice of state.legal) {
     const lab = choiceLabel(choice, state);

@@ -22,8 +22,15 @@ export const STEP_WORDS = {
   turn_back: "turn back or keep diving?",
   roll: "roll the dice",
   search: "search the space",
+  sink: "drowning — choose the order your chips sink in",
   over: "game over",
 };
+
+/** The current diver's chips in pickup order, stacks broken into their chips (the sink step's numbering). */
+export function chipsOf(state, q) {
+  const d = state.divers[q];
+  return d ? d.items.flat() : [];
+}
 
 export function choiceLabel(choice, state) {
   if (choice === "back") return { text: "Turn back", key: "B", aria: "Turn back toward the submarine" };
@@ -47,15 +54,32 @@ export function choiceLabel(choice, state) {
     const what = item ? itemText(item) : `item ${i + 1}`;
     return { text: `Put down ${i + 1}`, key: i < 9 ? String(i + 1) : "", aria: `Put down item ${i + 1}: the ${what}` };
   }
+  if (choice === "lay all") {
+    return { text: "Keep this order", key: "L", aria: "Lay the remaining chips in the order you picked them up" };
+  }
+  const lay = /^lay (\d+)$/.exec(choice);
+  if (lay) {
+    const i = Number(lay[1]);
+    const chip = chipsOf(state, state.current)[i];
+    const what = chip ? chipText(chip) : `chip ${i + 1}`;
+    return {
+      text: `Lay ${i + 1}: level ${chip ? chip[0] : "?"}`,
+      key: i < 9 ? String(i + 1) : "",
+      aria: `Lay chip ${i + 1} next: the ${what}`,
+    };
+  }
   return { text: choice, key: "", aria: choice };
 }
 
 /** The choice a key stands for, if legal. */
 export function choiceForKey(key, legal) {
   const k = key.toLowerCase();
-  const map = { b: "back", c: "continue", r: "roll", " ": "roll", t: "take", n: "none" };
-  let choice = map[k];
-  if (!choice && /^[1-9]$/.test(k)) choice = `drop ${Number(k) - 1}`;
+  const map = { b: "back", c: "continue", r: "roll", " ": "roll", t: "take", n: "none", l: "lay all" };
+  if (/^[1-9]$/.test(k)) {
+    const i = Number(k) - 1;
+    return [`drop ${i}`, `lay ${i}`].find((c) => legal.includes(c)) ?? null;
+  }
+  const choice = map[k];
   return choice && legal.includes(choice) ? choice : null;
 }
 

@@ -80,6 +80,8 @@ def random_state(
                 c = rng.choice(lg) if rng.random() < 0.3 else "none"
         elif g.step == "turn_back":
             c = "back" if rng.random() < p_back else "continue"
+        elif g.step == "sink":
+            c = rng.choice(lg)  # drowning: lay the chips in some order
         else:
             c = "roll"
         g.apply(c)

@@ -212,6 +212,8 @@ def policy_choice(g: Game, d: int, others, me: str) -> str:
         return "back" if pol == "home" else "continue"
     if g.step == "search":
         return "none"
+    if g.step == "sink":
+        return "lay all"
     return "roll"
 
 
@@ -452,7 +454,7 @@ def test_carried_value_is_the_posterior_mean():
             elif g.step == "turn_back":
                 g.apply("back" if r.random() < 0.3 else "continue")
             else:
-                g.apply("roll")
+                g.apply(g.legal_choices()[0])  # roll, or lay the chips as picked up
         if g.is_over or not g.history or g.step != "roll" or g._breathed:
             continue
         viewer = r.randrange(g.setup.n_players)

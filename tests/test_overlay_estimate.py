@@ -107,8 +107,8 @@ def test_air_forecast_is_what_the_engine_does_when_nobody_takes_or_gets_back(see
         c = g.legal_choices()
         if g.step == "roll":
             g.roll((1, 1))
-        else:
-            g.apply("continue" if "continue" in c else "none")
+        else:  # continue, search nothing, and at the round's end lay the chips as picked up
+            g.apply("continue" if "continue" in c else ("none" if "none" in c else c[0]))
     if f["turns_left"] is None:
         assert f["per_round"] == 0 and f["next"] == seen_next == g.air
     else:

@@ -138,7 +138,10 @@ def test_air_runs_out_last_turn_completes_steps_2_to_4():
     assert g.step == "search"
     assert g.divers[0].position == 5
     g.apply("take")
-    # then the round ends: Ann in the water drops both chips
+    # then the round ends: Ann in the water drops both chips, in the order she chooses
+    # ("Each diver chooses the order in which his own chips are laid")
+    assert g.step == "sink" and g.current_player == 0 and g.legal_choices() == ("lay all", "lay 0", "lay 1")
+    g.apply("lay all")
     assert g.round == 2
     assert g.scores == (0, 0)
     assert g.air == 1

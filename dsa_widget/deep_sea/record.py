@@ -20,6 +20,7 @@ import json
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from ..core.errors import short_repr
 from ..core.records import RecordFormat, RecordFormatError, read_document, register_format
 from .errors import IllegalChoiceError, RecordError, SetupError
 from .setup import Setup
@@ -31,7 +32,7 @@ __all__ = ["FORMAT", "game_to_record", "load_record", "play_record_turn", "read_
 
 FORMAT = "deep-sea-adventure/record@1"
 _SETUP_KEYS = ("players", "air", "rounds", "first_player", "path", "seed", "options")
-_TURN_KEYS = ("back", "dice", "search", "player")
+_TURN_KEYS = ("back", "dice", "search", "player", "sink")
 
 
 def read_record(source: Any) -> dict[str, Any]:
@@ -101,16 +102,16 @@ def play_record_turn(game: Game, turn: Any) -> None:
         raise IllegalChoiceError(f"a turn is an object, got {turn!r}")
     for key in turn:
         if key not in _TURN_KEYS:
-            raise IllegalChoiceError(f"unknown key {key!r}; a turn has back, dice, search and player")
+            raise IllegalChoiceError(f"unknown key {key!r}; a turn has back, dice, search, sink and player")
     if game.is_over:
         raise IllegalChoiceError("the game is already over")
     if "player" in turn:
         seat = turn["player"]
         if not isinstance(seat, int) or isinstance(seat, bool):
-            raise IllegalChoiceError(f"player must be a seat index, got {seat!r}")
+            raise IllegalChoiceError(f"player must be a seat index, got {short_repr(seat)}")
         if seat != game.current_player:
             raise IllegalChoiceError(
-                f"player {seat} given, but it is seat {game.current_player}'s turn "
+                f"player {short_repr(seat)} given, but it is seat {game.current_player}'s turn "
                 f"({game.players[game.current_player]})"  # type: ignore[index]
             )
     if "dice" not in turn:
@@ -118,7 +119,7 @@ def play_record_turn(game: Game, turn: Any) -> None:
     search = turn.get("search", "none")
     if not (search in ("none", "take") or (isinstance(search, Mapping) and set(search) == {"drop"})):
         raise IllegalChoiceError(f'search must be "none", "take" or {{"drop": i}}, got {json.dumps(search)}')
-    game.play_turn(back=turn.get("back", False), dice=turn["dice"], search=search)
+    game.play_turn(back=turn.get("back", False), dice=turn["dice"], search=search, sink=turn.get("sink"))
 
 
 def game_to_record(game: Game) -> dict[str, Any]:

@@ -62,6 +62,9 @@ __all__ = [
     "NONE",
     "TAKE",
     "drop",
+    "lay",
+    "LAY_ALL",
+    "SINK_STEP",
     "swim",
     "has_free_deeper",
     "DICE_OUTCOMES",
@@ -77,11 +80,16 @@ CONTINUE = "continue"
 ROLL = "roll"
 NONE = "none"
 TAKE = "take"
+#: at the sink step: lay the remaining chips in the order they were picked up
+LAY_ALL = "lay all"
 
 # Steps.
 TURN_BACK_STEP = "turn_back"
 ROLL_STEP = "roll"
 SEARCH_STEP = "search"
+#: after a round's last turn, each drowning diver with two or more chips lays them in the order
+#: he chooses (option ``sink_order="chosen"``, RULES.md, end of a round, step 2)
+SINK_STEP = "sink"
 OVER = "over"
 
 _DROPS: list[str] = [f"drop {i}" for i in range(40)]
@@ -107,6 +115,16 @@ def drop(i: int) -> str:
     'drop 2'
     """
     return _DROPS[i] if 0 <= i < len(_DROPS) else f"drop {i}"
+
+
+def lay(i: int) -> str:
+    """At the sink step, the choice that lays chip ``i`` next (chips numbered in the order they
+    were picked up, a stack broken into its chips, 0 first).
+
+    >>> lay(1)
+    'lay 1'
+    """
+    return f"lay {i}"
 
 
 def _ensure_drops(k: int) -> None:
@@ -246,6 +264,10 @@ class Game:
         "_vcache",
         "_requires",
         "_n",
+        "_sink_queue",
+        "_sink_done",
+        "_laying",
+        "_drowned",
     )
 
     def __init__(
@@ -285,6 +307,14 @@ class Game:
         self._events: list[dict[str, Any]] | None = [] if events else None
         self._requires = setup.options.turn_back_requires_treasure
         self._vcache: dict[Any, Any] = {}
+        # the sink step: seats still to lay their chips (the first is laying), the orders chosen
+        # (chip indices in pickup order), and what the first has laid so far
+        self._sink_queue: tuple[int, ...] = ()
+        self._sink_done: dict[int, tuple[int, ...]] = {}
+        self._laying: tuple[int, ...] = ()
+        # the divers who drowned with chips when the last round ended (seat -> chips), for
+        # checking a record's sink orders of divers who had only one chip (never asked)
+        self._drowned: dict[int, int] | None = None
         if rng is None:
             rng = setup.seed
         # The dice: an external random.Random if one is given, else a 64-bit LCG whose whole
@@ -348,13 +378,19 @@ class Game:
             self._events.append({"type": "turn", "turn": self.turn_number, "round": self._round, "seat": p})
             self._events.append({"type": "breathe", "seat": p, "items": k, "air": self._air})
 
-    def _end_turn(self) -> None:
+    def _close_turn(self) -> None:
         self._nturns += 1
         if self._turns is not None:
             self._turns.append(self._turn)
+
+    def _end_turn(self) -> None:
         if self._last or self._n_home == self._n:
+            if self._start_sinking():
+                return  # the turn goes on: the drowning divers lay their chips
+            self._close_turn()
             self._end_round()
             return
+        self._close_turn()
         p = self._player
         n = self._n
         home = self._home
@@ -367,6 +403,54 @@ class Game:
             q += 1
         self._player = q
         self._begin_turn()
+
+    def _drowning(self) -> list[int]:
+        """The divers still in the water, in drop order (RULES.md, end of a round, step 2)."""
+        water = [q for q in range(self._n) if not self._home[q] and self._pos[q] > 0]
+        water.sort(key=self._pos.__getitem__, reverse=self.setup.options.drop_order == "farthest_first")
+        return water
+
+    def _chips_of(self, q: int) -> list[int]:
+        """Diver ``q``'s chips in pickup order, stacks broken into their chips."""
+        return [c for item in self._carry[q] for c in item]
+
+    def _start_sinking(self) -> bool:
+        """Open the sink step if some drowning diver has two or more chips to lay in his order."""
+        if self.setup.options.sink_order != "chosen":
+            return False
+        queue = tuple(q for q in self._drowning() if len(self._chips_of(q)) >= 2)
+        if not queue:
+            return False
+        self._sink_queue, self._sink_done, self._laying = queue, {}, ()
+        self._step = SINK_STEP
+        self._player = queue[0]
+        self._legal = self._lay_legal()
+        return True
+
+    def _lay_legal(self) -> tuple[str, ...]:
+        k = len(self._chips_of(self._sink_queue[0]))
+        laid = self._laying
+        return (LAY_ALL,) + tuple(lay(i) for i in range(k) if i not in laid)
+
+    def _lay(self, choice: str) -> None:
+        q = self._sink_queue[0]
+        k = len(self._chips_of(q))
+        if choice != LAY_ALL:
+            self._laying += (int(choice[4:]),)  # a legal "lay i" is canonical
+        rest = tuple(i for i in range(k) if i not in self._laying)
+        if choice != LAY_ALL and len(rest) > 1:
+            self._legal = self._lay_legal()
+            return
+        self._sink_done[q] = self._laying + rest  # the last chip (or the rest, in pickup order)
+        self._laying = ()
+        self._sink_queue = self._sink_queue[1:]
+        if self._sink_queue:
+            self._player = self._sink_queue[0]
+            self._legal = self._lay_legal()
+            return
+        self._turn["sink"] = {str(q): list(order) for q, order in self._sink_done.items()}
+        self._close_turn()
+        self._end_round()
 
     def _end_round(self) -> None:
         n = self._n
@@ -390,16 +474,19 @@ class Game:
                 self._score[q] += sum(val[c] for c in chips)
                 if ev is not None:
                     ev.append({"type": "bank", "seat": q, "chips": [[lv[c], val[c]] for c in chips]})
-        # 2. Divers still in the water drop everything, nearest (or farthest) first.
-        water = [q for q in range(n) if not self._home[q] and self._pos[q] > 0]
-        water.sort(key=self._pos.__getitem__, reverse=self.setup.options.drop_order == "farthest_first")
-        sunk = [c for q in water for item in self._carry[q] for c in item]
-        if ev is not None:
-            for q in water:
-                if self._carry[q]:
-                    ev.append(
-                        {"type": "sink", "seat": q, "chips": [lv[c] for item in self._carry[q] for c in item]}
-                    )
+        # 2. Divers still in the water drop everything, nearest (or farthest) first, each laying
+        #    his chips in the order he chose (pickup order unless he chose).
+        water = self._drowning()
+        done = self._sink_done
+        sunk: list[int] = []
+        self._drowned = {q: len(self._chips_of(q)) for q in water if self._carry[q]}
+        for q in water:
+            pickup = self._chips_of(q)
+            laid = [pickup[i] for i in done[q]] if q in done else pickup
+            sunk.extend(laid)
+            if ev is not None and laid:
+                ev.append({"type": "sink", "seat": q, "chips": [lv[c] for c in laid]})
+        self._sink_done = {}
         # 3. Remove the blanks and close the gaps; the sunk chips lie past the end in stacks of 3.
         path: list[tuple[int, ...] | None] = [None]
         path.extend(x for x in self._path if x is not None)
@@ -457,6 +544,8 @@ class Game:
             self._roll(d[0], d[1])
         elif step == SEARCH_STEP:
             self._search(choice)
+        elif step == SINK_STEP:
+            self._lay(choice)
         else:  # turn_back
             p = self._player
             self._breathe(p)  # type: ignore[arg-type]
@@ -745,8 +834,12 @@ class Game:
         d = self._next_dice() if dice is None else _check_dice(dice)
         self._roll(d[0], d[1])
 
-    def play_turn(self, back: bool = False, dice: Sequence[int] | None = None, search: Any = NONE) -> None:
-        """Play a whole turn as a record states it (``back``, ``dice``, ``search``).
+    def play_turn(
+        self, back: bool = False, dice: Sequence[int] | None = None, search: Any = NONE, sink: Any = None
+    ) -> None:
+        """Play a whole turn as a record states it (``back``, ``dice``, ``search`` and, on a turn
+        that ends a round, ``sink``: ``{"seat": [chip indices, ...]}``, the order each drowning
+        diver lays his chips; a diver not named lays them in pickup order).
 
         Checked as a whole: if any part is illegal, :class:`IllegalChoiceError`
         is raised and the game is left as it was before the turn.
@@ -758,7 +851,7 @@ class Game:
         ne = len(events) if events is not None else 0
         snapshot = self.copy(history=False, events=False)
         try:
-            self._play_turn(back, dice, search)
+            self._play_turn(back, dice, search, sink)
         except IllegalChoiceError:
             self._restore(snapshot)
             if turns is not None:
@@ -768,7 +861,7 @@ class Game:
             self._turns, self._events = turns, events
             raise
 
-    def _play_turn(self, back: Any, dice: Any, search: Any) -> None:
+    def _play_turn(self, back: Any, dice: Any, search: Any, sink: Any) -> None:
         if self._step == OVER:
             raise IllegalChoiceError("the game is over; no more turns", None, ())
         if self._step not in (TURN_BACK_STEP, ROLL_STEP) or self._breathed:
@@ -783,14 +876,68 @@ class Game:
             raise IllegalChoiceError("a turn needs its dice", None, self._legal)
         seat = self._player
         turn_no = self.turn_number
+        self._drowned = None
         self.roll(dice)
         norm = _normalize_choice(search)
-        if self.turn_number != turn_no or self._player != seat or self._step != SEARCH_STEP:
-            # the turn already ended: nothing could be searched
-            if norm != NONE:
-                raise IllegalChoiceError(self._why_no_search(seat, norm), search, (NONE,))  # type: ignore[arg-type]
-            return
-        self.apply(norm if norm is not None else search)
+        if self.turn_number == turn_no and self._player == seat and self._step == SEARCH_STEP:
+            self.apply(norm if norm is not None else search)
+        elif norm != NONE:  # the swim ended the turn (or its search): nothing could be searched
+            raise IllegalChoiceError(self._why_no_search(seat, norm or _short(search)), search, (NONE,))  # type: ignore[arg-type]
+        if self._step == SINK_STEP:
+            self._play_sink(sink)
+        elif sink is not None:
+            # the round may have ended with drowning divers of one chip each (nobody was asked):
+            # naming them with their one order is allowed, anything else is an error
+            if self.setup.options.sink_order != "chosen" or self._drowned is None:
+                raise IllegalChoiceError(
+                    "sink is written only on a turn that ends a round, under sink_order 'chosen'", sink, ()
+                )
+            self._sink_orders(sink, self._drowned)
+
+    def _play_sink(self, sink: Any) -> None:
+        """The sink step as a record writes it: for each drowning diver named, the order of his
+        chips; one not named lays them in pickup order."""
+        chips = {q: len(self._chips_of(q)) for q in self._drowning() if self._carry[q]}
+        orders = self._sink_orders({} if sink is None else sink, chips)
+        while self._step == SINK_STEP:
+            order = orders.get(self._sink_queue[0])
+            if order is None:
+                self._lay(LAY_ALL)
+            else:
+                for i in order[:-1]:
+                    self._lay(lay(i))
+
+    @staticmethod
+    def _sink_orders(sink: Any, chips: Mapping[int, int]) -> dict[int, list[int]]:
+        """A record's ``sink`` object checked against the drowning divers (seat -> chips)."""
+        if not isinstance(sink, Mapping):
+            raise IllegalChoiceError(
+                f"sink must be an object seat -> chip order, got {_short(sink)}", sink, ()
+            )
+        orders: dict[int, list[int]] = {}
+        for key, order in sink.items():
+            if not (isinstance(key, str) and key.isascii() and key.isdigit() and key == str(int(key[:2]))):
+                # one way to write each seat ("1", never "01"), so no seat can be named twice
+                raise IllegalChoiceError(f"sink: {_short(key)} is not a seat number", sink, ())
+            q = int(key)
+            if q not in chips:
+                raise IllegalChoiceError(
+                    f"sink: seat {q} is not a diver drowning with chips this round", sink, ()
+                )
+            k = chips[q]
+            if not (
+                isinstance(order, list)
+                and len(order) == k
+                and all(type(i) is int for i in order)
+                and sorted(order) == list(range(k))
+            ):
+                raise IllegalChoiceError(
+                    f"sink: seat {q}'s order must list his chips 0..{k - 1} once each, got {_short(order)}",
+                    sink,
+                    (),
+                )
+            orders[q] = order
+        return orders
 
     # ------------------------------------------------------------------ explanations
 
@@ -801,7 +948,7 @@ class Game:
         if norm is None:
             return (
                 f"{_short(choice)} is not a choice; choices are 'back', 'continue', 'roll', "
-                f"'none', 'take' and 'drop i'; legal now: {legal}"
+                f"'none', 'take', 'drop i', 'lay i' and 'lay all'; legal now: {legal}"
             )
         p = self._player
         name = self.setup.players[p]  # type: ignore[index]
@@ -826,13 +973,14 @@ class Game:
 
     def _why_no_search(self, seat: int, choice: str) -> str:
         name = self.setup.players[seat]
+        said = repr(choice) if choice in (TAKE, NONE) or choice.startswith("drop ") else choice
         if self._home[seat]:
-            return f"{choice!r}: {name} is back in the submarine and does not search"
+            return f"{said}: {name} is back in the submarine and does not search"
         if self._pos[seat] == 0 and not self.is_over:
-            return f"{choice!r}: {name} is still in the submarine and does not search"
+            return f"{said}: {name} is still in the submarine and does not search"
         if choice == TAKE:
-            return f"{choice!r}: {name} stands on a blank; nothing to take"
-        return f"{choice!r}: {name} carries nothing to put down"
+            return f"{said}: {name} stands on a blank; nothing to take"
+        return f"{said}: {name} carries nothing to put down"
 
     # ------------------------------------------------------------------ public API: reading
 
@@ -1023,6 +1171,10 @@ class Game:
         g._requires = self._requires
         g._dice = self._dice
         g._vcache = {}
+        g._sink_queue = self._sink_queue
+        g._sink_done = dict(self._sink_done)
+        g._laying = self._laying
+        g._drowned = None
         if rng is not None:
             g._rng = rng
         elif self._rng is None:
@@ -1061,8 +1213,18 @@ class Game:
                 self._forced,
                 self._legal,
                 tuple(self._banked),
+                self._sink_done,
+                self._laying,
             )
-            == (other._step, other._breathed, other._forced, other._legal, tuple(other._banked))
+            == (
+                other._step,
+                other._breathed,
+                other._forced,
+                other._legal,
+                tuple(other._banked),
+                other._sink_done,
+                other._laying,
+            )
         )
 
     __hash__ = None  # type: ignore[assignment]
@@ -1162,6 +1324,9 @@ class Game:
             breathed=self._breathed,
             last_home=self._last_home,
             turn_number=self._nturns,
+            sink_queue=self._sink_queue,
+            sink_done=tuple(self._sink_done.items()),
+            laying=self._laying,
         )
         return view
 
@@ -1233,6 +1398,10 @@ class Game:
         g._events = [] if events else None
         g._requires = view.options.turn_back_requires_treasure
         g._vcache = {}
+        g._sink_queue = view.sink_queue
+        g._sink_done = dict(view.sink_done)
+        g._laying = view.laying
+        g._drowned = None
         g._rng = None
         g._dice = 0
         g.set_dice(rng)
@@ -1279,12 +1448,13 @@ def _normalize_choice(choice: object) -> str | None:
         if len(choice) > 64:
             return None
         s = " ".join(choice.strip().lower().split())
-        if s.startswith("drop"):
-            rest = s[4:].strip()
-            if rest.isascii() and rest.isdigit() and len(rest) <= 6:
-                return drop(int(rest))
-            return None
-        return s if s in (BACK, CONTINUE, ROLL, NONE, TAKE) else None
+        for word, make in (("drop", drop), ("lay", lay)):
+            if s.startswith(word) and s != LAY_ALL:
+                rest = s[len(word) :].strip()
+                if rest.isascii() and rest.isdigit() and len(rest) <= 6:
+                    return make(int(rest))
+                return None
+        return s if s in (BACK, CONTINUE, ROLL, NONE, TAKE, LAY_ALL) else None
     if isinstance(choice, Mapping):
         if len(choice) == 1 and "drop" in choice:
             i = _drop_index(choice["drop"])

@@ -57,12 +57,14 @@ STANDARD_CHIPS: tuple[tuple[int, int], ...] = tuple(
 DropOrder = Literal["nearest_first", "farthest_first"]
 Tiebreak = Literal["level4", "levels_desc"]
 Reveal = Literal["public", "owner"]
+SinkOrder = Literal["chosen", "pickup"]
 
 _OPTION_CHOICES: dict[str, tuple[Any, ...]] = {
     "turn_back_requires_treasure": (True, False),
     "drop_order": ("nearest_first", "farthest_first"),
     "tiebreak": ("level4", "levels_desc"),
     "reveal": ("public", "owner"),
+    "sink_order": ("chosen", "pickup"),
 }
 
 #: One line per option, for help texts and the widget's setup panel.
@@ -75,6 +77,8 @@ OPTION_HELP: dict[str, str] = {
     "then 3, 2, 1 counts (levels_desc).",
     "reveal": "Banked chips are shown to everyone (public) or only to their owner until "
     "the game ends (owner, French text).",
+    "sink_order": "A drowning diver chooses the order his chips sink in, and so which share a "
+    "stack (chosen, all three rule texts), or they sink in pickup order (pickup).",
 }
 
 
@@ -82,14 +86,16 @@ OPTION_HELP: dict[str, str] = {
 class Options:
     """The rule options of RULES.md, each defaulting to the marked default.
 
-    >>> Options()
-    Options(turn_back_requires_treasure=True, drop_order='nearest_first', tiebreak='level4', reveal='public')
+    >>> Options().to_dict()  # doctest: +NORMALIZE_WHITESPACE
+    {'turn_back_requires_treasure': True, 'drop_order': 'nearest_first', 'tiebreak': 'level4',
+     'reveal': 'public', 'sink_order': 'chosen'}
     """
 
     turn_back_requires_treasure: bool = True
     drop_order: DropOrder = "nearest_first"
     tiebreak: Tiebreak = "level4"
     reveal: Reveal = "public"
+    sink_order: SinkOrder = "chosen"
 
     def __post_init__(self) -> None:
         for f in fields(self):

@@ -170,6 +170,7 @@ def build_state(
     Keys: ``v`` schema, ``seq``, ``players``, ``seats`` ("human" or a bot
     name per seat), ``round``/``rounds``, ``air``/``start_air``, ``step``,
     ``current`` (seat or ``None``), ``legal``, ``must_turn_back``,
+    ``laying`` and ``sinking`` (the sink step: chips laid so far, seats still to lay),
     ``turn`` (turns completed), ``path`` (per space: ``0`` blank, else a
     list of chips ``[level]`` or ``[level, value]``), ``divers`` (``pos``,
     ``up``, ``home``, ``items``), ``banked`` (chips per seat), ``scores``
@@ -217,6 +218,10 @@ def build_state(
         "current": v.current_player,
         "legal": list(v.legal),
         "must_turn_back": v.must_turn_back,
+        # the sink step: the chips the current diver laid so far (indices in pickup order, stacks
+        # broken) and who else must still lay his
+        "laying": list(v.laying),
+        "sinking": list(v.sink_queue),
         "turn": game.turn_number,
         "path": path,
         "divers": divers,

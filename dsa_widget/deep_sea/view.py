@@ -95,6 +95,12 @@ class View:
     breathed: bool
     last_home: int
     turn_number: int
+    #: the sink step (``step == "sink"``): the seats still to lay their chips, the first laying now;
+    #: the orders chosen so far ``((seat, chip indices), ...)``; what the first has laid so far.
+    #: Chips are numbered in pickup order, stacks broken into their chips (levels are public).
+    sink_queue: tuple[int, ...] = ()
+    sink_done: tuple[tuple[int, tuple[int, ...]], ...] = ()
+    laying: tuple[int, ...] = ()
 
     @classmethod
     def of(cls, game: Game, seat: int, *, knower: int | None | str = "seat") -> View:

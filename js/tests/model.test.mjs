@@ -72,3 +72,20 @@ test("custom paths parse", () => {
   assert.equal(parsePath("  "), null);
   assert.throws(() => parsePath("1:0 banana"), /banana/);
 });
+
+test("the sink step: chips numbered in pickup order, stacks broken, keys 1-9 and L", () => {
+  const sink = {
+    ...state,
+    step: "sink",
+    legal: ["lay all", "lay 0", "lay 2"],
+    laying: [1],
+    divers: [{ pos: 2, up: true, home: false, items: [[[1]], [[4], [3]]] }, state.divers[1]],
+  };
+  assert.equal(choiceLabel("lay 2", sink).text, "Lay 3: level 3"); // the stack's second chip
+  assert.equal(choiceLabel("lay all", sink).key, "L");
+  assert.equal(choiceForKey("3", sink.legal), "lay 2");
+  assert.equal(choiceForKey("2", sink.legal), null); // chip 1 is laid already
+  assert.equal(choiceForKey("l", sink.legal), "lay all");
+  assert.equal(choiceForKey("2", state.legal), "drop 1"); // at a search, digits still put down
+  assert.match(statusText(sink), /choose the order your chips sink in/);
+});

@@ -302,6 +302,8 @@ def win_chances(
     values).  ``bots`` is a callable ``bot(view, legal) -> choice`` for every
     seat, a list or dict of them by seat, or bot names from
     ``dsa_widget.deep_sea.bots``; by default every seat plays :func:`simple_bot`.
+    At the sink step (drowning divers lay their chips) each seat's bot chooses the order;
+    :func:`simple_bot` and the built-in heuristics lay them in pickup order.
     ``progress`` shows a progress bar (a widget in a kernel, text on stderr
     elsewhere); by default only for 20,000 playouts or more.
 
@@ -432,6 +434,8 @@ def estimate_home_chance(
                 h.apply_unchecked("back" if pol[h.current_player] else "continue")
             elif st == "search":
                 h.apply_unchecked("none")
+            elif st == "sink":
+                break  # the round is over (the drowning divers are laying their chips)
             elif h.current_player == d:
                 # Only his own swim can bring him home, and the round may end with it (then the
                 # board is reset at once): the roll itself says where he ended.

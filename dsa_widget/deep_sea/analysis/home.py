@@ -618,6 +618,8 @@ def _chance(
         raise AnalysisError("the game is over; no diver is in the water")
     if board.home[d]:
         return Fraction(1)
+    if board.step == "sink":  # the round is over, the chips are being laid: he is where he ends
+        return Fraction(int(board.positions[d] == 0))
     loads = list(board.loads)
     q = board.current
     if choice is not None and choice not in board.legal:

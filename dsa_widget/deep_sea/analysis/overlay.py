@@ -13,7 +13,7 @@ import random
 from fractions import Fraction
 from typing import Any
 
-from ..rules import Game
+from ..rules import SINK_STEP, Game
 from ..view import View
 from ._common import AnalysisError
 from .estimate import estimate_home_chance
@@ -168,7 +168,8 @@ def overlay_for(
         c: [[pos, *_frac(p)] for pos, p in d.items()] for c, d in landing_distributions(view).items()
     }
     home: dict[str, Any] = {}
-    for c in view.legal:
+    # at the sink step the round is over: nobody swims any more, so there is no chance to show
+    for c in () if view.step == SINK_STEP else view.legal:
         try:
             home[c] = _frac(home_chance(view, choice=c, others="home", max_states=max_states))
         except AnalysisError:

@@ -22,6 +22,9 @@ The model (a sensible, stated abstraction)
   Spaces deeper than that which he swam past without taking count as empty
   on the way up (a simplification that keeps the state small, so the policy
   is optimal within it); he never puts anything down.
+* Drowning loses everything he carries whatever the order he lays it in
+  (option ``sink_order``): the round's banked value does not depend on it,
+  so the model has no sink step.
 * State at the start of a turn: ``(position, heading, air, items, carried
   value, chip under him?, first)``.  With one or more items the air drops every
   turn; with none he moves at least 2 spaces; so the states form a graph
@@ -56,6 +59,7 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Any
 
+from ..rules import LAY_ALL
 from ._common import AnalysisError, Exact
 from .dice import SUM_WEIGHTS
 
@@ -558,7 +562,8 @@ def solo_policy(
 
 def _decide(policy: SoloPolicy, view: Any, legal: Sequence[str]) -> str:
     legal = tuple(legal)
-    if len(legal) == 1:
+    if len(legal) == 1 or legal[0] == LAY_ALL:
+        # the sink step: drowned chips are lost to him in any order (the model assumes none)
         return legal[0]
     m = policy.model
     s = view.seat

@@ -21,6 +21,7 @@ import math
 from typing import Any, ClassVar
 
 from ...core.bots import Bot
+from ..rules import LAY_ALL
 from ..view import PublicState, View
 
 __all__ = [
@@ -93,9 +94,19 @@ def _lightest(s: PublicState, carry: tuple[tuple[int, ...], ...]) -> int:
 
 class Policy:
     """A heuristic on a game-like state; ``choose`` returns ``(choice, reason)``
-    (``reason`` is ``None`` unless ``explain``)."""
+    (``reason`` is ``None`` unless ``explain``).  Subclasses write :meth:`move`, the rule of
+    thumb for a diver's own turn; the sink step is settled here, once for all of them."""
 
     def choose(
+        self, s: PublicState, p: int, legal: tuple[str, ...], explain: bool = False
+    ) -> tuple[str, str | None]:
+        if legal[0] == LAY_ALL:
+            # drowning: the chips' values are unknown to him as to everybody, and no rule of
+            # thumb here prefers one stacking of levels to another, so they sink as picked up
+            return LAY_ALL, ("my chips sink in the order I picked them up" if explain else None)
+        return self.move(s, p, legal, explain)
+
+    def move(
         self, s: PublicState, p: int, legal: tuple[str, ...], explain: bool = False
     ) -> tuple[str, str | None]:
         raise NotImplementedError
@@ -105,7 +116,7 @@ class TakeNPolicy(Policy):
     def __init__(self, n: int = 2, min_level: int = 1) -> None:
         self.n, self.min_level = n, min_level
 
-    def choose(
+    def move(
         self, s: PublicState, p: int, legal: tuple[str, ...], explain: bool = False
     ) -> tuple[str, str | None]:
         k = len(s.carrying[p])
@@ -125,7 +136,7 @@ class DepthPolicy(Policy):
     def __init__(self, depth: int = 12, carry: int = 3) -> None:
         self.depth, self.carry = depth, carry
 
-    def choose(
+    def move(
         self, s: PublicState, p: int, legal: tuple[str, ...], explain: bool = False
     ) -> tuple[str, str | None]:
         k = len(s.carrying[p])
@@ -147,7 +158,7 @@ class AirAwarePolicy(Policy):
     def __init__(self, margin: float = 2.0, carry: int = 3, min_level: int = 2) -> None:
         self.margin, self.carry, self.min_level = margin, carry, min_level
 
-    def choose(
+    def move(
         self, s: PublicState, p: int, legal: tuple[str, ...], explain: bool = False
     ) -> tuple[str, str | None]:
         carry = s.carrying[p]
@@ -196,7 +207,7 @@ class BaselinePolicy(Policy):
     ) -> None:
         self.air_start, self.middle, self.carry, self.up_factor = air_start, middle, carry, up_factor
 
-    def choose(
+    def move(
         self, s: PublicState, p: int, legal: tuple[str, ...], explain: bool = False
     ) -> tuple[str, str | None]:
         carry = s.carrying[p]
@@ -237,7 +248,7 @@ class PlannerPolicy(Policy):
     ) -> None:
         self.slack, self.middle, self.carry, self.up_slack = slack, middle, carry, up_slack
 
-    def choose(
+    def move(
         self, s: PublicState, p: int, legal: tuple[str, ...], explain: bool = False
     ) -> tuple[str, str | None]:
         carry = s.carrying[p]
