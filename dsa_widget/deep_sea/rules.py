@@ -10,6 +10,7 @@ step       legal choices                         RULES.md
 turn_back  ``"back"``, ``"continue"``            2. Turn back?
 roll       ``"roll"`` (chance: see :meth:`roll`) 1. Breathe + 3. Roll and swim
 search     ``"none"``, ``"take"``, ``"drop i"``  4. Search
+sink       ``"lay i"``, ``"lay all"``            End of a round, step 2 (drowning)
 over       nothing                               End of the game
 ========== ===================================== ============================
 
@@ -995,7 +996,7 @@ class Game:
 
     @property
     def step(self) -> str:
-        """``'turn_back'``, ``'roll'``, ``'search'`` or ``'over'``."""
+        """``'turn_back'``, ``'roll'``, ``'search'``, ``'sink'`` or ``'over'``."""
         return self._step
 
     @property
