@@ -371,3 +371,42 @@ def test_hostile_name_is_text_and_setup_panel_starts_a_game(lab, page, console):
     expect(root.locator(".dsa-error")).to_contain_text("name")
     assert dialogs == []
     console.assert_no_errors()
+
+
+def test_a_drowning_human_lays_his_chips_by_clicking(lab, page, console):
+    """RULES.md, end of a round, step 2: 'Each diver chooses the order in which his own chips are
+    laid ... A diver who makes no choice lays them in pickup order.'  In the browser: the sink
+    step's buttons name chips by level, a click lays one, 'Keep this order' lays the rest."""
+    nb = lab.open(
+        "sink.ipynb",
+        [
+            (
+                "from dsa_widget import DeepSea, Game\n"
+                "g = Game(players=['Ann', 'Bob'], air=6, rounds=2,"
+                " path=[(1, 0), (1, 3), (2, 5), (2, 6), (3, 9), (4, 13)])\n"
+                "for t in [dict(dice=(1, 1), search='take'), dict(dice=(1, 2), search='take'),"
+                " dict(dice=(2, 2), search='take'), dict(dice=(2, 2), search='take'),"
+                " dict(back=True, dice=(1, 1))]:\n"
+                "    g.play_turn(**t)\n"
+                "g.roll((1, 1)); g.apply('none')\n"
+                "w = DeepSea(g)\nw"
+            ),
+        ],
+    )
+    nb.run_all()
+    root = page.locator(".dsa-root").first
+    expect(root).to_have_attribute("data-step", "sink")
+    expect(root).to_have_attribute("data-current", "1")  # Bob, nearest the submarine
+    expect(root.locator(".dsa-controls")).to_contain_text("choose which goes first")
+    lay = root.locator("button[data-choice='lay 1']")
+    expect(lay).to_contain_text("level 3")  # Bob's second chip: the level-3 one
+    SCREENS.mkdir(parents=True, exist_ok=True)
+    root.screenshot(path=str(SCREENS / "sink-step.png"))
+    seq = root.get_attribute("data-seq")
+    lay.click()  # Bob lays his level-3 chip first; his last chip follows by itself
+    expect(root).not_to_have_attribute("data-seq", seq)
+    expect(root).to_have_attribute("data-current", "0")  # Ann's turn to lay hers
+    root.locator("button[data-choice='lay all']").click()  # keep her pickup order
+    expect(root).to_have_attribute("data-round", "2")
+    assert py_json(nb, "__import__('json').dumps(w.game.history[-1]['sink'])") == {"1": [1, 0], "0": [0, 1]}
+    assert py_json(nb, "__import__('json').dumps(w.game.path[-2:])") == [[[3, 9], [2, 6], [1, 3]], [4, 13]]

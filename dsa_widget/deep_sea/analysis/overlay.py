@@ -184,6 +184,9 @@ def overlay_for(
             "figure; home_chance() in a cell gives it exactly"
         )
     out["home"] = home
+    if view.step == SINK_STEP:
+        out["home"] = None
+        out["home_note"] = "the round is over: the divers still in the water lay their chips past the end"
     out["home_assumption"] = HOME_ASSUMPTION
     out["air"] = air_forecast(view)
     # What the screen may know: the viewer's seat, or on a shared screen only what everybody knows.
