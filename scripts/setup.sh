@@ -36,9 +36,9 @@ if [ ! -x .venv/bin/python ]; then
   rm -f "$STAMP"
 fi
 if [ -f "$STAMP" ] && [ "$STAMP" -nt pyproject.toml ] && [ "$STAMP" -nt scripts/setup.sh ]; then
-  echo "==> dsa_widget[test,dev] in .venv: up to date, skipped"
+  echo "==> dsa_widget[test,dev] (AI extras included) in .venv: up to date, skipped"
 else
-  echo "==> installing dsa_widget[test,dev] into .venv"
+  echo "==> installing dsa_widget[test,dev] (AI extras included) into .venv"
   rm -f "$STAMP"
   .venv/bin/python -m pip install -q --upgrade pip
   .venv/bin/python -m pip install -q -e ".[test,dev]"

@@ -232,6 +232,8 @@ class Game:
     BOTS = "dsa_widget.deep_sea.bots.registry"
     #: how tournaments play this game
     ARENA = "dsa_widget.deep_sea.bots.arena:ARENA"
+    #: its fixed-size numbers for learning libraries and OpenSpiel (``dsa_widget.core.encoding``)
+    ENCODING = "dsa_widget.deep_sea.encoding:Encoding"
 
     __slots__ = (
         "setup",

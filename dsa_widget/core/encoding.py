@@ -1,0 +1,87 @@
+"""Fixed-size numbers for a game: the action numbering and the observation layout that
+learning libraries and OpenSpiel need.
+
+A game's :class:`Encoding` is built for one setup (the number of seats and the size of the
+board fix every size).  It numbers every action the game can ever offer a seat, stably
+(``index`` and ``action`` are inverse), and turns a seat's
+:class:`~dsa_widget.core.protocol.GameView` into a flat list of floats whose layout it
+documents field by field.  The encoding reads views only, so an observation can never hold
+a value that seat may not know.
+
+A game class names its encoding in its ``ENCODING`` attribute (``"module:ClassName"``);
+:func:`encoding_of` builds it for a state:
+
+>>> from dsa_widget import Game
+>>> enc = encoding_of(Game(players=2, seed=1))
+>>> enc.num_actions, enc.action(0), enc.index("take")
+(69, 'back', 3)
+>>> len(enc.observe(Game(players=2, seed=1).view(0))) == enc.observation_size
+True
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol, runtime_checkable
+
+from .errors import GameError
+
+__all__ = ["Encoding", "EncodingError", "Field", "encoding_of"]
+
+
+class EncodingError(GameError):
+    """An action number or an action this encoding does not know."""
+
+
+@dataclass(frozen=True)
+class Field:
+    """One named run of an observation: ``size`` floats from ``offset``, and what they mean."""
+
+    name: str
+    offset: int
+    size: int
+    meaning: str
+
+
+@runtime_checkable
+class Encoding(Protocol):
+    """A game's numbers for one setup."""
+
+    @property
+    def num_actions(self) -> int:
+        """How many action numbers there are (``0 .. num_actions - 1``)."""
+
+    def action(self, index: int) -> Any:
+        """The action with this number (raises :class:`EncodingError` outside the range)."""
+
+    def index(self, action: Any) -> int:
+        """The number of an action (raises :class:`EncodingError` for an unknown one)."""
+
+    @property
+    def observation_size(self) -> int:
+        """The length of every observation."""
+
+    @property
+    def layout(self) -> Sequence[Field]:
+        """The observation's fields, in order, covering it exactly."""
+
+    def observe(self, view: Any) -> list[float]:
+        """The observation of a seat's view (its knowledge only)."""
+
+    def mask(self, legal: Sequence[Any]) -> list[int]:
+        """``1`` at the number of every legal action, ``0`` elsewhere."""
+
+
+def encoding_of(state: Any) -> Encoding:
+    """The :class:`Encoding` of a state's game for the state's setup (the game class names it
+    in its ``ENCODING`` attribute as ``module:ClassName``; the class takes the state)."""
+    spec = getattr(type(state), "ENCODING", None)
+    if not isinstance(spec, str) or ":" not in spec:
+        raise TypeError(f"{type(state).__name__} names no ENCODING ('module:ClassName')")
+    mod, _, name = spec.partition(":")
+    enc = getattr(importlib.import_module(mod), name)(state)
+    if not isinstance(enc, Encoding):  # pragma: no cover - a game's own wiring
+        raise TypeError(f"{spec} does not build an Encoding")
+    return enc
