@@ -74,6 +74,8 @@ def _cmd_tournament(args: argparse.Namespace) -> int:
             seed=args.seed,
             workers=args.workers,
             progress=not args.quiet,
+            executor="ray" if args.ray is not None else "process",
+            address=args.ray,
         )
     except ValueError as e:  # every input error is a ValueError (GameError)
         print(f"error: {' '.join(str(e).split())}", file=sys.stderr)
@@ -109,6 +111,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--games", type=int, default=100, help="games to play (default 100)")
     p.add_argument("--seed", type=int, default=0, help="the same seed gives the same results")
     p.add_argument("--workers", type=int, default=2, help="processes to use (default 2)")
+    p.add_argument(
+        "--ray",
+        metavar="ADDRESS",
+        default=None,
+        help="play on a Ray cluster instead of local processes: 'local' starts one on this "
+        "machine, 'auto' joins the running one, or ray://host:10001 (pip install dsa_widget[ray])",
+    )
     p.add_argument("--air", type=int, default=None, help="air per round (default 25)")
     p.add_argument("--rounds", type=int, default=None, help="rounds (default 3)")
     p.add_argument("--option", action="append", metavar="KEY=VALUE", help="a rule option, repeatable")

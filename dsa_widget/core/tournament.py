@@ -12,17 +12,14 @@ from __future__ import annotations
 
 import html
 import importlib
-import os
-import pickle
 import random
-import sys
 import time
-import warnings
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from .bots import Bot, bot_name, play_bot_move, resolve_bot
+from .executors import EXECUTORS, ExecutorError, chunk_sizes, default_workers, ray_cpus, run_chunks
 from .progress import Progress, in_kernel
 from .stats import Z95, wilson
 
@@ -111,8 +108,8 @@ def play_game(
     return {"scores": list(g.scores), "winners": list(g.winners), "turns": g.turn_number, "extra": extra}
 
 
-def _run_chunk(args: tuple[Any, ...]) -> list[tuple[int, dict[str, Any]]]:
-    arena, specs, labels, setups, seed, indices = args
+def _run_chunk(payload: tuple[Any, ...], indices: Sequence[int]) -> list[tuple[int, dict[str, Any]]]:
+    arena, specs, labels, setups, seed = payload
     n = len(specs)
     return [(i, _one(arena, specs, labels, setups, seed, i, n)) for i in indices]
 
@@ -334,6 +331,8 @@ def tournament(
     seed: int | str = 0,
     workers: int | None = 2,
     progress: bool = True,
+    executor: str = "process",
+    address: str | None = None,
     game: Any,
 ) -> TournamentResult:
     """Play ``games`` games between ``bots`` (one per seat) and rank them.
@@ -343,8 +342,13 @@ def tournament(
     or a mapping label → bot.  Seats rotate game by game over each deal.
     ``setups``: Setup keywords other than ``players`` (``{"air": 20}``,
     ``{"options": {"reveal": "owner"}}``), cycled deal by deal.
-    ``workers``: processes (``None`` = all cores); bots that cannot be
-    pickled (lambdas) make it play in this process, with a warning.
+    ``executor``: ``"process"`` (the local process pool of ``workers``
+    processes, ``None`` = all cores, 1 = this process), ``"local"`` (this
+    process) or ``"ray"`` (a Ray cluster at ``address``: ``None``/``"local"``
+    starts one on this machine, ``"auto"`` joins the running one).  The same
+    seed gives the same table on every backend.  Bots are shipped to the
+    workers with pickle, else cloudpickle (lambdas, notebook functions);
+    one neither can ship raises :class:`~dsa_widget.core.executors.ExecutorError`.
     ``progress``: a notebook progress bar in Jupyter, a text one on stderr
     elsewhere.  Shared wins count 1/k for each of the k winners.
     ``game``: the game class (or its :class:`Arena`) to play.
@@ -361,49 +365,38 @@ def tournament(
             raise ValueError("setups must not give players: the bots are the players")
         arena.check_setup(len(specs), s)  # raises the game's SetupError naming the key at fault
     n = len(specs)
-    workers = (os.cpu_count() or 1) if workers is None else max(1, int(workers))
-    workers = min(workers, games)
-    if workers > 1:
-        try:
-            pickle.dumps(specs)
-        except Exception:  # noqa: BLE001
-            warnings.warn(
-                "some bots cannot be pickled (e.g. lambdas); playing in this process only",
-                RuntimeWarning,
-                stacklevel=2,
-            )
-            workers = 1
+    if executor not in EXECUTORS:
+        raise ExecutorError(f"executor must be one of {', '.join(map(repr, EXECUTORS))}, got {executor!r}")
+    workers = min(default_workers(workers), games)
+    if executor == "ray":
+        size = chunk_sizes(games, ray_cpus(address), largest=2000)
+    elif executor == "process" and workers > 1:
+        size = chunk_sizes(games, workers, largest=500)
+    else:
+        size = chunk_sizes(games, 1, largest=50)  # in this process: small chunks for the bar
+    chunks = [list(range(a, min(games, a + size))) for a in range(0, games, size)]
     bar = _Progress(games, progress)
     results: dict[int, dict[str, Any]] = {}
-    t0 = time.perf_counter()
-    if workers == 1:
-        for i in range(games):
-            results[i] = _one(arena, specs, labels, setups, seed, i, n)
-            bar.update(len(results))
-    else:
-        import concurrent.futures as cf
-        import multiprocessing as mp
 
-        ctx = (
-            mp.get_context("fork")
-            if "fork" in mp.get_all_start_methods() and sys.platform != "darwin"
-            else mp.get_context()
-        )
-        size = max(1, min(25, games // (workers * 8)))
-        chunks = [list(range(a, min(games, a + size))) for a in range(0, games, size)]
-        with cf.ProcessPoolExecutor(max_workers=workers, mp_context=ctx) as ex:
-            futs = [ex.submit(_run_chunk, (arena, specs, labels, setups, seed, c)) for c in chunks]
-            try:
-                for f in cf.as_completed(futs):
-                    for i, r in f.result():
-                        results[i] = r
-                    bar.update(len(results))
-            except BaseException:
-                for f in futs:
-                    f.cancel()
-                raise
+    def chunk_done(_: int, part: list[tuple[int, dict[str, Any]]]) -> None:
+        for i, r in part:
+            results[i] = r
+        bar.update(len(results))
+
+    t0 = time.perf_counter()
+    run_chunks(
+        _run_chunk,
+        (arena, specs, labels, setups, seed),
+        chunks,
+        executor=executor,
+        workers=workers,
+        address=address,
+        on_chunk=chunk_done,
+        what="a bot of this tournament",
+    )
     elapsed = time.perf_counter() - t0
     bar.update(games)
+    bar.close()
     ordered = [results[i] for i in range(games)]
     settings = {"bots": labels, "games": games, "seats": n, "seed": seed, "setups": setups}
     extra = [k for k, _, _ in arena.columns]

@@ -26,6 +26,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from ...core.executors import default_workers, run_chunks
 from ...core.progress import Progress
 from ...core.stats import Z95, wilson
 from ._common import AnalysisError, board_of, check_seat
@@ -249,6 +250,16 @@ class WinEstimate:
         )
 
 
+class _FromGod:
+    """Fresh copies of the true game (a teacher's estimate), each with its own dice."""
+
+    def __init__(self, game: Any) -> None:
+        self.game = game.copy(history=False, events=False)
+
+    def __call__(self, rng: random.Random) -> Any:
+        return self.game.copy(history=False, events=False, rng=rng)
+
+
 def _source(
     state: Any, seat: int | None, god: bool
 ) -> tuple[Callable[[random.Random], Any], int, tuple[str, ...], str]:
@@ -268,12 +279,7 @@ def _source(
                 "give either seat= (a player's knowledge) or god=True (the true values), not both"
             )
         if god:
-            g = state
-
-            def from_god(rng: random.Random) -> Any:
-                return g.copy(history=False, events=False, rng=rng)
-
-            return from_god, len(g.players), g.setup.players, "true hidden values (teacher)"
+            return _FromGod(state), len(state.players), state.setup.players, "true hidden values (teacher)"
         if seat is None:
             raise AnalysisError(
                 "whose knowledge? pass seat=<seat> (hidden values re-drawn from what that "
@@ -285,6 +291,25 @@ def _source(
     raise AnalysisError(f"expected a Game or a View, got {type(state).__name__}")
 
 
+#: playouts per block: each block draws from its own generator, derived from the seed and
+#: the block's number, so the result is the same whichever backend plays the blocks
+WIN_BLOCK = 500
+
+
+def _win_block(payload: tuple[Any, ...], block: tuple[int, int]) -> list[int]:
+    """Play one block of playouts (``(number, playouts)``); the wins by seat."""
+    sample, policies, n, base = payload
+    number, count = block
+    rng = random.Random(f"{base}/win/{number}")
+    wins = [0] * n
+    for _ in range(count):
+        h = sample(rng)
+        _play_out(h, policies)
+        for w in h.winners:
+            wins[w] += 1
+    return wins
+
+
 def win_chances(
     state: Any,
     bots: Any = None,
@@ -294,6 +319,9 @@ def win_chances(
     god: bool = False,
     seed: int | None = None,
     progress: bool | None = None,
+    workers: int | None = 2,
+    executor: str = "process",
+    address: str | None = None,
 ) -> WinEstimate:
     """Estimate every seat's chance to win from here when all seats follow ``bots``.
 
@@ -306,6 +334,11 @@ def win_chances(
     :func:`simple_bot` and the built-in heuristics lay them in pickup order.
     ``progress`` shows a progress bar (a widget in a kernel, text on stderr
     elsewhere); by default only for 20,000 playouts or more.
+
+    The playouts come in blocks of :data:`WIN_BLOCK`, each with its own generator derived
+    from ``seed``: the local process pool (``workers`` processes; runs of one block stay in
+    this process), ``executor="local"`` (this process) and ``executor="ray"`` (a Ray
+    cluster at ``address``, as for tournaments) give the same result for the same seed.
 
     >>> from dsa_widget import Game
     >>> g = Game(players=["Ann", "Bob", "Cy"], seed=1)
@@ -321,18 +354,30 @@ def win_chances(
     if board_of(state).current is None:
         raise AnalysisError("the game is over: its winners are known")
     policies = _resolve_bots(bots, n, seed)
-    rng = random.Random(seed)
+    base = random.getrandbits(64) if seed is None else seed
+    blocks = [(b, min(WIN_BLOCK, playouts - a)) for b, a in enumerate(range(0, playouts, WIN_BLOCK))]
     wins = [0] * n
+    done = [0]
     bar = Progress(playouts, playouts >= 20000 if progress is None else bool(progress), unit="playouts")
+
+    def block_done(i: int, part: list[int]) -> None:
+        for q in range(n):
+            wins[q] += part[q]
+        done[0] += blocks[i][1]
+        bar.update(done[0])
+
     t0 = time.perf_counter()
     try:
-        for i in range(playouts):
-            h = sample(rng)
-            _play_out(h, policies)
-            for w in h.winners:
-                wins[w] += 1
-            if bar.enabled and (i % 50 == 49 or i == playouts - 1):
-                bar.update(i + 1)
+        run_chunks(
+            _win_block,
+            (sample, policies, n, base),
+            blocks,
+            executor=executor,
+            workers=default_workers(workers),
+            address=address,
+            on_chunk=block_done,
+            what="a bot of this estimate",
+        )
     finally:
         bar.close()
     return WinEstimate(players, tuple(wins), playouts, knowledge, time.perf_counter() - t0)

@@ -86,6 +86,8 @@ def tournament(
     seed: int | str = 0,
     workers: int | None = 2,
     progress: bool = True,
+    executor: str = "process",
+    address: str | None = None,
 ) -> TournamentResult:
     """Play ``games`` games of Deep Sea Adventure between ``bots`` (one per seat) and rank them.
 
@@ -93,10 +95,23 @@ def tournament(
     objects (a fresh copy with a derived seed plays each game) or plain functions; or a
     mapping label → bot.  Seats rotate game by game over each deal.  ``setups``: setup
     keywords other than ``players`` (``{"air": 20}``, ``{"options": {"reveal": "owner"}}``),
-    cycled deal by deal.  ``workers``: processes (``None`` = all cores); bots that cannot be
-    pickled (lambdas) make it play in this process, with a warning.  ``progress``: a notebook
+    cycled deal by deal.  ``workers``: processes of the local pool (``None`` = all cores, 1 =
+    this process).  ``executor="ray"`` plays on a Ray cluster instead (``address``: ``None``
+    starts a local one, ``"auto"`` joins the running one, or ``"ray://host:10001"``); the same
+    seed gives the same table on every backend.  Bots travel with pickle, else cloudpickle
+    (lambdas, notebook functions), else a clear error.  ``progress``: a notebook
     progress bar in Jupyter, a text one on stderr elsewhere.  Shared wins count 1/k for each
     of the k winners.  Besides wins and scores the table shows the chips banked per game, the
     mean depth of turning back and the share of dives that were banked.
     """
-    return _tournament(bots, games, setups=setups, seed=seed, workers=workers, progress=progress, game=ARENA)
+    return _tournament(
+        bots,
+        games,
+        setups=setups,
+        seed=seed,
+        workers=workers,
+        progress=progress,
+        executor=executor,
+        address=address,
+        game=ARENA,
+    )

@@ -1,0 +1,137 @@
+"""Where long work runs (issue 11, item 4): this process, the local process pool or a Ray
+cluster; the same seed gives the same results on each, and work that cannot travel says so."""
+
+from __future__ import annotations
+
+import json
+import sys
+import threading
+import warnings
+
+import pytest
+
+from dsa_widget import Game
+from dsa_widget.cli import main
+from dsa_widget.core.executors import ExecutorError, chunk_sizes, run_chunks
+from dsa_widget.deep_sea.analysis import win_chances
+from dsa_widget.deep_sea.bots import tournament
+
+
+def _times(k, chunk):
+    return [k * i for i in chunk]
+
+
+def test_run_chunks_gives_results_in_chunk_order_on_every_local_backend():
+    chunks = [[1, 2], [3], [4, 5, 6], [7]]
+    seen = []
+    one = run_chunks(_times, 3, chunks, executor="local", on_chunk=lambda i, r: seen.append(i))
+    two = run_chunks(_times, 3, chunks, executor="process", workers=2)
+    assert one == two == [[3, 6], [9], [12, 15, 18], [21]]
+    assert sorted(seen) == [0, 1, 2, 3]
+
+
+def test_chunk_sizes_balance_and_cap():
+    assert chunk_sizes(100_000, 2, largest=1000) == 1000
+    assert chunk_sizes(160, 2) == 10
+    assert chunk_sizes(3, 8) == 1
+
+
+def test_unknown_executor_is_refused_before_anything_runs():
+    with pytest.raises(ExecutorError, match="executor must be one of"):
+        run_chunks(_times, 1, [[1]], executor="gpu")
+    with pytest.raises(ValueError, match="executor must be one of"):
+        tournament(["random", "baseline"], games=2, executor="threads", progress=False)
+
+
+def test_lambda_bots_play_in_worker_processes_with_cloudpickle():
+    bots = [lambda v, legal: legal[0], "baseline"]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        pool = tournament(bots, games=8, seed=9, workers=2, progress=False)
+    assert pool.to_dict() == tournament(bots, games=8, seed=9, workers=1, progress=False).to_dict()
+
+
+def test_without_cloudpickle_a_lambda_gets_a_clear_message(monkeypatch):
+    monkeypatch.setitem(sys.modules, "cloudpickle", None)  # as if it were not installed
+    with pytest.raises(ExecutorError, match=r"cannot be sent to worker processes.*cloudpickle.*workers=1"):
+        tournament([lambda v, legal: legal[0], "baseline"], games=4, workers=2, progress=False)
+    # in this process it plays
+    res = tournament([lambda v, legal: legal[0], "baseline"], games=2, workers=1, progress=False)
+    assert sum(r["games"] for r in res.rows) == 4
+
+
+def test_a_bot_even_cloudpickle_cannot_ship_is_named():
+    lock = threading.Lock()
+
+    def locked(view, legal):
+        with lock:
+            return legal[0]
+
+    with pytest.raises(ExecutorError, match="a bot of this tournament cannot be sent.*even with cloudpickle"):
+        tournament([locked, "baseline"], games=4, workers=2, progress=False)
+
+
+def test_win_chances_blocks_give_the_same_estimate_whatever_the_workers():
+    g = Game(players=3, seed=4)
+    g.roll((2, 2))
+    one = win_chances(g, seat=0, playouts=1100, seed=5, workers=1)
+    two = win_chances(g, seat=0, playouts=1100, seed=5, workers=2)
+    assert one == two and one.playouts == 1100 and sum(one.wins) >= 1100
+    other = win_chances(g, seat=0, playouts=1100, seed=6, workers=2)
+    assert other.wins != one.wins  # the seed matters (these differ for this position)
+
+
+def test_without_ray_the_message_says_how_to_get_it(monkeypatch):
+    monkeypatch.setitem(sys.modules, "ray", None)
+    with pytest.raises(ExecutorError, match=r"pip install dsa_widget\[ray\]"):
+        tournament(["random", "baseline"], games=2, executor="ray", progress=False)
+
+
+# ---------------------------------------------------------------------- a real local Ray cluster
+
+
+@pytest.fixture(scope="module")
+def ray_cluster():
+    import ray  # installed by the test extra: this test never skips
+
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, configure_logging=False)
+    yield ray
+    ray.shutdown()
+
+
+def test_ray_and_local_give_identical_tournament_tables(ray_cluster, capsys):
+    bots = ["baseline", "take_n:n=2", lambda v, legal: legal[-1]]
+    setups = [{"air": 20}, {"options": {"reveal": "owner"}}]
+    on_ray = tournament(bots, games=30, seed=11, setups=setups, executor="ray", progress=True)
+    assert "30/30 games" in capsys.readouterr().err  # the progress bar moved to the end
+    local = tournament(bots, games=30, seed=11, setups=setups, workers=1, progress=False)
+    pool = tournament(bots, games=30, seed=11, setups=setups, workers=2, progress=False)
+    assert on_ray.to_dict() == local.to_dict() == pool.to_dict()
+    assert sum(r["games"] for r in on_ray.rows) == 90
+
+
+def test_ray_and_local_give_the_same_win_chances(ray_cluster):
+    g = Game(players=2, seed=3)
+    g.roll((3, 1))
+    a = win_chances(g, seat=1, playouts=1300, seed=2, executor="ray")
+    b = win_chances(g, seat=1, playouts=1300, seed=2, executor="local")
+    assert a == b and a.playouts == 1300
+
+
+def test_cli_tournament_on_ray_matches_the_local_pool(ray_cluster, capsys):
+    args = ["tournament", "baseline", "random", "--games", "6", "--seed", "3", "--quiet", "--json"]
+    assert main([*args, "--ray", "auto"]) == 0
+    on_ray = json.loads(capsys.readouterr().out)
+    assert main(args) == 0
+    assert on_ray == json.loads(capsys.readouterr().out)
+
+
+def test_ray_reports_a_failing_bot_by_name(ray_cluster):
+    from dsa_widget.deep_sea.bots import BotError
+
+    with pytest.raises(Exception, match="grumpy") as e:
+        tournament(
+            {"grumpy": lambda v, legal: "nope", "base": "baseline"}, games=2, executor="ray", progress=False
+        )
+    # Ray re-raises the worker's error as a RayTaskError that is also a BotError
+    assert isinstance(e.value, BotError)
