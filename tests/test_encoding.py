@@ -1,0 +1,154 @@
+"""The fixed-size numbers of Deep Sea Adventure (issue 11): a stable action numbering, an
+observation layout that covers the vector exactly and is documented, and observations made
+of a seat's knowledge only."""
+
+from __future__ import annotations
+
+import random
+import re
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from dsa_widget import Game
+from dsa_widget.core.encoding import Encoding as EncodingProtocol
+from dsa_widget.core.encoding import EncodingError, encoding_of
+from dsa_widget.core.protocol import CHANCE
+from dsa_widget.deep_sea.encoding import Encoding
+
+DOC = Path(__file__).resolve().parent.parent / "docs" / "AI.md"
+
+
+def random_game(seed: int, players: int, turns: int) -> Game:
+    rng = random.Random(seed)
+    g = Game(players=players, seed=seed)
+    while not g.is_over and g.turn_number < turns:
+        if g.to_move == CHANCE:
+            g.sample_chance()
+        else:
+            g.apply(rng.choice(g.legal_actions()))
+    return g
+
+
+def test_the_numbering_is_stable_and_the_documented_one():
+    """docs/AI.md: 0 back, 1 continue, 2 none, 3 take, 4+i drop i, 4+C+i lay i, 4+2C lay all."""
+    enc = encoding_of(Game(players=4, seed=1))
+    assert isinstance(enc, EncodingProtocol)
+    c = 32
+    assert enc.num_actions == 2 * c + 5
+    assert [enc.action(i) for i in range(4)] == ["back", "continue", "none", "take"]
+    assert enc.action(4 + 7) == "drop 7" and enc.action(4 + c + 3) == "lay 3"
+    assert enc.action(4 + 2 * c) == "lay all"
+    for i in range(enc.num_actions):
+        assert enc.index(enc.action(i)) == i
+    short = Encoding(Game(players=2, path=[(1, 0), (2, 5), (4, 9)], seed=0))
+    assert short.num_actions == 11 and short.action(10) == "lay all"
+
+
+@pytest.mark.parametrize("bad", [-1, 69, 10**9, "3", 2.0, None])
+def test_a_number_outside_the_range_is_refused(bad):
+    enc = encoding_of(Game(players=4, seed=1))
+    with pytest.raises(EncodingError):
+        enc.action(bad)
+
+
+@pytest.mark.parametrize("bad", ["roll", "drop 32", "lay 99", "fly", 3, None, ("drop", 1)])
+def test_an_unknown_action_is_refused(bad):
+    enc = encoding_of(Game(players=4, seed=1))
+    with pytest.raises(EncodingError):
+        enc.index(bad)
+
+
+def test_the_layout_covers_the_observation_exactly():
+    enc = encoding_of(Game(players=6, seed=2))
+    offset = 0
+    for f in enc.layout:
+        assert f.offset == offset and f.size >= 1 and f.meaning
+        offset += f.size
+    assert offset == enc.observation_size
+    assert len({f.name for f in enc.layout}) == len(enc.layout)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 10**6), st.integers(2, 6), st.integers(0, 120))
+def test_every_observation_has_the_size_and_every_mask_the_legal_actions(seed, players, turns):
+    g = random_game(seed, players, turns)
+    enc = encoding_of(g)
+    for s in range(players):
+        obs = enc.observe(g.view(s))
+        assert len(obs) == enc.observation_size and all(isinstance(x, float) for x in obs)
+        assert obs[s] == 1.0 and sum(obs[:6]) == 1.0  # the observer's seat, one-hot
+    mask = enc.mask(g.legal_actions())
+    assert [enc.action(i) for i, m in enumerate(mask) if m] == sorted(g.legal_actions(), key=enc.index)
+
+
+def _shuffled_twin(seed: int) -> tuple[Game, Game]:
+    path = list(Game(players=3, seed=seed).setup.path)
+    by_level: dict[int, list[int]] = {}
+    for lv, v in path:
+        by_level.setdefault(lv, []).append(v)
+    rng = random.Random(seed + 1)
+    for vs in by_level.values():
+        rng.shuffle(vs)
+    permuted = [(lv, by_level[lv].pop()) for lv, _ in path]
+    assert permuted != path
+    return Game(players=3, path=path, rng=5), Game(players=3, path=permuted, rng=5)
+
+
+def test_observations_hold_no_hidden_value():
+    """Two games identical but for the hidden values: every seat observes the same numbers
+    until a chip is banked (RULES.md: a value is hidden until its chip is banked)."""
+    a, b = _shuffled_twin(7)
+    enc = encoding_of(a)
+    rng = random.Random(3)
+    steps = 0
+    while a.round == 1 and not a.is_over:
+        for s in range(3):
+            assert enc.observe(a.view(s)) == enc.observe(b.view(s))
+        if a.to_move == CHANCE:
+            a.sample_chance()
+            b.sample_chance()
+        else:
+            act = rng.choice(a.legal_actions())
+            a.apply(act)
+            b.apply(act)
+        steps += 1
+    assert steps > 10
+
+
+def test_the_hidden_value_check_can_fail():
+    """An encoding that reads the true values (through the game) is caught by the check."""
+    a, b = _shuffled_twin(7)
+    enc = encoding_of(a)
+
+    def leaky(game: Game, seat: int) -> list[float]:
+        return enc.observe(game.view(seat)) + [float(sum(game.setup.path[i][1] * i for i in range(32)))]
+
+    assert leaky(a, 0) != leaky(b, 0)
+
+
+def test_a_view_of_another_setup_is_refused():
+    enc = encoding_of(Game(players=2, seed=1))
+    other = Game(players=2, path=[(1, 1)] * 5, seed=1)
+    with pytest.raises(EncodingError, match="32 chips"):
+        enc.observe(other.view(0))
+
+
+def test_the_guide_documents_the_layout_the_code_has():
+    """docs/AI.md's table of the observation's first fields is the code's layout."""
+    full = DOC.read_text(encoding="utf-8")
+    first, divers = full.index("The first fields:"), full.index("Then six diver blocks")
+    spaces = full.index("space blocks of")
+    row = r"^\| (\d+)(?:–(\d+))? \| `([a-z_0-9]+)` \|"
+    rows = re.findall(row, full[first:divers], flags=re.M)
+    enc = encoding_of(Game(players=4, seed=1))
+    glob = [f for f in enc.layout if "." not in f.name]
+    assert [(int(a), int(b or a), n) for a, b, n in rows] == [
+        (f.offset, f.offset + f.size - 1, f.name) for f in glob
+    ]
+    for text, prefix in ((full[divers:spaces], "diver0."), (full[spaces:], "space1.")):
+        block = [f for f in enc.layout if f.name.startswith(prefix)]
+        got = [(int(a), n) for a, _, n in re.findall(row, text, flags=re.M)]
+        assert got == [(f.offset - block[0].offset, f.name[len(prefix) :]) for f in block]
