@@ -70,7 +70,10 @@ export function drawDice(events, animator) {
   const box = h("span", {
     class: "dsa-dice",
     role: "img",
-    "aria-label": `Dice: ${roll.dice[0]} and ${roll.dice[1]}, ${roll.steps} spaces`,
+    "aria-label":
+      roll.steps === undefined
+        ? `Dice: ${roll.dice[0]} and ${roll.dice[1]}`
+        : `Dice: ${roll.dice[0]} and ${roll.dice[1]}, ${roll.steps} spaces`,
     "data-dice": roll.dice.join(","),
   });
   for (const d of roll.dice) {

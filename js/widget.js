@@ -325,15 +325,15 @@ function renderView(model, el, bots) {
     pastBanner.textContent = past
       ? `History: the board after turn ${viewTurn} of ${frames.length - 1}. The live game goes on — press End to come back.`
       : "";
-    // the dice keep showing the last roll until the next one
+    // the dice show the latest roll of the game shown: the turn scrubbed to, the what-if
+    // branch, or the live game (never a stale roll of another of them)
     if (past) {
       const t = st.last_turn;
-      replaceChildren(
-        dice,
-        t?.[2].length ? drawDice([{ type: "roll", dice: t[2], steps: t[2][0] + t[2][1] }], null) : null,
-      );
-    } else if (st.events.some((e) => e.type === "roll") || (st.turn === 0 && !st.events.length)) {
+      replaceChildren(dice, t?.[2].length ? drawDice([{ type: "roll", dice: t[2] }], null) : null);
+    } else if (st.events.some((e) => e.type === "roll")) {
       replaceChildren(dice, drawDice(st.events, first ? null : animator));
+    } else {
+      replaceChildren(dice, st.last_dice ? drawDice([{ type: "roll", dice: st.last_dice }], null) : null);
     }
     drawControlsNow();
     drawTimebarNow();

@@ -561,3 +561,23 @@ def test_keep_names_never_clash_and_a_new_branch_starts_empty():
     assert [r["name"] for r in w.state["whatif"]["compare"]] == ["real", "what-if"]
     msg(w, "what_if", turn=0)
     assert [r["name"] for r in w.state["whatif"]["compare"]] == ["real", "real at turn 0", "what-if"]
+
+
+def test_the_header_dice_are_the_shown_games_latest_roll():
+    """Issue 16, item 4: after leaving a what-if the state says the real game's last roll, not
+    the branch's, even when the real game's newest events hold no roll."""
+    w = DeepSea(players=["Ann", "Bob"], seed=3)
+    assert w.state["last_dice"] is None  # nobody has rolled
+    w.roll((1, 2))
+    w.apply("take")
+    assert w.state["last_dice"] == [1, 2]
+    assert not any(e["type"] == "roll" for e in w.state["events"])  # only the take is new
+    msg(w, "what_if", turn=None)
+    msg(w, "roll", dice=[3, 3])
+    assert w.state["last_dice"] == [3, 3]  # the branch's roll while in the branch
+    msg(w, "back_to_real")
+    assert not w.in_what_if and w.state["last_dice"] == [1, 2]
+    g = Game(players=2, seed=1, history=False)
+    assert g.last_dice is None
+    g.roll((2, 1))
+    assert g.last_dice == (2, 1)

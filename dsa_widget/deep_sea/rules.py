@@ -234,6 +234,8 @@ class Game:
     ARENA = "dsa_widget.deep_sea.bots.arena:ARENA"
     #: its fixed-size numbers for learning libraries and OpenSpiel (``dsa_widget.core.encoding``)
     ENCODING = "dsa_widget.deep_sea.encoding:Encoding"
+    #: its OpenSpiel rules (``dsa_widget.adapters.openspiel`` registers the game from them)
+    OPENSPIEL = "dsa_widget.deep_sea.openspiel:RULES"
 
     __slots__ = (
         "setup",
@@ -788,6 +790,18 @@ class Game:
     def history_length(self) -> int | None:
         """Turns in :attr:`history` (``None`` when the game keeps none)."""
         return None if self._turns is None else len(self._turns)
+
+    @property
+    def last_dice(self) -> tuple[int, int] | None:
+        """The dice of the latest roll (this turn's, else the latest recorded turn's), or
+        ``None`` before the first roll (and in a game that keeps no history, between turns)."""
+        d = self._turn.get("dice")
+        if d is None and self._turns:
+            for t in reversed(self._turns):
+                d = t.get("dice")
+                if d is not None:
+                    break
+        return None if d is None else (d[0], d[1])
 
     def history_since(self, k: int) -> list[dict[str, Any]]:
         """The recorded turns after the first ``k`` (copies), without copying the whole list."""

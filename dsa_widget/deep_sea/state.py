@@ -175,7 +175,8 @@ def build_state(
     list of chips ``[level]`` or ``[level, value]``), ``divers`` (``pos``,
     ``up``, ``home``, ``items``), ``banked`` (chips per seat), ``scores``
     (``None`` where unknown), ``winners``, ``over``, ``events`` (new events
-    since the previous state, for animation), ``log`` (the last sentences
+    since the previous state, for animation), ``last_dice`` (the latest roll, ``[d1, d2]``, or
+    ``None``), ``log`` (the last sentences
     of the turn log) and ``log_total``, ``reveal_all``, ``setup``,
     ``paused``, ``bot_delay``.  ``known`` overrides which chip values may be
     shown (what-if branches show only what the real game lets the viewer know).
@@ -204,6 +205,7 @@ def build_state(
     for q in range(n):
         scores.append(true_scores[q] if all(c in known for c in v.banked[q]) else None)
     vis = _visible_bank_seats(game, viewer, reveal_all)
+    last_dice = game.last_dice
     events = [mask_event(e, vis) for e in list(new_events)[-EVENT_TAIL:]]
     return {
         "v": SCHEMA,
@@ -231,6 +233,8 @@ def build_state(
         "winners": list(v.winners) if None not in scores else [],
         "over": v.finished,
         "events": events,
+        # the dice the header shows: this game's latest roll (the branch's in what-if)
+        "last_dice": None if last_dice is None else list(last_dice),
         "log": list(log)[-LOG_TAIL:],
         "log_total": len(log) if log_total is None else log_total,
         "reveal_all": bool(reveal_all),

@@ -158,6 +158,11 @@ def test_overlays_what_if_and_history_in_lab(lab, page, console):
     assert page.evaluate(DOM_BOARD_JS, root.element_handle())["pos"] == real["pos"]
     assert py_json(nb, "_dsa_board(w)")["pos"] == real["pos"] and nb.eval("w.in_what_if") == "False"
     assert int(root.get_attribute("data-air")) == real["air"]
+    # the header's dice are the real game's latest roll again, not the branch's 3 + 3 (issue 16)
+    real_dice = ",".join(map(str, json.loads(nb.eval("list(w.game.last_dice)"))))
+    assert real_dice != "3,3"  # (fixed seeds: the check below can tell the two apart)
+    header_dice = root.locator(".dsa-dice-box .dsa-dice")
+    expect(header_dice).to_have_attribute("data-dice", real_dice)
 
     # -- history: step back with the keyboard / buttons; each frame is the recorded one
     frames = py_json(
@@ -198,6 +203,7 @@ def test_overlays_what_if_and_history_in_lab(lab, page, console):
     root.screenshot(path=str(SCREENS / "history-dark.png"))
     page.keyboard.press("End")
     expect(root).to_have_attribute("data-view", "live")
+    expect(header_dice).to_have_attribute("data-dice", real_dice)  # not the scrubbed turn's
     # a narrow cell: the board and the panels still fit
     nb.execute("w.branch()")
     expect(root).to_have_attribute("data-view", "whatif")
