@@ -34,7 +34,7 @@ mean of the values still unseen at its level.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from ..core.encoding import EncodingError, Field
@@ -51,7 +51,7 @@ from .rules import (
     TAKE,
     TURN_BACK_STEP,
 )
-from .view import View
+from .view import Item, View
 
 __all__ = ["Encoding"]
 
@@ -150,6 +150,7 @@ class Encoding:
         self._size = off
         self._diver_off = sum(size for _, size, _ in _GLOBAL)
         self._space_off = self._diver_off + MAX_SEATS * len(_DIVER)
+        self._spaces_cache: dict[tuple[Any, ...], list[float]] = {}
 
     # ---------------------------------------------------------------- actions
 
@@ -277,13 +278,35 @@ class Encoding:
                 out[b + 17] = float(score)
             out[b + 18] = 1.0 if view.finished and s in view.winners else 0.0
             out[b + 19] = 1.0 if s in sinking else 0.0
+        # The spaces' items depend on the path and on what the observer knows only, which
+        # change far less often than the divers move: their part is computed once and kept.
+        key = (view.path, levels, tuple(known.items()), mean[1], mean[2], mean[3], mean[4])
+        block = self._spaces_cache.get(key)
+        if block is None:
+            block = self._spaces(view.path, levels, value)
+            if len(self._spaces_cache) >= 256:
+                self._spaces_cache.clear()
+            self._spaces_cache[key] = block
+        so = self._space_off
+        out[so : so + len(block)] = block
         width = len(_SPACE)
         for s in range(n):
             p = view.positions[s]
             if p > 0 and not view.returned[s]:
-                out[self._space_off + (p - 1) * width + 9 + slot[s]] = 1.0
-        for i, item in enumerate(view.path[1:]):
-            b = self._space_off + i * width
+                out[so + (p - 1) * width + 9 + slot[s]] = 1.0
+        return out
+
+    def _spaces(
+        self,
+        path: tuple[Item | None, ...],
+        levels: tuple[int, ...],
+        value: Callable[[int], tuple[float, float]],
+    ) -> list[float]:
+        """The spaces' part of an observation, its divers' fields left at 0."""
+        width = len(_SPACE)
+        out = [0.0] * (self.chips * width)
+        for i, item in enumerate(path[1:]):
+            b = i * width
             out[b] = 1.0
             if item is None:
                 out[b + 1] = 1.0

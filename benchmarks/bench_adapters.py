@@ -1,0 +1,119 @@
+"""Adapter speed: complete random-legal 4-player games through the learning-library adapters,
+against the engine's own random playouts, one core.
+
+    python benchmarks/bench_adapters.py [--games N] [--players P]
+
+Every line plays the same kind of game (standard setup, random legal choices, the dice
+rolled by the game's own generator) and counts *decisions* (a seat's choice; the dice are
+not decisions), so the lines compare directly:
+
+* engine: ``Game(events=False)``, ``legal_choices()`` + ``apply()`` (the checked API);
+* PettingZoo, the usual AEC loop: ``env.last()`` (the acting agent's observation and action
+  mask) then ``env.step(a)`` with a random masked action, through ``env()``'s wrappers;
+* PettingZoo, the same without observations: the action drawn from the game's legal
+  actions, so the line shows what the environment's bookkeeping costs on its own;
+
+and prints decisions/s, µs per decision and the cost relative to the engine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from dsa_widget import Game  # noqa: E402
+
+
+def engine(games: int, players: int) -> int:
+    rng = random.Random(12345)
+    decisions = 0
+    for k in range(games):
+        g = Game(players=players, seed=k, events=False)
+        while not g.is_over:
+            legal = g.legal_choices()
+            if g.to_move >= 0:
+                decisions += 1
+            g.apply(rng.choice(legal))
+    return decisions
+
+
+def pettingzoo_observed(games: int, players: int) -> int:
+    import numpy as np
+
+    from dsa_widget.adapters.pettingzoo import env
+
+    rng = random.Random(12345)
+    e = env(players=players)
+    decisions = 0
+    for k in range(games):
+        e.reset(seed=k)
+        for _agent in e.agent_iter():
+            obs, reward, terminated, truncated, info = e.last()
+            if terminated or truncated:
+                e.step(None)
+                continue
+            decisions += 1
+            e.step(rng.choice(np.flatnonzero(obs["action_mask"]).tolist()))
+    return decisions
+
+
+def pettingzoo_unobserved(games: int, players: int) -> int:
+    from dsa_widget.adapters.pettingzoo import env
+
+    rng = random.Random(12345)
+    e = env(players=players)
+    raw = e.unwrapped
+    index = raw.encoding.index
+    decisions = 0
+    for k in range(games):
+        e.reset(seed=k)
+        for _agent in e.agent_iter():
+            if e.terminations[_agent] or e.truncations[_agent]:
+                e.step(None)
+                continue
+            decisions += 1
+            e.step(index(rng.choice(raw.game.legal_actions())))
+    return decisions
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--games", type=int, default=300)
+    ap.add_argument("--players", type=int, default=4)
+    args = ap.parse_args()
+    if hasattr(os, "sched_setaffinity"):
+        os.sched_setaffinity(0, {0})  # one core
+    runners: list[tuple[str, Callable[[int, int], int]]] = [
+        ("engine: Game(events=False), legal_choices + apply", engine),
+        ("PettingZoo env(): last() + step (observations)", pettingzoo_observed),
+        ("PettingZoo env(): step only (no observations)", pettingzoo_unobserved),
+        # OpenSpiel: add ("OpenSpiel: ...", runner) here; a runner plays `games` games of
+        # `players` seats with random legal actions and returns the decisions it made.
+    ]
+    print(
+        f"standard setup, {args.players} players, {args.games} games of random-legal play per line, one core"
+    )
+    base: float | None = None
+    for label, run in runners:
+        run(max(1, args.games // 10), args.players)  # warm up (imports, caches)
+        t0 = time.perf_counter()
+        decisions = run(args.games, args.players)
+        dt = time.perf_counter() - t0
+        per_s = decisions / dt
+        if base is None:
+            base = per_s
+        cost = base / per_s
+        print(
+            f"  {label:52s} {per_s:9.0f} decisions/s  {1e6 / per_s:6.1f} µs/decision  {cost:5.2f}x the engine"
+        )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,508 @@
+"""PettingZoo (AEC) environments for the package's games; Deep Sea Adventure is the first.
+
+:class:`GameEnv` is written once against the game protocol
+(:class:`~dsa_widget.core.protocol.GameState`) and the game's fixed-size numbers
+(:func:`~dsa_widget.core.encoding.encoding_of`), so another game of the package needs only a
+small subclass (a factory of seeded games and its pictures).  :class:`raw_env` is Deep Sea
+Adventure's; :func:`env` wraps it the PettingZoo way.
+
+>>> from dsa_widget.adapters.pettingzoo import env
+>>> e = env(players=2, air=20)
+>>> e.reset(seed=7)
+>>> e.possible_agents, e.agent_selection
+(['player_0', 'player_1'], 'player_0')
+>>> obs, reward, terminated, truncated, info = e.last()
+>>> obs["observation"].shape, obs["action_mask"].nonzero()[0].tolist()
+((642,), [2, 3])
+>>> e.unwrapped.encoding.action(3)
+'take'
+>>> e.step(3)
+>>> e.agent_selection, bool(e.observe("player_0")["action_mask"].any())
+('player_1', False)
+
+A whole game with random legal actions:
+
+>>> import numpy as np
+>>> rng = np.random.default_rng(0)
+>>> for agent in e.agent_iter():
+...     obs, reward, terminated, truncated, info = e.last()
+...     if terminated or truncated:
+...         action = None
+...     else:
+...         action = int(rng.choice(np.flatnonzero(obs["action_mask"])))
+...     e.step(action)
+>>> e.agents, e.unwrapped.game.is_over
+([], True)
+
+**Agents** are ``"player_0"`` .. ``"player_{n-1}"``, by seat (whatever the players' names).
+
+**Actions** are the numbers ``0 .. num_actions - 1`` of the game's
+:class:`~dsa_widget.core.encoding.Encoding` (``env.unwrapped.encoding``), a fixed
+``gymnasium.spaces.Discrete(num_actions)`` for every agent: for Deep Sea Adventure with ``C``
+chips, ``0`` back, ``1`` continue, ``2`` none, ``3`` take, ``4 + i`` drop i, ``4 + C + i`` lay
+i, ``4 + 2C`` lay all (69 numbers on the standard board; see
+:mod:`dsa_widget.deep_sea.encoding`).
+
+**Observations** are ``{"observation": float32[observation_size], "action_mask":
+int8[num_actions]}``.  ``observation`` is ``encoding.observe(game.view(seat))``: the agent's
+own view, so it never holds a value that seat may not know; its fields are listed, with
+their offsets and meanings, by ``env.unwrapped.encoding.layout`` (seats relative to the
+observer).  The mask has a ``1`` at each legal action of the agent to act and is all zeros
+for every other agent (and for everyone once the game is over).  Observations are computed
+only when asked (``observe(agent)``, which ``last()`` calls), and fresh each time.
+
+**Chance** (Deep Sea Adventure's dice) is never an agent: after an agent's action, ``step``
+rolls the game's own dice (``sample_chance``) until the next decision or the end.
+``reset(seed=s)`` starts ``Game(seed=s, ...)``, whose seed shuffles the deal (unless a
+``path`` is given) and seeds the dice, so a seed fixes the whole game given the actions;
+``reset()`` without a seed starts the next game of a generator seeded by the last seed given
+(or by the system on the first reset).
+
+**Rewards** are given once, when the game ends (zero before): with ``reward="score_diff"``
+(the default) each seat gets its final score minus the mean of the other seats' final
+scores (``returns()``; the rewards sum to zero); with ``reward="win"`` each of the ``k``
+winners gets ``1 / k`` (a shared win is split) and the others ``0``.  Every agent is then
+terminated and must be stepped with ``None``, the PettingZoo way, before it leaves
+``agents``.
+
+**Truncation**: ``max_cycles=m`` truncates every agent once ``m`` cycles of decisions have
+been made (a cycle is as many decisions as there are agents; the seats do not decide equally
+often in this game), with zero rewards; without it (the default) a game always runs to its
+end.  PettingZoo's ``max_cycles_test`` does not apply: it needs a ``parallel_env``, and a
+turn-based game with dice is not parallelizable (``metadata["is_parallelizable"]`` is
+False).
+
+**Illegal actions**: a masked action, a number out of range or a non-integer raises
+:class:`IllegalActionError` (a ``ValueError``) and changes nothing (``env`` also keeps
+PettingZoo's ``AssertOutOfBoundsWrapper``, which raises ``AssertionError`` for a number out of
+the action space first).  ``env(..., illegal_reward=-1)`` instead adds PettingZoo's
+``TerminateIllegalWrapper``, the classic environments' rule: an illegal move ends the game
+and gives its author that reward.
+
+**Registration**: PettingZoo 1.27 has a registry.  Importing this module registers
+``"dsa_widget/deep_sea_adventure_v0"``, so ``pettingzoo.make("aec",
+"dsa_widget/deep_sea_adventure_v0", players=4)`` works, and :func:`make` here does the same
+with the short name.  Nothing is registered with Gymnasium: its registry builds
+single-agent ``gymnasium.Env`` objects, which a multi-agent AEC environment is not.
+"""
+
+from __future__ import annotations
+
+import functools
+import random
+import struct
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+import gymnasium
+import numpy as np
+import pettingzoo
+from gymnasium import spaces
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+from ..core.encoding import Encoding, encoding_of
+from ..core.errors import GameError, short_repr
+from ..core.protocol import CHANCE, TERMINAL, GameState
+
+__all__ = [
+    "ENV_NAME",
+    "REGISTRY_ID",
+    "REWARDS",
+    "GameEnv",
+    "IllegalActionError",
+    "env",
+    "make",
+    "raw_env",
+]
+
+#: the versioned name of the Deep Sea Adventure environment (``metadata["name"]``)
+ENV_NAME = "deep_sea_adventure_v0"
+#: its id in PettingZoo's registry (``pettingzoo.make("aec", REGISTRY_ID)``)
+REGISTRY_ID = f"dsa_widget/{ENV_NAME}"
+#: the reward options
+REWARDS = ("score_diff", "win")
+
+_F32_MAX = float(np.finfo(np.float32).max)
+
+
+class IllegalActionError(GameError):
+    """An action the agent to act may not take now (masked, out of range or not a number).
+
+    ``agent`` is the agent that tried, ``action`` what it gave and ``legal`` the legal action
+    numbers; the environment is unchanged.
+    """
+
+    def __init__(self, message: str, agent: str, action: object, legal: tuple[int, ...]) -> None:
+        self.agent = agent
+        self.action = action
+        self.legal = legal
+        super().__init__(message)
+
+
+class GameEnv(AECEnv):  # type: ignore[misc]
+    """A PettingZoo AEC environment for any game of the protocol.
+
+    ``new_game(seed)`` builds the game a ``reset(seed=seed)`` starts (a
+    :class:`~dsa_widget.core.protocol.GameState` whose class names an ``ENCODING``); every
+    game it builds must have the same seats and sizes.  Subclasses set ``metadata`` and draw
+    the pictures (:meth:`render_text`, and :meth:`render_rgb` / :meth:`render_svg` when their
+    ``render_modes`` list those modes).
+    """
+
+    metadata: dict[str, Any] = {
+        "name": "dsa_widget_game_v0",
+        "render_modes": ["human", "ansi"],
+        "is_parallelizable": False,
+        "render_fps": 2,
+    }
+
+    def __init__(
+        self,
+        new_game: Callable[[int], GameState],
+        *,
+        reward: str = "score_diff",
+        render_mode: str | None = None,
+        max_cycles: int | None = None,
+    ) -> None:
+        super().__init__()
+        if reward not in REWARDS:
+            raise ValueError(f"reward must be one of {', '.join(REWARDS)}; got {short_repr(reward)}")
+        modes = self.metadata["render_modes"]
+        if render_mode is not None and render_mode not in modes:
+            raise ValueError(f"render_mode must be None or one of {', '.join(modes)}; got {render_mode!r}")
+        if max_cycles is not None and (
+            not isinstance(max_cycles, int) or isinstance(max_cycles, bool) or max_cycles < 1
+        ):
+            raise ValueError(f"max_cycles must be None or a positive int; got {short_repr(max_cycles)}")
+        self._new_game = new_game
+        probe = new_game(0)
+        self.encoding: Encoding = encoding_of(probe)
+        self.reward = reward
+        self.render_mode = render_mode
+        self.max_cycles = max_cycles
+        n = len(probe.players)
+        self.possible_agents: list[str] = [f"player_{i}" for i in range(n)]
+        self._seat_of = {a: i for i, a in enumerate(self.possible_agents)}
+        k = self.encoding.num_actions
+        size = self.encoding.observation_size
+        self._num_actions = k
+        self._size = size
+        # packing the floats into a fresh float32 array: twice as fast as np.array(list)
+        self._pack_into = struct.Struct(f"{size}f").pack_into
+        self._max_steps = None if max_cycles is None else max_cycles * n
+        # one space object per agent: seeding one agent's space must not move another's
+        self.action_spaces = {a: spaces.Discrete(k) for a in self.possible_agents}
+        self.observation_spaces = {
+            a: spaces.Dict(
+                {
+                    "observation": spaces.Box(low=0.0, high=_F32_MAX, shape=(size,), dtype=np.float32),
+                    "action_mask": spaces.Box(low=0, high=1, shape=(k,), dtype=np.int8),
+                }
+            )
+            for a in self.possible_agents
+        }
+        self._mask_index: dict[tuple[Any, ...], list[int]] = {}
+        self._game: GameState | None = None
+        self._seeder: random.Random | None = None
+        self._steps = 0
+
+    # ------------------------------------------------------------------ spaces
+
+    def observation_space(self, agent: str) -> Any:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> Any:
+        return self.action_spaces[agent]
+
+    @property
+    def game(self) -> GameState:
+        """The game being played: the true state, hidden values included (never give it to an
+        agent; give it ``observe(agent)``)."""
+        if self._game is None:
+            raise RuntimeError("call reset() before using the environment")
+        return self._game
+
+    # ------------------------------------------------------------------ the AEC API
+
+    def reset(self, seed: int | None = None, options: Mapping[str, Any] | None = None) -> None:
+        """Start a new game: ``Game(seed=seed)`` when a seed is given, else the next game of the
+        environment's generator.  ``options`` are accepted and ignored."""
+        if seed is not None:
+            seed = int(seed)
+            self._seeder = random.Random(seed)
+            game_seed = seed
+        else:
+            if self._seeder is None:
+                self._seeder = random.Random()
+            game_seed = self._seeder.getrandbits(63)
+        self._game = self._new_game(game_seed)
+        self.agents = self.possible_agents[:]
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self._skip_agent_selection = None
+        self._steps = 0
+        self.agent_selection = self.agents[0]
+        self._advance()
+        if self.render_mode == "human":
+            self.render()
+
+    def observe(self, agent: str) -> dict[str, Any]:
+        """``agent``'s observation: its own view encoded, and its action mask (all zeros unless
+        it is the agent to act)."""
+        seat = self._seat_of[agent]
+        game = self.game
+        obs = np.empty(self._size, dtype=np.float32)
+        self._pack_into(obs.data, 0, *self.encoding.observe(game.view(seat)))
+        mask = np.zeros(self._num_actions, dtype=np.int8)
+        if (
+            agent == self.agent_selection
+            and game.to_move == seat
+            and not self.terminations.get(agent, True)
+            and not self.truncations.get(agent, True)
+        ):
+            mask[self._legal_numbers(game.legal_actions())] = 1
+        return {"observation": obs, "action_mask": mask}
+
+    def step(self, action: Any) -> None:
+        """Apply the action number of the agent to act, then roll the dice until the next
+        decision or the end.  A terminated or truncated agent must be given ``None``."""
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        game = self.game
+        choice = self._decode(agent, action, game)
+        self._cumulative_rewards[agent] = 0.0
+        self._clear_rewards()
+        game.apply_unchecked(choice)
+        self._steps += 1
+        self._advance()
+        if self.render_mode == "human":
+            self.render()
+
+    def render(self) -> Any:
+        """The picture ``render_mode`` names: ``"ansi"`` a string, ``"rgb_array"`` a ``uint8``
+        ``H x W x 3`` array, ``"svg"`` an SVG string; ``"human"`` prints the text (and returns
+        None)."""
+        mode = self.render_mode
+        if mode is None:
+            gymnasium.logger.warn("render() called without a render_mode; give one to the environment")
+            return None
+        game = self.game
+        if mode == "ansi":
+            return self.render_text(game)
+        if mode == "human":
+            print(self.render_text(game))
+            return None
+        if mode == "rgb_array":
+            return self.render_rgb(game)
+        return self.render_svg(game)
+
+    def close(self) -> None:
+        """Nothing to release (no window, no process)."""
+
+    # ------------------------------------------------------------------ pictures (per game)
+
+    def render_text(self, game: GameState) -> str:
+        return repr(game)
+
+    def render_rgb(self, game: GameState) -> Any:
+        raise NotImplementedError
+
+    def render_svg(self, game: GameState) -> str:
+        raise NotImplementedError
+
+    # ------------------------------------------------------------------ internals
+
+    def _legal_numbers(self, legal: tuple[Any, ...]) -> list[int]:
+        numbers = self._mask_index.get(legal)
+        if numbers is None:
+            index = self.encoding.index
+            numbers = [index(a) for a in legal]
+            if len(self._mask_index) > 4096:
+                self._mask_index.clear()
+            self._mask_index[legal] = numbers
+        return numbers
+
+    def _decode(self, agent: str, action: Any, game: GameState) -> Any:
+        legal = game.legal_actions()
+        if isinstance(action, (int, np.integer)) and not isinstance(action, (bool, np.bool_)):
+            i = int(action)
+            if 0 <= i < self._num_actions:
+                choice = self.encoding.action(i)
+                if choice in legal:
+                    return choice
+                why = f"action {i} ({short_repr(choice)}) is not legal for {agent} now"
+            else:
+                why = f"action {i} is out of range 0..{self._num_actions - 1}"
+        elif action is None:
+            why = f"{agent} is to act: None is only for an agent that is terminated or truncated"
+        else:
+            why = f"an action is an action number (an int), got {short_repr(action)}"
+        numbers = tuple(self._legal_numbers(legal))
+        shown = ", ".join(f"{k} ({a})" for k, a in zip(numbers, legal, strict=False))
+        raise IllegalActionError(f"{why}; legal: {shown}", agent, action, numbers)
+
+    def _advance(self) -> None:
+        """Roll the dice until a seat decides or the game ends; set the next agent, and the
+        rewards and terminations at the end."""
+        game = self.game
+        while game.to_move == CHANCE:
+            game.sample_chance()
+        seat = game.to_move
+        if seat == TERMINAL:
+            for agent, r in zip(self.possible_agents, self._final_rewards(game), strict=False):
+                if agent in self.rewards:
+                    self.rewards[agent] = r
+            self.terminations = dict.fromkeys(self.agents, True)
+            self._deads_step_first()
+        else:
+            self.agent_selection = self.possible_agents[seat]
+            if self._max_steps is not None and self._steps >= self._max_steps:
+                self.truncations = dict.fromkeys(self.agents, True)
+        self._accumulate_rewards()
+
+    def _final_rewards(self, game: GameState) -> list[float]:
+        n = len(self.possible_agents)
+        if self.reward == "win":
+            winners = game.winners
+            share = 1.0 / len(winners) if winners else 0.0
+            return [share if q in winners else 0.0 for q in range(n)]
+        results = game.returns()
+        total = sum(results)
+        return [r - (total - r) / (n - 1) for r in results]
+
+
+# ---------------------------------------------------------------------- Deep Sea Adventure
+
+
+def _deep_sea_game(seed: int, setup: Mapping[str, Any]) -> GameState:
+    from ..deep_sea.rules import Game
+
+    return Game(seed=seed, events=False, **setup)
+
+
+class raw_env(GameEnv):  # noqa: N801 - PettingZoo's name for the unwrapped environment
+    """Deep Sea Adventure as an unwrapped PettingZoo AEC environment.
+
+    The setup keywords are :class:`~dsa_widget.deep_sea.rules.Game`'s (``players``: a count
+    2..6 or names; ``air``, ``rounds``, ``first_player``, ``path``, ``options``); the seed
+    comes from ``reset(seed=...)``.  A bad setup raises
+    :class:`~dsa_widget.deep_sea.errors.SetupError` here, not at the first reset.
+    ``reward``, ``render_mode`` and ``max_cycles`` are described in the module's docstring.
+    """
+
+    metadata: dict[str, Any] = {
+        "name": ENV_NAME,
+        "render_modes": ["human", "ansi", "rgb_array", "svg"],
+        "is_parallelizable": False,
+        "render_fps": 2,
+    }
+
+    def __init__(
+        self,
+        players: int | Sequence[str] = 4,
+        *,
+        air: int = 25,
+        rounds: int = 3,
+        first_player: int = 0,
+        path: Sequence[Sequence[int]] | None = None,
+        options: Mapping[str, Any] | None = None,
+        reward: str = "score_diff",
+        render_mode: str | None = None,
+        max_cycles: int | None = None,
+    ) -> None:
+        from ..deep_sea.setup import Setup
+
+        setup: dict[str, Any] = {
+            "players": players if isinstance(players, int) else list(players),
+            "air": air,
+            "rounds": rounds,
+            "first_player": first_player,
+            "path": None if path is None else [tuple(c) for c in path],
+            "options": None if options is None else dict(options),
+        }
+        Setup.create(**setup)  # a bad setup fails now, naming its key
+        self.setup = setup
+        super().__init__(
+            functools.partial(_deep_sea_game, setup=setup),
+            reward=reward,
+            render_mode=render_mode,
+            max_cycles=max_cycles,
+        )
+
+    def render_text(self, game: GameState) -> str:
+        from ..deep_sea.picture import board_text
+
+        return board_text(game)  # type: ignore[arg-type]
+
+    def render_rgb(self, game: GameState) -> Any:
+        from ..deep_sea.picture import board_rgb
+
+        return board_rgb(game)  # type: ignore[arg-type]
+
+    def render_svg(self, game: GameState) -> str:
+        from ..deep_sea.render import game_svg
+
+        return game_svg(game)  # type: ignore[arg-type]
+
+
+def env(
+    players: int | Sequence[str] = 4,
+    *,
+    air: int = 25,
+    rounds: int = 3,
+    first_player: int = 0,
+    path: Sequence[Sequence[int]] | None = None,
+    options: Mapping[str, Any] | None = None,
+    reward: str = "score_diff",
+    render_mode: str | None = None,
+    max_cycles: int | None = None,
+    illegal_reward: float | None = None,
+) -> Any:
+    """Deep Sea Adventure as a PettingZoo AEC environment, wrapped the standard way.
+
+    The :class:`raw_env` inside ``OrderEnforcingWrapper(AssertOutOfBoundsWrapper(...))``; with
+    ``illegal_reward`` a number, ``TerminateIllegalWrapper`` too (an illegal action ends the
+    game with that reward for its author, instead of raising :class:`IllegalActionError`).
+    """
+    e: Any = raw_env(
+        players,
+        air=air,
+        rounds=rounds,
+        first_player=first_player,
+        path=path,
+        options=options,
+        reward=reward,
+        render_mode=render_mode,
+        max_cycles=max_cycles,
+    )
+    if illegal_reward is not None:
+        e = wrappers.TerminateIllegalWrapper(e, illegal_reward=float(illegal_reward))
+    e = wrappers.AssertOutOfBoundsWrapper(e)
+    return wrappers.OrderEnforcingWrapper(e)
+
+
+def make(name: str = ENV_NAME, **kwargs: Any) -> Any:
+    """An environment from PettingZoo's registry by name: ``make("deep_sea_adventure_v0",
+    players=4)`` is ``pettingzoo.make("aec", "dsa_widget/deep_sea_adventure_v0", players=4)``
+    (a name without a ``namespace/`` is looked up under ``dsa_widget/``).
+
+    >>> make("deep_sea_adventure_v0", players=3).unwrapped.possible_agents
+    ['player_0', 'player_1', 'player_2']
+    """
+    qualified = name if "/" in name else f"dsa_widget/{name}"
+    return pettingzoo.make("aec", qualified, **kwargs)
+
+
+def _register() -> None:
+    normalized = REGISTRY_ID.replace("_v0", "-v0")  # the registry's own spelling of the id
+    if normalized not in pettingzoo.aec_registry:
+        pettingzoo.register("aec", REGISTRY_ID, entry_point=f"{__name__}:env")
+
+
+_register()

@@ -1,0 +1,432 @@
+"""The PettingZoo adapter (dsa_widget.adapters.pettingzoo): PettingZoo's own API, seed and
+render tests, whole games, hidden information, illegal actions, rewards, truncation and the
+registry."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pettingzoo
+import pytest
+from pettingzoo.test import api_test, render_test, seed_test
+
+from dsa_widget import Game, SetupError
+from dsa_widget.adapters.pettingzoo import (
+    ENV_NAME,
+    REGISTRY_ID,
+    IllegalActionError,
+    env,
+    make,
+    raw_env,
+)
+from dsa_widget.core.encoding import encoding_of
+
+# PettingZoo's api_test warns about dict observations for every environment that is not one
+# of its own classic games; those warnings say nothing about this one.
+pytestmark = [
+    pytest.mark.filterwarnings("ignore:Observation is not a NumPy array"),
+    pytest.mark.filterwarnings("ignore:Observation space for each agent probably should be"),
+]
+
+
+def masked_choice(rng: random.Random, mask: np.ndarray) -> int:
+    return rng.choice(np.flatnonzero(mask).tolist())
+
+
+def play_out(e, rng: random.Random, *, check=None) -> list[tuple]:
+    """Play ``e`` (already reset) to its end with random legal actions; returns the trail of
+    (agent, action, reward, terminated, truncated)."""
+    trail = []
+    for agent in e.agent_iter():
+        obs, reward, terminated, truncated, info = e.last()
+        if check is not None:
+            check(e, agent, obs)
+        action = None if terminated or truncated else masked_choice(rng, obs["action_mask"])
+        trail.append((agent, action, reward, terminated, truncated))
+        e.step(action)
+    return trail
+
+
+# ---------------------------------------------------------------------- PettingZoo's own tests
+
+
+@pytest.mark.parametrize("players", [2, 4, 6])
+def test_pettingzoo_api_test(players):
+    api_test(env(players=players), num_cycles=1000, verbose_progress=False)
+
+
+def test_pettingzoo_api_test_on_a_short_custom_game():
+    # a tiny path and little air: many games end inside api_test's cycles
+    api_test(env(players=3, air=6, rounds=2, path=[(1, 0), (2, 5), (4, 15)]), num_cycles=200)
+
+
+def test_pettingzoo_seed_test():
+    seed_test(lambda: env(players=4), num_cycles=500)
+    seed_test(lambda: env(players=2, options={"reveal": "owner"}), num_cycles=500)
+
+
+def test_pettingzoo_render_test():
+    size = {}
+
+    def rgb_ok(img):
+        size.setdefault("shape", img.shape)
+        return img.shape == size["shape"] and img.max() > 0
+
+    render_test(
+        lambda render_mode=None: env(players=3, render_mode=render_mode),
+        custom_tests={
+            "ansi": lambda s: s.startswith("Deep Sea Adventure: round") and "Player 3" in s,
+            "svg": lambda s: isinstance(s, str) and s.startswith("<svg"),
+            "rgb_array": rgb_ok,
+        },
+    )
+    assert size["shape"][2] == 3
+
+
+def test_metadata_and_spaces():
+    e = env(players=5)
+    raw = e.unwrapped
+    assert isinstance(raw, raw_env) and isinstance(raw, pettingzoo.AECEnv)
+    assert raw.metadata["name"] == ENV_NAME == "deep_sea_adventure_v0" == str(e)
+    assert raw.metadata["is_parallelizable"] is False
+    assert {"ansi", "rgb_array", "human"} <= set(raw.metadata["render_modes"])
+    assert e.possible_agents == [f"player_{i}" for i in range(5)]
+    enc = raw.encoding
+    for a in e.possible_agents:
+        assert e.action_space(a).n == enc.num_actions == 69
+        space = e.observation_space(a)
+        assert space["observation"].shape == (enc.observation_size,)
+        assert space["observation"].dtype == np.float32
+        assert space["action_mask"].shape == (69,) and space["action_mask"].dtype == np.int8
+    assert e.action_space("player_0") is not e.action_space("player_1")
+
+
+# ---------------------------------------------------------------------- whole games
+
+
+@pytest.mark.parametrize("players", [2, 4, 6])
+def test_whole_games_with_random_masked_actions(players):
+    e = env(players=players)
+    rng = random.Random(players)
+    for seed in range(3):
+        e.reset(seed=seed)
+        raw = e.unwrapped
+        enc = raw.encoding
+        decisions = 0
+
+        def check(e, agent, obs, raw=raw, enc=enc):
+            nonlocal decisions
+            g = raw.game
+            seat = int(agent.split("_")[1])
+            assert e.observation_space(agent).contains(obs)
+            # the observation is exactly the encoded view of this seat
+            assert obs["observation"].tolist() == pytest.approx(enc.observe(g.view(seat)), rel=1e-6)
+            if not e.terminations[agent] and not e.truncations[agent]:
+                decisions += 1
+                assert g.to_move == seat
+                assert obs["action_mask"].tolist() == enc.mask(g.legal_actions())
+                for other in e.agents:
+                    if other != agent:
+                        assert not e.observe(other)["action_mask"].any()
+            else:
+                assert g.is_over and not obs["action_mask"].any()
+
+        trail = play_out(e, rng, check=check)
+        g = raw.game
+        assert g.is_over and e.agents == [] and decisions > 10
+        # the terminal rewards: score minus the mean of the others' scores, zero before
+        finals = {a: r for a, act, r, term, _ in trail if term}
+        assert set(finals) == set(e.possible_agents)
+        scores = g.scores
+        for q, a in enumerate(e.possible_agents):
+            others = [s for k, s in enumerate(scores) if k != q]
+            assert finals[a] == pytest.approx(scores[q] - sum(others) / len(others))
+        assert sum(finals.values()) == pytest.approx(0.0, abs=1e-9)
+        assert all(r == 0 for a, act, r, term, _ in trail if not term)
+        assert not any(trunc for *_, trunc in trail)
+
+
+def test_reward_win_shares_the_win():
+    e = env(players=4, reward="win")
+    rng = random.Random(5)
+    shared = False
+    for seed in range(12):
+        e.reset(seed=seed)
+        trail = play_out(e, rng)
+        winners = e.unwrapped.game.winners
+        finals = {a: r for a, act, r, term, _ in trail if term}
+        for q, a in enumerate(e.possible_agents):
+            assert finals[a] == pytest.approx(1 / len(winners) if q in winners else 0.0)
+        assert sum(finals.values()) == pytest.approx(1.0)
+        shared = shared or len(winners) > 1
+    # a shared win (everybody at 0 points, say) happens in random play; with seeds 0..11 it does
+    assert shared
+
+
+def test_a_game_that_ends_on_the_dice_still_terminates_everyone():
+    # one chip, one air, two rounds: rounds end on the dice right after a single decision
+    e = env(players=2, air=1, rounds=1, path=[(1, 3)])
+    for seed in range(5):
+        e.reset(seed=seed)
+        trail = play_out(e, random.Random(seed))
+        assert e.agents == [] and e.unwrapped.game.is_over
+        assert sorted(a for a, act, r, term, _ in trail if term) == ["player_0", "player_1"]
+
+
+# ---------------------------------------------------------------------- hidden information
+
+
+def permuted_path(seed: int) -> tuple[list, list]:
+    """A standard path and the same path with the values permuted within each level."""
+    path = list(Game(players=2, seed=seed).setup.path)
+    by_level: dict[int, list[int]] = {}
+    for lv, v in path:
+        by_level.setdefault(lv, []).append(v)
+    rng = random.Random(seed)
+    for vs in by_level.values():
+        rng.shuffle(vs)
+    permuted = [(lv, by_level[lv].pop()) for lv, _ in path]
+    assert permuted != path
+    return path, permuted
+
+
+def first_difference(envs, seed: int) -> str | None:
+    """Play both environments with the same random legal actions until something is banked (the
+    end of round 1); the first observation that differs between them, or None."""
+    rng = random.Random(seed)
+    for e in envs:
+        e.reset(seed=seed)
+    compared = 0
+    while envs[0].unwrapped.game.round == 1 and envs[0].agents:
+        assert envs[0].agent_selection == envs[1].agent_selection
+        for agent in envs[0].possible_agents:
+            a, b = (e.observe(agent) for e in envs)
+            compared += 1
+            for key in ("observation", "action_mask"):
+                if not np.array_equal(a[key], b[key]):
+                    return f"{agent}'s {key} after {compared} observations"
+        obs, *_ = envs[0].last()
+        action = masked_choice(rng, obs["action_mask"])
+        for e in envs:
+            e.step(action)
+    assert compared > 20
+    return None
+
+
+@pytest.mark.parametrize("options", [{}, {"reveal": "owner"}])
+def test_observations_never_hold_a_hidden_value(options):
+    for seed in (3, 12):
+        path, permuted = permuted_path(seed)
+        envs = [env(players=3, path=path, options=options), env(players=3, path=permuted, options=options)]
+        assert first_difference(envs, seed) is None
+
+
+def test_the_hidden_value_check_catches_a_leaking_encoding():
+    path, permuted = permuted_path(3)
+    envs = [env(players=3, path=path), env(players=3, path=permuted)]
+    assert first_difference(envs, 3) is None
+    for e in envs:
+        raw = e.unwrapped
+        honest = raw.encoding.observe
+        field = next(f for f in raw.encoding.layout if f.name == "space1.expected")
+
+        def leaky(view, raw=raw, honest=honest, offset=field.offset):
+            out = honest(view)
+            item = raw.game.spaces[1]  # reads the true state: what an encoding must never do
+            if item is not None:
+                out[offset] = float(sum(raw.game.chip(c)[1] for c in item))
+            return out
+
+        raw.encoding.observe = leaky
+    assert first_difference(envs, 3) is not None
+
+
+# ---------------------------------------------------------------------- illegal actions
+
+
+def state_of(e):
+    raw = e.unwrapped
+    g = raw.game
+    return (
+        g.state_dict(),
+        g.legal_actions(),
+        g.turn_number,
+        e.agent_selection,
+        dict(e.rewards),
+        dict(e._cumulative_rewards),
+        dict(e.terminations),
+        dict(e.truncations),
+        g.copy().next_dice(),
+    )
+
+
+def test_a_masked_action_raises_and_changes_nothing():
+    e = env(players=3)
+    e.reset(seed=4)
+    obs, *_ = e.last()
+    illegal = np.flatnonzero(obs["action_mask"] == 0).tolist()
+    assert illegal
+    before = state_of(e)
+    for action in illegal[:5] + [np.int64(illegal[-1])]:
+        with pytest.raises(IllegalActionError, match=r"is not legal for player_0 now; legal: ") as info:
+            e.step(action)
+        assert isinstance(info.value, ValueError)
+        assert info.value.agent == "player_0"
+        assert list(info.value.legal) == np.flatnonzero(obs["action_mask"]).tolist()
+        assert state_of(e) == before
+    e.step(masked_choice(random.Random(0), obs["action_mask"]))  # the env still plays on
+    assert state_of(e) != before
+
+
+def test_bad_action_values():
+    raw = raw_env(players=2)
+    raw.reset(seed=1)
+    before = state_of(raw)
+    for bad, pattern in [
+        (69, "out of range 0..68"),
+        (-1, "out of range"),
+        (None, "None is only for an agent that is terminated"),
+        (True, "an action number"),
+        (2.0, "an action number"),
+        ("take", "an action number"),
+    ]:
+        with pytest.raises(IllegalActionError, match=pattern):
+            raw.step(bad)
+        assert state_of(raw) == before
+    # the wrapped env asserts the action space first, as PettingZoo's wrapper does
+    e = env(players=2)
+    e.reset(seed=1)
+    with pytest.raises(AssertionError, match="action is not in action space"):
+        e.step(69)
+
+
+def test_illegal_reward_option_terminates_like_the_classic_envs(caplog):
+    e = env(players=3, illegal_reward=-1)
+    e.reset(seed=4)
+    obs, *_ = e.last()
+    illegal = int(np.flatnonzero(obs["action_mask"] == 0)[0])
+    e.step(illegal)  # PettingZoo logs "Illegal move made" and ends the game
+    assert "Illegal move" in caplog.text
+    assert all(e.terminations.values())
+    assert e.rewards["player_0"] == -1 and e.rewards["player_1"] == 0
+
+
+def test_dead_agents_must_step_none():
+    e = env(players=2, air=1, rounds=1, path=[(1, 3)])
+    e.reset(seed=0)
+    while not e.terminations[e.agent_selection]:
+        obs, *_ = e.last()
+        e.step(masked_choice(random.Random(0), obs["action_mask"]))
+    with pytest.raises(ValueError, match="only valid action is None"):
+        e.step(0)
+    e.step(None)
+    e.step(None)
+    assert e.agents == []
+
+
+# ---------------------------------------------------------------------- seeds, truncation, setup
+
+
+def trajectory(e, seed, actions_seed=0):
+    if seed is not False:
+        e.reset(seed=seed)
+    trail = play_out(e, random.Random(actions_seed))
+    return trail, e.unwrapped.game.state_dict()
+
+
+def test_reset_seed_reproducibility():
+    a, b = env(players=4), env(players=4)
+    assert trajectory(a, 11) == trajectory(b, 11)
+    assert trajectory(a, 11) != trajectory(a, 12)
+    # the seed is the game's: the same deal and dice as Game(seed=...)
+    a.reset(seed=11)
+    assert a.unwrapped.game.setup.path == Game(players=4, seed=11).setup.path
+    g = Game(players=4, seed=11)
+    g.sample_chance()  # reset rolls the first dice
+    assert a.unwrapped.game.state_dict() == g.state_dict()
+    assert a.unwrapped.game.copy().next_dice() == g.next_dice()
+    # reset() without a seed continues a seeded sequence of games, the same for both
+    a.reset(seed=5)
+    b.reset(seed=5)
+    assert trajectory(a, None) == trajectory(b, None)
+    assert trajectory(a, None) != trajectory(a, 5)
+
+
+def test_max_cycles_truncates():
+    # the AEC half of PettingZoo's max_cycles_test (the other half needs a parallel_env)
+    for players, m in [(2, 4), (4, 3), (6, 5)]:
+        e = make(ENV_NAME, players=players, max_cycles=m)
+        e.reset(seed=players)
+        decisions = 0
+        trail = []
+        for agent in e.agent_iter():
+            obs, reward, terminated, truncated, info = e.last()
+            live = not (terminated or truncated)
+            decisions += live
+            trail.append((agent, reward, terminated, truncated))
+            e.step(masked_choice(random.Random(decisions), obs["action_mask"]) if live else None)
+        assert decisions == m * players
+        dead = trail[-players:]
+        assert sorted(a for a, *_ in dead) == e.possible_agents
+        assert all(trunc and not term and r == 0 for _, r, term, trunc in dead)
+        assert not e.unwrapped.game.is_over
+
+
+def test_make_and_the_registry():
+    for e in (
+        make(ENV_NAME, players=4),
+        make(REGISTRY_ID, players=4),
+        pettingzoo.make("aec", REGISTRY_ID, players=4),
+    ):
+        assert str(e) == ENV_NAME and e.unwrapped.possible_agents[-1] == "player_3"
+        e.reset(seed=1)
+        assert e.agents == e.possible_agents
+    assert make(players=2, air=10).unwrapped.setup["air"] == 10
+
+
+def test_bad_setups_and_options_fail_at_construction():
+    with pytest.raises(SetupError, match="players"):
+        env(players=7)
+    with pytest.raises(SetupError, match="air"):
+        env(players=2, air=0)
+    with pytest.raises(SetupError, match="options"):
+        env(players=2, options={"colour": "blue"})
+    with pytest.raises(ValueError, match="reward must be one of"):
+        env(players=2, reward="points")
+    with pytest.raises(ValueError, match="render_mode"):
+        env(players=2, render_mode="window")
+    with pytest.raises(ValueError, match="max_cycles"):
+        env(players=2, max_cycles=0)
+
+
+def test_names_and_custom_paths_keep_the_encoding():
+    e = env(players=["Ann", "Bob", "Cy"], path=[(1, 0), (2, 5), (3, 9), (4, 15)])
+    e.reset(seed=2)
+    assert e.possible_agents == ["player_0", "player_1", "player_2"]
+    assert e.unwrapped.game.players == ("Ann", "Bob", "Cy")
+    enc = encoding_of(e.unwrapped.game)
+    assert e.action_space("player_0").n == enc.num_actions == 2 * 4 + 5
+    assert e.observation_space("player_0")["observation"].shape == (enc.observation_size,)
+
+
+def test_render_pictures_show_no_hidden_value():
+    path, permuted = permuted_path(8)
+    pictures = []
+    for p in (path, permuted):
+        shots = []
+        for mode in ("ansi", "rgb_array", "svg"):
+            e = env(players=3, path=p, render_mode=mode)
+            e.reset(seed=8)
+            rng = random.Random(8)
+            shot = e.render()
+            for _ in range(25):
+                obs, *_ = e.last()
+                e.step(masked_choice(rng, obs["action_mask"]))
+                if e.unwrapped.game.round > 1:  # banked values are public from then on
+                    break
+                shot = e.render()
+            shots.append(shot.tobytes() if mode == "rgb_array" else shot)
+            e.close()
+        pictures.append(shots)
+    assert pictures[0] == pictures[1]
