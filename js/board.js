@@ -1,6 +1,6 @@
 // The board as SVG, drawn from the synced state only.
 import { s } from "./dom.js";
-import { color, itemText } from "./model.js";
+import { color, itemText, letter } from "./model.js";
 
 // Spaces per row: 8 (a level per row on the standard path); fewer in a narrow cell.
 export const COLS = 8;
@@ -172,6 +172,8 @@ export function drawBoard(state, cols = COLS) {
     g.append(s("circle", { cx: x, cy: y, r: 19, class: "dsa-space-bg" }));
     if (space === 0) g.append(s("circle", { cx: x, cy: y, r: 7, class: "dsa-blank" }));
     else g.append(itemShape(space, x, y + 3, 12));
+    // the space's number: hints and the log speak of "space 8"
+    g.append(s("text", { x: x - 17, y: y - 12, class: "dsa-space-num", "aria-hidden": "true", text: i }));
     g.append(s("title", { text: `Space ${i}: ${space === 0 ? "blank" : itemText(space)}` }));
     svg.append(g);
   });
@@ -190,9 +192,13 @@ export function drawBoard(state, cols = COLS) {
     const r = d.pos === 0 ? 7 : 9;
     if (current) g.append(s("circle", { cx: 0, cy: 0, r: r + 4, class: "dsa-halo" }));
     g.append(s("circle", { cx: 0, cy: 0, r, fill: color(q), class: "dsa-diver-body" }));
-    // heading arrow
-    const a = d.up ? `-4,2 0,-3 4,2` : `-4,-2 0,3 4,-2`;
-    g.append(s("polyline", { points: a, class: "dsa-heading" }));
+    // the seat's letter (identity not by colour alone), and the heading as a chevron outside
+    g.append(s("text", { x: 0, y: r * 0.42, "text-anchor": "middle", class: "dsa-diver-letter", text: letter(q) }));
+    if (d.pos) {
+      const e = r + 1;
+      const a = d.up ? `-3.5,${-e} 0,${-e - 4} 3.5,${-e}` : `-3.5,${e} 0,${e + 4} 3.5,${e}`;
+      g.append(s("polyline", { points: a, class: "dsa-heading" }));
+    }
     if (d.items.length && d.pos) {
       g.append(s("circle", { cx: r + 2, cy: -r + 1, r: 6, class: "dsa-carry-badge" }));
       g.append(
@@ -202,7 +208,7 @@ export function drawBoard(state, cols = COLS) {
     const name = state.players[q];
     g.append(
       s("title", {
-        text: `${name}: ${d.pos ? `space ${d.pos}` : "submarine"}, heading ${d.up ? "up" : "down"}, carrying ${d.items.length}`,
+        text: `${letter(q)} ${name}: ${d.pos ? `space ${d.pos}` : "submarine"}, heading ${d.up ? "up" : "down"}, carrying ${d.items.length}`,
       }),
     );
     svg.append(g);

@@ -5,6 +5,8 @@ export const LEVEL_NAMES = { 1: "level-1", 2: "level-2", 3: "level-3", 4: "level
 export const SHAPES = { 1: "triangle", 2: "square", 3: "pentagon", 4: "hexagon" };
 
 export const color = (seat) => PLAYER_COLORS[seat % PLAYER_COLORS.length];
+/** Each seat's letter, drawn on its diver and its card: identity not by colour alone. */
+export const letter = (seat) => "ABCDEF"[seat % 6];
 
 /** A chip is [level] (value hidden) or [level, value]. */
 export const chipText = (c) => (c.length > 1 ? `${LEVEL_NAMES[c[0]]} chip worth ${c[1]}` : `${LEVEL_NAMES[c[0]]} chip`);

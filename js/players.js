@@ -2,7 +2,7 @@
 
 import { chipShape } from "./board.js";
 import { h, s } from "./dom.js";
-import { color, diverStatus, itemText } from "./model.js";
+import { color, diverStatus, itemText, letter } from "./model.js";
 
 function chipIcon(c) {
   const svg = s("svg", {
@@ -30,7 +30,7 @@ export function drawPlayers(state) {
       "aria-current": current ? "true" : null,
     });
     li.append(
-      h("span", { class: "dsa-swatch", style: { background: color(q) }, "aria-hidden": "true" }),
+      h("span", { class: "dsa-swatch", style: { background: color(q) }, "aria-hidden": "true", text: letter(q) }),
       h("span", { class: "dsa-player-name", text: name }),
       h("span", { class: "dsa-seat-kind", text: state.seats[q] === "human" ? "" : `bot: ${state.seats[q]}` }),
       h("span", {

@@ -93,6 +93,12 @@ def test_overlays_what_if_and_history_in_lab(lab, page, console):
     # -- overlays: the numbers on screen are the analysis functions', and follow each move
     w0 = check_overlay(nb, page, root)
     assert list(w0["landing"]) == ["roll"]
+    # identity not by colour alone: each diver and its card carry the seat's letter; the
+    # spaces are numbered as the hints and the log name them (issue 16, items 6 and 7)
+    texts = "(r, sel) => [...r.querySelectorAll(sel)].map(t => t.textContent)"
+    assert root.evaluate(texts, ".dsa-diver .dsa-diver-letter") == ["A", "B"]
+    assert root.evaluate(texts, ".dsa-player .dsa-swatch") == ["A", "B"]
+    assert root.evaluate(texts, ".dsa-space .dsa-space-num") == [str(i) for i in range(1, 33)]
     root.locator("button[data-choice='roll']").click()
     expect(root).not_to_have_attribute("data-seq", str(w0["seq"]))
     root.locator("button[data-choice='take']").click()
