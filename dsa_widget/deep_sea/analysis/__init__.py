@@ -22,7 +22,7 @@ The optimal solo policy (dynamic programming): :func:`solo_policy` (table, heat 
 {2: 1/9, 3: 2/9, 4: 1/3, 5: 2/9, 6: 1/9}
 """
 
-from ._common import AnalysisError, Distribution, Exact
+from ._common import AnalysisError, Chance, Distribution, Exact, Points, Steps
 from .dice import dice_sum_distribution, expected_steps, steps_distribution
 from .estimate import (
     HomeEstimate,
@@ -44,6 +44,9 @@ __all__ = [
     "AnalysisError",
     "Distribution",
     "Exact",
+    "Chance",
+    "Points",
+    "Steps",
     "HeatMap",
     "HomeEstimate",
     "SoloPolicy",

@@ -1,17 +1,18 @@
 """Shared pieces of the analysis package: exact numbers, distributions, errors,
 and the public facts about a board that the exact functions work from.
 
-Every exact result is a :class:`Exact` (a :class:`fractions.Fraction` that
-also shows its decimal value) or a :class:`Distribution` (outcome -> Exact).
+Every exact result is an :class:`Exact` (a :class:`fractions.Fraction` that also shows
+its decimal value, in its unit: :class:`Chance`, :class:`Points`, :class:`Steps`) or a
+:class:`Distribution` (outcome -> Chance).
 
->>> p = Exact(1, 9)
+>>> p = Chance(1, 9)
 >>> p
-1/9 ≈ 0.1111
+1/9 ≈ 11.11%
 >>> p == Fraction(1, 9), p.float
 (True, 0.1111111111111111)
 >>> d = Distribution({"heads": Fraction(1, 2), "tails": Fraction(1, 2)})
 >>> d["heads"], d.floats()
-(1/2 ≈ 0.5000, {'heads': 0.5, 'tails': 0.5})
+(1/2 ≈ 50.00%, {'heads': 0.5, 'tails': 0.5})
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ import html
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
+from typing import Any, ClassVar, TypeVar
 
 from ..errors import DeepSeaError
 
@@ -35,21 +36,30 @@ class AnalysisError(DeepSeaError):
     """
 
 
+_E = TypeVar("_E", bound="Exact")
+
+
 class Exact(Fraction):
     """An exact rational number (a :class:`~fractions.Fraction`) that prints its decimal too.
 
-    ``x.float`` is the float view, ``x.percent`` a short percentage text.
-    Arithmetic gives plain :class:`~fractions.Fraction` results.
+    ``x.float`` is the float view.  A plain :class:`Exact` is a pure number; its subclasses
+    say what they measure, and print so: :class:`Chance` (a probability: a percentage beside
+    the fraction), :class:`Points` and :class:`Steps`.  A value is never printed as a
+    percentage.  Arithmetic gives plain :class:`~fractions.Fraction` results.
 
-    >>> Exact(2, 9).percent
-    '22.22%'
+    >>> Exact(10, 9), Chance(2, 9), Points(3, 2), Steps(10, 9)
+    (10/9 ≈ 1.1111, 2/9 ≈ 22.22%, 3/2 ≈ 1.50 points, 10/9 ≈ 1.11 steps)
+    >>> Points(3), Chance(1)
+    (3 points, 1 (100%))
     >>> Exact(2, 9) + Fraction(1, 9)
     Fraction(1, 3)
     """
 
     __slots__ = ()
+    #: what the number measures ("" for a pure number), for its text
+    unit: ClassVar[str] = ""
 
-    def __new__(cls, numerator: Any = 0, denominator: Any = None) -> Exact:
+    def __new__(cls: type[_E], numerator: Any = 0, denominator: Any = None) -> _E:
         return super().__new__(cls, numerator, denominator)
 
     @property
@@ -59,19 +69,58 @@ class Exact(Fraction):
 
     @property
     def percent(self) -> str:
+        """The value as a percentage (meaningful for a :class:`Chance` only)."""
         return f"{100 * self.numerator / self.denominator:.2f}%"
+
+    def _fraction(self) -> str:
+        return str(self.numerator) if self.denominator == 1 else f"{self.numerator}/{self.denominator}"
+
+    def _decimal(self) -> str:
+        if self.unit:
+            return f"{self.float:.2f} {self.unit}"
+        return f"{self.float:.4f}"
 
     def __repr__(self) -> str:
         if self.denominator == 1:
-            return str(self.numerator)
-        return f"{self.numerator}/{self.denominator} ≈ {self.float:.4f}"
+            return f"{self.numerator} {self.unit}" if self.unit else str(self.numerator)
+        return f"{self._fraction()} ≈ {self._decimal()}"
 
     def _repr_html_(self) -> str:
-        return f"<code>{self.numerator}/{self.denominator}</code> ≈ {self.percent}"
+        if self.denominator == 1:
+            return f"<code>{html.escape(repr(self))}</code>"
+        return f"<code>{self._fraction()}</code> ≈ {html.escape(self._decimal())}"
 
     # keep the subclass through copy/pickle
     def __reduce__(self) -> tuple[Any, ...]:
-        return (Exact, (self.numerator, self.denominator))
+        return (type(self), (self.numerator, self.denominator))
+
+
+class Chance(Exact):
+    """An exact probability: prints as its fraction and a percentage (``2/9 ≈ 22.22%``)."""
+
+    __slots__ = ()
+
+    def _decimal(self) -> str:
+        return self.percent
+
+    def __repr__(self) -> str:
+        if self.denominator == 1:
+            return f"{self.numerator} ({100 * self.numerator}%)"
+        return f"{self._fraction()} ≈ {self.percent}"
+
+
+class Points(Exact):
+    """An exact number of points (an expected value): ``3/2 ≈ 1.50 points``."""
+
+    __slots__ = ()
+    unit = "points"
+
+
+class Steps(Exact):
+    """An exact number of spaces swum (an expected value): ``10/9 ≈ 1.11 steps``."""
+
+    __slots__ = ()
+    unit = "steps"
 
 
 _ZERO = Exact(0)
@@ -81,28 +130,34 @@ def exact(x: Any) -> Exact:
     return x if type(x) is Exact else Exact(x)
 
 
+def chance(x: Any) -> Chance:
+    return x if type(x) is Chance else Chance(x)
+
+
 class Distribution(Mapping[Any, Exact]):
-    """A probability distribution: an immutable mapping outcome -> :class:`Exact`.
+    """A probability distribution: an immutable mapping outcome -> :class:`Chance`.
 
     Outcomes are listed in increasing order when they can be compared.
     ``floats()`` gives the float view, ``mean`` the expectation (numeric
-    outcomes), ``prob(test)`` the chance of outcomes passing a test.
+    outcomes; ``mean=Points`` or ``Steps`` says its unit), ``prob(test)`` the chance of
+    outcomes passing a test.
 
-    >>> d = Distribution({0: Fraction(1, 4), 2: Fraction(3, 4)})
+    >>> d = Distribution({0: Fraction(1, 4), 2: Fraction(3, 4)}, mean=Points)
     >>> d.mean, d.prob(lambda x: x > 0)
-    (3/2 ≈ 1.5000, 3/4 ≈ 0.7500)
+    (3/2 ≈ 1.50 points, 3/4 ≈ 75.00%)
     >>> d == {0: Fraction(1, 4), 2: Fraction(3, 4)}
     True
     """
 
-    __slots__ = ("_p", "title")
+    __slots__ = ("_p", "title", "_mean")
 
-    def __init__(self, probs: Mapping[Any, Any], title: str = "") -> None:
-        items = [(k, exact(v)) for k, v in probs.items() if v != 0]
+    def __init__(self, probs: Mapping[Any, Any], title: str = "", mean: type[Exact] | None = None) -> None:
+        items = [(k, chance(v)) for k, v in probs.items() if v != 0]
         with contextlib.suppress(TypeError):
             items.sort(key=lambda kv: kv[0])
         self._p: dict[Any, Exact] = dict(items)
         self.title = title
+        self._mean = Exact if mean is None else mean
 
     def __getitem__(self, key: Any) -> Exact:
         return self._p[key]
@@ -121,17 +176,18 @@ class Distribution(Mapping[Any, Exact]):
         return {k: v.float for k, v in self._p.items()}
 
     @property
-    def total(self) -> Exact:
-        return Exact(sum(self._p.values(), Fraction(0)))
+    def total(self) -> Chance:
+        return Chance(sum(self._p.values(), Fraction(0)))
 
     @property
     def mean(self) -> Exact:
-        """The expected outcome (numeric outcomes only)."""
-        return Exact(sum((k * v for k, v in self._p.items()), Fraction(0)))
+        """The expected outcome (numeric outcomes only), in the outcomes' unit (points for
+        values, steps for spaces swum)."""
+        return self._mean(sum((k * v for k, v in self._p.items()), Fraction(0)))
 
-    def prob(self, test: Callable[[Any], bool]) -> Exact:
+    def prob(self, test: Callable[[Any], bool]) -> Chance:
         """The chance that the outcome passes ``test``."""
-        return Exact(sum((v for k, v in self._p.items() if test(k)), Fraction(0)))
+        return Chance(sum((v for k, v in self._p.items() if test(k)), Fraction(0)))
 
     def __repr__(self) -> str:
         inner = ", ".join(

@@ -28,7 +28,7 @@ from __future__ import annotations
 from fractions import Fraction
 from functools import cache
 
-from ._common import AnalysisError, Distribution, Exact
+from ._common import AnalysisError, Distribution, Steps
 
 __all__ = ["dice_sum_distribution", "steps_distribution", "expected_steps", "SUM_WEIGHTS"]
 
@@ -44,7 +44,7 @@ def dice_sum_distribution() -> Distribution:
 
     >>> d = dice_sum_distribution()
     >>> d[4], d.mean
-    (1/3 ≈ 0.3333, 4)
+    (1/3 ≈ 33.33%, 4)
     >>> sum(d.values()) == 1
     True
     """
@@ -68,9 +68,9 @@ def steps_distribution(items: int) -> Distribution:
     >>> d
     {0: 1/9, 1: 2/9, 2: 1/3, 3: 2/9, 4: 1/9}
     >>> d.mean
-    2
+    2 steps
     >>> steps_distribution(3).mean
-    10/9 ≈ 1.1111
+    10/9 ≈ 1.11 steps
     >>> steps_distribution(6)
     {0: 1}
     """
@@ -80,16 +80,16 @@ def steps_distribution(items: int) -> Distribution:
     for s, p in dice_sum_distribution().items():
         k = max(0, s - items)
         out[k] = out.get(k, Fraction(0)) + p
-    return Distribution(out, title=f"spaces swum carrying {items} item(s)")
+    return Distribution(out, title=f"spaces swum carrying {items} item(s)", mean=Steps)
 
 
-def expected_steps(items: int) -> Exact:
+def expected_steps(items: int) -> Steps:
     """The mean number of spaces swum carrying ``items`` items.
 
     While ``items <= 2`` no sum is wasted and the mean is simply ``4 - items``;
     from 3 items on, the "stay put" floor makes it larger than that.
 
     >>> [expected_steps(k) for k in range(5)]
-    [4, 3, 2, 10/9 ≈ 1.1111, 4/9 ≈ 0.4444]
+    [4 steps, 3 steps, 2 steps, 10/9 ≈ 1.11 steps, 4/9 ≈ 0.44 steps]
     """
-    return steps_distribution(items).mean
+    return Steps(steps_distribution(items).mean)

@@ -57,7 +57,7 @@ short in 1 + 2 + 2 + 3 + 3 + 4 = 15 of the 81 cases: 66/81 = 22/27.
 >>> g.play_turn(back=True, dice=(1, 1), search="take")  # Ann: up to space 3, 2 items
 >>> g.play_turn(back=True, dice=(3, 3))                 # Bob: home
 >>> home_chance(g)
-22/27 ≈ 0.8148
+22/27 ≈ 81.48%
 """
 
 from __future__ import annotations
@@ -70,7 +70,7 @@ from fractions import Fraction
 from typing import Any
 
 from ..rules import swim
-from ._common import AnalysisError, Board, Exact, board_of, check_seat, occupancy
+from ._common import AnalysisError, Board, Chance, board_of, check_seat, occupancy
 from .dice import SUM_WEIGHTS
 
 __all__ = ["home_chance", "home_chances", "clear_cache", "POLICIES", "MAX_STATES"]
@@ -664,7 +664,7 @@ def home_chance(
     choice: str | None = None,
     max_states: int | None = MAX_STATES,
     max_seconds: float | None = None,
-) -> Exact:
+) -> Chance:
     """The exact chance that ``seat`` (default: the diver to play) is back when the round ends.
 
     ``others`` is the assumption about every other diver (``"home"`` or
@@ -687,15 +687,15 @@ def home_chance(
     >>> g.play_turn(dice=(2, 3), search="take")
     >>> g.play_turn(dice=(1, 2), search="take")
     >>> home_chance(g)                          # Ann heads home now
-    1
+    1 (100%)
     >>> home_chance(g, choice="continue")       # one more swim down first
-    42978374/43046721 ≈ 0.9984
+    42978374/43046721 ≈ 99.84%
     >>> home_chance(g, choice="continue", others="keep")   # ... and Bob keeps diving
-    428245/531441 ≈ 0.8058
+    428245/531441 ≈ 80.58%
     """
     board = board_of(state)
     d = check_seat(board, seat)
-    return Exact(
+    return Chance(
         _chance(board, d, _policies(board, d, others, me), choice, max_states, max_seconds=max_seconds)
     )
 
@@ -708,7 +708,7 @@ def home_chances(
     me: str = "home",
     max_states: int | None = MAX_STATES,
     max_seconds: float | None = None,
-) -> dict[str, Exact]:
+) -> dict[str, Chance]:
     """:func:`home_chance` for every legal choice of the player to move (``max_seconds``: for all).
 
     >>> from dsa_widget import Game
@@ -716,14 +716,14 @@ def home_chances(
     >>> g.play_turn(dice=(2, 3), search="take")
     >>> g.play_turn(dice=(1, 2), search="take")
     >>> home_chances(g, others="keep")
-    {'back': 6560/6561 ≈ 0.9998, 'continue': 428245/531441 ≈ 0.8058}
+    {'back': 6560/6561 ≈ 99.98%, 'continue': 428245/531441 ≈ 80.58%}
     """
     board = board_of(state)
     d = check_seat(board, seat)
     pol = _policies(board, d, others, me)
     deadline = None if max_seconds is None else time.perf_counter() + max_seconds
     return {
-        c: Exact(
+        c: Chance(
             _chance(
                 board,
                 d,

@@ -41,7 +41,7 @@ policy from the start of a round is then recomputed exactly (a Fraction).
 
 >>> pol = solo_policy(air=8, levels=(1, 1, 2, 2, 3, 3))   # a short practice path
 >>> pol.exact_value
-23164838/1594323 ≈ 14.5296
+23164838/1594323 ≈ 14.53 points
 >>> pol.turn_back(depth=5, air=6, items=2)       # two level-3 chips, 6 air: go home
 True
 >>> pol.turn_back_values(depth=5, air=6, items=2)
@@ -60,7 +60,7 @@ from functools import lru_cache
 from typing import Any
 
 from ..rules import LAY_ALL
-from ._common import AnalysisError, Exact
+from ._common import AnalysisError, Points
 from .dice import SUM_WEIGHTS
 
 __all__ = ["solo_policy", "SoloPolicy", "AdviceTable", "HeatMap", "solo_bot", "solo_game", "STANDARD_LEVELS"]
@@ -280,9 +280,9 @@ class SoloPolicy:
         return self._m.start(0, False, self._m.air, 0, 0, False, self._m.n + 1) / self._m.den
 
     @property
-    def exact_value(self) -> Exact:
+    def exact_value(self) -> Points:
         """The same, as an exact fraction (the decisions' policy evaluated in rational arithmetic)."""
-        return Exact(self._m.exact_value())
+        return Points(self._m.exact_value())
 
     @property
     def states(self) -> int:

@@ -21,9 +21,9 @@ and a ``viewer`` seat to ask "what does this seat know?".
 >>> g = Game(players=["Ann", "Bob"], seed=4)
 >>> g.roll((3, 3)); g.apply("take")       # Ann takes a level-1 chip
 >>> carried_value(g.view(0), seat=0)
-3/2 ≈ 1.5000
+3/2 ≈ 1.50 points
 >>> chip_mean(g.view(0), 4)
-27/2 ≈ 13.5000
+27/2 ≈ 13.50 points
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ from fractions import Fraction
 from itertools import combinations
 from typing import Any
 
-from ._common import AnalysisError, Distribution, Exact
+from ._common import AnalysisError, Distribution, Points
 
 __all__ = ["chip_mean", "item_value", "carried_value", "carried_value_distribution", "as_view"]
 
@@ -56,17 +56,17 @@ def as_view(state: Any, viewer: int | None = None) -> Any:
     raise AnalysisError(f"expected a View (or a Game and viewer=), got {type(state).__name__}")
 
 
-def chip_mean(view: Any, level: int) -> Exact:
+def chip_mean(view: Any, level: int) -> Points:
     """The expected value of an unseen chip of ``level``: the mean of that level's unseen pool.
 
     >>> from dsa_widget import Game
     >>> [chip_mean(Game(players=2, seed=0).view(0), lv) for lv in (1, 2, 3, 4)]
-    [3/2 ≈ 1.5000, 11/2 ≈ 5.5000, 19/2 ≈ 9.5000, 27/2 ≈ 13.5000]
+    [3/2 ≈ 1.50 points, 11/2 ≈ 5.50 points, 19/2 ≈ 9.50 points, 27/2 ≈ 13.50 points]
     """
     pool = view.unseen.get(level, ())
     if not pool:
         raise AnalysisError(f"no value of level {level} is unseen: every chip of that level is known")
-    return Exact(sum(pool), len(pool))
+    return Points(sum(pool), len(pool))
 
 
 def _item_chips(view: Any, item: Any) -> tuple[int, ...]:
@@ -77,13 +77,13 @@ def _item_chips(view: Any, item: Any) -> tuple[int, ...]:
     return tuple(item)
 
 
-def item_value(view: Any, item: Any) -> Exact:
+def item_value(view: Any, item: Any) -> Points:
     """The expected value of one item (a chip id or a tuple of chip ids: a stack).
 
     >>> from dsa_widget import Game
     >>> v = Game(players=2, seed=0).view(0)
     >>> item_value(v, v.path[1]), item_value(v, None)
-    (3/2 ≈ 1.5000, 0)
+    (3/2 ≈ 1.50 points, 0 points)
     """
     total = Fraction(0)
     for c in _item_chips(view, item):
@@ -91,10 +91,10 @@ def item_value(view: Any, item: Any) -> Exact:
             total += view.known[c]
         else:
             total += chip_mean(view, view.levels[c])
-    return Exact(total)
+    return Points(total)
 
 
-def carried_value(state: Any, seat: int | None = None, *, viewer: int | None = None) -> Exact:
+def carried_value(state: Any, seat: int | None = None, *, viewer: int | None = None) -> Points:
     """The expected total value of what ``seat`` carries, given what the viewer knows.
 
     ``state`` is a View (its seat is the viewer) or a Game with ``viewer=``.
@@ -105,14 +105,14 @@ def carried_value(state: Any, seat: int | None = None, *, viewer: int | None = N
     >>> g = Game(players=2, path=[(1, 3), (1, 0), (2, 7)], seed=0)
     >>> g.roll((1, 1)); g.apply("take")            # seat 0 takes the level-1 chip on space 2
     >>> carried_value(g, viewer=1, seat=0)          # unseen level-1 values: 3 and 0
-    3/2 ≈ 1.5000
+    3/2 ≈ 1.50 points
     """
     view = as_view(state, viewer)
     if seat is None:
         seat = view.seat
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(view.players):
         raise AnalysisError(f"seat must be a seat number from 0 to {len(view.players) - 1}, got {seat!r}")
-    return Exact(sum((item_value(view, it) for it in view.carrying[seat]), Fraction(0)))
+    return Points(sum((item_value(view, it) for it in view.carrying[seat]), Fraction(0)))
 
 
 def _subset_sums(pool: tuple[int, ...], m: int) -> dict[int, Fraction]:
@@ -170,4 +170,4 @@ def carried_value_distribution(
             for b, pb in part.items():
                 new[a + b] = new.get(a + b, Fraction(0)) + pa * pb
         dist = new
-    return Distribution(dist, title=f"value of what {view.players[seat]} carries")
+    return Distribution(dist, title=f"value of what {view.players[seat]} carries", mean=Points)
