@@ -81,13 +81,19 @@ function airGauge(state, width) {
     x = width - MARGIN - w,
     y = 10,
     hgt = 16;
-  const frac = Math.max(0, Math.min(1, state.air / Math.max(1, state.start_air)));
-  const low = state.air <= Math.max(3, state.start_air / 5);
+  // a turn starts with the diver's breath (RULES.md, step 1): show the air after it
+  const breath = state.breath || 0;
+  const air = Math.max(0, state.air - breath);
+  const who = state.current === null || state.current === undefined ? "" : state.players[state.current];
+  const frac = Math.max(0, Math.min(1, air / Math.max(1, state.start_air)));
+  const low = air <= Math.max(3, state.start_air / 5);
   const g = s("g", {
     class: `dsa-air${low ? " dsa-air-low" : ""}`,
     role: "img",
-    "aria-label": `Air ${state.air} of ${state.start_air}`,
-    "data-air": state.air,
+    "aria-label": breath
+      ? `Air ${air} of ${state.start_air}, after ${who}'s breath of ${breath}`
+      : `Air ${air} of ${state.start_air}`,
+    "data-air": air,
   });
   g.append(
     s("rect", { x, y, width: w, height: hgt, rx: 8, class: "dsa-air-track" }),
@@ -97,9 +103,10 @@ function airGauge(state, width) {
       y: y + 12,
       "text-anchor": "middle",
       class: "dsa-air-text",
-      text: `air ${state.air} / ${state.start_air}`,
+      text: `air ${air} / ${state.start_air}`,
     }),
   );
+  if (breath) g.append(s("title", { text: `${state.air} before ${who} breathes ${breath} this turn` }));
   return g;
 }
 

@@ -110,7 +110,8 @@ export function fracText(num, den) {
   if (bigFrac(num, den)) return `≈ ${precisePct(...bigPct(num, den))}`;
   const pct = (100 * num) / den;
   const p = pct > 0 && pct < 1 ? "<1%" : pct < 100 && pct > 99 ? ">99%" : `${Math.round(pct)}%`;
-  return den === 1 ? `${num} · ${p}` : `${num}/${den} · ${p}`;
+  // one style for every chance: the percentage, then the exact fraction when it is not whole
+  return den === 1 || Number(num) === 0 ? p : `${p} (${num}/${den})`;
 }
 
 /** The exact fraction, for a tooltip when fracText had to round it. */

@@ -97,7 +97,7 @@ export function drawHints(st, ov, { hints, picked, onHints, onPick }) {
             "data-pos": pos,
             "data-num": num,
             "data-den": den,
-            text: `${i ? " · " : ""}${pos === 0 ? "sub" : `sp ${pos}`} ${fracText(num, den)}`,
+            text: `${i ? " · " : ""}${pos === 0 ? "submarine" : `space ${pos}`}: ${fracText(num, den)}`,
           }),
         );
       });
@@ -105,13 +105,9 @@ export function drawHints(st, ov, { hints, picked, onHints, onPick }) {
     }
   }
   const home = ov.home;
-  const hdt = h(
-    "dt",
-    { title: ov.home_assumption || "" },
-    `${who} gets back to the submarine `,
-    h("span", { class: "dsa-info", "aria-label": `assumption: ${ov.home_assumption}`, text: "?" }),
-  );
-  list.append(hdt);
+  // the assumption is part of the figure: said in the visible text, not only in a tooltip
+  list.append(h("dt", {}, `${who} gets back to the submarine`));
+  if (ov.home_assumption) list.append(h("dd", { class: "dsa-hint dsa-ov-assume", text: ov.home_assumption }));
   if (home) {
     const dd = h("dd", { class: "dsa-ov-home", title: ov.home_assumption || "" });
     Object.entries(home).forEach(([c, v], i) => {
@@ -119,14 +115,15 @@ export function drawHints(st, ov, { hints, picked, onHints, onPick }) {
       if (!v) {
         const est = ov.home_est?.[c];
         if (est) {
-          const pct = (x) => `${(100 * x).toFixed(1)}%`;
+          const pct = (x) => `${Math.round(100 * x)}%`;
           dd.append(
             h("span", {
               class: "dsa-ov-cell dsa-ov-est",
               "data-home": c,
               "data-est": est[0],
-              title: `estimated from ${est[3]} playouts; 95% interval ${pct(est[1])} – ${pct(est[2])}`,
-              text: `${sep}${choiceWords(c)}: ≈ ${pct(est[0])} [${pct(est[1])} – ${pct(est[2])}]`,
+              text:
+                `${sep}${choiceWords(c)}: ≈ ${pct(est[0])} (estimate from ${est[3]} playouts; ` +
+                `95% interval ${pct(est[1])}–${pct(est[2])})`,
             }),
           );
           return;
@@ -154,20 +151,19 @@ export function drawHints(st, ov, { hints, picked, onHints, onPick }) {
   const a = ov.air;
   if (a) {
     const plural = (k, w) => `${k} ${w}${k === 1 ? "" : "s"}`;
+    // a turn starts with the diver's breath (RULES.md): the figures are after it
+    const after = a.after ?? a.now;
+    const cur = after !== a.now ? `${after} after ${who}'s breath of ${a.mine}` : `${after} now`;
     let txt;
-    if (a.turns_left === 0) txt = `${a.now} now: this is ${who}'s last turn of the round`;
-    else if (!a.per_round) txt = `${a.now} now; nobody in the water carries anything: it stays`;
+    if (a.turns_left === 0) txt = `${cur}: this is ${who}'s last turn of the round`;
+    else if (!a.per_round) txt = `${cur}; nobody in the water carries anything: it stays`;
     else
       txt =
-        `${a.now} now; −${a.per_round} per round of turns → ${a.next} when ${who}'s next turn starts; ` +
-        `${plural(a.turns_left, "more turn")} for ${who} this round`;
+        `${cur}; the others breathe ${a.others} before ${who}'s next turn → ${a.next} as it starts; ` +
+        `${plural(a.turns_left, "more turn")} for ${who} after this one`;
     list.append(
-      h(
-        "dt",
-        { title: a.note },
-        "Air forecast ",
-        h("span", { class: "dsa-info", "aria-label": `assumption: ${a.note}`, text: "?" }),
-      ),
+      h("dt", {}, "Air forecast"),
+      h("dd", { class: "dsa-hint dsa-ov-assume", text: a.note }),
       h("dd", {
         class: "dsa-ov-air",
         "data-next": a.next ?? "",
@@ -186,9 +182,12 @@ export function drawHints(st, ov, { hints, picked, onHints, onPick }) {
         "data-num": num,
         "data-den": den,
         title: fracTitle(num, den),
+        // points as points, in the hints' one style: the decimal, then the exact fraction
         text: fracTitle(num, den)
           ? `≈ ${(Number((BigInt(num) * 200n + BigInt(den)) / (2n * BigInt(den))) / 100).toFixed(2)} points`
-          : `${den === 1 ? num : `${num}/${den}`} ≈ ${(num / den).toFixed(2)} points`,
+          : den === 1
+            ? `${num} point${Number(num) === 1 ? "" : "s"}`
+            : `≈ ${(num / den).toFixed(2)} points (${num}/${den})`,
       }),
     );
   }

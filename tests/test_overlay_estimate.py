@@ -95,6 +95,15 @@ def test_air_forecast_is_what_the_engine_does_when_nobody_takes_or_gets_back(see
     now = g.turn_number
     f = air_forecast(g.view(seat))
     assert f["now"] == max(0, g.air)
+    # 'after' is the air once this turn's breath is taken (RULES.md: a turn starts with it)
+    probe = g.copy()
+    if probe.step == "roll":
+        probe.roll((1, 1))
+    elif probe.step == "turn_back":
+        probe.apply("continue")
+    assert f["after"] == max(0, probe.air), (f, probe.air)
+    loads = [len(d.carrying) for d in g.divers]
+    assert f["others"] == sum(loads) - loads[seat]  # nobody is back in this test
     seen_next, turns = None, 0
     while g.round == 1 and not g.is_over:
         assert not any(d.returned for d in g.divers)  # the assumption holds

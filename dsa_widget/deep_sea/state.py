@@ -168,7 +168,8 @@ def build_state(
     """The synced ``state`` dict of the widget (see the module docstring).
 
     Keys: ``v`` schema, ``seq``, ``players``, ``seats`` ("human" or a bot
-    name per seat), ``round``/``rounds``, ``air``/``start_air``, ``step``,
+    name per seat), ``round``/``rounds``, ``air``/``start_air``, ``breath`` (what the diver to move
+    breathes as his turn starts, when he has not yet), ``step``,
     ``current`` (seat or ``None``), ``legal``, ``must_turn_back``,
     ``laying`` and ``sinking`` (the sink step: chips laid so far, seats still to lay),
     ``turn`` (turns completed), ``path`` (per space: ``0`` blank, else a
@@ -215,6 +216,11 @@ def build_state(
         "round": v.round,
         "rounds": v.rounds,
         "air": v.air,
+        # the air the diver to move breathes as his turn starts (RULES.md, step 1), not yet
+        # taken off ``air`` before his first choice: the board shows the air after it
+        "breath": len(v.carrying[v.current_player])
+        if v.current_player is not None and not v.breathed and v.step in ("turn_back", "roll")
+        else 0,
         "start_air": v.start_air,
         "step": v.step,
         "current": v.current_player,

@@ -67,10 +67,11 @@ test("turns and chances in words", () => {
     turnText({ last_turn: [1, 1, [3, 3], "drop 0"] }, ["Ann", "<b>Bob</b>"]),
     "<b>Bob</b> turned back, rolled 3+3, put down item 1",
   );
-  assert.equal(fracText(1, 3), "1/3 · 33%");
-  assert.equal(fracText(1, 1), "1 · 100%");
-  assert.equal(fracText(1, 531441), "1/531441 · <1%");
-  assert.equal(fracText(6560, 6561), "6560/6561 · >99%");
+  assert.equal(fracText(1, 3), "33% (1/3)");
+  assert.equal(fracText(1, 1), "100%");
+  assert.equal(fracText(0, 1), "0%");
+  assert.equal(fracText(1, 531441), "<1% (1/531441)");
+  assert.equal(fracText(6560, 6561), ">99% (6560/6561)");
   // beyond 10^7 (and beyond 2^53, sent as strings): a precise percentage, the exact value in a tooltip
   assert.equal(fracText("79765889463593982435328", "79766443076872509863361"), "≈ 99.99931%");
   assert.equal(fracText("553613328000", "79766443076872509863361"), "≈ 0.00000000069%");

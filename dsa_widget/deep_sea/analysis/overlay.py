@@ -50,16 +50,19 @@ AIR_ASSUMPTION = (
 def air_forecast(view: Any) -> dict[str, Any]:
     """The air ahead of the player to move, if nobody takes, puts down or gets back (exact then).
 
-    ``now``; ``per_round``: what one round of turns breathes; ``mine``: what he breathes;
-    ``next``: the air at the start of his next turn, before he breathes (``None`` when the round
-    ends first); ``turns_left``: how many more turns he starts before the round ends
-    (``None``: the air never drops).
+    ``now``: the air as the game stands; ``after``: the air after this turn's breath (the
+    same as ``now`` once he has breathed; RULES.md: a turn starts with the breath);
+    ``per_round``: what one round of turns breathes; ``mine``: what he breathes; ``others``:
+    what the others breathe between two of his turns; ``next``: the air at the start of his
+    next turn, before he breathes (``None`` when the round ends first); ``turns_left``: how
+    many more turns he starts after this one before the round ends (``None``: the air never
+    drops).
 
     >>> from dsa_widget import Game
     >>> g = Game(players=["Ann", "Bob"], path=[(1, 0)] * 12, air=5, seed=0)
     >>> g.play_turn(dice=(1, 1), search="take"); g.play_turn(dice=(1, 1), search="take")
-    >>> f = air_forecast(g.view(0)); f["now"], f["per_round"], f["next"], f["turns_left"]
-    (5, 2, 3, 2)
+    >>> f = air_forecast(g.view(0)); f["now"], f["after"], f["others"], f["next"], f["turns_left"]
+    (5, 4, 1, 3, 2)
     """
     seat = view.current_player
     loads = [len(c) for c in view.carrying]
@@ -70,6 +73,8 @@ def air_forecast(view: Any) -> dict[str, Any]:
         "now": max(0, air),
         "per_round": per_round,
         "mine": loads[seat],
+        "others": per_round - (0 if view.returned[seat] else loads[seat]),
+        "after": max(0, air if view.breathed else air - loads[seat]),
         "next": None,
         "turns_left": None,
         "note": AIR_ASSUMPTION,
