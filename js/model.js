@@ -74,6 +74,13 @@ export function choiceLabel(choice, state) {
 }
 
 /** The choice a key stands for, if legal. */
+/** Every key the board uses (at one step or another): while the board has the keys, these never
+ * reach JupyterLab, even when they mean nothing at this step; any other key does. */
+export function isBoardKey(key) {
+  if (key.length === 1) return "rtnbcl123456789psw uydkqh".includes(key.toLowerCase());
+  return ["Escape", "ArrowLeft", "ArrowRight", "Home", "End"].includes(key);
+}
+
 export function choiceForKey(key, legal) {
   const k = key.toLowerCase();
   const map = { b: "back", c: "continue", r: "roll", " ": "roll", t: "take", n: "none", l: "lay all" };

@@ -7,7 +7,7 @@ import { drawControls } from "./controls.js";
 import { h, replaceChildren } from "./dom.js";
 import { expandFrames, frameState } from "./history.js";
 import { drawLog, drawPastLog } from "./log.js";
-import { choiceForKey, isBot, statusText } from "./model.js";
+import { choiceForKey, isBoardKey, isBot, statusText } from "./model.js";
 import { drawHints, drawLanding } from "./overlay.js";
 import { drawPlayers } from "./players.js";
 import { createSetupPanel } from "./setup-panel.js";
@@ -22,7 +22,9 @@ function renderView(model, el, bots) {
   const animator = new Animator();
   const status = h("div", { class: "dsa-status", role: "status", "aria-live": "polite" });
   const dice = h("div", { class: "dsa-dice-box" });
-  const header = h("div", { class: "dsa-header" }, status, dice);
+  // whether the board's keys are live (it has the focus) or not (click it to give them)
+  const keysState = h("span", { class: "dsa-keys-state", text: "keys off: click the board" });
+  const header = h("div", { class: "dsa-header" }, status, keysState, dice);
   const boardBox = h("div", { class: "dsa-board-box", title: "Click the board or press Escape to skip animations" });
   const controlsBox = h("div", { class: "dsa-controls-box" });
   const error = h("div", { class: "dsa-error", role: "alert", hidden: true });
@@ -40,10 +42,11 @@ function renderView(model, el, bots) {
   const setup = createSetupPanel({
     getState: () => model.get("state"),
     getBotNames: () => model.get("bot_names") || ["random"],
-    start: (s) => send({ type: "new_game", seq: model.get("state").seq, setup: s }),
+    start: (s) => {
+      send({ type: "new_game", seq: model.get("state").seq, setup: s });
+      root.focus({ preventScroll: true }); // a new game: its keys are live at once
+    },
   });
-  // data-lm-suppress-shortcuts: keys pressed in the board are the game's, not JupyterLab's
-  // command-mode shortcuts (R would turn the cell raw, C copy it, B insert a cell...).
   const root = h(
     "div",
     {
@@ -52,7 +55,7 @@ function renderView(model, el, bots) {
       role: "group",
       "aria-label": "Deep Sea Adventure game",
       "aria-keyshortcuts": "R Space T N B C 1 2 3 4 5 6 7 8 9 P S Escape ArrowLeft ArrowRight Home End W U Y D Q H",
-      "data-lm-suppress-shortcuts": "true",
+      "data-keys": "off",
     },
     header,
     whatIfBox,
@@ -387,7 +390,35 @@ function renderView(model, el, bots) {
     }
   }
 
-  root.addEventListener("keydown", (ev) => {
+  // The board's keys.  Listened for on the window in the capture phase, before JupyterLab's
+  // own shortcuts see the key: a key the board handles is stopped there (so R rolls instead of
+  // turning a cell raw), and any other key goes on to the notebook untouched.  The board
+  // listens while it has the focus, or while its cell is the notebook's selected cell in
+  // command mode (the focus on the notebook itself, not in an editor).
+  function boardOwnsKeys(ev) {
+    if (!root.isConnected) return false;
+    if (root.contains(ev.target)) return true;
+    const cell = root.closest(".jp-Cell");
+    if (!cell?.classList.contains("jp-mod-active")) return false;
+    const t = ev.target;
+    if (t?.closest?.("input, select, textarea, [contenteditable], .cm-editor, .jp-mod-editMode")) return false;
+    return t === document.body || Boolean(t?.closest?.(".jp-Notebook"));
+  }
+  const onWindowKeydown = (ev) => {
+    if (boardOwnsKeys(ev)) onKeydown(ev);
+  };
+  window.addEventListener("keydown", onWindowKeydown, true);
+  root.addEventListener("focusin", () => {
+    root.dataset.keys = "on";
+    keysState.textContent = "⌨ keys on";
+  });
+  root.addEventListener("focusout", (ev) => {
+    if (root.contains(ev.relatedTarget)) return;
+    root.dataset.keys = "off";
+    keysState.textContent = "keys off: click the board";
+  });
+
+  function onKeydown(ev) {
     if (ev.target.closest?.("input, select, textarea, summary, form")) return;
     if (ev.ctrlKey || ev.metaKey || ev.altKey) return;
     // Space/Enter on a focused button press that button (the browser does it)
@@ -396,10 +427,11 @@ function renderView(model, el, bots) {
     const k = ev.key.length === 1 ? ev.key.toLowerCase() : ev.key;
     const done = () => {
       ev.preventDefault();
-      ev.stopPropagation();
+      ev.stopImmediatePropagation(); // JupyterLab never sees a key the board used
     };
     if (ev.key === "Escape") {
       animator.skip();
+      done();
       return;
     }
     if (k === "h") {
@@ -476,21 +508,20 @@ function renderView(model, el, bots) {
     }
     if (ev.key === "p" || ev.key === "P") {
       setPaused(!model.get("paused"));
-      ev.preventDefault();
+      done();
       return;
     }
     if ((ev.key === "s" || ev.key === "S") && model.get("paused")) {
       stepBot();
-      ev.preventDefault();
+      done();
       return;
     }
     const choice = choiceForKey(ev.key, st.legal);
     if (choice) {
-      ev.preventDefault();
-      ev.stopPropagation();
+      done();
       intent(choice);
-    }
-  });
+    } else if (isBoardKey(ev.key)) done(); // a game key with nothing to do now: still not the notebook's
+  }
   boardBox.addEventListener("click", () => animator.skip());
 
   // a narrow cell gets fewer spaces per row (bigger chips)
@@ -553,7 +584,12 @@ function renderView(model, el, bots) {
   onError();
   // the model's bot timer moves the bots while this view (or another) shows the board
   const detachBots = bots.attachView({ onSendError: () => showError(NO_KERNEL) });
+  // the board takes the focus when it appears (unless the user is typing somewhere), so its
+  // keys work at once after Shift+Enter
+  const typing = document.activeElement?.closest?.("input, select, textarea, [contenteditable], .cm-editor");
+  if (!typing) requestAnimationFrame(() => root.isConnected && root.focus({ preventScroll: true }));
   return () => {
+    window.removeEventListener("keydown", onWindowKeydown, true);
     detachBots();
     clearTimeout(watchdog);
     if (ro) ro.disconnect();

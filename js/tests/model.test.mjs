@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { COLS, diverXY, polygonPoints, spaceXY } from "../board.js";
-import { choiceForKey, choiceLabel, isBot, itemText, statusText } from "../model.js";
+import { choiceForKey, choiceLabel, isBoardKey, isBot, itemText, statusText } from "../model.js";
 import { parsePath } from "../setup-panel.js";
 
 const state = {
@@ -88,4 +88,12 @@ test("the sink step: chips numbered in pickup order, stacks broken, keys 1-9 and
   assert.equal(choiceForKey("l", sink.legal), "lay all");
   assert.equal(choiceForKey("2", state.legal), "drop 1"); // at a search, digits still put down
   assert.match(statusText(sink), /choose the order your chips sink in/);
+});
+
+test("the board's keys are the documented ones; others are the notebook's", () => {
+  for (const k of ["r", "R", " ", "t", "n", "b", "c", "l", "1", "9", "p", "s", "w", "u", "y", "d", "k", "q", "h"])
+    assert.equal(isBoardKey(k), true, k);
+  for (const k of ["Escape", "ArrowLeft", "ArrowRight", "Home", "End"]) assert.equal(isBoardKey(k), true, k);
+  for (const k of ["a", "x", "m", "0", "Enter", "ArrowUp", "ArrowDown", "Tab", "F1"])
+    assert.equal(isBoardKey(k), false, k);
 });
