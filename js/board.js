@@ -1,6 +1,6 @@
 // The board as SVG, drawn from the synced state only.
 import { s } from "./dom.js";
-import { color, itemText, letter } from "./model.js";
+import { color, itemText, letter, poss, subj } from "./model.js";
 
 // Spaces per row: 8 (a level per row on the standard path); fewer in a narrow cell.
 export const COLS = 8;
@@ -91,7 +91,7 @@ function airGauge(state, width) {
     class: `dsa-air${low ? " dsa-air-low" : ""}`,
     role: "img",
     "aria-label": breath
-      ? `Air ${air} of ${state.start_air}, after ${who}'s breath of ${breath}`
+      ? `Air ${air} of ${state.start_air}, after ${poss(who)} breath of ${breath}`
       : `Air ${air} of ${state.start_air}`,
     "data-air": air,
   });
@@ -106,7 +106,8 @@ function airGauge(state, width) {
       text: `air ${air} / ${state.start_air}`,
     }),
   );
-  if (breath) g.append(s("title", { text: `${state.air} before ${who} breathes ${breath} this turn` }));
+  if (breath)
+    g.append(s("title", { text: `${state.air} before ${subj(who, "breathes", "breathe")} ${breath} this turn` }));
   return g;
 }
 

@@ -1,6 +1,6 @@
 // Buttons for exactly the legal choices (plus bot pause/step), with shortcuts.
 import { h } from "./dom.js";
-import { chipsOf, choiceLabel, isBot } from "./model.js";
+import { chipsOf, choiceLabel, isBot, subj } from "./model.js";
 
 /**
  * state, paused: what to show; send(choice) / onPause(bool) / onStep() callbacks.
@@ -18,8 +18,8 @@ export function drawControls(state, { paused, pending, send, onPause, onStep }) 
       h("span", {
         class: "dsa-hint",
         text: paused
-          ? `${who} is paused (${state.seats[state.current]} bot).`
-          : `${who} is playing (${state.seats[state.current]} bot)…`,
+          ? `${subj(who, "is", "are")} paused (${state.seats[state.current]} bot).`
+          : `${subj(who, "is", "are")} playing (${state.seats[state.current]} bot)…`,
       }),
       h("button", {
         class: "dsa-btn",

@@ -5,6 +5,15 @@ export const LEVEL_NAMES = { 1: "level-1", 2: "level-2", 3: "level-3", 4: "level
 export const SHAPES = { 1: "triangle", 2: "square", 3: "pentagon", 4: "hexagon" };
 
 export const color = (seat) => PLAYER_COLORS[seat % PLAYER_COLORS.length];
+/** A player named "You" (the example notebooks' human seat) reads in the second person. */
+export const isYou = (name) => String(name).trim().toLowerCase() === "you";
+/** "Ann gets" / "You get": the name and the verb that agrees with it. */
+export const subj = (name, third, base) => `${name} ${isYou(name) ? base : third}`;
+/** "Ann's" / "your". */
+export const poss = (name) => (isYou(name) ? "your" : `${name}'s`);
+/** "Ann" / "you" (as an object). */
+export const obj = (name) => (isYou(name) ? "you" : name);
+
 /** Each seat's letter, drawn on its diver and its card: identity not by colour alone. */
 export const letter = (seat) => "ABCDEF"[seat % 6];
 
@@ -54,7 +63,13 @@ export function choiceLabel(choice, state) {
     const d = state.divers[state.current];
     const item = d?.items[i];
     const what = item ? itemText(item) : `item ${i + 1}`;
-    return { text: `Put down ${i + 1}`, key: i < 9 ? String(i + 1) : "", aria: `Put down item ${i + 1}: the ${what}` };
+    // which chip: its level (a stack's levels) and its place in the load
+    const short = item ? (item.length === 1 ? `level ${item[0][0]}` : `stack ${item.map((c) => c[0]).join("+")}`) : "";
+    return {
+      text: `Put down ${i + 1}${short ? `: ${short}` : ""}`,
+      key: i < 9 ? String(i + 1) : "",
+      aria: `Put down item ${i + 1}: the ${what}`,
+    };
   }
   if (choice === "lay all") {
     return { text: "Keep this order", key: "L", aria: "Lay the remaining chips in the order you picked them up" };
@@ -97,7 +112,7 @@ export function statusText(state) {
   if (state.over) {
     const w = state.winners.map((q) => p[q]);
     if (!w.length) return "Game over — the winner depends on values still hidden";
-    return `Game over — ${w.join(" and ")} win${w.length === 1 ? "s" : ""}`;
+    return `Game over — ${w.join(" and ")} win${w.length === 1 && !isYou(w[0]) ? "s" : ""}`;
   }
   const who = p[state.current];
   const bot = isBot(state, state.current) ? ` (${state.seats[state.current]} bot)` : "";

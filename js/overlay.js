@@ -4,6 +4,7 @@
 import { MARGIN, spaceXY, TOP } from "./board.js";
 import { h, s } from "./dom.js";
 import { fracText, fracTitle } from "./history.js";
+import { obj, poss, subj } from "./model.js";
 
 const CHOICE_WORDS = { back: "turn back", continue: "keep diving", roll: "roll", take: "take", none: "do nothing" };
 export const choiceWords = (c) =>
@@ -86,7 +87,7 @@ export function drawHints(st, ov, { hints, picked, onHints, onPick }) {
         }),
       );
     }
-    list.append(h("dt", { text: `Where ${who} lands` }), h("dd", {}, picker));
+    list.append(h("dt", { text: `Where ${subj(who, "lands", "land")}` }), h("dd", {}, picker));
     for (const c of choices) {
       const dd = h("dd", { class: "dsa-ov-dist", "data-ov-landing": c });
       dd.append(h("span", { class: "dsa-ov-choice", text: `${choiceWords(c)}: ` }));
@@ -106,7 +107,7 @@ export function drawHints(st, ov, { hints, picked, onHints, onPick }) {
   }
   const home = ov.home;
   // the assumption is part of the figure: said in the visible text, not only in a tooltip
-  list.append(h("dt", {}, `${who} gets back to the submarine`));
+  list.append(h("dt", {}, `${subj(who, "gets", "get")} back to the submarine`));
   if (ov.home_assumption) list.append(h("dd", { class: "dsa-hint dsa-ov-assume", text: ov.home_assumption }));
   if (home) {
     const dd = h("dd", { class: "dsa-ov-home", title: ov.home_assumption || "" });
@@ -153,14 +154,14 @@ export function drawHints(st, ov, { hints, picked, onHints, onPick }) {
     const plural = (k, w) => `${k} ${w}${k === 1 ? "" : "s"}`;
     // a turn starts with the diver's breath (RULES.md): the figures are after it
     const after = a.after ?? a.now;
-    const cur = after !== a.now ? `${after} after ${who}'s breath of ${a.mine}` : `${after} now`;
+    const cur = after !== a.now ? `${after} after ${poss(who)} breath of ${a.mine}` : `${after} now`;
     let txt;
-    if (a.turns_left === 0) txt = `${cur}: this is ${who}'s last turn of the round`;
+    if (a.turns_left === 0) txt = `${cur}: this is ${poss(who)} last turn of the round`;
     else if (!a.per_round) txt = `${cur}; nobody in the water carries anything: it stays`;
     else
       txt =
-        `${cur}; the others breathe ${a.others} before ${who}'s next turn → ${a.next} as it starts; ` +
-        `${plural(a.turns_left, "more turn")} for ${who} after this one`;
+        `${cur}; the others breathe ${a.others} before ${poss(who)} next turn → ${a.next} as it starts; ` +
+        `${plural(a.turns_left, "more turn")} for ${obj(who)} after this one`;
     list.append(
       h("dt", {}, "Air forecast"),
       h("dd", { class: "dsa-hint dsa-ov-assume", text: a.note }),
@@ -176,7 +177,7 @@ export function drawHints(st, ov, { hints, picked, onHints, onPick }) {
   if (ov.carry) {
     const [num, den] = ov.carry;
     list.append(
-      h("dt", { text: `${who} carries, on average` }),
+      h("dt", { text: `${subj(who, "carries", "carry")}, on average` }),
       h("dd", {
         class: "dsa-ov-carry",
         "data-num": num,

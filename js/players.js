@@ -15,7 +15,8 @@ function chipIcon(c) {
   return svg;
 }
 
-export function drawPlayers(state) {
+/** The player cards; `help` maps a bot name to its one-line description. */
+export function drawPlayers(state, help = {}) {
   const list = h("ul", { class: "dsa-players", "aria-label": "Players" });
   state.players.forEach((name, q) => {
     const d = state.divers[q];
@@ -32,7 +33,11 @@ export function drawPlayers(state) {
     li.append(
       h("span", { class: "dsa-swatch", style: { background: color(q) }, "aria-hidden": "true", text: letter(q) }),
       h("span", { class: "dsa-player-name", text: name }),
-      h("span", { class: "dsa-seat-kind", text: state.seats[q] === "human" ? "" : `bot: ${state.seats[q]}` }),
+      h("span", {
+        class: "dsa-seat-kind",
+        title: help[state.seats[q]] || "",
+        text: state.seats[q] === "human" ? "" : `bot: ${state.seats[q]}`,
+      }),
       h("span", {
         class: "dsa-score",
         "aria-label": `score ${score === null ? "hidden" : score}`,
@@ -46,6 +51,12 @@ export function drawPlayers(state) {
       : null;
     li.append(h("span", { class: "dsa-player-status", text: diverStatus(state, q) }), chips);
     if (carry) li.append(carry);
+    // why the seat's bot made its last choice (Python says only what every seat may know)
+    const said = state.bot_said?.[String(q)];
+    if (said) {
+      const [first] = said.split("\n");
+      li.append(h("span", { class: "dsa-bot-said", title: said, text: `why: ${first.replace(/^[^:]*: /, "")}` }));
+    }
     list.append(li);
   });
   return list;

@@ -52,7 +52,7 @@ export function parsePath(text) {
 }
 
 /** Build the panel; `start(setup)` is called with the new game's setup. */
-export function createSetupPanel({ getState, getBotNames, start }) {
+export function createSetupPanel({ getState, getBotNames, getBotHelp = () => ({}), start }) {
   const details = h("details", { class: "dsa-setup" });
   const summary = h("summary", { text: "New game…", "aria-label": "New game settings" });
   const form = h("form", { class: "dsa-setup-form", "aria-label": "New game" });
@@ -63,6 +63,7 @@ export function createSetupPanel({ getState, getBotNames, start }) {
     const st = getState();
     const su = st.setup;
     const bots = getBotNames();
+    const help = getBotHelp();
     form.replaceChildren();
     const count = select(
       [2, 3, 4, 5, 6].map((n) => [String(n), `${n} players`]),
@@ -82,10 +83,23 @@ export function createSetupPanel({ getState, getBotNames, start }) {
           st.seats[q] ?? (q ? bots[0] : "human"),
           `Player ${q + 1} is played by`,
         );
+        // each bot's one-line description, beside the menu and on each of its options
+        for (const o of kind.options) if (help[o.value]) o.title = help[o.value];
+        const about = h("span", { class: "dsa-bot-about", text: help[kind.value] || "" });
+        kind.addEventListener("change", () => {
+          about.textContent = help[kind.value] || "";
+        });
         rows.push({
           name,
           kind,
-          row: h("div", { class: "dsa-seat-row" }, h("span", { class: "dsa-seat-no", text: `${q + 1}.` }), name, kind),
+          row: h(
+            "div",
+            { class: "dsa-seat-row" },
+            h("span", { class: "dsa-seat-no", text: `${q + 1}.` }),
+            name,
+            kind,
+            about,
+          ),
         });
       }
       rowsBox.replaceChildren(...rows.slice(0, n).map((r) => r.row));

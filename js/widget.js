@@ -42,6 +42,7 @@ function renderView(model, el, bots) {
   const setup = createSetupPanel({
     getState: () => model.get("state"),
     getBotNames: () => model.get("bot_names") || ["random"],
+    getBotHelp: () => model.get("bot_help") || {},
     start: (s) => {
       send({ type: "new_game", seq: model.get("state").seq, setup: s });
       root.focus({ preventScroll: true }); // a new game: its keys are live at once
@@ -340,7 +341,7 @@ function renderView(model, el, bots) {
     }
     drawControlsNow();
     drawTimebarNow();
-    replaceChildren(playersBox, drawPlayers(st));
+    replaceChildren(playersBox, drawPlayers(st, model.get("bot_help") || {}));
     // scrubbing: the log tells the turns up to the one shown, not the live game's
     replaceChildren(logBox, past ? drawPastLog(frames, viewTurn, st.players) : drawLog(live));
     logBox.scrollTop = logBox.scrollHeight;

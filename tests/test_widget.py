@@ -414,3 +414,29 @@ def test_a_closed_widget_is_freed():
     del w
     gc.collect()
     assert ref() is None
+
+
+def test_bots_are_described_and_say_why_they_chose():
+    """Issue 16, item 8: each bot name has a one-line description for the menus, and the board
+    shows why a bot chose, unless its reasons may rest on what only it knows."""
+    from dsa_widget.deep_sea.bots import BOT_NAMES
+    from dsa_widget.deep_sea.widget import DeepSea
+
+    w = DeepSea(players=["Ann", "Bot"], seats={1: "planner"}, seed=2, bot_seed=1)
+    assert set(w.bot_help) == set(BOT_NAMES) and all(len(t) > 10 for t in w.bot_help.values())
+    w.roll((1, 1))
+    w.apply("none")
+    while w.game.current_player == 1 and not w.game.is_over:
+        w.bot_move()
+    said = w.state["bot_said"]["1"]
+    assert said.startswith("planner: ") and " — " in said  # its explain(): choice and reason
+    owner = DeepSea(
+        players=["Ann", "Bot"], seats={1: "planner"}, seed=2, bot_seed=1, options={"reveal": "owner"}
+    )
+    owner.roll((1, 1))
+    owner.apply("none")
+    while owner.game.current_player == 1 and not owner.game.is_over:
+        owner.bot_move()
+    assert "only it knows" in owner.state["bot_said"]["1"] and "—" not in owner.state["bot_said"]["1"]
+    owner.new_game(players=2)
+    assert owner.state["bot_said"] == {}

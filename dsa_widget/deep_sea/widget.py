@@ -111,6 +111,14 @@ Bot = Callable[[Any, tuple[str, ...]], str]  # as bots.base.BotLike: (view, lega
 _ALIASES = {"heuristic": "baseline"}
 
 
+def _bot_help() -> dict[str, str]:
+    try:
+        from .bots.registry import BOT_SUMMARIES
+    except ImportError:  # pragma: no cover - the rules without the bots package
+        return {}
+    return dict(BOT_SUMMARIES)
+
+
 def bot_names() -> list[str]:
     """The bot names a seat may take (``dsa_widget.deep_sea.bots.BOT_NAMES`` when it exists).
 
@@ -187,6 +195,8 @@ class DeepSea(anywidget.AnyWidget):
     bot_delay = traitlets.Int(600).tag(sync=True)
     #: names the setup panel offers for seats (besides "human")
     bot_names = traitlets.List(traitlets.Unicode()).tag(sync=True)
+    #: one line per bot name, shown beside it in the setup panel and on the player cards
+    bot_help = traitlets.Dict().tag(sync=True)
     #: the teaching switch: send every chip value (Python side only)
     reveal_all = traitlets.Bool(False)
     #: frames of the completed rounds (see :class:`~dsa_widget.deep_sea.frames.HistoryBuilder`)
@@ -212,7 +222,9 @@ class DeepSea(anywidget.AnyWidget):
         bot_seed: int | None = None,
         **setup: Any,
     ) -> None:
-        super().__init__(bot_delay=bot_delay, bot_names=bot_names())
+        super().__init__(bot_delay=bot_delay, bot_names=bot_names(), bot_help=_bot_help())
+        #: seat -> why its bot made its last choice (shown on its card), see :meth:`bot_move`
+        self._bot_said: dict[int, str] = {}
         self._seq = 0
         self._n_errors = 0
         self._ev_sent = 0
@@ -285,6 +297,7 @@ class DeepSea(anywidget.AnyWidget):
         self._bots, self._labels = bots, labels
 
     def _reset_log(self) -> None:
+        self._bot_said = {}
         events = self._game.events
         vis = self._vis()
         self._log = sentences((mask_event(e, vis) for e in events), self._game.players)
@@ -376,9 +389,22 @@ class DeepSea(anywidget.AnyWidget):
             self._publish()
             return choice
         # rolls itself at a roll step; checks the bot's answer (a Deep Sea choice is a string)
+        step = g.step
         played: str = play_bot_move(g, b)
+        if step != "roll":
+            self._bot_said[seat] = self._why(b, played)  # type: ignore[index]
         self._publish()
         return played
+
+    def _why(self, bot: Any, played: str) -> str:
+        """What the board may say about a bot's choice: its explanation when every seat knows
+        what the bot knows (``reveal="public"``, or a teacher's ``reveal_all``); under
+        ``reveal="owner"`` the reason could rest on the bot's own banked values, so only the
+        choice is said."""
+        if not (self.reveal_all or self._game.setup.options.reveal == "public"):
+            return f"chose {played!r} (its reasons may rest on what only it knows)"
+        text = bot.explain() if callable(getattr(bot, "explain", None)) else ""
+        return text or f"chose {played!r}"
 
     def play_bots(self, max_choices: int = 10_000) -> int:
         """Let bot seats play until a human is to move or the game ends; returns the choices made."""
@@ -658,6 +684,7 @@ class DeepSea(anywidget.AnyWidget):
                 log=self._log,
             )
             state["mode"] = "real"
+            state["bot_said"] = {str(q): t for q, t in self._bot_said.items()}
         self._build_ms.append((time.perf_counter() - t0) * 1000)
         self._bytes.append(state_bytes(state))
         self.state = state  # the board first: it is what a click waits for

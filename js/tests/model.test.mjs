@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { COLS, diverXY, polygonPoints, spaceXY } from "../board.js";
-import { choiceForKey, choiceLabel, isBoardKey, isBot, itemText, statusText } from "../model.js";
+import { choiceForKey, choiceLabel, isBoardKey, isBot, itemText, obj, poss, statusText, subj } from "../model.js";
 import { parsePath } from "../setup-panel.js";
 
 const state = {
@@ -37,6 +37,8 @@ test("keys map to legal choices only", () => {
 
 test("labels name what a choice does", () => {
   assert.equal(choiceLabel("drop 1", state).aria, "Put down item 2: the stack of 2 (levels 4+4)");
+  assert.equal(choiceLabel("drop 1", state).text, "Put down 2: stack 4+4"); // which one, on the button
+  assert.equal(choiceLabel("drop 0", state).text.startsWith("Put down 1: level "), true);
   assert.equal(choiceLabel("drop 0", state).key, "1");
   assert.equal(choiceLabel("back", state).key, "B");
   assert.match(choiceLabel("roll", { ...state, must_turn_back: true }).aria, /must turn back/);
@@ -96,4 +98,14 @@ test("the board's keys are the documented ones; others are the notebook's", () =
   for (const k of ["Escape", "ArrowLeft", "ArrowRight", "Home", "End"]) assert.equal(isBoardKey(k), true, k);
   for (const k of ["a", "x", "m", "0", "Enter", "ArrowUp", "ArrowDown", "Tab", "F1"])
     assert.equal(isBoardKey(k), false, k);
+});
+
+test("a player called You reads in the second person", () => {
+  assert.equal(subj("You", "gets", "get"), "You get");
+  assert.equal(subj("Ann", "gets", "get"), "Ann gets");
+  assert.equal(poss("you"), "your");
+  assert.equal(poss("Ann"), "Ann's");
+  assert.equal(obj("You"), "you");
+  const over = { ...state, over: true, winners: [0], players: ["You", "Bot"] };
+  assert.equal(statusText(over), "Game over — You win");
 });

@@ -103,6 +103,9 @@ def test_overlays_what_if_and_history_in_lab(lab, page, console):
     expect(root).not_to_have_attribute("data-seq", str(w0["seq"]))
     root.locator("button[data-choice='take']").click()
     wait_human(page)
+    # the bot's card says why it chose (issue 16, item 8), and its menu line describes it
+    expect(root.locator(".dsa-player[data-seat='1'] .dsa-bot-said")).to_contain_text("why:")
+    assert root.locator(".dsa-player[data-seat='1'] .dsa-seat-kind").get_attribute("title")
     w1 = check_overlay(nb, page, root)
     assert w1["seq"] > w0["seq"] and set(w1["landing"]) == {"back", "continue"}
     # the picker shades the other choice's landing spaces

@@ -14,7 +14,7 @@ from typing import Any
 
 from ...core.bots import Bot, UnknownBotError
 
-__all__ = ["BOT_NAMES", "bot_class", "make_bot", "parse_bot_spec"]
+__all__ = ["BOT_NAMES", "BOT_SUMMARIES", "bot_class", "make_bot", "parse_bot_spec"]
 
 
 def _classes() -> dict[str, type[Bot]]:
@@ -38,6 +38,19 @@ def _classes() -> dict[str, type[Bot]]:
 
 #: The names :func:`make_bot` knows, simplest first.
 BOT_NAMES: tuple[str, ...] = ("random", "take_n", "depth", "air", "baseline", "planner", "mc", "ismcts")
+
+
+#: One line per bot, for menus: what it does, in a player's words.
+BOT_SUMMARIES: dict[str, str] = {
+    "random": "picks any legal choice at random: a yardstick",
+    "take_n": "takes the first few treasures on the way down, then heads home",
+    "depth": "dives to a set depth, takes one treasure there, heads home",
+    "air": "keeps an eye on the air and turns back while it can still get home",
+    "baseline": "the published C++ study's baseline: fixed rules for taking and turning back",
+    "planner": "the baseline's plan with the air counted properly (the best rule of thumb here)",
+    "mc": "Monte Carlo: plays each choice out many times from what it may know",
+    "ismcts": "tree search over what it may know (information-set MCTS)",
+}
 
 
 def bot_class(name: str) -> type[Bot]:
