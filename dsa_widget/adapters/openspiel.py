@@ -1,0 +1,618 @@
+"""The package's games as OpenSpiel games (``pyspiel``), written against the game protocol.
+
+Importing this module registers every game of the package that names OpenSpiel rules in its
+``OPENSPIEL`` class attribute (``"module:object"``); Deep Sea Adventure registers as
+``python_deep_sea_adventure``.  Registering twice is harmless.
+
+>>> import pyspiel
+>>> game = pyspiel.load_game("python_deep_sea_adventure", {"players": 2})
+>>> game.num_players(), game.num_distinct_actions(), game.max_chance_outcomes()
+(2, 69, 9)
+>>> state = game.new_initial_state()
+>>> state.is_chance_node(), len(state.chance_outcomes())     # chip 1's value: 0, 1, 2 or 3
+(True, 4)
+>>> for _ in range(32):                                       # the hidden deal
+...     state.apply_action(state.chance_outcomes()[0][0])
+>>> [state.action_to_string(a) for a, _ in state.chance_outcomes()][:3]
+['roll 1+1', 'roll 1+2', 'roll 1+3']
+>>> state.apply_action(4)                                     # roll 2+2: 4 spaces down
+>>> [state.action_to_string(a) for a in state.legal_actions()]
+['none', 'take']
+>>> state.apply_action(3)                                     # take
+>>> state.information_state_string(1)                         # seat | public history | known
+'1|/4 3|'
+
+**Design.**  The generic part (this module) is the pyspiel ``Game``, ``State`` and observer;
+each game supplies *rules* (:class:`SpielRules`: names, parameters) that configure a
+:class:`SpielConfig` for one parameter set: the hidden deal as explicit chance nodes, the
+engine built after it, bounds, and what a seat knows.  Deep Sea Adventure's are in
+:mod:`dsa_widget.deep_sea.openspiel`.  A state is
+
+* the **deal**: ``deal_length`` chance nodes before play with exact probabilities
+  (:meth:`SpielState.chance_outcomes_exact`; OpenSpiel gets their floats); nobody observes a
+  deal outcome, only that it happened;
+* then the **engine** (a protocol :class:`~dsa_widget.core.protocol.GameState`, its history
+  and event log off).  Its chance nodes become OpenSpiel chance nodes, outcome ``i`` being
+  the ``i``-th of ``engine.chance_outcomes()`` (the dice: ``DICE_OUTCOMES[i]``); its actions
+  are numbered by the game's :class:`~dsa_widget.core.encoding.Encoding`.  Engine chance
+  outcomes and actions are public.
+
+Parameters: the game's own (Deep Sea Adventure: ``players`` 2..6, ``air``, ``rounds`` and
+the rule options) plus ``returns``: ``"score"`` (the final points, default) or ``"win"``
+(``1/k`` to each of ``k`` winners, 0 to the others).  Rewards are terminal, the game general-sum.
+
+**What a seat knows.**  The *information state string* of seat ``p`` is
+``"p|<public>|<known>"``: the public history since the deal, in order (an engine chance
+outcome ``i`` as ``/i``, an action ``a`` as a space and ``a``; the deal's outcomes are left
+out), and the hidden values ``p`` knows now (Deep Sea Adventure: the banked chips' values,
+``chip=value``).  Knowledge only grows, and it is revealed at points the public history fixes,
+so the pair is ``p``'s whole observation history: the string has perfect recall, and every
+state consistent with ``p``'s knowledge has the same string.  The *information state tensor*
+is **not** of perfect recall: it is the observation tensor, then per chip whether ``p`` knows
+its value and that value, then the share of the deal done; the past enters only through the
+current position.  The *observation* tensor is ``Encoding.observe(engine.view(p))`` and the
+observation string a one-line rendering of the same view.  Observers with
+``private_info=NONE`` give the public knowledge instead (an onlooker's view);
+``ALL_PLAYERS`` is not offered.
+
+**Resampling.**  :meth:`SpielState.resample_from_infostate` draws the unknown values from the
+player's view (:meth:`~dsa_widget.deep_sea.view.View.sample`), turns them into a deal and
+replays the public actions on it: a genuine state, history included.  A state built from a
+view (:func:`state_from_view`, what :class:`IsmctsBot` searches from) has no deal; its string
+starts ``"p@<origin>|"`` and :class:`ViewResampler` resamples it for
+``ISMCTSBot.set_resampler``.
+
+Serialisation (``pyspiel.serialize_game_and_state``) pickles the state's one Python attribute;
+states clone cheaply (the engine's ``copy(history=False, events=False)``).
+"""
+
+from __future__ import annotations
+
+import importlib
+import random
+from collections.abc import Hashable, Mapping, Sequence
+from fractions import Fraction
+from typing import Any, ClassVar, Protocol
+
+import numpy as np
+import pyspiel
+from open_spiel.python.algorithms import ismcts, mcts
+
+from ..core.bots import Bot, draw_chance
+from ..core.encoding import Encoding
+from ..core.protocol import CHANCE, TERMINAL, GameState
+
+__all__ = [
+    "GAME_CLASSES",
+    "IsmctsBot",
+    "SpielConfig",
+    "SpielGame",
+    "SpielObserver",
+    "SpielRules",
+    "SpielState",
+    "ViewResampler",
+    "load_game",
+    "register",
+    "rules_of",
+    "state_from_view",
+]
+
+#: the game classes whose ``OPENSPIEL`` rules are registered when this module is imported
+GAME_CLASSES = ("dsa_widget.deep_sea.rules:Game",)
+
+RETURNS = ("score", "win")
+
+
+class SpielConfig(Protocol):
+    """One game for one parameter set, as the adapter needs it (shared and immutable)."""
+
+    num_players: int
+    num_actions: int
+    encoding: Encoding
+    #: chance nodes of the hidden deal before play
+    deal_length: int
+    max_chance_outcomes: int
+    max_game_length: int
+    min_score: float
+    max_score: float
+    #: floats of :meth:`knowledge_tensor`
+    knowledge_size: int
+    #: an engine in the starting position, for observations while the deal goes on (its
+    #: views must hold nothing a deal could change)
+    placeholder: GameState
+
+    def deal_outcomes(self, dealt: Sequence[int]) -> Sequence[tuple[int, Fraction]]: ...
+    def deal_string(self, i: int, k: int) -> str: ...
+    def deal_of(self, game: Any) -> tuple[int, ...]: ...
+    def start(self, dealt: Sequence[int]) -> GameState: ...
+    def rebase(self, root: Any, like: Any) -> GameState: ...
+    def knowledge_epoch(self, game: Any) -> Hashable: ...
+    def knowledge(self, game: Any, seat: int, public: bool = False) -> Mapping[int, int]: ...
+    def knowledge_string(self, known: Mapping[int, int]) -> str: ...
+    def knowledge_tensor(self, known: Mapping[int, int]) -> list[float]: ...
+    def observation_string(self, view: Any) -> str: ...
+    def chance_string(self, outcome: Any) -> str: ...
+
+
+class SpielRules(Protocol):
+    """A game's OpenSpiel rules: what the registry needs, and :meth:`configure`."""
+
+    short_name: str
+    long_name: str
+    min_players: int
+    max_players: int
+    parameters: Mapping[str, int | float | bool | str]
+
+    def configure(self, params: Mapping[str, Any]) -> SpielConfig: ...
+    def params_of(self, game: Any) -> dict[str, Any]: ...
+
+
+def rules_of(game_class: type) -> SpielRules:
+    """The OpenSpiel rules a game class names in its ``OPENSPIEL`` attribute."""
+    spec = getattr(game_class, "OPENSPIEL", None)
+    if not isinstance(spec, str) or ":" not in spec:
+        raise TypeError(f"{game_class.__name__} names no OPENSPIEL rules ('module:object')")
+    mod, _, name = spec.partition(":")
+    rules: SpielRules = getattr(importlib.import_module(mod), name)
+    return rules
+
+
+_TYPES: dict[str, Any] = {}
+_CLASSES: dict[str, type[SpielGame]] = {}
+
+
+def _game_type(rules: SpielRules) -> Any:
+    return pyspiel.GameType(
+        short_name=rules.short_name,
+        long_name=rules.long_name,
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+        utility=pyspiel.GameType.Utility.GENERAL_SUM,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=rules.max_players,
+        min_num_players=rules.min_players,
+        provides_information_state_string=True,
+        provides_information_state_tensor=True,
+        provides_observation_string=True,
+        provides_observation_tensor=True,
+        parameter_specification={**rules.parameters, "returns": RETURNS[0]},
+    )
+
+
+def register(rules: SpielRules) -> type[SpielGame]:
+    """Register ``rules`` with OpenSpiel and return the game class made for them (again: the
+    same class, the first registration stays)."""
+    cls = _CLASSES.get(rules.short_name)
+    if cls is None:
+        # the registry is given a class: OpenSpiel keeps its creator until the interpreter has
+        # gone, and releasing a class then is safe where releasing an instance is not
+        name = "".join(w.title() for w in rules.short_name.split("_")) + "Game"
+        cls = _CLASSES[rules.short_name] = type(name, (SpielGame,), {"rules": rules, "__module__": __name__})
+        globals()[name] = cls  # found by name: games pickle
+        _TYPES[rules.short_name] = _game_type(rules)
+        if rules.short_name not in pyspiel.registered_names():
+            pyspiel.register_game(_TYPES[rules.short_name], cls)
+    return cls
+
+
+_GAMES: dict[tuple[str, tuple[tuple[str, Any], ...]], SpielGame] = {}
+
+
+def load_game(short_name: str, params: Mapping[str, Any] | None = None) -> SpielGame:
+    """``pyspiel.load_game`` for our games, kept per parameter set in this process (bots ask
+    for the same game at every decision)."""
+    key = (short_name, tuple(sorted((params or {}).items())))
+    game = _GAMES.get(key)
+    if game is None:
+        game = _GAMES[key] = pyspiel.load_game(short_name, dict(params or {}))
+    return game
+
+
+# ---------------------------------------------------------------------- the game
+
+
+class SpielGame(pyspiel.Game):  # type: ignore[misc]
+    """One of our games for one parameter set (build it with ``pyspiel.load_game``; each game
+    registers its own subclass, whose ``rules`` are the game's)."""
+
+    rules: ClassVar[SpielRules]
+
+    def __init__(self, params: Mapping[str, Any] | None = None) -> None:
+        rules = self.rules
+        params = dict(params or {})
+        mode = params.pop("returns", RETURNS[0])
+        if mode not in RETURNS:
+            raise ValueError(f"returns must be 'score' or 'win', got {mode!r}")
+        cfg = rules.configure(params)
+        self.config = cfg
+        self.win = mode == "win"
+        low, high = (0.0, 1.0) if self.win else (cfg.min_score, cfg.max_score)
+        info = pyspiel.GameInfo(
+            num_distinct_actions=cfg.num_actions,
+            max_chance_outcomes=cfg.max_chance_outcomes,
+            num_players=cfg.num_players,
+            min_utility=low,
+            max_utility=high,
+            utility_sum=None,
+            max_game_length=cfg.max_game_length,
+        )
+        super().__init__(_TYPES[rules.short_name], info, {**params, "returns": mode})
+
+    def new_initial_state(self) -> SpielState:
+        """The start of a game: the first deal node."""
+        return SpielState(self, _Core(self.config, self.win))
+
+    def make_py_observer(
+        self, iig_obs_type: Any = None, params: Mapping[str, Any] | None = None
+    ) -> SpielObserver:
+        """An observer (default: the observation, ``perfect_recall=False``)."""
+        return SpielObserver(
+            self.config, iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False), params
+        )
+
+
+class _Core:
+    """All the Python-side state of a :class:`SpielState` in one object, so that OpenSpiel's
+    clone (a deep copy of each attribute) and serialisation (a pickle) stay one cheap step."""
+
+    __slots__ = ("cfg", "win", "engine", "dealt", "public", "origin", "root", "known")
+
+    def __init__(self, cfg: SpielConfig, win: bool) -> None:
+        self.cfg = cfg
+        self.win = win
+        self.engine: Any = None  # None while the deal goes on
+        self.dealt: tuple[int, ...] = ()
+        self.public = ""  # the public history since the deal (or the root)
+        self.origin = ""  # "@<the view>" for a state built from a view
+        self.root: Any = None  # that view's determinized engine
+        # what each seat knows, by the engine's knowledge epoch: shared by clones (same deal)
+        self.known: dict[Hashable, tuple[str, Mapping[int, int]]] = {}
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _Core:
+        c = _Core.__new__(_Core)
+        c.cfg, c.win, c.dealt, c.public, c.origin, c.root, c.known = (
+            self.cfg,
+            self.win,
+            self.dealt,
+            self.public,
+            self.origin,
+            self.root,
+            self.known,
+        )
+        e = self.engine
+        c.engine = None if e is None else e.copy(history=False, events=False)
+        return c
+
+    def __getstate__(self) -> tuple[Any, ...]:
+        return (self.cfg, self.win, self.engine, self.dealt, self.public, self.origin, self.root)
+
+    def __setstate__(self, s: tuple[Any, ...]) -> None:
+        self.cfg, self.win, self.engine, self.dealt, self.public, self.origin, self.root = s
+        self.known = {}
+
+    def knowledge(self, seat: int, public: bool) -> tuple[str, Mapping[int, int]]:
+        """``(string, chip -> value)`` of what ``seat`` (or, ``public``, everybody) knows."""
+        if self.engine is None:
+            return "", {}
+        key = (self.cfg.knowledge_epoch(self.engine), seat, public)
+        hit = self.known.get(key)
+        if hit is None:
+            known = self.cfg.knowledge(self.engine, seat, public)
+            hit = self.known[key] = (self.cfg.knowledge_string(known), known)
+        return hit
+
+
+class SpielState(pyspiel.State):  # type: ignore[misc]
+    """A state of a :class:`SpielGame` (see the module docstring for its parts)."""
+
+    def __init__(self, game: SpielGame, core: _Core) -> None:
+        super().__init__(game)
+        self._c = core
+
+    # ------------------------------------------------------------ the pyspiel API
+
+    def current_player(self) -> int:
+        e = self._c.engine
+        if e is None:
+            return int(pyspiel.PlayerId.CHANCE)
+        p: int = e.to_move
+        if p == CHANCE:
+            return int(pyspiel.PlayerId.CHANCE)
+        if p == TERMINAL:
+            return int(pyspiel.PlayerId.TERMINAL)
+        return p
+
+    def _legal_actions(self, player: int) -> list[int]:
+        e = self._c.engine
+        if e is None or e.to_move != player:
+            return []
+        return _legal_numbers(self._c.cfg.encoding, e.legal_actions())
+
+    def chance_outcomes_exact(self) -> list[tuple[int, Fraction]]:
+        """The chance outcomes as exact fractions (they sum to 1); ``[]`` elsewhere."""
+        c = self._c
+        if c.engine is None:
+            return list(c.cfg.deal_outcomes(c.dealt))
+        return [(i, p) for i, (_, p) in enumerate(c.engine.chance_outcomes())]
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        e = self._c.engine
+        if e is None:
+            return [(a, float(p)) for a, p in self.chance_outcomes_exact()]
+        outcomes = e.chance_outcomes()
+        hit = _FLOATS.get(id(outcomes))
+        if hit is None or hit[0] is not outcomes:
+            if len(_FLOATS) > 256:
+                _FLOATS.clear()
+            hit = _FLOATS[id(outcomes)] = (outcomes, [(i, float(p)) for i, (_, p) in enumerate(outcomes)])
+        return hit[1][:]
+
+    def _apply_action(self, action: int) -> None:
+        c = self._c
+        e = c.engine
+        if e is None:
+            if action not in dict(c.cfg.deal_outcomes(c.dealt)):
+                raise ValueError(f"{action} is not an outcome of deal node {len(c.dealt)}")
+            c.dealt += (action,)
+            if len(c.dealt) == c.cfg.deal_length:
+                c.engine = c.cfg.start(c.dealt)
+            return
+        if e.to_move == CHANCE:
+            outcomes = e.chance_outcomes()
+            if not 0 <= action < len(outcomes):
+                raise ValueError(f"{action} is not a chance outcome here (0..{len(outcomes) - 1})")
+            e.apply_chance(outcomes[action][0])
+            c.public += f"/{action}"
+            return
+        choice = c.cfg.encoding.action(action)
+        if choice not in e.legal_actions():
+            raise ValueError(f"action {action} ({choice!r}) is not legal here")
+        e.apply_unchecked(choice)
+        c.public += f" {action}"
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        c = self._c
+        if player == pyspiel.PlayerId.CHANCE:
+            if c.engine is None:
+                return c.cfg.deal_string(len(c.dealt), action)
+            outcomes = c.engine.chance_outcomes()
+            if 0 <= action < len(outcomes):
+                return c.cfg.chance_string(outcomes[action][0])
+            return f"chance outcome {action}"
+        return str(c.cfg.encoding.action(action))
+
+    def is_terminal(self) -> bool:
+        e = self._c.engine
+        return e is not None and bool(e.is_over)
+
+    def returns(self) -> list[float]:
+        c = self._c
+        e = c.engine
+        n = c.cfg.num_players
+        if e is None or not e.is_over:
+            return [0.0] * n
+        if not c.win:
+            return [float(x) for x in e.returns()]
+        winners = e.winners
+        return [1.0 / len(winners) if q in winners else 0.0 for q in range(n)]
+
+    def __str__(self) -> str:
+        c = self._c
+        if c.engine is None:
+            return f"deal {len(c.dealt)}/{c.cfg.deal_length}: {list(c.dealt)}"
+        return f"{c.origin}{c.engine!r}\n{c.engine.state_dict()}"
+
+    # ------------------------------------------------------------ resampling
+
+    def resample_from_infostate(self, player_id: int, probability_sampler: Any = None) -> SpielState:
+        """A state drawn from those ``player_id`` cannot tell from this one: the values it does
+        not know are dealt afresh from its view (never from the true ones), and the public
+        actions replayed.  ``probability_sampler`` (OpenSpiel's, a callable giving floats in
+        [0, 1)) seeds the draw; without it the draw is random."""
+        seed = probability_sampler() if callable(probability_sampler) else None
+        rng = random.Random(seed)
+        c = self._c
+        game = self.get_game()
+        if c.engine is None:  # nothing is known during the deal: any prefix of a deal will do
+            st: SpielState = game.new_initial_state()
+            for _ in c.dealt:
+                st.apply_action(draw_chance(st.chance_outcomes_exact(), rng))
+            return st
+        world = c.engine.view(player_id).sample(rng)
+        if c.root is None:
+            st = game.new_initial_state()
+            for a in c.cfg.deal_of(world):
+                st.apply_action(a)
+            replay = self.history()[c.cfg.deal_length :]
+        else:
+            st = _from_engine(game, c.cfg.rebase(c.root, world), c.origin)
+            replay = self.history()
+        for a in replay:
+            st.apply_action(a)
+        return st
+
+
+_LEGAL: dict[tuple[int, tuple[Any, ...]], list[int]] = {}
+#: the engine's chance outcomes as OpenSpiel's floats, by the identity of the outcomes (a game
+#: that returns one shared tuple, as Deep Sea Adventure's dice, converts them once)
+_FLOATS: dict[int, tuple[Any, list[tuple[int, float]]]] = {}
+
+
+def _legal_numbers(enc: Encoding, legal: tuple[Any, ...]) -> list[int]:
+    key = (id(enc), legal)
+    hit = _LEGAL.get(key)
+    if hit is None:
+        if len(_LEGAL) > 4096:
+            _LEGAL.clear()
+        hit = _LEGAL[key] = sorted(enc.index(a) for a in legal)
+    return hit[:]
+
+
+def _from_engine(game: SpielGame, engine: Any, origin: str) -> SpielState:
+    core = _Core(game.config, game.win)
+    core.engine = engine
+    core.root = engine.copy(history=False, events=False)
+    core.origin = origin
+    return SpielState(game, core)
+
+
+def state_from_view(game: SpielGame, view: Any, rng: random.Random) -> SpielState:
+    """A state in ``view``'s position with the values ``view`` does not know drawn with
+    ``rng`` (``view.sample``): the root of a search that was given only a view.  Its
+    information state strings start ``"p@<the view's observation string>|"`` and its history
+    is the actions applied since (none before: they are not in the view)."""
+    origin = "@" + game.config.observation_string(view)
+    return _from_engine(game, view.sample(rng), origin)
+
+
+class ViewResampler:
+    """``ISMCTSBot.set_resampler`` for a search rooted at :func:`state_from_view`: every root
+    sample is a fresh determinization of the same view (``view.sample``), so every sample has
+    the root's information state."""
+
+    def __init__(self, game: SpielGame, view: Any, rng: random.Random) -> None:
+        self.game, self.view, self.rng = game, view, rng
+
+    def __call__(self, state: SpielState, player: int) -> SpielState:
+        if player != self.view.seat:
+            raise ValueError(f"this resampler draws seat {self.view.seat}'s worlds, not seat {player}'s")
+        return state_from_view(self.game, self.view, self.rng)
+
+
+# ---------------------------------------------------------------------- observers
+
+
+class SpielObserver:
+    """OpenSpiel's Python observer for our games.
+
+    ``perfect_recall=False`` (the observation): the tensor is the game's
+    ``Encoding.observe(engine.view(p))`` (field ``observation``) and the string a one-line
+    rendering of that view.  ``perfect_recall=True`` (the information state): the string is
+    ``"p|<public history>|<known values>"`` (perfect recall, see the module docstring); the
+    tensor adds, after the observation, ``knowledge`` (per chip: known?, value) and ``dealt``
+    (the share of the deal done) and is *not* of perfect recall.  ``private_info=NONE`` gives an
+    onlooker's knowledge instead of the seat's.
+    """
+
+    def __init__(self, cfg: SpielConfig, iig_obs_type: Any, params: Mapping[str, Any] | None) -> None:
+        if params:
+            raise ValueError(f"observation parameters are not supported; got {dict(params)}")
+        private = iig_obs_type.private_info
+        if private == pyspiel.PrivateInfoType.ALL_PLAYERS or not iig_obs_type.public_info:
+            raise ValueError("the observer gives one seat's or the public knowledge (public_info=True)")
+        self.cfg = cfg
+        self.public = private == pyspiel.PrivateInfoType.NONE
+        self.recall = bool(iig_obs_type.perfect_recall)
+        n_obs = cfg.encoding.observation_size
+        size = n_obs + (cfg.knowledge_size + 1 if self.recall else 0)
+        self.tensor = np.zeros(size, np.float32)
+        self.dict = {"observation": self.tensor[:n_obs]}
+        if self.recall:
+            self.dict["knowledge"] = self.tensor[n_obs : n_obs + cfg.knowledge_size]
+            self.dict["dealt"] = self.tensor[n_obs + cfg.knowledge_size :]
+
+    def _view(self, c: _Core, player: int) -> Any:
+        e: Any = c.engine if c.engine is not None else self.cfg.placeholder
+        # an onlooker's view: the engine's ``view(seat, knower=None)``
+        return e.view(player, knower=None) if self.public else e.view(player)
+
+    def set_from(self, state: SpielState, player: int) -> None:
+        c = state._c
+        n_obs = self.cfg.encoding.observation_size
+        self.tensor[:n_obs] = self.cfg.encoding.observe(self._view(c, player))
+        if self.recall:
+            known = c.knowledge(player, self.public)[1]
+            self.tensor[n_obs:-1] = self.cfg.knowledge_tensor(known)
+            self.tensor[-1] = 1.0 if c.engine is not None else len(c.dealt) / self.cfg.deal_length
+
+    def string_from(self, state: SpielState, player: int) -> str:
+        c = state._c
+        if self.recall:
+            if c.engine is None:
+                return f"{player}|deal {len(c.dealt)}"
+            return f"{player}{c.origin}|{c.public}|{c.knowledge(player, self.public)[0]}"
+        text: str = self.cfg.observation_string(self._view(c, player))
+        return text if c.engine is not None else f"deal {len(c.dealt)}/{self.cfg.deal_length} | {text}"
+
+
+# ---------------------------------------------------------------------- a bot for our tournaments
+
+
+class IsmctsBot(Bot):
+    """OpenSpiel's own information-set MCTS (``open_spiel.python.algorithms.ismcts``) as one
+    of our bots: ``bot(view, legal) -> action``.
+
+    It sees only the view: the search's root is a determinization of it
+    (:func:`state_from_view`) and every simulation starts from a fresh one
+    (:class:`ViewResampler`); leaves are valued by ``rollouts`` random playouts
+    (``RandomRolloutEvaluator``).  Knobs: ``simulations`` per decision, ``uct_c``
+    (exploration, on the scale of ``returns``: ``"win"`` 0..1 or ``"score"`` points),
+    ``rollouts``.  Picklable: it keeps no OpenSpiel object between decisions.
+
+    >>> from dsa_widget import Game
+    >>> g = Game(players=2, seed=3); g.roll((3, 3))
+    >>> bot = IsmctsBot(seed=1, simulations=8)
+    >>> bot(g.view(0), g.legal_choices()) in ("none", "take")
+    True
+    >>> sorted(bot.last_explanation["visits"])
+    ['none', 'take']
+    """
+
+    name = "openspiel_ismcts"
+    KNOBS: ClassVar[dict[str, Any]] = {"simulations": 48, "uct_c": 1.0, "rollouts": 1, "returns": "win"}
+    simulations: int
+    uct_c: float
+    rollouts: int
+    returns: str
+
+    def _check_knobs(self) -> None:
+        if not isinstance(self.simulations, int) or self.simulations < 1:
+            raise ValueError(f"simulations must be a positive integer, got {self.simulations!r}")
+        if not isinstance(self.rollouts, int) or self.rollouts < 1:
+            raise ValueError(f"rollouts must be a positive integer, got {self.rollouts!r}")
+        if self.returns not in RETURNS:
+            raise ValueError(f"returns must be 'score' or 'win', got {self.returns!r}")
+
+    def decide(self, view: Any, legal: tuple[Any, ...]) -> tuple[Any, dict[str, Any]]:
+        if len(legal) == 1:
+            return legal[0], {"reason": "the only legal choice"}
+        world = view.sample(self.rng)
+        rules = rules_of(type(world))
+        game = load_game(rules.short_name, {**rules.params_of(world), "returns": self.returns})
+        seed = self.rng.getrandbits(32)
+        np_rng = np.random.RandomState(seed)
+        search = ismcts.ISMCTSBot(
+            game,
+            mcts.RandomRolloutEvaluator(self.rollouts, np_rng),
+            self.uct_c,
+            self.simulations,
+            random_state=np_rng,
+            final_policy_type=ismcts.ISMCTSFinalPolicyType.MAX_VISIT_COUNT,
+        )
+        worlds = random.Random(seed)
+        search.set_resampler(ViewResampler(game, view, worlds))
+        policy = search.run_search(state_from_view(game, view, worlds))
+        actions = [a for a, _ in policy]
+        chosen = int(np_rng.choice(actions, p=[p for _, p in policy]))
+        enc = game.config.encoding
+        children = search._root_node.child_info  # the visits and values, for the explanation
+        visits = {enc.action(a): int(ch.visits) for a, ch in children.items()}
+        values = {enc.action(a): float(ch.value()) for a, ch in children.items() if ch.visits}
+        choice = enc.action(chosen)
+        if choice not in legal:  # pragma: no cover - the search plays the view's own position
+            raise RuntimeError(f"ISMCTS chose {choice!r}, which is not legal")
+        return choice, {
+            "reason": f"most visited of {self.simulations} simulations",
+            "visits": visits,
+            "values": values,
+        }
+
+
+def _register_builtin() -> None:
+    for spec in GAME_CLASSES:
+        mod, _, name = spec.partition(":")
+        register(rules_of(getattr(importlib.import_module(mod), name)))
+
+
+_register_builtin()
