@@ -1,7 +1,7 @@
 """Adapter speed: complete random-legal 4-player games through the learning-library adapters,
 against the engine's own random playouts, one core.
 
-    python benchmarks/bench_adapters.py [--games N] [--players P]
+    python benchmarks/bench_adapters.py [--games N] [--players P] [--repeat R]
 
 Every line plays the same kind of game (standard setup, random legal choices, the dice
 rolled by the game's own generator) and counts *decisions* (a seat's choice; the dice are
@@ -13,7 +13,10 @@ not decisions), so the lines compare directly:
 * PettingZoo, the same without observations: the action drawn from the game's legal
   actions, so the line shows what the environment's bookkeeping costs on its own;
 
-and prints decisions/s, µs per decision and the cost relative to the engine.
+and prints decisions/s, µs per decision and the cost relative to the engine: the median of
+``--repeat`` timed runs per line, the lines taking turns (a shared machine's slow spells then
+fall on every line alike), timed in CPU time (``time.process_time``: the runs are one thread,
+and the time other processes take the core is not counted).
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ from __future__ import annotations
 import argparse
 import os
 import random
+import statistics
 import sys
 import time
 from collections.abc import Callable
@@ -87,6 +91,12 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--games", type=int, default=300)
     ap.add_argument("--players", type=int, default=4)
+    ap.add_argument(
+        "--repeat",
+        type=int,
+        default=5,
+        help="timed runs per line, interleaved (line 1, line 2, ..., line 1, ...); the median is shown",
+    )
     args = ap.parse_args()
     if hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, {0})  # one core
@@ -98,20 +108,26 @@ def main() -> None:
         # `players` seats with random legal actions and returns the decisions it made.
     ]
     print(
-        f"standard setup, {args.players} players, {args.games} games of random-legal play per line, one core"
+        f"standard setup, {args.players} players, {args.games} games of random-legal play per line, "
+        f"one core, median of {args.repeat} interleaved runs (CPU time)"
     )
-    base: float | None = None
-    for label, run in runners:
+    for _label, run in runners:
         run(max(1, args.games // 10), args.players)  # warm up (imports, caches)
-        t0 = time.perf_counter()
-        decisions = run(args.games, args.players)
-        dt = time.perf_counter() - t0
-        per_s = decisions / dt
+    # The lines take turns, so that a machine's slow spell falls on all of them alike.
+    per_decision: list[list[float]] = [[] for _ in runners]
+    for _ in range(max(1, args.repeat)):
+        for times, (_label, run) in zip(per_decision, runners, strict=True):
+            t0 = time.process_time()
+            decisions = run(args.games, args.players)
+            times.append((time.process_time() - t0) / decisions)
+    base: float | None = None
+    for times, (label, _run) in zip(per_decision, runners, strict=True):
+        dt = statistics.median(times)
         if base is None:
-            base = per_s
-        cost = base / per_s
+            base = dt
         print(
-            f"  {label:52s} {per_s:9.0f} decisions/s  {1e6 / per_s:6.1f} µs/decision  {cost:5.2f}x the engine"
+            f"  {label:52s} {1 / dt:9.0f} decisions/s  {1e6 * dt:6.1f} µs/decision",
+            f"{dt / base:5.2f}x the engine",
         )
 
 

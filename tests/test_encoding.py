@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 import re
+from array import array
 from pathlib import Path
 
 import pytest
@@ -152,3 +153,69 @@ def test_the_guide_documents_the_layout_the_code_has():
         block = [f for f in enc.layout if f.name.startswith(prefix)]
         got = [(int(a), n) for a, _, n in re.findall(row, text, flags=re.M)]
         assert got == [(f.offset - block[0].offset, f.name[len(prefix) :]) for f in block]
+
+
+# ---------------------------------------------------------------------- observations kept up to date
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    st.integers(0, 10**6),
+    st.integers(2, 6),
+    st.sampled_from(["public", "owner"]),
+    st.sampled_from(["chosen", "pickup"]),
+    st.booleans(),
+)
+def test_a_tracker_observes_what_the_encoding_does(seed, players, reveal, sink_order, short):
+    """ObservationTracker.observe(seat) is exactly encode(view(seat)), whenever it is asked
+    (every step, or after many steps: it rewrites what changed in between)."""
+    rng = random.Random(seed)
+    extra = {}
+    if short:
+        extra = {
+            "path": [(rng.randint(1, 4), rng.randint(0, 15)) for _ in range(rng.randint(1, 10))],
+            "air": 6,
+        }
+    g = Game(players=players, seed=seed, options={"reveal": reveal, "sink_order": sink_order}, **extra)
+    enc = encoding_of(g)
+    tracker = enc.tracker(g)  # array.array("f") buffers (float32), no numpy
+    while True:
+        for s in range(players):
+            if rng.random() < 0.4:  # some seats look rarely: many changes at once
+                assert tracker.observe(s) == array("f", enc.observe(g.view(s)))
+        if g.is_over:
+            break
+        if g.to_move == CHANCE:
+            g.sample_chance()
+        else:
+            g.apply(rng.choice(g.legal_actions()))
+    for s in range(players):
+        assert tracker.observe(s) == array("f", enc.observe(g.view(s)))
+
+
+def test_a_tracker_holds_no_hidden_value():
+    """The twin games (the same but for the hidden values) give the same tracked observations
+    until a chip is banked."""
+    a, b = _shuffled_twin(7)
+    enc = encoding_of(a)
+    ta, tb = enc.tracker(a), enc.tracker(b)
+    rng = random.Random(3)
+    steps = 0
+    while a.round == 1 and not a.is_over:
+        for s in range(3):
+            assert ta.observe(s) == tb.observe(s)
+        if a.to_move == CHANCE:
+            a.sample_chance()
+            b.sample_chance()
+        else:
+            act = rng.choice(a.legal_actions())
+            a.apply(act)
+            b.apply(act)
+        steps += 1
+    assert steps > 10
+
+
+def test_a_tracker_is_for_its_setup():
+    enc = encoding_of(Game(players=2, seed=1))
+    with pytest.raises(EncodingError, match="32 chips"):
+        enc.tracker(Game(players=2, path=[(1, 1)] * 5, seed=1))

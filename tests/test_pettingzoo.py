@@ -430,3 +430,139 @@ def test_render_pictures_show_no_hidden_value():
             e.close()
         pictures.append(shots)
     assert pictures[0] == pictures[1]
+
+
+# ---------------------------------------------------------------------- observations, kept up to date
+
+
+def random_setup(rng: random.Random) -> dict:
+    """A random setup: 2-6 players, random options (both reveal rules, both sink orders), often a
+    short custom path and little air (rounds end by drowning, divers sink with chips)."""
+    setup: dict = {
+        "players": rng.randint(2, 6),
+        "options": {
+            "reveal": rng.choice(["public", "owner"]),
+            "sink_order": rng.choice(["chosen", "chosen", "pickup"]),
+            "drop_order": rng.choice(["nearest_first", "farthest_first"]),
+            "turn_back_requires_treasure": rng.choice([True, False]),
+            "tiebreak": rng.choice(["level4", "levels_desc"]),
+        },
+    }
+    if rng.random() < 0.6:
+        setup["path"] = [(rng.randint(1, 4), rng.randint(0, 15)) for _ in range(rng.randint(1, 12))]
+        setup["air"] = rng.randint(1, 20)
+        setup["rounds"] = rng.randint(1, 3)
+    return setup
+
+
+def test_every_observation_is_the_encoded_view_computed_afresh():
+    """The environment keeps each agent's observation up to date field by field
+    (ObservationTracker); at every step of many random games, every agent's observation is
+    exactly ``encoding.observe(game.view(seat))`` computed from scratch."""
+    rng = random.Random(2024)
+    seen = {"sink": 0, "owner": 0, "short": 0, "players": set(), "over": 0}
+    for k in range(60):
+        setup = random_setup(rng)
+        e = env(**setup)
+        e.reset(seed=k)
+        raw = e.unwrapped
+        enc = raw.encoding
+        seen["owner"] += setup["options"]["reveal"] == "owner"
+        seen["short"] += "path" in setup
+        seen["players"].add(setup["players"])
+        for _agent in e.agent_iter():
+            g = raw.game
+            seen["sink"] += g.step == "sink"
+            seen["over"] += g.is_over
+            for other in rng.sample(e.agents, len(e.agents)):
+                got = e.observe(other)["observation"]
+                want = np.asarray(enc.observe(g.view(raw.possible_agents.index(other))), dtype=np.float32)
+                assert got.dtype == np.float32 and got.shape == want.shape
+                assert np.array_equal(got, want), (k, other, g.turn_number, g.step)
+            obs, reward, terminated, truncated, info = e.last()
+            e.step(None if terminated or truncated else masked_choice(rng, obs["action_mask"]))
+    assert seen["sink"] > 20 and seen["owner"] > 10 and seen["short"] > 10 and seen["over"] > 50
+    assert seen["players"] == {2, 3, 4, 5, 6}
+
+
+def test_observations_are_fresh_arrays():
+    e = env(players=3)
+    e.reset(seed=1)
+    a = e.observe("player_0")
+    b = e.observe("player_0")
+    assert a["observation"] is not b["observation"] and np.array_equal(a["observation"], b["observation"])
+    a["observation"][:] = 7.0  # changing a returned observation changes nothing else
+    a["action_mask"][:] = 1
+    c = e.observe("player_0")
+    assert np.array_equal(b["observation"], c["observation"])
+    assert np.array_equal(b["action_mask"], c["action_mask"])
+
+
+def stock_env(**setup):
+    """env() with PettingZoo's own wrappers, as env() wrapped before."""
+    from pettingzoo.utils import wrappers
+
+    return wrappers.OrderEnforcingWrapper(wrappers.AssertOutOfBoundsWrapper(raw_env(**setup)))
+
+
+@pytest.mark.parametrize("make_env", [env, stock_env], ids=["env", "pettingzoo-wrappers"])
+def test_the_fast_wrappers_behave_as_pettingzoos(make_env, caplog):
+    from pettingzoo.utils.wrappers import AssertOutOfBoundsWrapper, OrderEnforcingWrapper
+
+    e = make_env(players=2)
+    assert isinstance(e, OrderEnforcingWrapper) and isinstance(e.env, AssertOutOfBoundsWrapper)
+    assert str(e) == ENV_NAME
+    # before reset: PettingZoo's errors
+    with pytest.raises(AttributeError, match="cannot be accessed before reset"):
+        e.last()
+    with pytest.raises(AttributeError, match="cannot be accessed before reset"):
+        _ = e.agent_selection
+    with pytest.raises(AssertionError, match="reset"):
+        e.step(0)
+    with pytest.raises(AssertionError, match="reset"):
+        e.agent_iter()
+    e.reset(seed=3)
+    # a loop over agent_iter must step
+    it = iter(e.agent_iter())
+    assert next(it) == "player_0"
+    with pytest.raises(AssertionError, match="need to call step"):
+        next(it)
+    e.reset(seed=3)
+    agents = []
+    for agent in e.agent_iter(max_iter=3):
+        agents.append(agent)
+        obs, *_ = e.last()
+        e.step(masked_choice(random.Random(0), obs["action_mask"]))
+    assert len(agents) == 3
+    # out-of-space actions (numpy ones too) fail PettingZoo's assertion; numpy ints in it play
+    e.reset(seed=3)
+    for bad in (-1, 69, np.int64(69), 3.0):
+        with pytest.raises(AssertionError, match="action is not in action space"):
+            e.step(bad)
+    obs, *_ = e.last()
+    e.step(np.int64(masked_choice(random.Random(0), obs["action_mask"])))
+    # a step after the end only warns
+    rng = random.Random(1)
+    while e.agents:
+        obs, reward, term, trunc, info = e.last()
+        e.step(None if term or trunc else masked_choice(rng, obs["action_mask"]))
+    e.step(None)
+    assert "step() called after all agents are terminated" in caplog.text
+
+
+def test_the_fast_wrappers_play_as_pettingzoos():
+    """The same seeds and actions give the same trail through env() as through PettingZoo's own
+    wrappers, and the same observations."""
+    for players, seed in [(2, 1), (4, 2), (6, 3)]:
+        trails = []
+        for make_env in (env, stock_env):
+            e = make_env(players=players, options={"reveal": "owner"})
+            e.reset(seed=seed)
+            seen: list = []
+            trail = play_out(e, random.Random(seed), check=lambda e, a, obs, seen=seen: seen.append(obs))
+            trails.append((trail, seen))
+        (ta, oa), (tb, ob) = trails
+        assert ta == tb and len(oa) == len(ob)
+        for x, y in zip(oa, ob, strict=True):
+            assert np.array_equal(x["observation"], y["observation"])
+            assert np.array_equal(x["action_mask"], y["action_mask"])

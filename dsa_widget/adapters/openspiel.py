@@ -312,6 +312,12 @@ class SpielState(pyspiel.State):  # type: ignore[misc]
 
     # ------------------------------------------------------------ the pyspiel API
 
+    @property
+    def core(self) -> _Core:
+        """The state's Python side (the deal so far, the engine, the public history): for the
+        observer, which lives in this module."""
+        return self._c
+
     def current_player(self) -> int:
         e = self._c.engine
         if e is None:
@@ -518,7 +524,7 @@ class SpielObserver:
         return e.view(player, knower=None) if self.public else e.view(player)
 
     def set_from(self, state: SpielState, player: int) -> None:
-        c = state._c
+        c = state.core
         n_obs = self.cfg.encoding.observation_size
         self.tensor[:n_obs] = self.cfg.encoding.observe(self._view(c, player))
         if self.recall:
@@ -527,7 +533,7 @@ class SpielObserver:
             self.tensor[-1] = 1.0 if c.engine is not None else len(c.dealt) / self.cfg.deal_length
 
     def string_from(self, state: SpielState, player: int) -> str:
-        c = state._c
+        c = state.core
         if self.recall:
             if c.engine is None:
                 return f"{player}|deal {len(c.dealt)}"
@@ -592,11 +598,13 @@ class IsmctsBot(Bot):
         )
         worlds = random.Random(seed)
         search.set_resampler(ViewResampler(game, view, worlds))
-        policy = search.run_search(state_from_view(game, view, worlds))
+        root = state_from_view(game, view, worlds)
+        policy = search.run_search(root)
         actions = [a for a, _ in policy]
         chosen = int(np_rng.choice(actions, p=[p for _, p in policy]))
         enc = game.config.encoding
-        children = search._root_node.child_info  # the visits and values, for the explanation
+        node = search.lookup_node(root)  # the root's visits and values, for the explanation
+        children = node.child_info if node is not None else {}
         visits = {enc.action(a): int(ch.visits) for a, ch in children.items()}
         values = {enc.action(a): float(ch.value()) for a, ch in children.items() if ch.visits}
         choice = enc.action(chosen)

@@ -49,7 +49,12 @@ own view, so it never holds a value that seat may not know; its fields are liste
 their offsets and meanings, by ``env.unwrapped.encoding.layout`` (seats relative to the
 observer).  The mask has a ``1`` at each legal action of the agent to act and is all zeros
 for every other agent (and for everyone once the game is over).  Observations are computed
-only when asked (``observe(agent)``, which ``last()`` calls), and fresh each time.
+only when asked (``observe(agent)``, which ``last()`` calls), and are fresh arrays each time.
+They are not built from scratch, though: the encoding's
+:class:`~dsa_widget.deep_sea.encoding.ObservationTracker` keeps each agent's observation of
+the game and rewrites only the fields that changed since that agent last looked (the result
+is the same numbers; ``encoding.observe(game.view(seat))`` stays the reference, and is used
+instead if ``encoding.observe`` is replaced on the instance).
 
 **Chance** (Deep Sea Adventure's dice) is never an agent: after an agent's action, ``step``
 rolls the game's own dice (``sample_chance``) until the next decision or the end.
@@ -75,7 +80,9 @@ False).
 **Illegal actions**: a masked action, a number out of range or a non-integer raises
 :class:`IllegalActionError` (a ``ValueError``) and changes nothing (``env`` also keeps
 PettingZoo's ``AssertOutOfBoundsWrapper``, which raises ``AssertionError`` for a number out of
-the action space first).  ``env(..., illegal_reward=-1)`` instead adds PettingZoo's
+the action space first; its ``OrderEnforcingWrapper`` and that wrapper are subclasses that
+pass ``last``, ``step`` and ``agent_iter`` straight to the environment, with the same checks and
+errors).  ``env(..., illegal_reward=-1)`` instead adds PettingZoo's
 ``TerminateIllegalWrapper``, the classic environments' rule: an illegal move ends the game
 and gives its author that reward.
 
@@ -91,7 +98,7 @@ from __future__ import annotations
 import functools
 import random
 import struct
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
 import gymnasium
@@ -100,6 +107,8 @@ import pettingzoo
 from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
+from pettingzoo.utils.env_logger import EnvLogger
+from pettingzoo.utils.wrappers.order_enforcing import AECOrderEnforcingIterable
 
 from ..core.encoding import Encoding, encoding_of
 from ..core.errors import GameError, short_repr
@@ -203,6 +212,17 @@ class GameEnv(AECEnv):  # type: ignore[misc]
             for a in self.possible_agents
         }
         self._mask_index: dict[tuple[Any, ...], list[int]] = {}
+        self._masks: dict[tuple[Any, ...], np.ndarray] = {}
+        self._actions = tuple(self.encoding.action(i) for i in range(k))
+        # An encoding may keep every seat's observation of a live game up to date
+        # (``encoding.tracker(game, new_buffer)``, whose ``observe(seat)`` is
+        # ``encoding.observe(game.view(seat))`` in that seat's buffer): then observations cost
+        # a few writes.  It stands in for ``encoding.observe`` only while that is the
+        # encoding's own method (see :meth:`observe`).
+        self._tracks = callable(getattr(self.encoding, "tracker", None))
+        self._tracker: Any = None
+        self._tracked: Any = None  # the encoding the tracker is of
+        self._clean_rewards: dict[str, Any] | None = None  # ``rewards`` while it is all 0
         self._game: GameState | None = None
         self._seeder: random.Random | None = None
         self._steps = 0
@@ -237,6 +257,11 @@ class GameEnv(AECEnv):  # type: ignore[misc]
                 self._seeder = random.Random()
             game_seed = self._seeder.getrandbits(63)
         self._game = self._new_game(game_seed)
+        self._tracked = self._tracker = None
+        if self._tracks:
+            self._tracked = self.encoding
+            self._tracker = self.encoding.tracker(self._game, _float32_buffer)  # type: ignore[attr-defined]
+        self._clean_rewards = None
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -255,16 +280,29 @@ class GameEnv(AECEnv):  # type: ignore[misc]
         it is the agent to act)."""
         seat = self._seat_of[agent]
         game = self.game
-        obs = np.empty(self._size, dtype=np.float32)
-        self._pack_into(obs.data, 0, *self.encoding.observe(game.view(seat)))
-        mask = np.zeros(self._num_actions, dtype=np.int8)
+        encoding = self.encoding
+        if self._tracked is encoding and "observe" not in getattr(encoding, "__dict__", ()):
+            obs = self._tracker.observe(seat).copy()
+        else:  # no tracker, or encoding.observe replaced on the instance: honour it
+            obs = np.empty(self._size, dtype=np.float32)
+            self._pack_into(obs.data, 0, *encoding.observe(game.view(seat)))
         if (
             agent == self.agent_selection
             and game.to_move == seat
             and not self.terminations.get(agent, True)
             and not self.truncations.get(agent, True)
         ):
-            mask[self._legal_numbers(game.legal_actions())] = 1
+            legal = game.legal_actions()
+            template = self._masks.get(legal)
+            if template is None:
+                template = np.zeros(self._num_actions, dtype=np.int8)
+                template[self._legal_numbers(legal)] = 1
+                if len(self._masks) > 4096:
+                    self._masks.clear()
+                self._masks[legal] = template
+            mask = template.copy()
+        else:
+            mask = np.zeros(self._num_actions, dtype=np.int8)
         return {"observation": obs, "action_mask": mask}
 
     def step(self, action: Any) -> None:
@@ -275,9 +313,19 @@ class GameEnv(AECEnv):  # type: ignore[misc]
             self._was_dead_step(action)
             return
         game = self.game
-        choice = self._decode(agent, action, game)
+        # the usual case first: a plain int naming a legal action
+        if type(action) is int and 0 <= action < self._num_actions:
+            choice = self._actions[action]
+            if choice not in game.legal_actions():
+                choice = self._decode(agent, action, game)
+        else:
+            choice = self._decode(agent, action, game)
         self._cumulative_rewards[agent] = 0.0
-        self._clear_rewards()
+        # Rewards are 0 until the game ends: clearing an all-zero ``rewards`` (and adding it to
+        # the cumulative rewards) is done once, then skipped while the dict stays the same.
+        if self.rewards is not self._clean_rewards:
+            self._clear_rewards()
+            self._clean_rewards = self.rewards
         game.apply_unchecked(choice)
         self._steps += 1
         self._advance()
@@ -360,11 +408,13 @@ class GameEnv(AECEnv):  # type: ignore[misc]
                     self.rewards[agent] = r
             self.terminations = dict.fromkeys(self.agents, True)
             self._deads_step_first()
+            self._clean_rewards = None
         else:
             self.agent_selection = self.possible_agents[seat]
             if self._max_steps is not None and self._steps >= self._max_steps:
                 self.truncations = dict.fromkeys(self.agents, True)
-        self._accumulate_rewards()
+        if self.rewards is not self._clean_rewards:
+            self._accumulate_rewards()
 
     def _final_rewards(self, game: GameState) -> list[float]:
         n = len(self.possible_agents)
@@ -375,6 +425,10 @@ class GameEnv(AECEnv):  # type: ignore[misc]
         results = game.returns()
         total = sum(results)
         return [r - (total - r) / (n - 1) for r in results]
+
+
+def _float32_buffer(size: int) -> np.ndarray:
+    return np.zeros(size, dtype=np.float32)
 
 
 # ---------------------------------------------------------------------- Deep Sea Adventure
@@ -466,7 +520,8 @@ def env(
 ) -> Any:
     """Deep Sea Adventure as a PettingZoo AEC environment, wrapped the standard way.
 
-    The :class:`raw_env` inside ``OrderEnforcingWrapper(AssertOutOfBoundsWrapper(...))``; with
+    The :class:`raw_env` inside ``OrderEnforcingWrapper(AssertOutOfBoundsWrapper(...))`` (their
+    fast subclasses: the same behaviour, with the calls of each step going straight through); with
     ``illegal_reward`` a number, ``TerminateIllegalWrapper`` too (an illegal action ends the
     game with that reward for its author, instead of raising :class:`IllegalActionError`).
     """
@@ -483,8 +538,99 @@ def env(
     )
     if illegal_reward is not None:
         e = wrappers.TerminateIllegalWrapper(e, illegal_reward=float(illegal_reward))
-    e = wrappers.AssertOutOfBoundsWrapper(e)
-    return wrappers.OrderEnforcingWrapper(e)
+    e = _AssertOutOfBounds(e)
+    return _OrderEnforcing(e)
+
+
+# PettingZoo's wrappers reach the environment's attributes through ``__getattr__`` (a few
+# Python calls per attribute and per wrapper), which costs more than a step of the game.  These
+# two are the same wrappers, with the calls of every step (``last``, ``step``, the iteration)
+# going straight to the environment within; everything else is PettingZoo's own code.
+
+
+def _in_every_space(raw: Any) -> int:
+    """``n`` when every agent's action space is ``Discrete(n)`` from 0 (then an int
+    ``0 <= a < n`` is in each of them), else 0."""
+    found = [raw.action_space(a) for a in raw.possible_agents]
+    if all(type(sp) is spaces.Discrete and sp.start == 0 and sp.n == found[0].n for sp in found):
+        return int(found[0].n)
+    return 0
+
+
+class _AssertOutOfBounds(wrappers.AssertOutOfBoundsWrapper):  # type: ignore[misc]
+    """PettingZoo's ``AssertOutOfBoundsWrapper``: an action outside the action space fails an
+    assertion (an int inside it, the usual case, is checked without the space)."""
+
+    def __init__(self, env: Any) -> None:
+        super().__init__(env)
+        self._n = _in_every_space(env.unwrapped)
+
+    def step(self, action: Any) -> None:
+        if type(action) is int and 0 <= action < self._n:
+            self.env.step(action)
+        else:
+            super().step(action)
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        return self.env.last(observe)  # type: ignore[no-any-return]
+
+
+class _OrderEnforcing(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]
+    """PettingZoo's ``OrderEnforcingWrapper`` (the same errors before ``reset``, the same
+    warning for a step after the end, the same check that a loop over ``agent_iter`` steps)."""
+
+    def __init__(self, env: Any) -> None:
+        super().__init__(env)
+        raw = self._raw = env.unwrapped
+        # Right over an _AssertOutOfBounds over the environment, an int action that wrapper
+        # lets through (0 <= action < n) goes straight to the environment, as it would.
+        direct = type(env) is _AssertOutOfBounds and env.env is raw
+        self._direct = _in_every_space(raw) if direct else 0
+        self._last = raw.last if direct else env.last
+
+    def step(self, action: Any) -> None:
+        if self._has_reset and self._raw.agents:
+            self._has_updated = True
+            if type(action) is int and 0 <= action < self._direct:
+                self._raw.step(action)
+            else:
+                self.env.step(action)
+        else:
+            super().step(action)
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        if not self._has_reset:
+            return super().last(observe)  # type: ignore[no-any-return]
+        return self._last(observe)  # type: ignore[no-any-return]
+
+    def agent_iter(self, max_iter: int = 2**63) -> Any:
+        if not self._has_reset:
+            EnvLogger.error_agent_iter_before_reset()
+        return _AgentIterable(self, max_iter, self._agents_until)
+
+    def _agents_until(self, max_iter: int) -> Iterator[str]:
+        """What ``AECOrderEnforcingIterator`` yields: the agent to act, ``max_iter`` times at
+        most, while there are agents, asserting that each was stepped."""
+        raw = self._raw
+        left = max_iter
+        while raw.agents and left > 0:
+            left -= 1
+            agent = raw.agent_selection
+            assert self._has_updated, "need to call step() or reset() in a loop over `agent_iter`"
+            self._has_updated = False
+            yield agent
+
+    def __str__(self) -> str:
+        return str(self.env) if hasattr(self, "metadata") else repr(self)
+
+
+class _AgentIterable(AECOrderEnforcingIterable):  # type: ignore[misc]
+    def __init__(self, env: Any, max_iter: int, agents: Callable[[int], Iterator[str]]) -> None:
+        super().__init__(env, max_iter)
+        self.agents = agents
+
+    def __iter__(self) -> Iterator[str]:
+        return self.agents(self.max_iter)
 
 
 def make(name: str = ENV_NAME, **kwargs: Any) -> Any:

@@ -34,8 +34,12 @@ mean of the values still unseen at its level.
 
 from __future__ import annotations
 
+import array
+import struct
 from collections.abc import Callable, Sequence
-from typing import Any
+from itertools import compress
+from operator import ne
+from typing import TYPE_CHECKING, Any
 
 from ..core.encoding import EncodingError, Field
 from ..core.errors import short_repr
@@ -53,7 +57,10 @@ from .rules import (
 )
 from .view import Item, View
 
-__all__ = ["Encoding"]
+if TYPE_CHECKING:
+    from .rules import Game
+
+__all__ = ["Encoding", "ObservationTracker"]
 
 MAX_SEATS = 6
 _STEPS = (TURN_BACK_STEP, ROLL_STEP, SEARCH_STEP, SINK_STEP, OVER)
@@ -151,6 +158,7 @@ class Encoding:
         self._diver_off = sum(size for _, size, _ in _GLOBAL)
         self._space_off = self._diver_off + MAX_SEATS * len(_DIVER)
         self._spaces_cache: dict[tuple[Any, ...], list[float]] = {}
+        self._plans: dict[int, _Plan] = {}  # for trackers, by number of seats
 
     # ---------------------------------------------------------------- actions
 
@@ -296,6 +304,16 @@ class Encoding:
                 out[so + (p - 1) * width + 9 + slot[s]] = 1.0
         return out
 
+    def tracker(self, game: Game, new_buffer: Callable[[int], Any] | None = None) -> ObservationTracker:
+        """An :class:`ObservationTracker` of ``game``: every seat's :meth:`observe` kept up to
+        date as the game goes on, rewriting only what changed (``new_buffer(size)`` makes each
+        seat's float32 buffer; an ``array.array("f")`` by default)."""
+        n = len(game.players)
+        plan = self._plans.get(n)
+        if plan is None:
+            plan = self._plans[n] = _Plan(n, self.chips)
+        return ObservationTracker(self, game, new_buffer, plan)
+
     def _spaces(
         self,
         path: tuple[Item | None, ...],
@@ -321,3 +339,562 @@ class Encoding:
             out[b + 7] = kn
             out[b + 8] = ex
         return out
+
+
+# ---------------------------------------------------------------------- incremental observations
+
+
+def _global_offsets() -> dict[str, int]:
+    out: dict[str, int] = {}
+    off = 0
+    for name, size, _ in _GLOBAL:
+        out[name] = off
+        off += size
+    return out
+
+
+_AT = _global_offsets()
+_O_ROUND = _AT["round"]
+_O_ROUNDS = _AT["rounds"]
+_O_AIR = _AT["air"]
+_O_AIR_FRAC = _AT["air_frac"]
+_O_START_AIR = _AT["start_air"]
+_O_STEP = _AT["step"]
+_O_TO_MOVE = _AT["to_move"]
+_O_MY_TURN = _AT["my_turn"]
+_O_MUST = _AT["must_turn_back"]
+_O_BREATHED = _AT["breathed"]
+_O_TURN = _AT["turn_number"]
+_O_PATH_LENGTH = _AT["path_length"]
+_O_UNSEEN_COUNT = _AT["unseen_count"]
+_O_UNSEEN_MEAN = _AT["unseen_mean"]
+_O_LAYING = _AT["laying"]
+_DIVER_WIDTH = len(_DIVER)
+_SPACE_WIDTH = len(_SPACE)
+_DIVER_OFF = sum(size for _, size, _ in _GLOBAL)
+_SPACE_OFF = _DIVER_OFF + MAX_SEATS * _DIVER_WIDTH
+_STEP_AT = {s: _O_STEP + i for i, s in enumerate(_STEPS)}
+#: a snapshot value equal to nothing the game holds: the field is written at the next update
+_UNSET: Any = object()
+_PACK_SPACE = struct.Struct(f"{_SPACE_WIDTH}f").pack
+_PACK_DIVER = struct.Struct(f"{_DIVER_WIDTH}f").pack
+_PACK_CARRIED = struct.Struct("8f").pack  # a diver's items, chips, levels 1..4, known, expected
+
+
+def _float_array(size: int) -> Any:
+    return array.array("f", bytes(4 * size))
+
+
+class _Knowledge:
+    """What one seat knows during one round (its view's ``known``, unseen counts and means,
+    and scores), with the encoded pieces that depend on nothing else."""
+
+    __slots__ = (
+        "known",
+        "mean",
+        "counts",
+        "scores",
+        "items",
+        "singles",
+        "carried",
+        "regions",
+        "divers",
+        "middle",
+    )
+
+    def __init__(
+        self, known: dict[int, int], mean: list[float], counts: list[int], scores: tuple[int | None, ...]
+    ) -> None:
+        self.known = known
+        self.mean = mean  # by level (index 0 unused)
+        self.counts = counts  # by level (index 0 unused)
+        self.scores = scores
+        self.items: dict[Item | None, bytes] = {}  # a space's fields, its divers' fields 0
+        self.singles: list[bytes | None] = [None] * 5  # those of a chip of each level, unknown
+        self.carried: dict[tuple[Item, ...], bytes] = {}  # a diver's carried fields
+        self.regions: dict[tuple[Item | None, ...], bytes] = {}  # every space's fields, by path
+        self.divers: dict[int, bytes] = {}  # a seat's diver fields that depend on this only
+        self.middle: bytes | None = None  # the global fields that depend on the knowledge only
+
+
+class _Plan:
+    """What the trackers of games of ``n`` seats and ``chips`` chips share: where each seat's
+    fields are in each seat's observation, and the pieces that never change."""
+
+    def __init__(self, n: int, chips: int) -> None:
+        self.n = n
+        self.seat_range = range(n)
+        # each seat's first fields (its seat, the seats there are) and the absent seats' blocks
+        self.heads = []
+        for me in range(n):
+            head = [0.0] * 2 * MAX_SEATS
+            head[me] = 1.0
+            head[MAX_SEATS : MAX_SEATS + n] = [1.0] * n
+            self.heads.append(struct.pack(f"{2 * MAX_SEATS}f", *head))
+        self.absent = bytes(4 * _DIVER_WIDTH * (MAX_SEATS - n))
+        self.tail = [bytes(4 * _SPACE_WIDTH * k) for k in range(chips + 1)]
+        self.pos_bytes = [struct.pack("2f", float(p), p / chips) for p in range(chips + 1)]
+        self.space_at = [4 * (_SPACE_OFF + (i - 1) * _SPACE_WIDTH) for i in range(chips + 1)]
+        #: by observer: slot -> seat, seat -> slot, and by seat where its fields are (the
+        #: bytes of position and position_frac, home, up, the bytes of items ..
+        #: carried_expected, sinking, and by space its diver field there: -1 for space 0)
+        self.seats: list[
+            tuple[
+                list[int], list[int], list[int], list[int], list[int], list[int], list[int], list[list[int]]
+            ]
+        ] = []
+        for me in range(n):
+            rel = [(me + k) % n for k in range(n)]
+            slot = [(s - me) % n for s in range(n)]
+            block = [_DIVER_OFF + k * _DIVER_WIDTH for k in slot]
+            occ_at = [
+                [-1] + [_SPACE_OFF + (p - 1) * _SPACE_WIDTH + 9 + k for p in range(1, chips + 1)]
+                for k in slot
+            ]
+            self.seats.append(
+                (
+                    rel,
+                    slot,
+                    [4 * (b + 1) for b in block],
+                    [b + 4 for b in block],
+                    [b + 3 for b in block],
+                    [4 * (b + 5) for b in block],
+                    [b + 19 for b in block],
+                    occ_at,
+                )
+            )
+
+
+class _Seat:
+    """One seat's buffer, where each seat's fields are in it, and the state it was last
+    written from (lists by seat)."""
+
+    __slots__ = (
+        "buf",
+        "mv",
+        "out",
+        "rel",
+        "slot",
+        "pos_at",
+        "home_at",
+        "up_at",
+        "carry_at",
+        "sink_at",
+        "occ_at",
+        "key",
+        "know",
+        "air",
+        "step",
+        "cur",
+        "cur_at",
+        "must",
+        "breathed",
+        "turn",
+        "queue",
+        "laid",
+        "path",
+        "pos",
+        "up",
+        "home",
+        "carry",
+        "occ",
+    )
+
+    def __init__(self, buf: Any, plan: _Plan, me: int) -> None:
+        self.buf = buf
+        self.mv = memoryview(buf).cast("B")  # its bytes, for writing encoded pieces
+        self.out = self.mv.cast("f")  # its floats (a memoryview writes one faster than numpy)
+        (
+            self.rel,
+            self.slot,
+            self.pos_at,
+            self.home_at,
+            self.up_at,
+            self.carry_at,
+            self.sink_at,
+            self.occ_at,
+        ) = plan.seats[me]
+        self.key: tuple[int, bool] | None = None  # (round, over) of the knowledge written
+        self.know: _Knowledge | None = None
+        self.forget(plan.n)
+
+    def forget(self, n: int) -> None:
+        """Every field that changes within a round is to be written at the next update."""
+        self.air = self.step = self.cur = self.must = self.breathed = self.turn = _UNSET
+        self.cur_at = -1  # the to_move field set, or -1
+        self.queue: tuple[int, ...] = ()  # the sink step's queue written
+        self.laid = 0
+        self.path: Sequence[Any] = []
+        self.pos: Sequence[Any] = [_UNSET] * n
+        self.up: Sequence[Any] = [_UNSET] * n
+        self.home: Sequence[Any] = [_UNSET] * n
+        self.carry: Sequence[Any] = [_UNSET] * n
+        self.occ = [-1] * n  # by seat: its diver field set on the path, or -1
+
+
+class ObservationTracker:
+    """Every seat's observation of one live :class:`~dsa_widget.deep_sea.rules.Game`, kept up
+    to date: ``observe(seat)`` is exactly ``encoding.observe(game.view(seat))`` (in float32),
+    written into that seat's own buffer, which it returns (copy it to keep it).
+
+    Each seat's buffer holds the observation last written, with the state it was written
+    from; the next ``observe`` rewrites only the fields whose part of the state changed (a
+    diver's position, the air, a space's item, ...), reading the game's public properties,
+    where :meth:`Encoding.observe` builds a whole view and vector.  What the seat knows (its
+    view's known values, the unseen values and the scores) changes only when chips are
+    banked, at the end of a round; it is found then as
+    :meth:`~dsa_widget.deep_sea.rules.Game.view` finds it (the values of the chips banked by
+    the seat, or by everybody when banked chips are public or the game is over), and the
+    observation is rewritten.  The sink step's queue, which a game does not publish, is read
+    from the seat's view.
+
+    >>> from dsa_widget import Game
+    >>> g = Game(players=3, seed=2)
+    >>> enc = Encoding(g)
+    >>> tracker = enc.tracker(g)
+    >>> g.sample_chance(); g.apply(g.legal_actions()[-1]); g.sample_chance()
+    >>> from array import array
+    >>> all(tracker.observe(s) == array("f", enc.observe(g.view(s))) for s in range(3))
+    True
+    """
+
+    def __init__(
+        self,
+        encoding: Encoding,
+        game: Game,
+        new_buffer: Callable[[int], Any] | None = None,
+        plan: _Plan | None = None,
+    ) -> None:
+        levels = game.levels
+        if len(levels) != encoding.chips:
+            raise EncodingError(
+                f"this encoding is for setups of {encoding.chips} chips; the game's has {len(levels)}"
+            )
+        self.encoding = encoding
+        self.game = game
+        size = encoding.observation_size
+        n = len(game.players)
+        self._n = n
+        self._levels = levels
+        self._chips = encoding.chips
+        self._start_air = game.setup.air
+        self._rounds = game.setup.rounds
+        self._public = game.setup.options.reveal == "public"
+        # every value of each level: the unseen values are what the known ones leave of them
+        self._level_sums = [0] * 5
+        self._level_counts = [0] * 5
+        for c, lv in enumerate(levels):
+            self._level_sums[lv] += game.chip(c)[1]
+            self._level_counts[lv] += 1
+        self._knowledge: dict[tuple[int, int, bool], _Knowledge] = {}
+        if plan is None or plan.n != n or len(plan.pos_bytes) != self._chips + 1:
+            plan = _Plan(n, self._chips)
+        self._plan = plan
+        self._heads = plan.heads
+        self._absent = plan.absent
+        self._tail = plan.tail
+        self._seat_range = plan.seat_range
+        self._pos_bytes = plan.pos_bytes
+        self._space_at = plan.space_at
+        make = _float_array if new_buffer is None else new_buffer
+        self._seats = [_Seat(make(size), plan, me) for me in range(n)]
+
+    def observe(self, seat: int) -> Any:
+        """``encoding.observe(game.view(seat))`` in ``seat``'s buffer (returned, not a copy)."""
+        st = self._seats[seat]
+        g = self.game
+        step = g.step
+        key = (g.round, step == OVER)
+        if key != st.key:
+            self._rebuild(seat, st, key)
+        self._update(seat, st, step)
+        return st.buf
+
+    # ---------------------------------------------------------------- what is known
+
+    def _knowledge_of(self, me: int, key: tuple[int, bool]) -> _Knowledge:
+        """What ``me`` knows in round ``key[0]`` (over: ``key[1]``), as its view has it."""
+        public = self._public or key[1]
+        kkey = (-1 if public else me, key[0], key[1])
+        know = self._knowledge.get(kkey)
+        if know is None:
+            g = self.game
+            n = self._n
+            levels = self._levels
+            banked = g.banked_chips
+            known: dict[int, int] = {}
+            for q in range(n):
+                if public or q == me:
+                    for c in banked[q]:
+                        known[c] = g.chip(c)[1]
+            sums = self._level_sums[:]
+            counts = self._level_counts[:]
+            for c, v in known.items():
+                sums[levels[c]] -= v
+                counts[levels[c]] -= 1
+            mean = [sums[lv] / counts[lv] if counts[lv] else 0.0 for lv in range(5)]
+            every = g.scores
+            scores = tuple(every[q] if public or q == me else None for q in range(n))
+            know = self._knowledge[kkey] = _Knowledge(known, mean, counts, scores)
+        return know
+
+    def _value(self, know: _Knowledge, c: int) -> tuple[float, float]:
+        v = know.known.get(c)
+        if v is not None:
+            return float(v), float(v)
+        return 0.0, know.mean[self._levels[c]]
+
+    # ---------------------------------------------------------------- encoded pieces
+
+    def _item_block(self, know: _Knowledge, item: Item | None) -> bytes:
+        """A space's fields (its divers' fields 0)."""
+        block = know.items.get(item)
+        if block is None and item is not None and len(item) == 1 and item[0] not in know.known:
+            # one chip whose value is unknown (every chip on the path, in practice)
+            lv = self._levels[item[0]]
+            block = know.singles[lv]
+            if block is None:
+                out = [0.0] * _SPACE_WIDTH
+                out[0] = out[2] = out[2 + lv] = 1.0
+                out[8] = 0.0 + know.mean[lv]
+                block = know.singles[lv] = _PACK_SPACE(*out)
+            know.items[item] = block
+        if block is None:
+            out = [0.0] * _SPACE_WIDTH
+            out[0] = 1.0
+            if item is None:
+                out[1] = 1.0
+            else:
+                levels = self._levels
+                kn = ex = 0.0
+                for c in item:
+                    out[2] += 1.0
+                    out[2 + levels[c]] += 1.0
+                    a, e = self._value(know, c)
+                    kn += a
+                    ex += e
+                out[7] = kn
+                out[8] = ex
+            block = know.items[item] = _PACK_SPACE(*out)
+        return block
+
+    def _region(self, know: _Knowledge, path: tuple[Item | None, ...]) -> bytes:
+        """Every space's fields for ``path`` (the divers' fields 0)."""
+        region = know.regions.get(path)
+        if region is None:
+            found = list(map(know.items.get, path[1:]))
+            blocks = [self._item_block(know, item) for item in path[1:]] if None in found else found
+            blocks.append(self._tail[self._chips - len(path) + 1])
+            region = know.regions[path] = b"".join(blocks)  # type: ignore[arg-type]
+        return region
+
+    def _carried_block(self, know: _Knowledge, items: tuple[Item, ...]) -> bytes:
+        """A diver's fields ``items`` .. ``carried_expected``."""
+        block = know.carried.get(items)
+        if block is None:
+            out = [0.0] * 8
+            out[0] = float(len(items))
+            levels = self._levels
+            kn = ex = 0.0
+            for it in items:
+                for c in it:
+                    out[1] += 1.0
+                    out[1 + levels[c]] += 1.0
+                    a, e = self._value(know, c)
+                    kn += a
+                    ex += e
+            out[6] = kn
+            out[7] = ex
+            block = know.carried[items] = _PACK_CARRIED(*out)
+        return block
+
+    def _middle(self, know: _Knowledge, key: tuple[int, bool]) -> bytes:
+        """The global fields from ``round`` on, those that depend on what is known only
+        written (the round, the unseen values), the others 0 (:meth:`_update` writes them)."""
+        if know.middle is None:
+            out = [0.0] * (_DIVER_OFF - _O_ROUND)
+            out[_O_ROUND - _O_ROUND] = float(key[0])
+            out[_O_ROUNDS - _O_ROUND] = float(self._rounds)
+            out[_O_START_AIR - _O_ROUND] = float(self._start_air)
+            for lv in (1, 2, 3, 4):
+                out[_O_UNSEEN_COUNT - _O_ROUND + lv - 1] = float(know.counts[lv])
+                out[_O_UNSEEN_MEAN - _O_ROUND + lv - 1] = know.mean[lv] if know.counts[lv] else 0.0
+            know.middle = struct.pack(f"{len(out)}f", *out)
+        return know.middle
+
+    def _diver_block(self, know: _Knowledge, s: int, over: bool) -> bytes:
+        """Seat ``s``'s diver fields that depend on what is known only (its banked chips,
+        score, winner), the others 0 (:meth:`_update` writes them)."""
+        block = know.divers.get(s)
+        if block is None:
+            g = self.game
+            out = [0.0] * _DIVER_WIDTH
+            out[0] = 1.0
+            mine = g.banked_chips[s]
+            out[13] = float(len(mine))
+            kn = ex = 0.0
+            for c in mine:
+                a, e = self._value(know, c)
+                kn += a
+                ex += e
+            out[14] = kn
+            out[15] = ex
+            score = know.scores[s]
+            if score is not None:
+                out[16] = 1.0
+                out[17] = float(score)
+            out[18] = 1.0 if over and s in g.winners else 0.0
+            block = know.divers[s] = _PACK_DIVER(*out)
+        return block
+
+    # ---------------------------------------------------------------- writing
+
+    def _rebuild(self, me: int, st: _Seat, key: tuple[int, bool]) -> None:
+        """Write the fields that depend on what ``me`` knows (it changed: a new round, or the
+        end), the spaces' items, 0 for the rest; :meth:`_update` writes the rest next."""
+        g = self.game
+        know = self._knowledge_of(me, key)
+        over = key[1]
+        path = tuple(g.spaces)
+        block = self._diver_block
+        parts = [self._heads[me], self._middle(know, key)]
+        parts.extend(block(know, s, over) for s in st.rel)
+        parts.append(self._absent)
+        parts.append(self._region(know, path))
+        st.mv[:] = b"".join(parts)
+        st.out[_O_PATH_LENGTH] = float(len(path) - 1)
+        st.forget(self._n)
+        st.path = list(path)
+        st.know = know
+        st.key = key
+
+    def _update(self, me: int, st: _Seat, step: str) -> None:
+        """Rewrite the fields whose part of the state changed since ``st`` was written."""
+        g = self.game
+        out = st.out
+        air = g.air
+        if air != st.air:
+            out[_O_AIR] = float(air)
+            out[_O_AIR_FRAC] = air / self._start_air
+            st.air = air
+        if step != st.step:
+            if st.step is not _UNSET:
+                out[_STEP_AT[st.step]] = 0.0
+            out[_STEP_AT[step]] = 1.0
+            st.step = step
+        cur = g.current_player
+        if cur != st.cur:
+            if st.cur_at >= 0:
+                out[st.cur_at] = 0.0
+            if cur is not None and step != OVER:
+                st.cur_at = _O_TO_MOVE + st.slot[cur]
+                out[st.cur_at] = 1.0
+                out[_O_MY_TURN] = 1.0 if cur == me else 0.0
+            else:
+                st.cur_at = -1
+                out[_O_MY_TURN] = 0.0
+            st.cur = cur
+        flag = g.must_turn_back
+        if flag != st.must:
+            out[_O_MUST] = 1.0 if flag else 0.0
+            st.must = flag
+        flag = g.breathed
+        if flag != st.breathed:
+            out[_O_BREATHED] = 1.0 if flag else 0.0
+            st.breathed = flag
+        turn = g.turn_number
+        if turn != st.turn:
+            out[_O_TURN] = float(turn)
+            st.turn = turn
+        # the sink step: who is still to lay his chips, and how many the first has laid
+        if step == SINK_STEP or st.queue:
+            if step == SINK_STEP:
+                view = g.view(me)
+                queue, laid = view.sink_queue, len(view.laying)
+            else:
+                queue, laid = (), 0
+            if queue != st.queue:
+                for s in st.queue:
+                    out[st.sink_at[s]] = 0.0
+                for s in queue:
+                    out[st.sink_at[s]] = 1.0
+                st.queue = queue
+            if laid != st.laid:
+                out[_O_LAYING] = float(laid)
+                st.laid = laid
+        # the spaces' items (a take or a drop changes one)
+        spaces = g.spaces
+        rewritten = spaces != st.path
+        if rewritten:
+            know: Any = st.know
+            mv = st.mv
+            old = st.path
+            if len(spaces) != len(old):  # not within a round: for safety only
+                a = 4 * _SPACE_OFF
+                mv[a : a + 4 * _SPACE_WIDTH * self._chips] = self._region(know, tuple(spaces))
+                out[_O_PATH_LENGTH] = float(len(spaces) - 1)
+            else:
+                get = know.items.get
+                space_at = self._space_at
+                for i in compress(range(len(spaces)), map(ne, spaces, old)):
+                    item = spaces[i]
+                    a = space_at[i]
+                    mv[a : a + 4 * _SPACE_WIDTH] = get(item) or self._item_block(know, item)
+            st.path = spaces[:]
+        # the divers: where they are (and their fields on the path), back in the submarine
+        pos = g.positions
+        home = g.returned
+        occ = st.occ
+        if pos != st.pos:
+            mv = st.mv
+            pos_at, occ_at, pos_bytes = st.pos_at, st.occ_at, self._pos_bytes
+            for s in compress(self._seat_range, map(ne, pos, st.pos)):
+                p = pos[s]
+                a = pos_at[s]
+                mv[a : a + 8] = pos_bytes[p]
+                at = -1 if home[s] else occ_at[s][p]
+                was = occ[s]
+                if was != at:
+                    if was >= 0:
+                        out[was] = 0.0
+                    if at >= 0:
+                        out[at] = 1.0
+                    occ[s] = at
+            st.pos = pos[:]
+        if home != st.home:
+            home_at, occ_at = st.home_at, st.occ_at
+            for s in compress(self._seat_range, map(ne, home, st.home)):
+                if home[s]:
+                    out[home_at[s]] = 1.0
+                    at = -1
+                else:
+                    out[home_at[s]] = 0.0
+                    at = occ_at[s][pos[s]]
+                was = occ[s]
+                if was != at:
+                    if was >= 0:
+                        out[was] = 0.0
+                    if at >= 0:
+                        out[at] = 1.0
+                    occ[s] = at
+            st.home = home[:]
+        if rewritten:  # the rewritten spaces lost their divers' fields
+            for at in occ:
+                if at >= 0:
+                    out[at] = 1.0
+        up = g.heading_up
+        if up != st.up:
+            up_at = st.up_at
+            for s in compress(self._seat_range, map(ne, up, st.up)):
+                out[up_at[s]] = 1.0 if up[s] else 0.0
+            st.up = up[:]
+        carry = g.carrying
+        if carry != st.carry:
+            know = st.know
+            mv = st.mv
+            get = know.carried.get
+            carry_at = st.carry_at
+            for s in compress(self._seat_range, map(ne, carry, st.carry)):
+                a = carry_at[s]
+                mv[a : a + 32] = get(carry[s]) or self._carried_block(know, carry[s])
+            st.carry = carry[:]
