@@ -15,6 +15,8 @@ import { drawTimebar } from "./timebar.js";
 import { drawWhatIf } from "./whatif.js";
 
 const ANSWER_TIMEOUT_MS = 3000;
+/** From this width of the output area on, the players' cards and hints sit beside the board. */
+const WIDE_PX = 880;
 const NO_KERNEL = "No kernel is connected: this board is a picture (run the notebook to play).";
 
 /** One view of the board. `bots`: the model's bot timer (made by initialize), shared by its views. */
@@ -58,18 +60,10 @@ function renderView(model, el, bots) {
       "aria-keyshortcuts": "R Space T N B C 1 2 3 4 5 6 7 8 9 P S Escape ArrowLeft ArrowRight Home End W U Y D Q H",
       "data-keys": "off",
     },
-    header,
-    whatIfBox,
-    pastBanner,
-    boardBox,
-    timeBox,
-    controlsBox,
-    error,
-    hintsBox,
-    playersBox,
-    logDetails,
-    setup.el,
-    help,
+    // the play column, and beside it in a wide cell (below it in a narrow one) the players'
+    // cards first, so scores and loads stay in sight, then the hints, the log and the rest
+    h("div", { class: "dsa-main" }, header, whatIfBox, pastBanner, boardBox, timeBox, controlsBox, error),
+    h("div", { class: "dsa-side" }, playersBox, hintsBox, logDetails, setup.el, help),
   );
   el.append(root);
 
@@ -529,7 +523,10 @@ function renderView(model, el, bots) {
   let ro = null;
   if (typeof ResizeObserver === "function") {
     ro = new ResizeObserver(() => {
-      const w = root.clientWidth;
+      // a wide cell puts the side column beside the board
+      const wide = el.clientWidth >= WIDE_PX;
+      if ((root.dataset.wide === "1") !== wide) root.dataset.wide = wide ? "1" : "0";
+      const w = root.querySelector(".dsa-main")?.clientWidth || root.clientWidth;
       const want = w > 0 && w < 440 ? 5 : COLS;
       if (want !== cols) {
         cols = want;
@@ -538,6 +535,7 @@ function renderView(model, el, bots) {
       }
     });
     ro.observe(root);
+    ro.observe(el);
   }
 
   const onState = () => {

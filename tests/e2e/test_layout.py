@@ -1,0 +1,59 @@
+"""The board's layout in a real JupyterLab / Chromium (issue 16, item 6): in a wide cell the
+players' cards (scores, loads) sit beside the board, within a 1366×768 screen; in a narrow one
+everything stacks and fits."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from playwright.sync_api import expect
+
+from .harness import set_theme
+
+SCREENS = Path(os.environ.get("DSA_SCREENSHOTS", "/tmp/dsa-screens"))
+BOARD = (
+    "from dsa_widget import DeepSea\n"
+    "w = DeepSea(players=['Ann', 'Bob', 'Cy', 'Dee', 'Eve', 'Flo'], seed=4)\n"
+    "w.roll((2, 3)); w.apply('take')\nw"
+)
+
+
+def boxes(root, selector):
+    return root.evaluate(
+        "(r, sel) => [...r.querySelectorAll(sel)].map(e => { const b = e.getBoundingClientRect();"
+        " return [b.left, b.top, b.right, b.bottom]; })",
+        selector,
+    )
+
+
+def test_cards_beside_the_board_at_1366_by_768(lab, page, console):
+    SCREENS.mkdir(parents=True, exist_ok=True)
+    page.set_viewport_size({"width": 1366, "height": 768})
+    nb = lab.open("layout.ipynb", [BOARD])
+    nb.run_all()
+    root = page.locator(".dsa-root").first
+    expect(root).to_have_attribute("data-wide", "1")
+    root.locator(".dsa-board").scroll_into_view_if_needed()
+    page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
+    board = boxes(root, ".dsa-board")[0]
+    cards = boxes(root, ".dsa-player")
+    assert len(cards) == 6
+    for left, top, right, bottom in cards:
+        assert left >= board[2] - 1, (left, board)  # beside the board, not under it
+        assert top >= 0 and bottom <= 768 and right <= 1366, (top, bottom, right)
+    assert board[3] <= 768  # the whole board on screen with them
+    root.screenshot(path=str(SCREENS / "board-1366-light.png"))
+    set_theme(page, "dark")
+    root.screenshot(path=str(SCREENS / "board-1366-dark.png"))
+    # a 700 px wide window: one column, and nothing sticks out of the cell
+    page.set_viewport_size({"width": 700, "height": 900})
+    expect(root).to_have_attribute("data-wide", "0")
+    overflow = root.evaluate("r => r.scrollWidth - r.clientWidth")
+    assert overflow <= 1, overflow
+    board = boxes(root, ".dsa-board")[0]
+    assert all(top >= board[3] - 1 for _, top, _, _ in boxes(root, ".dsa-player"))  # below it
+    root.screenshot(path=str(SCREENS / "board-700-dark.png"))
+    set_theme(page, "light")
+    root.screenshot(path=str(SCREENS / "board-700-light.png"))
+    console.assert_no_errors()
