@@ -1,6 +1,6 @@
 // What-if mode: the banner, undo/redo, chosen dice, "back to the real game" and the compare panel.
 import { h } from "./dom.js";
-import { color, isBot } from "./model.js";
+import { color, isBot, letter } from "./model.js";
 
 function posText(d) {
   if (d.home) return "back";
@@ -24,8 +24,8 @@ export function drawCompare(st) {
       h(
         "th",
         { scope: "col", class: "dsa-compare-player" },
-        h("span", { class: "dsa-swatch", style: { background: color(q) }, "aria-hidden": "true" }),
-        name,
+        h("span", { class: "dsa-swatch", style: { background: color(q) }, "aria-hidden": "true", text: letter(q) }),
+        h("span", { class: "dsa-compare-name", text: name }),
       ),
     );
   });
@@ -40,14 +40,21 @@ export function drawCompare(st) {
     );
     r.divers.forEach((d, q) => {
       const sc = r.scores[q];
+      // score, position and load on three short lines, so six players fit across
       tr.append(
-        h("td", {
-          "data-seat": q,
-          "data-pos": d.pos,
-          "data-score": sc === null ? "?" : sc,
-          title: sc === null ? "score hidden: chips banked here keep their values secret" : null,
-          text: `${sc === null ? "?" : sc} pt · ${posText(d)} · ${d.items} item${d.items === 1 ? "" : "s"}`,
-        }),
+        h(
+          "td",
+          {
+            "data-seat": q,
+            "data-pos": d.pos,
+            "data-score": sc === null ? "?" : sc,
+            title: sc === null ? "score hidden: chips banked here keep their values secret" : null,
+            "aria-label": `${sc === null ? "?" : sc} points, ${posText(d)}, ${d.items} item${d.items === 1 ? "" : "s"}`,
+          },
+          h("span", { class: "dsa-cmp-score", text: `${sc === null ? "?" : sc} pt` }),
+          h("span", { class: "dsa-cmp-pos", text: posText(d) }),
+          h("span", { class: "dsa-cmp-load", text: `${d.items} item${d.items === 1 ? "" : "s"}` }),
+        ),
       );
     });
     body.append(tr);

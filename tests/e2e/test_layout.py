@@ -44,6 +44,22 @@ def test_cards_beside_the_board_at_1366_by_768(lab, page, console):
         assert top >= 0 and bottom <= 768 and right <= 1366, (top, bottom, right)
     assert board[3] <= 768  # the whole board on screen with them
     root.screenshot(path=str(SCREENS / "board-1366-light.png"))
+    # the what-if comparison of six players fits beside the cards: scores, positions, air, loads
+    nb.execute("w.branch(); w.roll((3, 3)); w.keep()")
+    table = root.locator(".dsa-compare")
+    expect(table.locator("tr[data-row='what-if'] td[data-seat='5']")).to_be_visible()
+    assert table.evaluate("t => t.scrollWidth - t.clientWidth") <= 1
+    assert root.evaluate("r => r.scrollWidth - r.clientWidth") <= 1
+    heads = [h.strip() for h in table.locator("thead th").all_inner_texts()]
+    assert heads[1:3] == ["round", "air"] and len(heads) == 3 + 6
+    cell = table.locator("tr[data-row='what-if'] td[data-seat='1']")
+    lines = [x.strip() for x in cell.locator("span").all_inner_texts()]
+    assert lines == ["0 pt", "sp 7↓", "0 items"]  # 3 + 3 spaces, jumping over Ann on 5
+    for left, _, right, _ in boxes(root, ".dsa-compare td, .dsa-compare th"):
+        assert left >= 0 and right <= board[2] + 1, (left, right)
+    root.screenshot(path=str(SCREENS / "compare-6-players-1366.png"))
+    nb.execute("w.back_to_real()")
+    expect(root).to_have_attribute("data-view", "live")
     set_theme(page, "dark")
     root.screenshot(path=str(SCREENS / "board-1366-dark.png"))
     # a 700 px wide window: one column, and nothing sticks out of the cell
