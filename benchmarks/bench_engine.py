@@ -7,11 +7,18 @@ Prints games/s, turns/s and µs per turn for (a) the public checked API
 defaults), (b) the same with events off, (c) the fast path used by playouts
 (``legal_choices`` + ``apply_unchecked``, no events, no history), and the cost of
 ``Game.copy()`` at several points of a game.
+
+Then the playout kernel (``dsa_widget.deep_sea.playouts``): complete games per CPU second
+(``time.process_time``), compiled by numba and as plain Python; numba's compile time (or cache
+load) is measured apart and not counted.  ``--json`` adds one JSON object on the last line
+(``checked_games_per_s``: the checked API with events and history on; ``playout_games_per_s``:
+the kernel's, compiled when numba is installed; and the other figures).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import random
 import sys
@@ -43,6 +50,8 @@ def play(n: int, setup: Setup, *, checked: bool, events: bool, history: bool) ->
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--games", type=int, default=5000)
+    ap.add_argument("--playout-games", type=int, default=200_000, help="games for the playout kernel")
+    ap.add_argument("--json", action="store_true", help="end with one JSON object of the figures")
     args = ap.parse_args()
     if hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, {0})  # one core
@@ -51,6 +60,7 @@ def main() -> None:
     # turns per game, measured with history on
     _, turns = play(500, setup, checked=False, events=False, history=True)
     per_game = turns / 500
+    figures: dict[str, object] = {"turns_per_game": round(per_game, 2)}
     print(f"standard setup, 4 players, random-legal play, one core; {per_game:.1f} turns per game on average")
     for label, kw in [
         ("checked API, events + history (defaults)", dict(checked=True, events=True, history=True)),
@@ -59,6 +69,7 @@ def main() -> None:
     ]:
         dt, _ = play(n, setup, **kw)
         gps = n / dt
+        figures.setdefault("checked_games_per_s", round(gps, 1))  # the first: events + history on
         tps = gps * per_game
         print(f"  {label:45s} {gps:8.0f} games/s  {tps:9.0f} turns/s  {1e6 / tps:5.2f} µs/turn")
     g = Game(setup, rng=3)
@@ -75,6 +86,38 @@ def main() -> None:
             g.copy(**kw)
         dt = (time.perf_counter() - t0) / reps
         print(f"  {label:45s} {dt * 1e6:6.2f} µs per copy (mid-game)")
+    playout_section(setup, args.playout_games, figures)
+    if args.json:
+        print(json.dumps(figures))
+
+
+def playout_section(setup: Setup, games: int, figures: dict[str, object]) -> None:
+    """The playout kernel: complete random-legal games per CPU second, with and without numba."""
+    from dsa_widget.deep_sea import playouts
+
+    t0 = time.process_time()
+    playouts.warm_up()  # numba compiles here (or loads its cache): not part of the figures below
+    compile_s = time.process_time() - t0
+    rows = [("python", max(200, games // 100))]
+    if playouts.COMPILED:
+        rows.insert(0, ("auto", games))
+        print(f"playout kernel (numba), first call {compile_s:.2f} CPU s (compile or cache load, not timed)")
+    else:
+        print("playout kernel: numba is not installed (or DSA_WIDGET_NO_NUMBA is set): plain Python only")
+    for backend, k in rows:
+        t0 = time.process_time()
+        r = playouts.random_playouts(setup, k, seed=1, backend=backend)  # type: ignore[arg-type]
+        dt = time.process_time() - t0
+        gps = k / dt
+        tpg = sum(r.turns) / k
+        label = "compiled (numba)" if backend == "auto" else "plain Python"
+        print(f"  kernel, {label:37s} {gps:8.0f} games/CPU s  {gps * tpg:9.0f} turns/s  ({k} games)")
+        key = "compiled" if backend == "auto" else "python"
+        figures[f"playout_{key}_games_per_s"] = round(gps, 1)
+    figures["playout_compiled"] = playouts.COMPILED
+    best = "compiled" if playouts.COMPILED else "python"
+    figures["playout_games_per_s"] = figures[f"playout_{best}_games_per_s"]
+    figures["numba_first_call_cpu_s"] = round(compile_s, 3)
 
 
 if __name__ == "__main__":
