@@ -583,12 +583,39 @@ function renderView(model, el, bots) {
   onError();
   // the model's bot timer moves the bots while this view (or another) shows the board
   const detachBots = bots.attachView({ onSendError: () => showError(NO_KERNEL) });
+  // is a kernel there? A saved page (static HTML export) has none: the controls that need
+  // Python are then disabled, with a note; the history slider still works on its own
+  // (Python answers a view's hello by setting `hello` to its number; no answer in 2 s: none)
+  const helloN = Math.floor(Math.random() * 2 ** 31);
+  const staticNote = h("p", {
+    class: "dsa-banner dsa-static-note",
+    role: "note",
+    text: "No Python is running this board (a saved page, or a busy kernel): it cannot play now. The history slider still replays the game.",
+  });
+  const onHello = () => {
+    if (model.get("hello") !== helloN) return;
+    clearTimeout(helloTimer);
+    delete root.dataset.kernel;
+    staticNote.remove();
+  };
+  model.on("change:hello", onHello);
+  const helloTimer = setTimeout(() => {
+    root.dataset.kernel = "none";
+    root.insertBefore(staticNote, root.firstChild);
+  }, 2000);
+  try {
+    model.send({ type: "hello", n: helloN });
+  } catch {
+    /* the timer says it */
+  }
   // the board takes the focus when it appears (unless the user is typing somewhere), so its
   // keys work at once after Shift+Enter
   const typing = document.activeElement?.closest?.("input, select, textarea, [contenteditable], .cm-editor");
   if (!typing) requestAnimationFrame(() => root.isConnected && root.focus({ preventScroll: true }));
   return () => {
     window.removeEventListener("keydown", onWindowKeydown, true);
+    clearTimeout(helloTimer);
+    model.off("change:hello", onHello);
     detachBots();
     clearTimeout(watchdog);
     if (ro) ro.disconnect();

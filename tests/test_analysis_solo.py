@@ -152,6 +152,8 @@ def test_table_and_heatmap():
                 assert pol.turn_back(d, a, 1, value=t)
                 assert not pol.turn_back(d, a, 1, value=Fraction(3, 2))
     svg = pol.heatmap(loads=(1, 2), airs=tuple(range(25, 0, -3)))._repr_svg_()
+    # it scales down to a notebook's width (issue 16, item 9)
+    assert 'width="100%"' in svg and 'viewBox="0 0 ' in svg and "height: auto" in svg
     assert svg.startswith("<svg") and svg.endswith("</svg>") and "depth" in svg
     with pytest.raises(AnalysisError):
         pol.turn_back(depth=0, air=3, items=1)

@@ -195,6 +195,8 @@ class DeepSea(anywidget.AnyWidget):
     bot_delay = traitlets.Int(600).tag(sync=True)
     #: names the setup panel offers for seats (besides "human")
     bot_names = traitlets.List(traitlets.Unicode()).tag(sync=True)
+    #: the answer to a view's "hello" (its number): a kernel is there (a saved page has none)
+    hello = traitlets.Int(-1).tag(sync=True)
     #: one line per bot name, shown beside it in the setup panel and on the player cards
     bot_help = traitlets.Dict().tag(sync=True)
     #: the teaching switch: send every chip value (Python side only)
@@ -819,6 +821,8 @@ class DeepSea(anywidget.AnyWidget):
         "redo": ("_redo_intent", "current"),
         "keep": ("_keep_intent", "current"),
         "back_to_real": ("_back_intent", "current"),
+        # a view's "is a kernel there?" probe when it appears: nothing to do
+        "hello": ("_hello_intent", None),
     }
 
     def handle_intent(self, content: Any) -> None:
@@ -846,6 +850,13 @@ class DeepSea(anywidget.AnyWidget):
                     "nothing changed",
                 )
         getattr(self, handler)(content)
+        return None
+
+    def _hello_intent(self, content: Mapping[str, Any]) -> None:
+        n = content.get("n")
+        if not isinstance(n, int) or isinstance(n, bool) or not 0 <= n < 2**31:
+            return self._reject("malformed", "hello needs n, an integer from 0 to 2**31 - 1")
+        self.hello = n  # the answer: a kernel runs this board
         return None
 
     def _pause_intent(self, content: Mapping[str, Any]) -> None:

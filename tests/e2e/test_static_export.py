@@ -64,7 +64,17 @@ def test_static_export_draws_the_board_without_a_kernel(static_export, page, con
         site.summary()
     )
     page.screenshot(path=str(SCREENS / "static-export.png"), full_page=True)
-    buttons.first.click()
+    # what needs Python is disabled, with a note saying why; the setup panel is hidden
+    expect(root).to_have_attribute("data-kernel", "none")  # no answer to its hello
+    expect(root.locator(".dsa-static-note")).to_contain_text("No Python is running this board")
+    assert buttons.first.evaluate("b => getComputedStyle(b).pointerEvents") == "none"
+    expect(root.locator(".dsa-setup")).to_be_hidden()
+    # a key still explains itself, and changes nothing
+    key = {"roll": "r", "take": "t", "none": "n", "back": "b", "continue": "c"}[
+        buttons.first.get_attribute("data-choice")
+    ]
+    root.focus()
+    page.keyboard.press(key)
     expect(root.locator(".dsa-error")).to_contain_text("no kernel")
     assert root.get_attribute("data-seq") == str(expected["seq"])
     console.assert_no_errors()

@@ -474,8 +474,9 @@ class HeatMap:
         height = top + ph + 50
         m = self.policy.model
         out = [
-            f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
-            'font-family="sans-serif" font-size="9">'
+            # scales down to the cell's width (a notebook is narrower than the three panels)
+            f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" width="100%" '
+            f'style="max-width: {width}px; height: auto" font-family="sans-serif" font-size="9">'
         ]
         for pi, k in enumerate(self.loads):
             x0 = left + pi * (pw + gap)
