@@ -9,9 +9,12 @@ not decisions), so the lines compare directly:
 
 * engine: ``Game(events=False)``, ``legal_choices()`` + ``apply()`` (the checked API);
 * PettingZoo, the usual AEC loop: ``env.last()`` (the acting agent's observation and action
-  mask) then ``env.step(a)`` with a random masked action, through ``env()``'s wrappers;
-* PettingZoo, the same without observations: the action drawn from the game's legal
-  actions, so the line shows what the environment's bookkeeping costs on its own;
+  mask) then ``env.step(a)`` with a random masked action, through ``env()``'s wrappers: on the
+  compiled kernel (the default when numba is installed; these lines are left out without it)
+  and on a checked ``Game`` (``backend="game"``, the environment without numba);
+* PettingZoo, the same without observations: the action drawn from the legal actions
+  (``env.unwrapped.action_mask()`` on the kernel, the game's ``legal_actions()`` on a Game), so
+  the line shows what the environment's bookkeeping costs on its own;
 
 and prints decisions/s, µs per decision and the cost relative to the engine: the median of
 ``--repeat`` timed runs per line, the lines taking turns (a shared machine's slow spells then
@@ -48,13 +51,13 @@ def engine(games: int, players: int) -> int:
     return decisions
 
 
-def pettingzoo_observed(games: int, players: int) -> int:
+def pettingzoo_observed(games: int, players: int, backend: str = "auto") -> int:
     import numpy as np
 
     from dsa_widget.adapters.pettingzoo import env
 
     rng = random.Random(12345)
-    e = env(players=players)
+    e = env(players=players, backend=backend)
     decisions = 0
     for k in range(games):
         e.reset(seed=k)
@@ -68,18 +71,44 @@ def pettingzoo_observed(games: int, players: int) -> int:
     return decisions
 
 
-def pettingzoo_unobserved(games: int, players: int) -> int:
+def pettingzoo_kernel_unobserved(games: int, players: int) -> int:
+    import numpy as np
+
     from dsa_widget.adapters.pettingzoo import env
 
     rng = random.Random(12345)
     e = env(players=players)
+    raw = e.unwrapped
+    decisions = 0
+    for k in range(games):
+        e.reset(seed=k)
+        for _agent in e.agent_iter():
+            _, _, terminated, truncated, _ = e.last(observe=False)
+            if terminated or truncated:
+                e.step(None)
+                continue
+            decisions += 1
+            e.step(rng.choice(np.flatnonzero(raw.action_mask()).tolist()))
+    return decisions
+
+
+def pettingzoo_game_observed(games: int, players: int) -> int:
+    return pettingzoo_observed(games, players, backend="game")
+
+
+def pettingzoo_unobserved(games: int, players: int) -> int:
+    from dsa_widget.adapters.pettingzoo import env
+
+    rng = random.Random(12345)
+    e = env(players=players, backend="game")
     raw = e.unwrapped
     index = raw.encoding.index
     decisions = 0
     for k in range(games):
         e.reset(seed=k)
         for _agent in e.agent_iter():
-            if e.terminations[_agent] or e.truncations[_agent]:
+            _, _, terminated, truncated, _ = e.last(observe=False)
+            if terminated or truncated:
                 e.step(None)
                 continue
             decisions += 1
@@ -100,10 +129,20 @@ def main() -> None:
     args = ap.parse_args()
     if hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, {0})  # one core
+    from dsa_widget.adapters.pettingzoo import env
+
+    kernel = env(players=args.players).unwrapped.backend == "kernel"
     runners: list[tuple[str, Callable[[int, int], int]]] = [
         ("engine: Game(events=False), legal_choices + apply", engine),
-        ("PettingZoo env(): last() + step (observations)", pettingzoo_observed),
-        ("PettingZoo env(): step only (no observations)", pettingzoo_unobserved),
+    ]
+    if kernel:
+        runners += [
+            ("PettingZoo env() on the kernel: last() + step", pettingzoo_observed),
+            ("PettingZoo env() on the kernel: step only", pettingzoo_kernel_unobserved),
+        ]
+    runners += [
+        ("PettingZoo env(backend='game'): last() + step", pettingzoo_game_observed),
+        ("PettingZoo env(backend='game'): step only", pettingzoo_unobserved),
         # OpenSpiel: add ("OpenSpiel: ...", runner) here; a runner plays `games` games of
         # `players` seats with random legal actions and returns the decisions it made.
     ]
@@ -126,7 +165,7 @@ def main() -> None:
         if base is None:
             base = dt
         print(
-            f"  {label:52s} {1 / dt:9.0f} decisions/s  {1e6 * dt:6.1f} µs/decision",
+            f"  {label:50s} {1 / dt:9.0f} decisions/s  {1e6 * dt:6.1f} µs/decision",
             f"{dt / base:5.2f}x the engine",
         )
 

@@ -450,3 +450,29 @@ if __name__ == "__main__":
     absent = "numba-absent" if "numba" not in sys.modules or sys.modules["numba"] is None else "numba-loaded"
     print("ok" if not found else "FAILED", kernel.COMPILED, games, absent)
     sys.exit(1 if found else 0)
+
+
+# --------------------------------------------------------------------------- the environment's dice
+
+
+def test_the_environment_dice_are_the_games():
+    """The kernel's copy of the Game's 64-bit LCG (``_dice``, in 32-bit halves) draws the Game's
+    own dice, compiled and as plain Python."""
+    from dsa_widget.deep_sea import kernel as K
+    from dsa_widget.deep_sea.rules import DICE_OUTCOMES
+
+    plain = getattr(K._dice, "py_func", K._dice)
+    for seed in (0, 1, -5, 2**63 - 1, -(2**63), 123456789):
+        x = random.Random(seed).getrandbits(64)
+        g = Game(players=2, seed=seed)
+        want = [g.next_dice() for _ in range(500)]
+        for dice in (K._dice, plain):
+            state = [0] * K.NENV
+            state[K.E_DHI], state[K.E_DLO] = x >> 32, x & 0xFFFFFFFF
+            if K.COMPILED and dice is K._dice:
+                import numpy as np
+
+                s: Any = np.array(state, dtype=np.int64)
+            else:
+                s = state
+            assert [DICE_OUTCOMES[dice(s, 0)] for _ in range(500)] == want, (seed, dice)

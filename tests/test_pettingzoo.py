@@ -566,3 +566,260 @@ def test_the_fast_wrappers_play_as_pettingzoos():
         for x, y in zip(oa, ob, strict=True):
             assert np.array_equal(x["observation"], y["observation"])
             assert np.array_equal(x["action_mask"], y["action_mask"])
+
+
+# ---------------------------------------------------------------------- the kernel-backed environment
+
+
+def kernel_difference(setups, *, games_per_setup=1, wrong=None) -> tuple[str | None, dict]:
+    """Play each setup on the kernel-backed environment and on the Game-backed one with the same
+    seeds and random legal actions; at every step, for every agent, the kernel's observation
+    and mask must be ``encoding.observe(shadow.view(seat))`` and the shadow Game's mask, and the
+    rewards and terminations those of the Game-backed environment.  ``wrong(run)`` may replace
+    the kernel's functions first.  Returns the first difference (or None) and what was seen."""
+    seen = {"steps": 0, "sink": 0, "owner_banked": 0, "over": 0, "players": set()}
+    for k, setup in enumerate(setups):
+        for g in range(games_per_setup):
+            seed = 1000 * k + g
+            a, b = env(**setup), env(**setup, backend="game")
+            ra, rb = a.unwrapped, b.unwrapped
+            assert ra.backend == "kernel" and rb.backend == "game"
+            if wrong is not None:
+                wrong(ra._run)
+            a.reset(seed=seed)
+            b.reset(seed=seed)
+            enc = ra.encoding
+            rng = random.Random(seed)
+            seen["players"].add(len(ra.possible_agents))
+            for agent in a.agent_iter():
+                if agent != b.agent_selection:
+                    return f"setup {k}: agent {agent} vs {b.agent_selection}", seen
+                shadow = ra.game
+                seen["steps"] += 1
+                seen["sink"] += shadow.step == "sink"
+                seen["over"] += shadow.is_over
+                seen["owner_banked"] += setup["options"]["reveal"] == "owner" and shadow.round > 1
+                for other in a.agents:
+                    seat = ra.possible_agents.index(other)
+                    got = a.observe(other)
+                    want = np.asarray(enc.observe(shadow.view(seat)), dtype=np.float32)
+                    if got["observation"].dtype != np.float32 or not np.array_equal(got["observation"], want):
+                        bad = np.flatnonzero(got["observation"] != want)[:3]
+                        names = [enc.layout[i].name for i in bad]
+                        return f"setup {k}, turn {shadow.turn_number}: {other}'s observation {names}", seen
+                    acting = other == a.agent_selection and not (
+                        a.terminations[other] or a.truncations[other]
+                    )
+                    mask = enc.mask(shadow.legal_actions()) if acting else [0] * enc.num_actions
+                    if got["action_mask"].dtype != np.int8 or got["action_mask"].tolist() != mask:
+                        return f"setup {k}, turn {shadow.turn_number}: {other}'s mask", seen
+                    if not np.array_equal(got["action_mask"], b.observe(other)["action_mask"]):
+                        return f"setup {k}: {other}'s mask differs from the Game-backed env's", seen
+                obs, reward, terminated, truncated, _ = a.last()
+                if (reward, terminated, truncated) != b.last(observe=False)[1:4]:
+                    return f"setup {k}: {agent}'s reward or termination", seen
+                if dict(a.rewards) != dict(b.rewards) or dict(a.terminations) != dict(b.terminations):
+                    return f"setup {k}: rewards or terminations", seen
+                action = None if terminated or truncated else masked_choice(rng, obs["action_mask"])
+                a.step(action)
+                b.step(action)
+            if ra.game.state_dict() != rb.game.state_dict() or a.agents or b.agents:
+                return f"setup {k}: the games end differently", seen
+    return None, seen
+
+
+def test_the_kernel_backed_env_plays_exactly_the_game():
+    """Many random games (2-6 players, random options, short custom paths, the sink step), the
+    kernel-backed environment against the Game-backed one and against the encoded views of its
+    own shadow Game, agent by agent, step by step."""
+    rng = random.Random(77)
+    setups = [random_setup(rng) for _ in range(70)]
+    found, seen = kernel_difference(setups)
+    assert found is None, found
+    assert seen["players"] == {2, 3, 4, 5, 6}
+    assert seen["sink"] > 20 and seen["owner_banked"] > 20 and seen["over"] > 50 and seen["steps"] > 3000
+
+
+def test_the_kernel_backed_env_with_max_cycles_and_win_rewards():
+    rng = random.Random(5)
+    setups = []
+    for _ in range(12):
+        setup = random_setup(rng)
+        setups.append({**setup, "reward": "win"})
+        setups.append({**setup, "max_cycles": rng.randint(1, 6)})
+    found, seen = kernel_difference(setups)
+    assert found is None, found
+
+
+def test_a_wrong_kernel_is_caught():
+    """The differential check fails on a kernel whose observation reveals banked values under
+    reveal="owner" (as if they were public), and on one whose masks allow one action too many."""
+    from dsa_widget.deep_sea import kernel as K
+
+    rng = random.Random(9)
+    setups = []
+    while len(setups) < 6:
+        setup = random_setup(rng)
+        setup["options"]["reveal"] = "owner"
+        setups.append(setup)
+    assert kernel_difference(setups)[0] is None
+
+    def public_banks(run):
+        honest = run.observe
+
+        def observe(s, cfg, me, out, mask, live):
+            cfg = cfg.copy()
+            cfg[K.C_OWNER] = 0
+            honest(s, cfg, me, out, mask, live)
+
+        run.observe = observe
+
+    found, _ = kernel_difference(setups, wrong=public_banks)
+    assert found is not None and "observation" in found
+
+    def loose_masks(run):
+        honest = run.observe
+
+        def observe(s, cfg, me, out, mask, live):
+            honest(s, cfg, me, out, mask, live)
+            if mask.any():
+                mask[2] = 1  # "none" always allowed
+
+        run.observe = observe
+
+    found, _ = kernel_difference(setups, wrong=loose_masks)
+    assert found is not None and "mask" in found
+
+
+def test_the_kernel_backed_env_logs_past_its_first_log():
+    """A log with no room left makes the kernel stop (before an action, or after it, before the
+    next roll); the environment grows the log and plays the same games."""
+    stops = {"before": 0, "after": 0}
+    for setup_seed in range(8):
+        setup = random_setup(random.Random(setup_seed))
+        e, f = env(**setup), env(**setup, backend="game")
+        run = e.unwrapped._run
+        run.log = np.zeros(1, dtype=np.int64)  # no room for the first roll
+        e.reset(seed=setup_seed)
+        f.reset(seed=setup_seed)
+        rng = random.Random(setup_seed)
+        for agent in e.agent_iter():
+            obs, reward, term, trunc, _ = e.last()
+            assert (agent, reward, term, trunc) == (f.agent_selection, *f.last(observe=False)[1:4])
+            assert np.array_equal(obs["observation"], f.observe(agent)["observation"])
+            action = None if term or trunc else masked_choice(rng, obs["action_mask"])
+            if action is not None:  # room for nothing, or for the action only
+                m = int(run.log[0])
+                room = rng.choice([1, 2])
+                log = np.zeros(m + room, dtype=np.int64)
+                log[: m + 1] = run.log[: m + 1]
+                run.log = log
+                stops["before" if room == 1 else "after"] += 1
+            e.step(action)
+            f.step(action)
+        assert e.unwrapped.game.state_dict() == f.unwrapped.game.state_dict()
+    assert stops["before"] > 20 and stops["after"] > 20
+
+
+@pytest.mark.parametrize("options", [{}, {"reveal": "owner"}])
+def test_the_kernel_backed_env_never_shows_a_hidden_value(options):
+    for seed in (3, 12, 21):
+        path, permuted = permuted_path(seed)
+        envs = [env(players=4, path=p, options=options) for p in (path, permuted)]
+        assert all(e.unwrapped.backend == "kernel" for e in envs)
+        assert first_difference(envs, seed) is None
+
+
+def test_the_hidden_value_check_catches_a_leaking_kernel():
+    from dsa_widget.deep_sea import kernel as K
+
+    path, permuted = permuted_path(3)
+    envs = [env(players=3, path=path), env(players=3, path=permuted)]
+    assert first_difference(envs, 3) is None
+    field = next(f for f in envs[0].unwrapped.encoding.layout if f.name == "space1.expected")
+    for e in envs:
+        run = e.unwrapped._run
+        honest = run.observe
+
+        def leaky(s, cfg, me, out, mask, live, honest=honest, offset=field.offset):
+            honest(s, cfg, me, out, mask, live)
+            item = int(s[cfg[K.C_PATH] + 1])  # the true values of space 1's chips
+            out[offset] = sum(int(s[cfg[K.C_VAL] + c]) for c in K.item_chips(item))
+
+        run.observe = leaky
+    assert first_difference(envs, 3) is not None
+
+
+def test_without_numba_the_env_runs_on_a_game():
+    """DSA_WIDGET_NO_NUMBA=1: the Game-backed environment, with the same observations and the
+    same games as the kernel-backed one here."""
+    import json
+    import os
+    import subprocess
+    import sys
+
+    script = r"""
+import json, random, sys
+import numpy as np
+from dsa_widget.adapters.pettingzoo import env
+from dsa_widget.deep_sea import kernel
+out = {"compiled": kernel.COMPILED, "games": []}
+for k, setup in enumerate(json.loads(sys.argv[1])):
+    e = env(**setup)
+    raw = e.unwrapped
+    out["backend"] = raw.backend
+    e.reset(seed=k)
+    rng = random.Random(k)
+    trail = []
+    for agent in e.agent_iter():
+        g = raw.game
+        for other in e.agents:
+            want = np.asarray(raw.encoding.observe(g.view(raw.possible_agents.index(other))), np.float32)
+            assert np.array_equal(e.observe(other)["observation"], want)
+        obs, reward, term, trunc, _ = e.last()
+        action = None if term or trunc else rng.choice(np.flatnonzero(obs["action_mask"]).tolist())
+        trail.append([agent, action, reward, obs["observation"].tolist()])
+        e.step(action)
+    out["games"].append(trail)
+print(json.dumps(out))
+"""
+    rng = random.Random(3)
+    setups = [random_setup(rng) for _ in range(4)]
+    for setup in setups:
+        setup.setdefault("path", None)
+
+    def run(no_numba: bool) -> dict:
+        environ = dict(os.environ)
+        environ.pop("DSA_WIDGET_NO_NUMBA", None)
+        if no_numba:
+            environ["DSA_WIDGET_NO_NUMBA"] = "1"
+        done = subprocess.run(
+            [sys.executable, "-c", script, json.dumps(setups)],
+            capture_output=True,
+            text=True,
+            env=environ,
+            timeout=600,
+            check=True,
+        )
+        return json.loads(done.stdout)
+
+    plain = run(True)
+    assert plain["compiled"] is False and plain["backend"] == "game"
+    compiled = run(False)
+    assert compiled["compiled"] is True and compiled["backend"] == "kernel"
+    assert plain["games"] == compiled["games"]
+    assert sum(len(t) for t in plain["games"]) > 50
+
+
+def test_the_backend_option():
+    assert env(players=2).unwrapped.backend == "kernel"
+    assert env(players=2, backend="game").unwrapped.backend == "game"
+    with pytest.raises(ValueError, match="backend must be one of"):
+        env(players=2, backend="gpu")
+    # action_mask() is the acting agent's mask, on either backend
+    for backend in ("auto", "game"):
+        e = env(players=3, backend=backend)
+        e.reset(seed=2)
+        raw = e.unwrapped
+        assert np.array_equal(raw.action_mask(), e.last()[0]["action_mask"])
+        assert not raw.action_mask("player_2").any()

@@ -56,6 +56,18 @@ the game and rewrites only the fields that changed since that agent last looked 
 is the same numbers; ``encoding.observe(game.view(seat))`` stays the reference, and is used
 instead if ``encoding.observe`` is replaced on the instance).
 
+**Where the game runs**: with numba in use (the ``fast`` extra, and ``DSA_WIDGET_NO_NUMBA``
+unset) the game runs on the compiled playout kernel's flat state
+(:mod:`dsa_widget.deep_sea.kernel`, its ``env_*`` functions: one call per step, one per
+observation, written from scratch and equal to ``encoding.observe(game.view(seat))``);
+``env.unwrapped.backend`` is then ``"kernel"``.  ``env.unwrapped.game`` is still the true
+checked :class:`~dsa_widget.deep_sea.rules.Game`: the actions and dice applied are logged, and
+reading ``game`` replays the new ones into it (checked: its own dice must be the kernel's).
+Without numba, or with ``backend="game"``, the environment steps a ``Game`` and keeps the
+observations with the tracker above (``backend`` ``"game"``).  Both play the same games and give
+the same observations, masks and rewards.  ``env.unwrapped.action_mask()`` is the acting
+agent's mask without its observation.
+
 **Chance** (Deep Sea Adventure's dice) is never an agent: after an agent's action, ``step``
 rolls the game's own dice (``sample_chance``) until the next decision or the end.
 ``reset(seed=s)`` starts ``Game(seed=s, ...)``, whose seed shuffles the deal (unless a
@@ -133,6 +145,11 @@ REGISTRY_ID = f"dsa_widget/{ENV_NAME}"
 REWARDS = ("score_diff", "win")
 
 _F32_MAX = float(np.finfo(np.float32).max)
+#: where a Deep Sea Adventure game runs: "auto" on the compiled kernel when numba is in use
+#: (else a checked Game), "game" always on a checked Game
+BACKENDS = ("auto", "game")
+#: the kernel's step results besides a seat (``dsa_widget.deep_sea.kernel.R_*``)
+_R_OVER, _R_ILLEGAL, _R_FULL, _R_PENDING = -1, -2, -3, -4
 
 
 class IllegalActionError(GameError):
@@ -248,15 +265,7 @@ class GameEnv(AECEnv):  # type: ignore[misc]
     def reset(self, seed: int | None = None, options: Mapping[str, Any] | None = None) -> None:
         """Start a new game: ``Game(seed=seed)`` when a seed is given, else the next game of the
         environment's generator.  ``options`` are accepted and ignored."""
-        if seed is not None:
-            seed = int(seed)
-            self._seeder = random.Random(seed)
-            game_seed = seed
-        else:
-            if self._seeder is None:
-                self._seeder = random.Random()
-            game_seed = self._seeder.getrandbits(63)
-        self._game = self._new_game(game_seed)
+        self._game = self._new_game(self._game_seed(seed))
         self._tracked = self._tracker = None
         if self._tracks:
             self._tracked = self.encoding
@@ -274,6 +283,21 @@ class GameEnv(AECEnv):  # type: ignore[misc]
         self._advance()
         if self.render_mode == "human":
             self.render()
+
+    def _game_seed(self, seed: int | None) -> int:
+        """The seed of the game a ``reset(seed=seed)`` starts."""
+        if seed is not None:
+            seed = int(seed)
+            self._seeder = random.Random(seed)
+            return seed
+        if self._seeder is None:
+            self._seeder = random.Random()
+        return self._seeder.getrandbits(63)
+
+    def action_mask(self, agent: str | None = None) -> np.ndarray:
+        """The action mask of ``agent`` (the agent to act by default) without its observation:
+        ``observe(agent)["action_mask"]``."""
+        return self.observe(self.agent_selection if agent is None else agent)["action_mask"]  # type: ignore[no-any-return]
 
     def observe(self, agent: str) -> dict[str, Any]:
         """``agent``'s observation: its own view encoded, and its action mask (all zeros unless
@@ -417,12 +441,14 @@ class GameEnv(AECEnv):  # type: ignore[misc]
             self._accumulate_rewards()
 
     def _final_rewards(self, game: GameState) -> list[float]:
+        return self._rewards_of(game.returns(), game.winners if self.reward == "win" else ())
+
+    def _rewards_of(self, results: Sequence[float], winners: Sequence[int]) -> list[float]:
+        """The final rewards of a game with these ``returns()`` and ``winners``."""
         n = len(self.possible_agents)
         if self.reward == "win":
-            winners = game.winners
             share = 1.0 / len(winners) if winners else 0.0
             return [share if q in winners else 0.0 for q in range(n)]
-        results = game.returns()
         total = sum(results)
         return [r - (total - r) / (n - 1) for r in results]
 
@@ -440,6 +466,164 @@ def _deep_sea_game(seed: int, setup: Mapping[str, Any]) -> GameState:
     return Game(seed=seed, events=False, **setup)
 
 
+def _checked_game(setup: Any) -> GameState:
+    """``Game(seed=s, events=False, **keywords)`` from the Setup those keywords create."""
+    from ..deep_sea.rules import Game
+
+    return Game(setup, events=False)
+
+
+class _KernelRun:
+    """A Deep Sea Adventure game on the compiled kernel (:mod:`dsa_widget.deep_sea.kernel`,
+    its ``env_*`` functions): the state array ``s``, its ``cfg``, and the ``log`` of the actions
+    and dice applied (for replaying them into a Game)."""
+
+    def __init__(self, setup: Any, actions: tuple[str, ...]) -> None:
+        from ..deep_sea import kernel as K
+
+        assert (K.R_OVER, K.R_ILLEGAL, K.R_FULL, K.R_PENDING) == (_R_OVER, _R_ILLEGAL, _R_FULL, _R_PENDING)
+        self.actions = actions
+        self.player = K.PLAYER
+
+        n = len(setup.players)
+        c = len(setup.path)
+        opts = setup.options
+        self.n = n
+        self.c = c
+        off = K.offsets(n, c)
+        env = K.env_offsets(n, c)
+        cfg = [0] * K.NCFG_ENV
+        cfg[K.C_N] = n
+        cfg[K.C_AIR] = setup.air
+        cfg[K.C_ROUNDS] = setup.rounds
+        cfg[K.C_REQUIRES] = int(opts.turn_back_requires_treasure)
+        cfg[K.C_FARTHEST] = int(opts.drop_order == "farthest_first")
+        cfg[K.C_LEVELS_DESC] = int(opts.tiebreak == "levels_desc")
+        cfg[K.C_SINK_CHOSEN] = int(opts.sink_order == "chosen")
+        cfg[K.C_CHIPS] = c
+        cfg[K.C_POS : K.C_SORD + 1] = off[:-1]
+        cfg[K.C_ENV : K.C_KN + 1] = env[:-1]
+        cfg[K.C_OWNER] = int(opts.reveal == "owner")
+        self.cfg = np.array(cfg, dtype=np.int64)
+        # the state at a game's start, but for the chips' values and levels and the dice
+        s = np.zeros(env[-1], dtype=np.int64)
+        s[K.AIR] = setup.air
+        s[K.ROUND] = 1
+        s[K.LASTHOME] = -1
+        s[K.PLEN] = c
+        s[K.STEP] = K.S_BEGIN
+        pos0, path0, occ0 = off[0], off[6], off[7]
+        s[path0 + 1 : path0 + c + 1] = np.arange(1, c + 1)  # space i holds chip i - 1
+        s[occ0 : occ0 + c + 1] = -1
+        self.start_state = s
+        self.s = s.copy()
+        self.log = np.zeros(4096, dtype=np.int64)
+        self.setup: Any = None
+        self._score = off[4]
+        self._env = env[0]
+        self._lv = env[3]
+        self._val = env[4]
+        assert pos0 == K.NSCAL
+        self.step: Any = K.env_step
+        self.advance_once: Any = K.env_advance
+        self.observe: Any = K.env_observe
+        self.legal: Any = K.env_legal
+
+    @classmethod
+    def of(cls, setup: Any, encoding: Any) -> _KernelRun | None:
+        """The kernel run of games of ``setup``, or None when the kernel is not compiled in this
+        process or ``encoding``'s layout is not the one the kernel writes."""
+        from ..deep_sea import kernel as K
+
+        if not K.COMPILED:
+            return None
+        at = {f.name: f.offset for f in encoding.layout}
+        c = len(setup.path)
+        layout = (
+            at.get("step"),
+            at.get("to_move"),
+            at.get("my_turn"),
+            at.get("must_turn_back"),
+            at.get("unseen_count"),
+            at.get("laying"),
+            at.get("diver0.present"),
+            at.get("diver1.present"),
+            at.get("space1.exists"),
+            at.get("space2.exists", K.O_SPACES + K.SPACE_W),
+            encoding.observation_size,
+            encoding.num_actions,
+        )
+        expected = (
+            K.O_STEP,
+            K.O_TO_MOVE,
+            K.O_MY_TURN,
+            K.O_MUST,
+            K.O_UNSEEN,
+            K.O_LAYING,
+            K.O_DIVERS,
+            K.O_DIVERS + K.DIVER_W,
+            K.O_SPACES,
+            K.O_SPACES + K.SPACE_W,
+            K.O_SPACES + K.SPACE_W * c,
+            2 * c + 5,
+        )
+        if layout != expected or c > K.MAX_CHIP_ID:
+            return None
+        return cls(setup, encoding.actions)
+
+    def start(self, setup: Any) -> None:
+        """The start of the game of ``setup`` (its chips and its seed's dice, as ``Game(setup)``)."""
+        from ..deep_sea import kernel as K
+
+        s = self.s
+        s[:] = self.start_state
+        c = self.c
+        s[self._lv : self._lv + c] = [lv for lv, _ in setup.path]
+        s[self._val : self._val + c] = [v for _, v in setup.path]
+        x = random.Random(setup.seed).getrandbits(64)  # what Game.set_dice does with the seed
+        s[self._env + K.E_DHI] = x >> 32
+        s[self._env + K.E_DLO] = x & 0xFFFFFFFF
+        s[K.PLAYER] = setup.first_player
+        self.log[0] = 0
+        self.setup = setup
+
+    def grow(self) -> None:
+        log = np.zeros(2 * len(self.log), dtype=np.int64)
+        log[: len(self.log)] = self.log
+        self.log = log
+
+    def advance(self) -> int:
+        """Roll until a seat decides (growing the log as needed): that seat, or -1 at the end."""
+        while True:
+            r = int(self.advance_once(self.s, self.cfg, self.log))
+            if r != _R_FULL:
+                return r
+            self.grow()
+
+    def result(self) -> tuple[list[float], tuple[int, ...]]:
+        """The final scores (as floats, ``returns()``) and the winners."""
+        from ..deep_sea import kernel as K
+
+        s = self.s
+        scores = [float(x) for x in s[self._score : self._score + self.n].tolist()]
+        mask = int(s[self._env + K.E_WINNERS])
+        return scores, tuple(q for q in range(self.n) if mask >> q & 1)
+
+    def replay(self, game: Any, entries: list[int]) -> None:
+        """Apply logged entries to ``game`` (checked): a roll must draw the dice the kernel drew."""
+        from ..deep_sea.rules import DICE_OUTCOMES
+
+        actions = self.actions
+        for x in entries:
+            if x < 0:
+                dice = game.next_dice()
+                if dice != DICE_OUTCOMES[-1 - x]:
+                    raise RuntimeError(f"the kernel rolled {DICE_OUTCOMES[-1 - x]}, the Game {dice}")
+                game.roll(dice)
+            else:
+                game.apply(actions[x])
+
+
 class raw_env(GameEnv):  # noqa: N801 - PettingZoo's name for the unwrapped environment
     """Deep Sea Adventure as an unwrapped PettingZoo AEC environment.
 
@@ -447,7 +631,9 @@ class raw_env(GameEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envi
     2..6 or names; ``air``, ``rounds``, ``first_player``, ``path``, ``options``); the seed
     comes from ``reset(seed=...)``.  A bad setup raises
     :class:`~dsa_widget.deep_sea.errors.SetupError` here, not at the first reset.
-    ``reward``, ``render_mode`` and ``max_cycles`` are described in the module's docstring.
+    ``reward``, ``render_mode``, ``max_cycles`` and ``backend`` (``"auto"``: the compiled
+    kernel when numba is in use; ``"game"``: a checked Game) are described in the module's
+    docstring.
     """
 
     metadata: dict[str, Any] = {
@@ -469,6 +655,7 @@ class raw_env(GameEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envi
         reward: str = "score_diff",
         render_mode: str | None = None,
         max_cycles: int | None = None,
+        backend: str = "auto",
     ) -> None:
         from ..deep_sea.setup import Setup
 
@@ -480,7 +667,9 @@ class raw_env(GameEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envi
             "path": None if path is None else [tuple(c) for c in path],
             "options": None if options is None else dict(options),
         }
-        Setup.create(**setup)  # a bad setup fails now, naming its key
+        if backend not in BACKENDS:
+            raise ValueError(f"backend must be one of {', '.join(BACKENDS)}; got {short_repr(backend)}")
+        probe = Setup.create(**setup)  # a bad setup fails now, naming its key
         self.setup = setup
         super().__init__(
             functools.partial(_deep_sea_game, setup=setup),
@@ -488,6 +677,143 @@ class raw_env(GameEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envi
             render_mode=render_mode,
             max_cycles=max_cycles,
         )
+        self._run: _KernelRun | None = None
+        if backend == "auto":
+            self._run = _KernelRun.of(probe, self.encoding)
+        #: ``"kernel"`` when the game runs on the compiled kernel, ``"game"`` on a checked Game
+        self.backend = "game" if self._run is None else "kernel"
+        self._shadow: GameState | None = None  # the kernel's game as a Game, caught up when read
+        self._replayed = 0  # log entries applied to it
+        self._live = 0  # 1 while the kernel's game goes on (not over, not truncated)
+
+    # ------------------------------------------------------------------ the kernel's game
+    # With the kernel (``backend == "kernel"``) the game's state is a flat int array; the actions
+    # and dice applied are logged, and ``game`` replays them into a checked Game when read.
+
+    @property
+    def game(self) -> GameState:
+        """The game being played: the true state, hidden values included (never give it to an
+        agent; give it ``observe(agent)``).  On the kernel, a checked Game brought up to date
+        (replaying the actions and dice applied since it was last read) each time it is read."""
+        run = self._run
+        if run is None:
+            return super().game
+        if run.setup is None:
+            raise RuntimeError("call reset() before using the environment")
+        shadow = self._shadow
+        if shadow is None:
+            shadow = self._shadow = _checked_game(run.setup)
+            self._replayed = 0
+        log = run.log
+        m = int(log[0])
+        if self._replayed < m:
+            run.replay(shadow, log[1 + self._replayed : 1 + m].tolist())
+            self._replayed = m
+        return shadow
+
+    def reset(self, seed: int | None = None, options: Mapping[str, Any] | None = None) -> None:
+        """Start a new game: ``Game(seed=seed)`` when a seed is given, else the next game of the
+        environment's generator.  ``options`` are accepted and ignored."""
+        run = self._run
+        if run is None:
+            super().reset(seed, options)
+            return
+        from ..deep_sea.setup import Setup
+
+        run.start(Setup.create(seed=self._game_seed(seed), **self.setup))
+        self._shadow = None
+        self._replayed = 0
+        self._live = 1
+        self.agents = self.possible_agents[:]
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos = {a: {} for a in self.agents}
+        self._skip_agent_selection = None
+        self._steps = 0
+        self.agent_selection = self.agents[0]
+        self._after(run.advance())
+        if self.render_mode == "human":
+            self.render()
+
+    def observe(self, agent: str) -> dict[str, Any]:
+        """``agent``'s observation: its own view encoded, and its action mask (all zeros unless
+        it is the agent to act)."""
+        run = self._run
+        if run is None or "observe" in getattr(self.encoding, "__dict__", ()):
+            return super().observe(agent)  # encoding.observe replaced on the instance: honour it
+        obs = np.empty(self._size, dtype=np.float32)
+        mask = np.empty(self._num_actions, dtype=np.int8)
+        run.observe(run.s, run.cfg, self._seat_of[agent], obs, mask, self._live)
+        return {"observation": obs, "action_mask": mask}
+
+    def action_mask(self, agent: str | None = None) -> np.ndarray:
+        run = self._run
+        if run is None:
+            return super().action_mask(agent)
+        mask = np.zeros(self._num_actions, dtype=np.int8)
+        seat = self._seat_of[self.agent_selection if agent is None else agent]
+        if self._live and seat == run.s[run.player]:
+            run.legal(run.s, run.cfg, mask)
+        return mask
+
+    def step(self, action: Any) -> None:
+        """Apply the action number of the agent to act, then roll the dice until the next
+        decision or the end.  A terminated or truncated agent must be given ``None``."""
+        run = self._run
+        if run is None:
+            super().step(action)
+            return
+        if self._live and type(action) is int and 0 <= action < self._num_actions:  # the usual case
+            r = run.step(run.s, run.cfg, run.log, action)
+            if r >= 0:
+                self.agent_selection = self.possible_agents[r]
+                self._steps += 1
+                if self._max_steps is not None and self._steps >= self._max_steps:
+                    self.truncations = dict.fromkeys(self.agents, True)
+                    self._live = 0
+                if self.render_mode == "human":
+                    self.render()
+                return
+            number = action
+        else:
+            agent = self.agent_selection
+            if self.terminations[agent] or self.truncations[agent]:
+                self._was_dead_step(action)
+                return
+            # not an int: raises IllegalActionError as the Game-backed environment does
+            number = self.encoding.index(self._decode(agent, action, self.game))
+            r = run.step(run.s, run.cfg, run.log, number)
+        while r == _R_FULL:  # no room to log the action: nothing was done
+            run.grow()
+            r = run.step(run.s, run.cfg, run.log, number)
+        if r == _R_ILLEGAL:
+            self._decode(self.agent_selection, action, self.game)  # raises IllegalActionError
+            raise RuntimeError(f"the kernel refused action {number}, which the Game allows")
+        self._steps += 1
+        self._after(r if r != _R_PENDING else run.advance())
+        if self.render_mode == "human":
+            self.render()
+
+    def _after(self, r: int) -> None:
+        """After a step or a reset: the next agent, or the rewards and terminations at the end."""
+        if r >= 0:
+            self.agent_selection = self.possible_agents[r]
+            if self._max_steps is not None and self._steps >= self._max_steps:
+                self.truncations = dict.fromkeys(self.agents, True)
+                self._live = 0
+            return
+        run = self._run
+        assert run is not None
+        self._live = 0
+        scores, winners = run.result()
+        for agent, x in zip(self.possible_agents, self._rewards_of(scores, winners), strict=False):
+            if agent in self.rewards:
+                self.rewards[agent] = x
+        self.terminations = dict.fromkeys(self.agents, True)
+        self._deads_step_first()
+        self._accumulate_rewards()
 
     def render_text(self, game: GameState) -> str:
         from ..deep_sea.picture import board_text
@@ -517,6 +843,7 @@ def env(
     render_mode: str | None = None,
     max_cycles: int | None = None,
     illegal_reward: float | None = None,
+    backend: str = "auto",
 ) -> Any:
     """Deep Sea Adventure as a PettingZoo AEC environment, wrapped the standard way.
 
@@ -535,6 +862,7 @@ def env(
         reward=reward,
         render_mode=render_mode,
         max_cycles=max_cycles,
+        backend=backend,
     )
     if illegal_reward is not None:
         e = wrappers.TerminateIllegalWrapper(e, illegal_reward=float(illegal_reward))

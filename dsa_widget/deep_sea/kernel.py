@@ -95,6 +95,8 @@ _F = TypeVar("_F", bound=Callable[..., Any])
 
 #: a flat int buffer: a numpy int64 array (compiled) or a list (plain Python)
 Buf = MutableSequence[int]
+#: a flat float buffer (an observation: a numpy float32 array)
+FBuf = MutableSequence[float]
 
 
 def _no_numba() -> bool:
@@ -700,3 +702,490 @@ def plain_kernel(**overrides: Any) -> Callable[..., None]:
             raise KeyError(key)
         ns[key] = value
     return ns["run"]  # type: ignore[no-any-return]
+
+
+# --------------------------------------------------------------------------- one decision at a time
+# The PettingZoo environment (``dsa_widget.adapters.pettingzoo``) runs a game on this kernel's
+# state one decision at a time: :func:`env_step` applies a seat's action (a number of
+# :class:`~dsa_widget.deep_sea.encoding.Encoding`), rolls the game's own dice until the next
+# decision (:func:`env_advance`), and :func:`env_observe` writes a seat's observation, exactly
+# ``Encoding.observe(game.view(seat))``.  ``run`` above is not used (and not changed) by them.
+#
+# An environment's state is a playout state followed by the fields a view needs and a playout
+# does not keep (:func:`env_offsets`):
+#
+#     s[ENV + E_DHI], s[ENV + E_DLO]   the Game's dice: its 64-bit LCG, in two 32-bit halves
+#     s[ENV + E_WINNERS]              the winners (a bit mask) once the game is over
+#     s[NBANK + q]                    chips diver q has banked
+#     s[BANK + qc + j]                his j-th banked chip, in the order the Game banks them
+#     s[LV + i], s[VAL + i]           chip i's level and value
+#     s[W .. W + 3c]                  scratch for the end of a round
+#     s[KN .. KN + c]                 scratch for an observation (the chips the observer knows)
+#
+# and ``cfg`` is a playout's cfg followed by :data:`C_ENV` .. :data:`C_OWNER`.  A log ``log``
+# records what was applied: ``log[0]`` entries, then action numbers (>= 0) and rolls
+# (``-1 - j``, ``j`` the index of the dice in ``DICE_OUTCOMES``), for replaying into a Game.
+
+#: cfg fields of an environment (after a playout's): its offsets, and 1 under reveal="owner"
+C_ENV, C_NBANK, C_BANK, C_LV, C_VAL, C_W, C_KN, C_OWNER = range(NCFG, NCFG + 8)
+NCFG_ENV = NCFG + 8
+#: the environment's scalars, from ``s[cfg[C_ENV]]``
+E_DHI, E_DLO, E_WINNERS = range(3)
+NENV = 4
+#: :func:`env_step` / :func:`env_advance` results besides a seat (the next to decide): the game
+#: is over; the action is illegal (nothing done); the log is full (nothing done: grow it and
+#: call again); the action was applied but the log filled up before the next decision (grow
+#: it and call :func:`env_advance`)
+R_OVER, R_ILLEGAL, R_FULL, R_PENDING = -1, -2, -3, -4
+#: the Game's dice generator: x -> x * LCG_A + LCG_C mod 2**64, the dice DICE_OUTCOMES[(x >> 32) % 9]
+LCG_A = 6364136223846793005
+LCG_C = 1442695040888963407
+A_HI, A_LO = LCG_A >> 32, LCG_A & M32
+LC_HI, LC_LO = LCG_C >> 32, LCG_C & M32
+#: the observation's layout (checked against the Encoding's by the environment): the global
+#: fields' offsets, the divers' and the spaces' blocks and their widths
+O_SEAT, O_PLAYERS, O_ROUND, O_STEP, O_TO_MOVE, O_MY_TURN, O_MUST = 0, 6, 12, 17, 22, 28, 29
+O_UNSEEN, O_LAYING, O_DIVERS, DIVER_W, SPACE_W, MAX_SEATS = 33, 41, 42, 20, 15, 6
+O_SPACES = O_DIVERS + MAX_SEATS * DIVER_W
+
+
+def env_offsets(n: int, c: int) -> tuple[int, int, int, int, int, int, int, int]:
+    """``(ENV, NBANK, BANK, LV, VAL, W, KN, SIZE)`` of an environment's state for ``n`` players
+    and ``c`` chips (the playout state comes first).
+
+    >>> env_offsets(2, 3)[0] == state_size(2, 3)
+    True
+    """
+    env = state_size(n, c)
+    nbank = env + NENV
+    bank = nbank + n
+    lv = bank + n * c
+    val = lv + c
+    w = val + c
+    kn = w + 3 * c
+    return (env, nbank, bank, lv, val, w, kn, kn + c)
+
+
+@_jit
+def _mul32(a: int, b: int) -> int:
+    """``a * b mod 2**32`` for 32-bit ``a`` and ``b``, with no product above 48 bits."""
+    return ((a & 0xFFFF) * b + ((((a >> 16) * b) & 0xFFFF) << 16)) & M32
+
+
+@_jit
+def _dice(s: Buf, e: int) -> int:
+    """Advance the Game's LCG (in ``s[e + E_DHI]``, ``s[e + E_DLO]``) and return the index of its
+    dice in DICE_OUTCOMES: ``(x >> 32) % 9`` of the new ``x``.  In 32-bit halves, every
+    intermediate below 2**50, so numba's int64 and Python's ints agree."""
+    hi = s[e + E_DHI]
+    lo = s[e + E_DLO]
+    p0 = (lo & 0xFFFF) * A_LO
+    p1 = (lo >> 16) * A_LO
+    low = p0 + ((p1 & 0xFFFF) << 16)  # lo * A_LO = low + (p1 >> 16) << 32
+    h = (low >> 32) + (p1 >> 16) + _mul32(hi, A_LO) + _mul32(lo, A_HI)
+    low = (low & M32) + LC_LO
+    h = (h + LC_HI + (low >> 32)) & M32
+    s[e + E_DHI] = h
+    s[e + E_DLO] = low & M32
+    return h % 9
+
+
+@_jit
+def _env_close_round(s: Buf, cfg: Buf) -> None:
+    """The round is over (and its sink step done): bank (recording the banked chips in order),
+    sink, and start the next round or end the game."""
+    n = cfg[C_N]
+    c = cfg[C_CHIPS]
+    home0, ncar0, carry0 = cfg[C_HOME], cfg[C_NCAR], cfg[C_CARRY]
+    nbank0, bank0 = cfg[C_NBANK], cfg[C_BANK]
+    for q in range(n):
+        if s[home0 + q]:
+            m = s[nbank0 + q]
+            for j in range(s[ncar0 + q]):
+                x = s[carry0 + q * c + j]
+                while x:
+                    s[bank0 + q * c + m] = (x & CMASK) - 1
+                    m += 1
+                    x >>= CBITS
+            s[nbank0 + q] = m
+    s[NTURNS] += 1
+    lv0, val0, w0 = cfg[C_LV], cfg[C_VAL], cfg[C_W]
+    first = _end_round(s, cfg, s[lv0 : lv0 + c], s[val0 : val0 + c], s[w0 : w0 + 3 * c])
+    if first >= 0:
+        _new_round(s, cfg, first)
+    else:
+        s[cfg[C_ENV] + E_WINNERS] = _winners(s, cfg)
+
+
+@_jit
+def _env_end_turn(s: Buf, cfg: Buf) -> None:
+    """The current turn is over: the next diver's turn, the sink step, or the round's end."""
+    n = cfg[C_N]
+    c = cfg[C_CHIPS]
+    if s[LAST] or s[NHOME] == n:
+        if cfg[C_SINK_CHOSEN]:  # the sink queue: the drowning with 2+ chips, in drop order
+            occ0, ncar0, carry0, sq0 = cfg[C_OCC], cfg[C_NCAR], cfg[C_CARRY], cfg[C_SQ]
+            m = 0
+            plen = s[PLEN]
+            for t in range(1, plen + 1):
+                i = plen + 1 - t if cfg[C_FARTHEST] else t
+                q = s[occ0 + i]
+                if q >= 0 and _nchips(s, carry0 + q * c, s[ncar0 + q]) >= 2:
+                    s[sq0 + m] = q
+                    m += 1
+            if m:
+                s[SQLEN] = m
+                s[SQI] = 0
+                s[PLAYER] = s[sq0]
+                s[STEP] = S_SINK
+                return
+        _env_close_round(s, cfg)
+        return
+    s[NTURNS] += 1
+    home0 = cfg[C_HOME]
+    q = s[PLAYER] + 1
+    while True:
+        if q == n:
+            q = 0
+        if s[home0 + q] == 0:
+            break
+        q += 1
+    s[PLAYER] = q
+    s[STEP] = S_BEGIN
+
+
+@_jit
+def env_advance(s: Buf, cfg: Buf, log: Buf) -> int:
+    """Roll the dice (the Game's generator) until a seat decides: return that seat, or
+    :data:`R_OVER` at the end, or :data:`R_FULL` when ``log`` has no room for the next roll (the
+    state is then between two steps: grow the log and call again)."""
+    pos0, up0, home0, ncar0 = cfg[C_POS], cfg[C_UP], cfg[C_HOME], cfg[C_NCAR]
+    path0, occ0 = cfg[C_PATH], cfg[C_OCC]
+    e = cfg[C_ENV]
+    while True:
+        step = s[STEP]
+        if step == S_OVER:
+            return R_OVER
+        p = s[PLAYER]
+        if step in (S_SEARCH, S_SINK):
+            return p
+        if step == S_BEGIN:  # 1. breathe, 2. turn back? (a decision unless forced or impossible)
+            pos = s[pos0 + p]
+            k = s[ncar0 + p]
+            forced = False
+            if s[up0 + p] == 0 and pos != 0:
+                if not _free_deeper(s, occ0, pos):
+                    forced = True
+                elif k > 0 or cfg[C_REQUIRES] == 0:
+                    return p
+            if k:
+                s[AIR] -= k
+                if s[AIR] <= 0:
+                    s[LAST] = 1
+            if forced:
+                s[up0 + p] = 1
+            s[STEP] = S_ROLL
+        # 3. roll and swim
+        m = log[0]
+        if m + 2 > len(log):
+            return R_FULL
+        j = _dice(s, e)
+        log[m + 1] = -1 - j
+        log[0] = m + 1
+        k = s[ncar0 + p]
+        start = s[pos0 + p]
+        up = s[up0 + p]
+        pos = _swim(s, occ0, start, up, j // 3 + j % 3 + 2 - k)
+        if start:
+            s[occ0 + start] = -1
+        if up and pos == 0:  # safe in the submarine
+            s[pos0 + p] = 0
+            s[home0 + p] = 1
+            s[NHOME] += 1
+            s[LASTHOME] = p
+        else:
+            s[pos0 + p] = pos
+            if pos:
+                s[occ0 + pos] = p
+                if s[path0 + pos] != 0 or k:
+                    s[STEP] = S_SEARCH
+                    return p
+        _env_end_turn(s, cfg)
+
+
+@_jit
+def env_step(s: Buf, cfg: Buf, log: Buf, action: int) -> int:
+    """Apply action number ``action`` of the seat to decide, then :func:`env_advance`: the
+    next seat to decide, :data:`R_OVER`, or :data:`R_PENDING`.  An illegal action returns
+    :data:`R_ILLEGAL` and changes nothing; so does a full ``log`` (:data:`R_FULL`)."""
+    m = log[0]
+    if m + 2 > len(log):
+        return R_FULL
+    c = cfg[C_CHIPS]
+    step = s[STEP]
+    p = s[PLAYER]
+    pos0, up0, ncar0, path0, carry0 = cfg[C_POS], cfg[C_UP], cfg[C_NCAR], cfg[C_PATH], cfg[C_CARRY]
+    if step == S_BEGIN:  # the turn-back decision: 0 back, 1 continue
+        if action != 0 and action != 1:
+            return R_ILLEGAL
+        k = s[ncar0 + p]
+        if k:
+            s[AIR] -= k
+            if s[AIR] <= 0:
+                s[LAST] = 1
+        if action == 0:
+            s[up0 + p] = 1
+        s[STEP] = S_ROLL
+    elif step == S_SEARCH:  # 2 none, 3 take, 4 + i drop i
+        pos = s[pos0 + p]
+        k = s[ncar0 + p]
+        item = s[path0 + pos]
+        cq = carry0 + p * c
+        if action == 3 and item != 0:
+            s[path0 + pos] = 0
+            s[cq + k] = item
+            s[ncar0 + p] = k + 1
+        elif action >= 4 and action < 4 + k and item == 0:
+            i = action - 4
+            s[path0 + pos] = s[cq + i]
+            for t in range(i, k - 1):
+                s[cq + t] = s[cq + t + 1]
+            s[ncar0 + p] = k - 1
+        elif action != 2:
+            return R_ILLEGAL
+        _env_end_turn(s, cfg)
+    elif step == S_SINK:  # 4 + c + i lay chip i, 4 + 2c lay the rest in pickup order
+        solen0 = cfg[C_SOLEN]
+        so = cfg[C_SORD] + p * c
+        k = _nchips(s, carry0 + p * c, s[ncar0 + p])
+        laid = s[solen0 + p]
+        i = action - 4 - c
+        if action == 4 + 2 * c:
+            i = -1
+        elif i < 0 or i >= k:
+            return R_ILLEGAL
+        else:
+            for t in range(laid):
+                if s[so + t] == i:
+                    return R_ILLEGAL
+            s[so + laid] = i
+            laid += 1
+        if i < 0 or k - laid == 1:  # the rest (the last chip) in pickup order
+            for x in range(k):
+                free = True
+                for t in range(laid):
+                    if s[so + t] == x:
+                        free = False
+                        break
+                if free:
+                    s[so + laid] = x
+                    laid += 1
+        s[solen0 + p] = laid
+        if laid == k:
+            s[SQI] += 1
+            if s[SQI] < s[SQLEN]:
+                s[PLAYER] = s[cfg[C_SQ] + s[SQI]]
+            else:
+                _env_close_round(s, cfg)
+    else:
+        return R_ILLEGAL
+    log[m + 1] = action
+    log[0] = m + 1
+    r = env_advance(s, cfg, log)
+    return R_PENDING if r == R_FULL else r
+
+
+@_jit
+def env_legal(s: Buf, cfg: Buf, mask: Buf) -> None:
+    """``mask[a] = 1`` for each legal action number of the seat to decide, 0 elsewhere (all 0 at
+    the end)."""
+    c = cfg[C_CHIPS]
+    for a in range(len(mask)):
+        mask[a] = 0
+    step = s[STEP]
+    p = s[PLAYER]
+    if step == S_BEGIN:
+        mask[0] = 1
+        mask[1] = 1
+    elif step == S_SEARCH:
+        mask[2] = 1
+        if s[cfg[C_PATH] + s[cfg[C_POS] + p]] != 0:
+            mask[3] = 1
+        else:
+            for i in range(s[cfg[C_NCAR] + p]):
+                mask[4 + i] = 1
+    elif step == S_SINK:
+        so = cfg[C_SORD] + p * c
+        laid = s[cfg[C_SOLEN] + p]
+        mask[4 + 2 * c] = 1
+        for i in range(_nchips(s, cfg[C_CARRY] + p * c, s[cfg[C_NCAR] + p])):
+            free = True
+            for t in range(laid):
+                if s[so + t] == i:
+                    free = False
+                    break
+            if free:
+                mask[4 + c + i] = 1
+
+
+@_jit
+def _unseen_mean(s: Buf, cfg: Buf, level: int) -> float:
+    """The mean of the values of ``level`` the observer has not seen (``s[KN + i]`` 1 for the
+    chips he has), 0.0 when none; the count is ``_unseen_count``."""
+    c = cfg[C_CHIPS]
+    lv0, val0, kn0 = cfg[C_LV], cfg[C_VAL], cfg[C_KN]
+    total = 0
+    count = 0
+    for i in range(c):
+        if s[lv0 + i] == level and s[kn0 + i] == 0:
+            total += s[val0 + i]
+            count += 1
+    if count == 0:
+        return 0.0
+    return total / count
+
+
+@_jit
+def env_observe(s: Buf, cfg: Buf, me: int, out: FBuf, mask: Buf, live: int) -> None:
+    """``Encoding.observe(game.view(me))`` into the float32 array ``out`` and, when ``live``,
+    the legal actions of ``me`` into ``mask`` if he is to decide (all 0 otherwise)."""
+    n = cfg[C_N]
+    c = cfg[C_CHIPS]
+    pos0, up0, home0, ncar0, score0 = cfg[C_POS], cfg[C_UP], cfg[C_HOME], cfg[C_NCAR], cfg[C_SCORE]
+    path0, carry0, sq0, solen0 = cfg[C_PATH], cfg[C_CARRY], cfg[C_SQ], cfg[C_SOLEN]
+    nbank0, bank0, lv0, val0, kn0 = cfg[C_NBANK], cfg[C_BANK], cfg[C_LV], cfg[C_VAL], cfg[C_KN]
+    step = s[STEP]
+    over = step == S_OVER
+    p = s[PLAYER]
+    if live and not over and p == me:
+        env_legal(s, cfg, mask)
+    else:
+        for a in range(len(mask)):
+            mask[a] = 0
+    for i in range(len(out)):
+        out[i] = 0.0
+    # what the observer knows: the banked values (everybody's when public or at the end)
+    public = cfg[C_OWNER] == 0 or over
+    for i in range(c):
+        s[kn0 + i] = 0
+    for q in range(n):
+        if public or q == me:
+            for j in range(s[nbank0 + q]):
+                s[kn0 + s[bank0 + q * c + j]] = 1
+    m1 = _unseen_mean(s, cfg, 1)
+    m2 = _unseen_mean(s, cfg, 2)
+    m3 = _unseen_mean(s, cfg, 3)
+    m4 = _unseen_mean(s, cfg, 4)
+    for i in range(c):
+        if s[kn0 + i] == 0:
+            out[O_UNSEEN + s[lv0 + i] - 1] += 1.0
+    out[O_UNSEEN + 4] = m1
+    out[O_UNSEEN + 5] = m2
+    out[O_UNSEEN + 6] = m3
+    out[O_UNSEEN + 7] = m4
+    # the global fields
+    out[O_SEAT + me] = 1.0
+    for k in range(n):
+        out[O_PLAYERS + k] = 1.0
+    air = s[AIR] if s[AIR] > 0 else 0
+    out[O_ROUND] = s[ROUND]
+    out[O_ROUND + 1] = cfg[C_ROUNDS]
+    out[O_ROUND + 2] = air
+    out[O_ROUND + 3] = air / cfg[C_AIR]
+    out[O_ROUND + 4] = cfg[C_AIR]
+    if step == S_BEGIN:
+        out[O_STEP] = 1.0  # turn_back (a turn is observed at its start only when it is a decision)
+    elif step == S_ROLL:
+        out[O_STEP + 1] = 1.0
+    elif step == S_SEARCH:
+        out[O_STEP + 2] = 1.0
+    elif step == S_SINK:
+        out[O_STEP + 3] = 1.0
+    else:
+        out[O_STEP + 4] = 1.0
+    if not over:
+        out[O_TO_MOVE + (p - me + n) % n] = 1.0
+        out[O_MY_TURN] = 1.0 if p == me else 0.0
+    # must_turn_back (O_MUST) is 0: a forced turn back is rolled at once, never observed
+    out[O_MUST + 1] = 0.0 if step == S_BEGIN else 1.0  # breathed
+    out[O_MUST + 2] = s[NTURNS]
+    out[O_MUST + 3] = s[PLEN]
+    if step == S_SINK:
+        out[O_LAYING] = s[solen0 + s[sq0 + s[SQI]]]
+    # the divers, by slot relative to the observer
+    for k in range(n):
+        q = (me + k) % n
+        b = O_DIVERS + k * DIVER_W
+        out[b] = 1.0
+        pos = s[pos0 + q]
+        out[b + 1] = pos
+        out[b + 2] = pos / c
+        out[b + 3] = s[up0 + q]
+        out[b + 4] = s[home0 + q]
+        out[b + 5] = s[ncar0 + q]
+        kn = 0.0
+        ex = 0.0
+        for j in range(s[ncar0 + q]):
+            x = s[carry0 + q * c + j]
+            while x:
+                chip = (x & CMASK) - 1
+                lv = s[lv0 + chip]
+                out[b + 6] += 1.0
+                out[b + 6 + lv] += 1.0
+                if s[kn0 + chip]:
+                    kn += s[val0 + chip]
+                    ex += s[val0 + chip]
+                else:
+                    ex += m1 if lv == 1 else m2 if lv == 2 else m3 if lv == 3 else m4
+                x >>= CBITS
+        out[b + 11] = kn
+        out[b + 12] = ex
+        out[b + 13] = s[nbank0 + q]
+        kn = 0.0
+        ex = 0.0
+        for j in range(s[nbank0 + q]):
+            chip = s[bank0 + q * c + j]
+            if s[kn0 + chip]:
+                kn += s[val0 + chip]
+                ex += s[val0 + chip]
+            else:
+                lv = s[lv0 + chip]
+                ex += m1 if lv == 1 else m2 if lv == 2 else m3 if lv == 3 else m4
+        out[b + 14] = kn
+        out[b + 15] = ex
+        if public or q == me:
+            out[b + 16] = 1.0
+            out[b + 17] = s[score0 + q]
+        if over and (s[cfg[C_ENV] + E_WINNERS] >> q) & 1:
+            out[b + 18] = 1.0
+        if step == S_SINK:
+            for t in range(s[SQI], s[SQLEN]):
+                if s[sq0 + t] == q:
+                    out[b + 19] = 1.0
+    # the spaces, and the divers on them
+    for i in range(1, s[PLEN] + 1):
+        b = O_SPACES + (i - 1) * SPACE_W
+        out[b] = 1.0
+        x = s[path0 + i]
+        if x == 0:
+            out[b + 1] = 1.0
+            continue
+        kn = 0.0
+        ex = 0.0
+        while x:
+            chip = (x & CMASK) - 1
+            lv = s[lv0 + chip]
+            out[b + 2] += 1.0
+            out[b + 2 + lv] += 1.0
+            if s[kn0 + chip]:
+                kn += s[val0 + chip]
+                ex += s[val0 + chip]
+            else:
+                ex += m1 if lv == 1 else m2 if lv == 2 else m3 if lv == 3 else m4
+            x >>= CBITS
+        out[b + 7] = kn
+        out[b + 8] = ex
+    for q in range(n):
+        pos = s[pos0 + q]
+        if pos > 0 and s[home0 + q] == 0:
+            out[O_SPACES + (pos - 1) * SPACE_W + 9 + (q - me + n) % n] = 1.0
