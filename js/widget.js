@@ -11,6 +11,7 @@ import { choiceForKey, isBoardKey, isBot, statusText } from "./model.js";
 import { drawHints, drawLanding } from "./overlay.js";
 import { drawPlayers } from "./players.js";
 import { createSetupPanel } from "./setup-panel.js";
+import { drawSummary } from "./summary.js";
 import { drawTimebar } from "./timebar.js";
 import { drawWhatIf } from "./whatif.js";
 
@@ -33,6 +34,10 @@ function renderView(model, el, bots) {
   const playersBox = h("div", { class: "dsa-players-box" });
   const logBox = h("div", { class: "dsa-log", tabindex: "0", "aria-label": "Turn log" });
   const logDetails = h("details", { class: "dsa-log-details", open: true }, h("summary", { text: "Turn log" }), logBox);
+  // the log opens at its end: the latest turn in sight
+  logDetails.addEventListener("toggle", () => {
+    if (logDetails.open) logBox.scrollTop = logBox.scrollHeight;
+  });
   const help = h("p", {
     class: "dsa-keys",
     text: "Keys: R/Space roll · T take · N do nothing · B turn back · C keep diving · 1–9 put down · P pause bots · S step · Esc skip animation · ←/→ history · End live · W what-if · U undo · Y redo · D roll chosen dice · K keep for comparison · Q back to the real game · H hints",
@@ -41,6 +46,7 @@ function renderView(model, el, bots) {
   const pastBanner = h("div", { class: "dsa-banner dsa-past-banner", role: "note", hidden: true });
   const timeBox = h("div", { class: "dsa-time-box" });
   const hintsBox = h("div", { class: "dsa-hints-box" });
+  const summaryBox = h("div", { class: "dsa-summary-box" });
   const setup = createSetupPanel({
     getState: () => model.get("state"),
     getBotNames: () => model.get("bot_names") || ["random"],
@@ -62,12 +68,42 @@ function renderView(model, el, bots) {
     },
     // the play column, and beside it in a wide cell (below it in a narrow one) the players'
     // cards first, so scores and loads stay in sight, then the hints, the log and the rest
-    h("div", { class: "dsa-main" }, header, whatIfBox, pastBanner, boardBox, timeBox, controlsBox, error),
+    h("div", { class: "dsa-main" }, header, summaryBox, whatIfBox, pastBanner, boardBox, timeBox, controlsBox, error),
     h("div", { class: "dsa-side" }, playersBox, hintsBox, logDetails, setup.el, help),
   );
   el.append(root);
 
   let pending = false;
+  // the summary this view has closed (or had already seen when it appeared): shown once each
+  let summaryClosed = null;
+  const closeSummary = () => {
+    const s = model.get("state")?.summary;
+    if (s) summaryClosed = s.id;
+    replaceChildren(summaryBox);
+  };
+  function drawSummaryNow(live, st, past, first) {
+    const sum = live.mode === "whatif" || past ? null : live.summary;
+    if (first && sum && !sum.over) summaryClosed = sum.id; // a reload does not replay old news
+    if (!sum || sum.id === summaryClosed) {
+      replaceChildren(summaryBox);
+      return;
+    }
+    if (summaryBox.firstChild?.dataset.summary === sum.id) return;
+    replaceChildren(
+      summaryBox,
+      drawSummary(st, sum, {
+        close: () => {
+          closeSummary();
+          root.focus({ preventScroll: true });
+        },
+        playAgain: () => {
+          closeSummary();
+          send({ type: "play_again", seq: model.get("state").seq });
+          root.focus({ preventScroll: true });
+        },
+      }),
+    );
+  }
   let watchdog = null;
   let drawnSeq = -1;
   let cols = COLS;
@@ -333,6 +369,7 @@ function renderView(model, el, bots) {
     } else {
       replaceChildren(dice, st.last_dice ? drawDice([{ type: "roll", dice: st.last_dice }], null) : null);
     }
+    drawSummaryNow(live, st, past, first);
     drawControlsNow();
     drawTimebarNow();
     replaceChildren(playersBox, drawPlayers(st, model.get("bot_help") || {}));
@@ -426,6 +463,7 @@ function renderView(model, el, bots) {
     };
     if (ev.key === "Escape") {
       animator.skip();
+      if (summaryBox.firstChild) closeSummary(); // skips the summary too
       done();
       return;
     }

@@ -440,3 +440,68 @@ def test_bots_are_described_and_say_why_they_chose():
     assert "only it knows" in owner.state["bot_said"]["1"] and "—" not in owner.state["bot_said"]["1"]
     owner.new_game(players=2)
     assert owner.state["bot_said"] == {}
+
+
+def test_round_and_game_summaries_and_play_again():
+    """Issue 16, item 5: at a round's end the state carries what was banked, who drowned and
+    the stacks at the bottom; at the game's end a score table by round and the winner
+    explained; Play again starts the same setup afresh."""
+    from dsa_widget.deep_sea.widget import DeepSea
+
+    w = DeepSea(players=["Ann", "Bob"], seats=["random", "random"], seed=8, bot_seed=2, air=8)
+    assert w.state["summary"] is None
+    seen = []
+    while not w.game.is_over:
+        w.bot_move()
+        s = w.state["summary"]
+        if s is not None and (not seen or seen[-1]["id"] != s["id"]):
+            seen.append(s)
+    rounds = [s["round"] for s in seen]
+    assert rounds == [1, 2, 3] and len({s["id"] for s in seen}) == 3
+    for s in seen:
+        assert s["why"] in ("the air ran out", "every diver is back")
+        for b in s["banked"]:
+            assert b["points"] == sum(c[1] for c in b["chips"])  # reveal="public": values shown
+        sunk = [lv for d in s["drowned"] for lv in d["levels"]]
+        assert [lv for st in s["stacks"] for lv in st["levels"]] == sunk
+    last = seen[-1]
+    assert last["over"] and last["id"].startswith("game")
+    assert [sum(r) for r in last["rows"]] == list(w.game.scores) == last["totals"]
+    assert (
+        last["winners"] == list(w.game.winners)
+        and "wins" in last["why_winner"]
+        or "share" in last["why_winner"]
+    )
+    seed_before = w.game.setup.path
+    w.handle_intent({"type": "play_again", "seq": w.seq})
+    assert w.error == {} and w.game.turn_number == 0 and w.state["summary"] is None
+    assert w.game.setup.players == ("Ann", "Bob") and w.game.setup.air == 8
+    assert w.state["seats"] == ["random", "random"]
+    assert sorted(w.game.setup.path) == sorted(seed_before)  # the same chips, shuffled afresh
+
+
+def test_summaries_hide_what_the_viewer_may_not_know():
+    from dsa_widget.deep_sea.widget import DeepSea
+
+    w = DeepSea(
+        players=["Ann", "Bob"], seats={1: "planner"}, seed=3, bot_seed=1, air=6, options={"reveal": "owner"}
+    )
+
+    def bob_banked():
+        s = w.state["summary"]
+        return s is not None and any(b["seat"] == 1 for b in s["banked"])
+
+    for _ in range(2000):
+        if w.game.is_over or bob_banked():
+            break
+        if w.is_bot_turn():
+            w.bot_move()
+        else:
+            legal = w.game.legal_choices()
+            w.apply("take" if "take" in legal else ("back" if "back" in legal else legal[0]))
+    assert bob_banked() and w.viewer == 0
+    for b in w.state["summary"]["banked"]:
+        if b["seat"] == 1:  # Bob's values are his own under reveal="owner"
+            assert b["points"] is None and all(c[1] == "?" for c in b["chips"])
+        else:
+            assert b["points"] == sum(c[1] for c in b["chips"])

@@ -134,13 +134,13 @@ def setup_summary(game: Game, *, reveal_all: bool = False) -> dict[str, Any]:
         "first_player": s.first_player,
         "seed": s.seed if reveal_all else None,
         "seeded": s.seed is not None,
-        "custom_path": _is_custom(s.path),
+        "custom_path": is_custom_path(s.path),
         "path_levels": "".join(str(c[0]) for c in s.path),
         "options": s.options.to_dict(),
     }
 
 
-def _is_custom(path: Sequence[Sequence[int]]) -> bool:
+def is_custom_path(path: Sequence[Sequence[int]]) -> bool:
     """True unless ``path`` is the 32 standard chips, each level shuffled on its own."""
     from .setup import STANDARD_CHIPS
 

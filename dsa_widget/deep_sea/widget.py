@@ -74,12 +74,14 @@ from .setup import Setup
 from .state import (
     _visible_bank_seats,
     build_state,
+    is_custom_path,
     known_values,
     mask_branch_event,
     mask_event,
     sentences,
     state_bytes,
 )
+from .summary import RoundBook
 
 __all__ = ["DeepSea", "bot_names", "resolve_bot"]
 
@@ -302,7 +304,14 @@ class DeepSea(anywidget.AnyWidget):
         self._bot_said = {}
         events = self._game.events
         vis = self._vis()
-        self._log = sentences((mask_event(e, vis) for e in events), self._game.players)
+        masked = [mask_event(e, vis) for e in events]
+        self._log = sentences(masked, self._game.players)
+        # the round summaries, rebuilt; only a finished game's is shown again
+        self._book = RoundBook()
+        s = self._book_add(masked)
+        self._summary = s if s is not None and s["over"] else None
+        if self._summary is not None:
+            self._summary["id"] = f"game@{self._seq}"
         self._ev_sent = len(events)
 
     # ------------------------------------------------------------------ reading
@@ -397,6 +406,26 @@ class DeepSea(anywidget.AnyWidget):
             self._bot_said[seat] = self._why(b, played)  # type: ignore[index]
         self._publish()
         return played
+
+    def _book_add(self, events: list[dict[str, Any]]) -> dict[str, Any] | None:
+        g = self._game
+        return self._book.add(events, g.players, path_length=g.path_length, tiebreak=g.setup.options.tiebreak)
+
+    def _summary_for(self, state: Mapping[str, Any]) -> dict[str, Any] | None:
+        """The latest round's summary as the board shows it; at the game's end with the score
+        table by round and the winner explained (from the state's scores: only what the viewer
+        may know)."""
+        s = self._summary
+        if s is None:
+            return None
+        out = dict(s)
+        if s["over"]:
+            out.update(
+                self._book.game_table(
+                    self._game.players, state["scores"], state["winners"], self._game.setup.options.tiebreak
+                )
+            )
+        return out
 
     def _why(self, bot: Any, played: str) -> str:
         """What the board may say about a bot's choice: its explanation when every seat knows
@@ -676,6 +705,10 @@ class DeepSea(anywidget.AnyWidget):
             vis = self._vis()
             new = [mask_event(e, vis) for e in new]
             self._log.extend(sentences(new, g.players))
+            s = self._book_add(new)
+            if s is not None:
+                s["id"] = f"{s['id']}@{self._seq}"  # unique: a view shows each summary once
+                self._summary = s
             state = build_state(
                 g,
                 seats=self._labels,
@@ -687,6 +720,7 @@ class DeepSea(anywidget.AnyWidget):
             )
             state["mode"] = "real"
             state["bot_said"] = {str(q): t for q, t in self._bot_said.items()}
+            state["summary"] = self._summary_for(state)
         self._build_ms.append((time.perf_counter() - t0) * 1000)
         self._bytes.append(state_bytes(state))
         self.state = state  # the board first: it is what a click waits for
@@ -823,6 +857,7 @@ class DeepSea(anywidget.AnyWidget):
         "back_to_real": ("_back_intent", "current"),
         # a view's "is a kernel there?" probe when it appears: nothing to do
         "hello": ("_hello_intent", None),
+        "play_again": ("_play_again_intent", "current"),
     }
 
     def handle_intent(self, content: Any) -> None:
@@ -851,6 +886,26 @@ class DeepSea(anywidget.AnyWidget):
                 )
         getattr(self, handler)(content)
         return None
+
+    def _play_again_intent(self, content: Mapping[str, Any]) -> None:
+        if self._branch is not None:
+            return self._reject("illegal", "go back to the real game before starting a new one")
+        self.play_again()
+        return None
+
+    def play_again(self) -> None:
+        """A new game like this one (players, seats, air, rounds, options, a custom path), with a
+        fresh shuffle and fresh dice: the game summary's Play-again button."""
+        s = self._game.setup
+        path = [list(c) for c in s.path] if is_custom_path(s.path) else None
+        self.new_game(
+            players=list(s.players),
+            air=s.air,
+            rounds=s.rounds,
+            first_player=s.first_player,
+            options=s.options.to_dict(),
+            path=path,
+        )
 
     def _hello_intent(self, content: Mapping[str, Any]) -> None:
         n = content.get("n")
