@@ -639,7 +639,8 @@ function renderView(model, el, bots) {
   model.on("change:hello", onHello);
   const helloTimer = setTimeout(() => {
     root.dataset.kernel = "none";
-    root.insertBefore(staticNote, root.firstChild);
+    const main = root.querySelector(".dsa-main");
+    main.insertBefore(staticNote, main.firstChild); // inside the play column, whatever the layout
   }, 2000);
   try {
     model.send({ type: "hello", n: helloN });

@@ -294,9 +294,15 @@ def test_static_export_of_the_lesson_can_be_scrubbed(static_export, page, consol
     assert root.locator(".dsa-space .dsa-chip-value").count() == 0
     page.keyboard.press("End")
     expect(root).to_have_attribute("data-view", "live")
-    # the live board's what-if needs Python: it explains itself
+    # the live board's what-if needs Python: its button is disabled, with a note, and its key
+    # explains itself
     live = page.locator(".dsa-root").first
-    live.locator("button[data-action='whatif']").click()
+    expect(live).to_have_attribute("data-kernel", "none")
+    expect(live.locator(".dsa-static-note")).to_be_visible()
+    what_if = live.locator("button[data-action='whatif']")
+    assert what_if.evaluate("b => getComputedStyle(b).pointerEvents") == "none"
+    live.focus()
+    page.keyboard.press("w")
     expect(live.locator(".dsa-error")).to_contain_text("no kernel")
     console.assert_no_errors()
 
