@@ -39,9 +39,9 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple, overload
 
 from ..core.errors import short_repr as _short
 from ..core.protocol import CHANCE, TERMINAL
@@ -212,6 +212,84 @@ class Diver(NamedTuple):
     carrying: tuple[tuple[tuple[int, Any], ...], ...]
 
 
+class _Log:
+    """An append-only list whose copies share its full chunks: copying one costs a pointer per
+    64 entries, so a game's copy stays cheap however long its turn list and event log grow.
+
+    Full chunks are tuples (never changed once made, so copies may share them); the last,
+    partial chunk is a list of the log's own.  Indexing, slicing, iteration and ``len`` work
+    as on a list.
+    """
+
+    __slots__ = ("_chunks", "_tail")
+    CHUNK = 64
+
+    def __init__(self) -> None:
+        self._chunks: list[tuple[Any, ...]] = []
+        self._tail: list[Any] = []
+
+    def append(self, x: Any) -> None:
+        t = self._tail
+        t.append(x)
+        if len(t) == 64:
+            self._chunks.append(tuple(t))
+            self._tail = []
+
+    def __len__(self) -> int:
+        return 64 * len(self._chunks) + len(self._tail)
+
+    def __iter__(self) -> Iterator[Any]:
+        for c in self._chunks:
+            yield from c
+        yield from self._tail
+
+    def __reversed__(self) -> Iterator[Any]:
+        yield from reversed(self._tail)
+        for c in reversed(self._chunks):
+            yield from reversed(c)
+
+    @overload
+    def __getitem__(self, k: int) -> Any: ...
+    @overload
+    def __getitem__(self, k: slice) -> list[Any]: ...
+    def __getitem__(self, k: int | slice) -> Any:
+        if isinstance(k, slice):
+            start, stop, step = k.indices(len(self))
+            if step != 1:
+                return list(self)[k]
+            out: list[Any] = []
+            i = start
+            while i < stop:
+                q, r = divmod(i, 64)
+                part: Sequence[Any] = self._chunks[q] if q < len(self._chunks) else self._tail
+                take = min(stop - i, len(part) - r)
+                out.extend(part[r : r + take])
+                i += take
+            return out
+        n = len(self)
+        if k < 0:
+            k += n
+        if not 0 <= k < n:
+            raise IndexError("log index out of range")
+        q, r = divmod(k, 64)
+        return self._chunks[q][r] if q < len(self._chunks) else self._tail[r]
+
+    def copy(self) -> _Log:
+        g = _Log.__new__(_Log)
+        g._chunks = self._chunks[:]
+        g._tail = self._tail[:]
+        return g
+
+    def truncate(self, n: int) -> None:
+        """Keep the first ``n`` entries (the shared chunks themselves are never changed)."""
+        if n >= len(self):
+            return
+        q, r = divmod(n, 64)
+        tail = list(self._chunks[q][:r]) if q < len(self._chunks) else self._tail[:r]
+        del self._chunks[q:]
+        self._tail = tail
+
+
 class Game:
     """A game of Deep Sea Adventure under the rules of RULES.md.
 
@@ -306,10 +384,10 @@ class Game:
         self._score = [0] * n
         self._round = 1
         self._winners: tuple[int, ...] = ()
-        self._turns: list[dict[str, Any]] | None = [] if history else None
+        self._turns: _Log | None = _Log() if history else None
         self._nturns = 0
         self._turn: dict[str, Any] = {}
-        self._events: list[dict[str, Any]] | None = [] if events else None
+        self._events: _Log | None = _Log() if events else None
         self._requires = setup.options.turn_back_requires_treasure
         self._vcache: dict[Any, Any] = {}
         # the sink step: seats still to lay their chips (the first is laying), the orders chosen
@@ -872,9 +950,9 @@ class Game:
         except IllegalChoiceError:
             self._restore(snapshot)
             if turns is not None:
-                del turns[nt:]
+                turns.truncate(nt)
             if events is not None:
-                del events[ne:]
+                events.truncate(ne)
             self._turns, self._events = turns, events
             raise
 
@@ -1181,10 +1259,10 @@ class Game:
         g._n_home = self._n_home
         g._last_home = self._last_home
         g._winners = self._winners
-        g._turns = self._turns[:] if history and self._turns is not None else None
+        g._turns = self._turns.copy() if history and self._turns is not None else None
         g._nturns = self._nturns
         g._turn = dict(self._turn)
-        g._events = self._events[:] if events and self._events is not None else None
+        g._events = self._events.copy() if events and self._events is not None else None
         g._requires = self._requires
         g._dice = self._dice
         g._vcache = {}
@@ -1412,7 +1490,7 @@ class Game:
         g._turns = None
         g._nturns = view.turn_number
         g._turn = {}
-        g._events = [] if events else None
+        g._events = _Log() if events else None
         g._requires = view.options.turn_back_requires_treasure
         g._vcache = {}
         g._sink_queue = view.sink_queue
