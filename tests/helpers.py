@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import os
 import random
+from pathlib import Path
 from typing import Any
 
 from dsa_widget import Game
@@ -88,3 +90,30 @@ def random_state(
         if rng.random() < stop:
             break
     return g
+
+
+def run_notebook(path: Path) -> tuple[Any, str]:
+    """Execute a notebook top to bottom in a real kernel (the repository on its path); the
+    executed notebook and all its text outputs, after checking that no cell failed."""
+    import nbclient
+    import nbformat
+
+    nb = nbformat.read(path, as_version=4)
+    assert nb.metadata["kernelspec"]["name"] == "python3"
+    root = str(path.resolve().parent.parent)
+    env_path = os.environ.get("PYTHONPATH", "")
+    os.environ["PYTHONPATH"] = root + (os.pathsep + env_path if env_path else "")
+    try:
+        client = nbclient.NotebookClient(
+            nb, timeout=600, kernel_name="python3", resources={"metadata": {"path": str(path.parent)}}
+        )
+        client.execute()
+    finally:
+        if env_path:
+            os.environ["PYTHONPATH"] = env_path
+        else:
+            os.environ.pop("PYTHONPATH", None)
+    outputs = [o for c in nb.cells if c.cell_type == "code" for o in c.get("outputs", [])]
+    assert not [o for o in outputs if o.get("output_type") == "error"]
+    text = "".join(str(o.get("text", "")) + str(o.get("data", {}).get("text/plain", "")) for o in outputs)
+    return nb, text

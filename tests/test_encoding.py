@@ -98,16 +98,13 @@ def _shuffled_twin(seed: int) -> tuple[Game, Game]:
     return Game(players=3, path=path, rng=5), Game(players=3, path=permuted, rng=5)
 
 
-def test_observations_hold_no_hidden_value():
-    """Two games identical but for the hidden values: every seat observes the same numbers
-    until a chip is banked (RULES.md: a value is hidden until its chip is banked)."""
-    a, b = _shuffled_twin(7)
-    enc = encoding_of(a)
+def _walk_round_one(a: Game, b: Game, check) -> int:
+    """Play the twins' first round with the same random choices, calling ``check()`` before
+    every step; the steps taken."""
     rng = random.Random(3)
     steps = 0
     while a.round == 1 and not a.is_over:
-        for s in range(3):
-            assert enc.observe(a.view(s)) == enc.observe(b.view(s))
+        check()
         if a.to_move == CHANCE:
             a.sample_chance()
             b.sample_chance()
@@ -116,7 +113,20 @@ def test_observations_hold_no_hidden_value():
             a.apply(act)
             b.apply(act)
         steps += 1
-    assert steps > 10
+    return steps
+
+
+def test_observations_hold_no_hidden_value():
+    """Two games identical but for the hidden values: every seat observes the same numbers
+    until a chip is banked (RULES.md: a value is hidden until its chip is banked)."""
+    a, b = _shuffled_twin(7)
+    enc = encoding_of(a)
+
+    def same() -> None:
+        for s in range(3):
+            assert enc.observe(a.view(s)) == enc.observe(b.view(s))
+
+    assert _walk_round_one(a, b, same) > 10
 
 
 def test_the_hidden_value_check_can_fail():
@@ -199,20 +209,12 @@ def test_a_tracker_holds_no_hidden_value():
     a, b = _shuffled_twin(7)
     enc = encoding_of(a)
     ta, tb = enc.tracker(a), enc.tracker(b)
-    rng = random.Random(3)
-    steps = 0
-    while a.round == 1 and not a.is_over:
+
+    def same() -> None:
         for s in range(3):
             assert ta.observe(s) == tb.observe(s)
-        if a.to_move == CHANCE:
-            a.sample_chance()
-            b.sample_chance()
-        else:
-            act = rng.choice(a.legal_actions())
-            a.apply(act)
-            b.apply(act)
-        steps += 1
-    assert steps > 10
+
+    assert _walk_round_one(a, b, same) > 10
 
 
 def test_a_tracker_is_for_its_setup():
