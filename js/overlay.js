@@ -50,7 +50,7 @@ export function drawLanding(ov, choice, cols) {
  * The hints panel: a switch, a choice picker for the landing shading and the numbers.
  * hints: on/off; ov: the overlay for this state (or null); onHints(bool), onPick(choice).
  */
-export function drawHints(st, ov, { hints, picked, onHints, onPick }) {
+export function drawHints(st, ov, { hints, picked, folded = false, onHints, onPick, onFold = () => {} }) {
   const box = h("div", { class: "dsa-hints", role: "region", "aria-label": "Probability hints" });
   const toggle = h("input", { type: "checkbox", class: "dsa-hints-toggle", checked: hints, "aria-keyshortcuts": "H" });
   toggle.addEventListener("change", () => onHints(toggle.checked));
@@ -64,6 +64,18 @@ export function drawHints(st, ov, { hints, picked, onHints, onPick }) {
     ),
   );
   if (!hints) return box;
+  // the panel folds to this line and unfolds again (the board's shading stays)
+  box.append(
+    h("button", {
+      class: "dsa-btn dsa-btn-small dsa-hints-fold",
+      "data-action": "fold-hints",
+      "aria-expanded": folded ? "false" : "true",
+      title: folded ? "Show the hints' figures" : "Fold the hints panel",
+      onclick: () => onFold(!folded),
+      text: folded ? "▸ show" : "▾ fold",
+    }),
+  );
+  if (folded) return box;
   if (!ov || ov.seq !== st.seq) {
     box.append(h("span", { class: "dsa-hint", text: st.over ? "" : "computing…" }));
     return box;

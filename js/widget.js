@@ -74,6 +74,7 @@ function renderView(model, el, bots) {
   el.append(root);
 
   let pending = false;
+  let hintsFolded = false; // the hints panel folded to its header line
   // the summary this view has closed (or had already seen when it appeared): shown once each
   let summaryClosed = null;
   const closeSummary = () => {
@@ -315,6 +316,11 @@ function renderView(model, el, bots) {
       drawHints(st, fresh ? ov : null, {
         hints,
         picked,
+        folded: hintsFolded,
+        onFold: (f) => {
+          hintsFolded = f; // this view only: the numbers keep coming, just out of sight
+          drawOverlayNow();
+        },
         onHints: (on) => {
           model.set("hints", on);
           try {

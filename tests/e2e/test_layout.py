@@ -44,6 +44,14 @@ def test_cards_beside_the_board_at_1366_by_768(lab, page, console):
         assert top >= 0 and bottom <= 768 and right <= 1366, (top, bottom, right)
     assert board[3] <= 768  # the whole board on screen with them
     root.screenshot(path=str(SCREENS / "board-1366-light.png"))
+    # the hints panel folds to its header line and unfolds (issue 16, item 6)
+    fold = root.locator("button[data-action='fold-hints']")
+    expect(root.locator(".dsa-hint-list")).to_be_visible()
+    fold.click()
+    expect(root.locator(".dsa-hint-list")).to_have_count(0)
+    expect(fold).to_have_attribute("aria-expanded", "false")
+    fold.click()
+    expect(root.locator(".dsa-hint-list")).to_be_visible()
     # the what-if comparison of six players fits beside the cards: scores, positions, air, loads
     nb.execute("w.branch(); w.roll((3, 3)); w.keep()")
     table = root.locator(".dsa-compare")
