@@ -173,19 +173,29 @@ def random_start(rng: random.Random) -> Game:
 
 
 def random_policy(rng: random.Random, n: int) -> list[Policy] | None:
-    if rng.random() < 0.6:
+    if rng.random() < 0.5:
         return None  # uniform
-    return [
-        Policy("uniform")
-        if rng.random() < 0.3
-        else Policy(
-            "threshold",
-            take_below=rng.randint(0, 5),
-            back_at=rng.randint(0, 5),
-            back_air=rng.randint(0, 30),
-        )
-        for _ in range(n)
-    ]
+    out = []
+    for _ in range(n):
+        x = rng.random()
+        if x < 0.25:
+            out.append(Policy("uniform"))
+        elif x < 0.6:
+            out.append(
+                Policy(
+                    "threshold",
+                    take_below=rng.randint(0, 5),
+                    back_at=rng.randint(0, 5),
+                    back_air=rng.randint(0, 30),
+                )
+            )
+        else:
+            out.append(
+                Policy(
+                    "planner", carry=rng.randint(0, 4), slack=rng.randint(-2, 8), up_slack=rng.randint(-2, 6)
+                )
+            )
+    return out
 
 
 def differential(games: int, seed: int, *, kernel_run: Any = None) -> list[str]:
@@ -394,6 +404,117 @@ def test_threshold_policy_does_what_it_says() -> None:
     for _, action, _ in t.actions:
         assert action in ("none", "take", "back") or isinstance(action, tuple)
     assert "continue" not in [a for _, a, _ in t.actions]
+
+
+def test_planner_policy_is_the_planner_bots_rule() -> None:
+    """Policy("planner") chooses exactly what the ``planner`` bot's rule of thumb
+    (heuristics.PlannerPolicy) chooses on the checked Game, choice for choice, with its knobs."""
+    from dsa_widget.deep_sea.bots.heuristics import PlannerPolicy
+
+    rng = random.Random(11)
+    checked = 0
+    for _ in range(250):
+        start = random_start(rng)
+        knobs = {"carry": rng.randint(0, 4), "slack": rng.randint(-2, 8), "up_slack": rng.randint(-2, 6)}
+        if rng.random() < 0.5:
+            knobs = {"carry": 2, "slack": 4, "up_slack": 2}  # the bot's defaults
+        rule = PlannerPolicy(
+            slack=float(knobs["slack"]), carry=knobs["carry"], up_slack=float(knobs["up_slack"])
+        )
+        trace = trace_playout(start, seed=rng.randrange(2**31), policy=Policy("planner", **knobs))
+        assert mismatch(trace, start) is None
+        g = start.copy()
+        for seat, action, _ in trace.actions:
+            if isinstance(action, tuple):
+                g.apply_chance(action)
+                continue
+            assert rule.choose(g, seat, g.legal_choices())[0] == action, (
+                start.setup.to_dict(),
+                g.state_dict(),
+            )
+            checked += 1
+            g.apply(action)
+    assert checked > 2000
+
+
+def _homes_in_round(start: Game, g: Game, r: int) -> int:
+    """Who was back in the submarine when round ``r`` ended, from the checked game's events."""
+    mask = sum(1 << q for q in range(len(start.players)) if start.returned[q] and start.round == r)
+    rnd = start.round
+    for e in g.events[len(start.events) :]:
+        if e["type"] == "round_start":
+            rnd = e["round"]
+        elif e["type"] == "move" and e["home"] and rnd == r:
+            mask |= 1 << e["seat"]
+    return mask
+
+
+def test_stopping_at_the_end_of_a_round() -> None:
+    """stop_round=r plays the same dice and choices as a full playout until round r ends,
+    then stops with the scores banked so far; homes says who was back when it ended."""
+    rng = random.Random(5)
+    for _ in range(150):
+        start = random_start(rng)
+        if start.is_over:
+            continue
+        seed = rng.randrange(2**31)
+        policy = random_policy(rng, len(start.players))
+        full = trace_playout(start, seed=seed, policy=policy)
+        stopped = playout_from(start, 1, seed=seed, policy=policy, stop_round=start.round)
+        g = start.copy()
+        for _, action, _ in full.actions:
+            if g.round > start.round or g.is_over:
+                break
+            g.apply_chance(action) if isinstance(action, tuple) else g.apply(action)
+        assert g.round > start.round or g.is_over
+        assert stopped.scores_of(0) == g.scores, start.setup.to_dict()
+        assert stopped.ended[0] == g.is_over
+        assert stopped.homes[0] == _homes_in_round(start, g, start.round)
+        assert full.result.homes[0] == stopped.homes[0] and full.result.ended == [True]
+
+
+def test_redealing_unseen_values() -> None:
+    """redeal: the listed chips' values are dealt anew among themselves, level by level, before
+    each playout (a fresh determinization each time); nothing else changes."""
+    g = Game(players=["Ann", "Bob"], path=[(1, 0), (1, 3), (2, 7), (2, 9)], air=20, seed=1)
+    g.roll((1, 1))
+    g.apply("take")  # Ann (2 spaces) takes chip 1, the level-1 chip worth 3
+    assert g.carrying[0] == ((1,),)
+    policy = Policy("planner")
+    plain = playout_from(g, 400, seed=3, policy=policy, stop_round=1)
+    assert plain == playout_from(g, 400, seed=3, policy=policy, stop_round=1, redeal=[])
+    # one chip of each level: nothing to deal among, the same games
+    assert plain == playout_from(g, 400, seed=3, policy=policy, stop_round=1, redeal=[0, 2])
+    # Ann turns back at once, two spaces from home with 20 air: she always banks her chip, and
+    # whatever else she picks up on the way is level 1 (chip 0, worth 0) or nothing
+    assert set(plain.scores[0::2]) == {3}
+    # chips 0 and 1 dealt anew: Ann's chip is worth 0 about half the time
+    mixed = playout_from(g, 400, seed=3, policy=policy, stop_round=1, redeal=[1, 0])
+    ann = mixed.scores[0::2]
+    assert set(ann) == {0, 3} and 100 < ann.count(0) < 300
+    for bad in ([4], [-1], ["0"], [True]):
+        try:
+            playout_from(g, 1, redeal=bad)  # type: ignore[list-item]
+        except ValueError:
+            continue
+        raise AssertionError(bad)
+
+
+def test_compiled_and_plain_agree_with_every_knob() -> None:
+    """Planner policies, stopping at a round's end and redealing: the same games compiled and as
+    plain Python."""
+    rng = random.Random(8)
+    for _ in range(60):
+        start = random_start(rng)
+        policy = random_policy(rng, len(start.players))
+        known = start.view(0).known
+        banked = {x for chips in start.banked_chips for x in chips}
+        redeal = [c for c in range(len(start.setup.path)) if c not in known and c not in banked]
+        kw: dict[str, Any] = {"policy": policy, "stop_round": rng.choice([0, start.round]), "redeal": redeal}
+        seed = rng.randrange(2**31)
+        a = playout_from(start, 30, seed=seed, **kw)
+        b = playout_from(start, 30, seed=seed, backend="python", **kw)
+        assert a == b and a.homes == b.homes and a.ended == b.ended
 
 
 def test_playout_from_every_step_and_the_end() -> None:

@@ -68,6 +68,7 @@ in the order of :data:`~dsa_widget.deep_sea.rules.DICE_OUTCOMES`.
 from __future__ import annotations
 
 import importlib
+import math
 import os
 import types
 from collections.abc import Callable, MutableSequence, Sequence
@@ -83,6 +84,7 @@ __all__ = [
     "S_OVER",
     "UNIFORM",
     "THRESHOLD",
+    "PLANNER",
     "offsets",
     "state_size",
     "pack_item",
@@ -133,14 +135,19 @@ NSCAL = 16
 #: steps
 S_BEGIN, S_ROLL, S_SEARCH, S_SINK, S_OVER = range(5)
 #: policy kinds
-UNIFORM, THRESHOLD = 0, 1
+UNIFORM, THRESHOLD, PLANNER = 0, 1, 2
 #: cfg fields
 (C_N, C_AIR, C_ROUNDS, C_REQUIRES, C_FARTHEST, C_LEVELS_DESC, C_SINK_CHOSEN, C_CHIPS, C_GAMES, C_TRACE) = (
     range(10)
 )
 #: cfg fields: the offsets of the state's arrays (see :func:`offsets`)
 C_POS, C_UP, C_HOME, C_NCAR, C_SCORE, C_LVC, C_PATH, C_OCC, C_CARRY, C_SQ, C_SOLEN, C_SORD = range(10, 22)
-NCFG = 22
+#: cfg field: stop each playout when round ``cfg[C_STOP]`` has ended (0: play to the game's end)
+C_STOP = 22
+NCFG = 23
+
+#: expected spaces moved a turn carrying k items (``heuristics.SPEED``; 0 from 6 items on)
+SPEED = (4.0, 3.0, 2.0, 10 / 9, 4 / 9, 1 / 9)
 
 #: trace codes: ``(kind * KSHIFT + argument) << NBITS | number of legal choices`` (a roll's
 #: argument is the index of its outcome in DICE_OUTCOMES, with 9 "legal choices")
@@ -328,6 +335,48 @@ def _swim(s: Buf, occ: int, pos: int, up: int, steps: int) -> int:
 
 
 @_jit
+def _air_needed(s: Buf, cfg: Buf, p: int, k: int) -> float:
+    """``heuristics.air_needed(s, p, k)``, the same floating-point operations in the same order:
+    the air every diver in the water uses while diver ``p``, carrying ``k`` items, swims home
+    (distance / expected speed turns, each costing every carried item); infinite when ``k``
+    items make him stuck on average."""
+    n = cfg[C_N]
+    pos0, home0, ncar0 = cfg[C_POS], cfg[C_HOME], cfg[C_NCAR]
+    pos = s[pos0 + p]
+    if pos == 0:
+        return 0.0
+    d = pos
+    load = 0
+    for q in range(n):
+        if q != p:
+            x = s[pos0 + q]
+            if 0 < x < pos:
+                d -= 1
+            if s[home0 + q] == 0 and x > 0:
+                load += s[ncar0 + q]
+    if k >= len(SPEED):
+        return math.inf
+    return d / SPEED[k] * (k + load)
+
+
+@_jit
+def _lightest(s: Buf, lv: Buf, carry: int, k: int) -> int:
+    """The index of the carried item with the smallest sum of levels (the first of equals)."""
+    best = 1 << 40
+    bi = 0
+    for j in range(k):
+        x = s[carry + j]
+        w = 0
+        while x:
+            w += lv[(x & CMASK) - 1]
+            x >>= CBITS
+        if w < best:
+            best = w
+            bi = j
+    return bi
+
+
+@_jit
 def _nchips(s: Buf, carry: int, k: int) -> int:
     """How many chips the ``k`` items from ``s[carry]`` hold."""
     m = 0
@@ -495,6 +544,30 @@ def _sink(s: Buf, cfg: Buf, pol: Buf, rng: Buf, w: Buf, tr: Buf) -> None:
 
 
 @_jit
+def _close_round(s: Buf, cfg: Buf, lv: Buf, val: Buf, w: Buf, homes: Buf, g: int) -> int:
+    """The round's last turn is over: end the round (:func:`_end_round`) and begin the next
+    (:func:`_new_round`) unless the game ends or stops here (``cfg[C_STOP]``); return the next
+    step.  ``homes[g]`` gets the divers back (a bit mask) at the first round's end, and
+    ``1 << 16`` when the game ends."""
+    if homes[g] < 0:
+        m = 0
+        for q in range(cfg[C_N]):
+            if s[cfg[C_HOME] + q]:
+                m |= 1 << q
+        homes[g] = m
+    r = s[ROUND]
+    s[NTURNS] += 1
+    first = _end_round(s, cfg, lv, val, w)
+    if first < 0:
+        homes[g] |= 1 << 16
+        return S_OVER
+    if cfg[C_STOP] and r >= cfg[C_STOP]:
+        return S_OVER
+    _new_round(s, cfg, first)
+    return S_BEGIN
+
+
+@_jit
 def _winners(s: Buf, cfg: Buf) -> int:
     """The winning seats as a bit mask (RULES.md, end of the game, with the tie-break)."""
     n = cfg[C_N]
@@ -526,6 +599,7 @@ def run(
     lv: Buf,
     val: Buf,
     pol: Buf,
+    shuf: Buf,
     rng: Buf,
     s: Buf,
     w: Buf,
@@ -534,12 +608,20 @@ def run(
     scores: Buf,
     winners: Buf,
     turns: Buf,
+    homes: Buf,
 ) -> None:
     """Play ``cfg[C_GAMES]`` games to their end, each from the state ``s0`` (``s`` is the working
     copy, ``w`` scratch of ``3 * chips`` ints): game ``g``'s scores go to ``scores[g * n:(g +
     1) * n]``, its winners (a bit mask) to ``winners[g]``, its turn count to ``turns[g]``.
     ``rng`` advances.  With ``cfg[C_TRACE]`` set, every roll and choice is recorded to ``tr``
-    (see :func:`_record`) and the state at every turn boundary to ``sn`` (:func:`_snapshot`)."""
+    (see :func:`_record`) and the state at every turn boundary to ``sn`` (:func:`_snapshot`).
+
+    ``shuf`` (``shuf[0]`` ids, then the ids) lists chips whose values are dealt anew before each
+    game: the values of the listed chips of one level are shuffled among them (the ids must come
+    grouped by level).  With ``cfg[C_STOP]`` = r > 0 a game stops when round r ends (its scores
+    then are those banked so far).  ``homes[g]`` gets the divers back in the submarine when the
+    first round to end in game ``g`` ended (a bit mask), plus ``1 << 16`` when the game ended
+    (rather than stopped)."""
     n = cfg[C_N]
     c = cfg[C_CHIPS]
     requires = cfg[C_REQUIRES]
@@ -547,9 +629,24 @@ def run(
     pos0, up0, home0, ncar0, score0 = cfg[C_POS], cfg[C_UP], cfg[C_HOME], cfg[C_NCAR], cfg[C_SCORE]
     path0, occ0, carry0, sq0 = cfg[C_PATH], cfg[C_OCC], cfg[C_CARRY], cfg[C_SQ]
     size = len(s0)
+    nshuf = shuf[0]
     for g in range(cfg[C_GAMES]):
         for i in range(size):  # (a loop: numba compiles s[:] = s0 much more slowly)
             s[i] = s0[i]
+        i = 1
+        while i <= nshuf:  # deal the unseen values anew, level by level (Fisher-Yates)
+            j = i
+            while j < nshuf and lv[shuf[j + 1]] == lv[shuf[i]]:
+                j += 1
+            for t in range(j, i, -1):
+                u = i + ((_rand(rng) * (t - i + 1)) >> 32)
+                a = shuf[t]
+                b = shuf[u]
+                x = val[a]
+                val[a] = val[b]
+                val[b] = x
+            i = j + 1
+        homes[g] = -1
         step = s[STEP]
         while step != S_OVER:
             if s[NTURNS] >= MAX_TURNS:
@@ -569,6 +666,8 @@ def run(
                     elif k > 0 or requires == 0:
                         if uniform:  # legal: back, continue
                             back = (_rand(rng) * 2) >> 32 == 0
+                        elif pol[pk] == PLANNER:  # back as soon as carrying something
+                            back = k > 0
                         else:
                             back = k >= pol[pk + 2] or s[AIR] < pol[pk + 3]
                         if tracing:
@@ -609,7 +708,16 @@ def run(
                 item = s[path0 + pos]
                 cq = carry0 + p * c
                 if item != 0:  # legal: none, take
-                    take = (_rand(rng) * 2) >> 32 == 1 if uniform else k < pol[pk + 1]
+                    if uniform:
+                        take = (_rand(rng) * 2) >> 32 == 1
+                    elif pol[pk] == PLANNER:  # heuristics.PlannerPolicy.move
+                        need = _air_needed(s, cfg, p, k + 1)
+                        if s[up0 + p] == 0:
+                            take = k == 0 and (s[AIR] - need < pol[pk + 2] or 2 * pos > s[PLEN])
+                        else:
+                            take = k < pol[pk + 1] and s[AIR] - need > pol[pk + 3]
+                    else:
+                        take = k < pol[pk + 1]
                     if tracing:
                         _record(tr, p, ((K_TAKE if take else K_NONE) * KSHIFT) << NBITS | 2)
                     if take:
@@ -617,7 +725,12 @@ def run(
                         s[cq + k] = item
                         s[ncar0 + p] = k + 1
                 else:  # legal: none, drop 0 .. drop k-1
-                    j = (_rand(rng) * (k + 1)) >> 32 if uniform else 0
+                    if uniform:
+                        j = (_rand(rng) * (k + 1)) >> 32
+                    elif pol[pk] == PLANNER and k and s[AIR] < _air_needed(s, cfg, p, k):
+                        j = 1 + _lightest(s, lv, cq, k)  # too heavy to get back: the lightest
+                    else:
+                        j = 0
                     if tracing:
                         code = K_NONE * KSHIFT if j == 0 else K_DROP * KSHIFT + j - 1
                         _record(tr, p, code << NBITS | (k + 1))
@@ -645,11 +758,7 @@ def run(
                             s[PLAYER] = s[sq0]
                             step = S_SINK
                     if step == S_OVER:
-                        s[NTURNS] += 1
-                        first = _end_round(s, cfg, lv, val, w)
-                        if first >= 0:
-                            _new_round(s, cfg, first)
-                            step = S_BEGIN
+                        step = _close_round(s, cfg, lv, val, w, homes, g)
                         if tracing:
                             _snapshot(s, cfg, sn)
                 else:  # the next diver not back
@@ -667,15 +776,12 @@ def run(
                         _snapshot(s, cfg, sn)
             if step == S_SINK:
                 _sink(s, cfg, pol, rng, w, tr)
-                s[NTURNS] += 1
-                first = _end_round(s, cfg, lv, val, w)
-                step = S_OVER
-                if first >= 0:
-                    _new_round(s, cfg, first)
-                    step = S_BEGIN
+                step = _close_round(s, cfg, lv, val, w, homes, g)
                 if tracing:
                     _snapshot(s, cfg, sn)
         s[STEP] = S_OVER
+        if homes[g] < 0:  # no round ended: the game was over from the start
+            homes[g] = 1 << 16
         for q in range(n):
             scores[g * n + q] = s[score0 + q]
         winners[g] = _winners(s, cfg)

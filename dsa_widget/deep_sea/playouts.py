@@ -31,6 +31,7 @@ True
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import time
 from collections.abc import Sequence
@@ -68,21 +69,31 @@ class Policy:
     down which item or nothing, which chip to sink next).  ``kind="threshold"``: take a treasure
     while carrying fewer than ``take_below`` items; turn back (when free to choose) once
     carrying ``back_at`` items or more, or when the air before breathing is below
-    ``back_air``; never put anything down; sink in pickup order.
+    ``back_air``; never put anything down; sink in pickup order.  ``kind="planner"``: the
+    ``planner`` bot's rule of thumb (:class:`~dsa_widget.deep_sea.bots.heuristics.PlannerPolicy`
+    with ``slack``, ``carry`` and ``up_slack``, its ``middle`` fixed at one half), choice for
+    choice the same (``tests/test_kernel.py`` checks it): turn back once carrying something;
+    heading down take the first treasure when the air left over after the rough air needed to
+    get back with it falls under ``slack`` or past the path's middle; heading up take while
+    carrying fewer than ``carry`` and the air left over exceeds ``up_slack``; put the lightest
+    item down when the air is short of what the load needs; sink in pickup order.
 
     >>> Policy("threshold", take_below=3, back_at=2, back_air=12)
     Policy(kind='threshold', take_below=3, back_at=2, back_air=12)
     """
 
-    kind: Literal["uniform", "threshold"] = "uniform"
+    kind: Literal["uniform", "threshold", "planner"] = "uniform"
     take_below: int = 2
     back_at: int = 2
     back_air: int = 0
+    carry: int = 2
+    slack: int = 4
+    up_slack: int = 2
 
     def __post_init__(self) -> None:
-        if self.kind not in ("uniform", "threshold"):
-            raise ValueError(f"policy kind must be 'uniform' or 'threshold', got {self.kind!r}")
-        for name in ("take_below", "back_at", "back_air"):
+        if self.kind not in ("uniform", "threshold", "planner"):
+            raise ValueError(f"policy kind must be 'uniform', 'threshold' or 'planner', got {self.kind!r}")
+        for name in ("take_below", "back_at", "back_air", "carry", "slack", "up_slack"):
             v = getattr(self, name)
             if type(v) is not int or not -(2**31) < v < 2**31:
                 raise ValueError(f"{name} must be an int, got {v!r}")
@@ -102,6 +113,10 @@ class Playouts:
     scores: list[int]
     winners: list[int]
     turns: list[int]
+    #: per game, the divers back in the submarine when the first round to end ended (a bit mask)
+    homes: list[int] = dataclasses.field(default_factory=list, compare=False)
+    #: per game, whether the game ended (rather than stopped at ``stop_round``'s end)
+    ended: list[bool] = dataclasses.field(default_factory=list, compare=False)
 
     def scores_of(self, game: int) -> tuple[int, ...]:
         """Game ``game``'s scores by seat."""
@@ -262,8 +277,30 @@ def _policies(policy: Policy | Sequence[Policy] | None, n: int) -> list[int]:
             raise ValueError(f"give one Policy, or one per seat ({n})")
     out: list[int] = []
     for p in seats:
-        out += [K.UNIFORM if p.kind == "uniform" else K.THRESHOLD, p.take_below, p.back_at, p.back_air]
+        if p.kind == "planner":
+            out += [K.PLANNER, p.carry, p.slack, p.up_slack]
+        else:
+            out += [K.UNIFORM if p.kind == "uniform" else K.THRESHOLD, p.take_below, p.back_at, p.back_air]
     return out
+
+
+def _shuffle(game: Game, redeal: Sequence[int] | None) -> list[int]:
+    """The kernel's ``shuf`` buffer: the chips to deal anew, grouped by level."""
+    if not redeal:
+        return [0]
+    c = len(game.setup.path)
+    levels = game.levels
+    ids = (
+        sorted(set(redeal), key=lambda x: (levels[x], x))
+        if all(type(x) is int and 0 <= x < c for x in redeal)
+        else None
+    )
+    if ids is None:
+        raise ValueError(f"redeal must list chip ids 0..{c - 1}")
+    banked = {x for chips in game.banked_chips for x in chips}
+    if banked.intersection(ids):
+        raise ValueError("redeal may not list banked chips (their values are in the scores)")
+    return [len(ids), *ids]
 
 
 def _play(
@@ -274,6 +311,8 @@ def _play(
     run: Any,
     numpy: bool,
     trace: bool = False,
+    stop_round: int = 0,
+    redeal: Sequence[int] | None = None,
 ) -> tuple[Playouts, list[int], list[int]]:
     """Run the kernel ``games`` times from ``game``; with ``trace``, also return the raw trace and
     snapshot buffers."""
@@ -282,11 +321,16 @@ def _play(
     n = len(game.setup.players)
     c = len(game.setup.path)
     s0 = _state(game)
+    if type(stop_round) is not int or stop_round < 0:
+        raise ValueError(f"stop_round must be an int >= 0, got {stop_round!r}")
+    cfg0 = _cfg(game, games, trace)
+    cfg0[K.C_STOP] = stop_round
     fixed = [
-        _cfg(game, games, trace),
+        cfg0,
         [lv for lv, _ in game.setup.path],
         [v for _, v in game.setup.path],
         _policies(policy, n),
+        _shuffle(game, redeal),
     ]
     words = _seed_words(seed)
     tcap, scap = (2 * 1024 + 2, (6 + 5 * n) * 256 + 2) if trace else (2, 2)
@@ -308,15 +352,16 @@ def _play(
             def zeros(k: int) -> Any:
                 return [0] * k
 
-        cfg, lv, val, pol = (buf(x) for x in fixed)
+        cfg, lv, val, pol, shuf = (buf(x) for x in fixed)
         tr, sn = zeros(tcap), zeros(scap)
-        scores, winners, turns = zeros(games * n), zeros(games), zeros(games)
+        scores, winners, turns, homes = zeros(games * n), zeros(games), zeros(games), zeros(games)
         run(
             buf(s0),
             cfg,
             lv,
             val,
             pol,
+            shuf,
             buf(words),
             zeros(len(s0)),
             zeros(3 * c),
@@ -325,6 +370,7 @@ def _play(
             scores,
             winners,
             turns,
+            homes,
         )
         if not (tr[1] or sn[1]):
             break
@@ -333,7 +379,10 @@ def _play(
     def out(a: Any) -> list[int]:
         return a.tolist() if numpy else list(a)
 
-    result = Playouts(n, games, out(scores), out(winners), out(turns))
+    hm = out(homes)
+    result = Playouts(
+        n, games, out(scores), out(winners), out(turns), [x & 0xFFFF for x in hm], [x >> 16 == 1 for x in hm]
+    )
     if games and min(result.turns) < 0:
         raise RuntimeError("the playout kernel stopped a game that would not end (a kernel bug)")
     return result, out(tr), out(sn)
@@ -370,19 +419,29 @@ def playout_from(
     *,
     policy: Policy | Sequence[Policy] | None = None,
     backend: Backend = "auto",
+    stop_round: int = 0,
+    redeal: Sequence[int] | None = None,
 ) -> Playouts:
     """Play ``game`` out to the end ``playouts`` times, each from its present position (any
     step: a turn under way, a search, a sink step, or the end).  ``game`` is not changed.
+
+    ``stop_round=r``: stop each playout when round ``r`` ends (its ``scores`` are then those
+    banked so far, ``ended`` says which games ended instead).  ``redeal``: chip ids (not banked)
+    whose values are dealt anew among themselves, level by level, before each playout — the
+    chips a player has not seen, so that each playout is a fresh determinization of his view.
 
     >>> g = Game(players=2, path=[(1, 1), (4, 15)], air=5, seed=0)
     >>> r = playout_from(g, 100, seed=2)
     >>> sorted(set(r.scores)) <= [0, 1, 15, 16]
     True
+    >>> r = playout_from(g, 100, seed=2, stop_round=1)
+    >>> r.ended.count(True) < 100 and len(r.homes) == 100
+    True
     """
     if not isinstance(game, Game):
         raise TypeError(f"expected a Game, got {type(game).__name__}")
     run, numpy = _kernel(backend)
-    return _play(game, playouts, seed, policy, run, numpy)[0]
+    return _play(game, playouts, seed, policy, run, numpy, stop_round=stop_round, redeal=redeal)[0]
 
 
 def _action(code: int) -> Action:
