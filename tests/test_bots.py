@@ -30,6 +30,9 @@ VARIANTS = [(name, CHEAP.get(name, {})) for name in BOT_NAMES] + [
     ("mc", {"playouts": 3, "horizon": "round", "rollout": "air", "self_rollout": "planner"}),
     ("ismcts", {"playouts": 12, "opponents": "model", "horizon": "round"}),
     ("ismcts", {"playouts": 12, "rollout": "random"}),
+    ("mc", {"playouts": 3, "engine": "python"}),
+    ("mc", {"playouts": 3, "engine": "kernel", "horizon": "game", "rollout": "random"}),
+    ("ismcts", {"playouts": 12, "engine": "python"}),
 ]
 
 
@@ -401,3 +404,45 @@ def test_max_time_caps_the_search():
     ism = make_bot("ismcts", seed=1, playouts=30)
     ism(g.view(0), g.legal_choices())
     assert sum(ism.last_explanation["visits"].values()) == 30 and "visits" in ism.explain()
+
+
+def test_search_engines_estimate_the_same_values():
+    """The search bots' playouts on the compiled kernel (engine="kernel", the default for the
+    planner and random rollouts) and in Python (engine="python") are the same estimate: the
+    values of each choice agree within sampling error, on both horizons."""
+    g = Game(players=3, seed=21)
+    while not (g.step == "search" and "take" in g.legal_choices() and g.current_player == 0):
+        g.apply("roll" if g.step == "roll" else ("continue" if "continue" in g.legal_choices() else "none"))
+    g2 = Game(players=2, seed=5)  # a turn-back decision, later in a round
+    while not (g2.step == "turn_back" and g2.carrying[g2.current_player] and g2.air < 20):
+        lg = g2.legal_choices()
+        g2.apply(
+            "roll"
+            if g2.step == "roll"
+            else ("take" if "take" in lg else lg[-1] if "continue" in lg else lg[0])
+        )
+    for game in (g, g2):
+        for horizon in ("round", "game"):
+            view, legal = game.view(game.current_player), game.legal_choices()
+            est = {}
+            for engine in ("kernel", "python"):
+                bot = make_bot("mc", seed=3, playouts=1000, horizon=horizon, engine=engine)
+                bot(view, legal)
+                est[engine] = bot.last_explanation["values"]
+            for c in legal:
+                # rewards lie in [-0.2, 1.2], a standard deviation of at most 0.7: a standard
+                # error of at most 0.022 each, 0.031 for the difference; 0.12 is about 4 of them
+                assert abs(est["kernel"][c] - est["python"][c]) < 0.12, (horizon, c, est)
+
+
+def test_engine_knob():
+    assert make_bot("mc", playouts=2).use_kernel and make_bot("ismcts", playouts=2).use_kernel
+    assert not make_bot("mc", playouts=2, engine="python").use_kernel
+    assert not make_bot("mc", playouts=2, rollout="air").use_kernel  # a rollout only Python plays
+    for bad in (
+        {"engine": "gpu"},
+        {"engine": "kernel", "rollout": "air"},
+        {"engine": "kernel", "self_rollout": "depth"},
+    ):
+        with pytest.raises(ValueError, match="engine|kernel"):
+            make_bot("mc", **bad)
