@@ -225,12 +225,40 @@ def test_heuristic_bots_take_the_fast_path_with_the_same_choices(name):
 
     g = random_game_mid(4, seed=7)
     assert all(type(p) is _PolicySeat for p in _resolve_bots(name, 4, 1))
-    fast = win_chances(g.view(0), playouts=300, seed=3, bots=name)
+    fast = win_chances(g.view(0), playouts=300, seed=3, bots=name, engine="python")
     bots = [make_bot(name, seed=3 + i) for i in range(4)]
     slow = win_chances(
         g.view(0), playouts=300, seed=3, bots=[lambda v, legal, b=b: b(v, legal) for b in bots]
     )
     assert fast.wins == slow.wins
+
+
+@pytest.mark.parametrize("bots", [None, "planner", ["random", "planner", "simple", "planner"]])
+def test_the_playout_kernel_gives_the_same_estimate(bots):
+    """engine="auto" plays these bots on the compiled kernel (one draw of the hidden values per
+    block, each playout dealing the unseen ones anew); the chances agree with the rules
+    engine's own playouts within sampling error, for a player's knowledge and for the truth."""
+    from dsa_widget.deep_sea.analysis.estimate import _kernel_policies, _resolve_bots
+
+    assert _kernel_policies(_resolve_bots(bots, 4, 1)) is not None
+    g = random_game_mid(4, seed=9)
+    n = 1500
+    for kw in ({"seat": 2}, {"god": True}):
+        kern = win_chances(g, bots, playouts=n, seed=4, executor="local", **kw)
+        slow = win_chances(g, bots, playouts=n, seed=4, engine="python", executor="local", **kw)
+        for q in range(4):
+            p = (kern.chance(q) + slow.chance(q)) / 2
+            se = (2 * max(p * (1 - p), 0.01) / n) ** 0.5
+            assert abs(kern.chance(q) - slow.chance(q)) < 4 * se, (kw, q, kern.wins, slow.wins)
+
+
+def test_engine_choice():
+    g = random_game_mid(3, seed=2)
+    with pytest.raises(AnalysisError, match="engine"):
+        win_chances(g, seat=0, playouts=10, engine="gpu")
+    with pytest.raises(AnalysisError, match="kernel"):
+        win_chances(g, "air", seat=0, playouts=10, engine="kernel")  # a bot the kernel does not play
+    assert win_chances(g, "air", seat=0, playouts=10, seed=1).playouts == 10  # auto: the engine
 
 
 def random_game_mid(players: int, seed: int) -> Game:

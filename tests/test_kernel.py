@@ -189,12 +189,14 @@ def random_policy(rng: random.Random, n: int) -> list[Policy] | None:
                     back_air=rng.randint(0, 30),
                 )
             )
-        else:
+        elif x < 0.85:
             out.append(
                 Policy(
                     "planner", carry=rng.randint(0, 4), slack=rng.randint(-2, 8), up_slack=rng.randint(-2, 6)
                 )
             )
+        else:
+            out.append(Policy("simple"))
     return out
 
 
@@ -435,6 +437,30 @@ def test_planner_policy_is_the_planner_bots_rule() -> None:
             checked += 1
             g.apply(action)
     assert checked > 2000
+
+
+def test_simple_policy_is_the_estimates_default_rule() -> None:
+    """Policy("simple") chooses exactly what analysis.estimate.simple_bot chooses."""
+    from dsa_widget.deep_sea.analysis.estimate import simple_bot
+
+    rng = random.Random(12)
+    checked = 0
+    for _ in range(200):
+        start = random_start(rng)
+        trace = trace_playout(start, seed=rng.randrange(2**31), policy=Policy("simple"))
+        assert mismatch(trace, start) is None
+        g = start.copy()
+        for seat, action, _ in trace.actions:
+            if isinstance(action, tuple):
+                g.apply_chance(action)
+                continue
+            assert simple_bot(g.view(seat), g.legal_choices()) == action, (
+                start.setup.to_dict(),
+                g.state_dict(),
+            )
+            checked += 1
+            g.apply(action)
+    assert checked > 1500
 
 
 def _homes_in_round(start: Game, g: Game, r: int) -> int:

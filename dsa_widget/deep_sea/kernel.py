@@ -85,6 +85,7 @@ __all__ = [
     "UNIFORM",
     "THRESHOLD",
     "PLANNER",
+    "SIMPLE",
     "offsets",
     "state_size",
     "pack_item",
@@ -135,7 +136,7 @@ NSCAL = 16
 #: steps
 S_BEGIN, S_ROLL, S_SEARCH, S_SINK, S_OVER = range(5)
 #: policy kinds
-UNIFORM, THRESHOLD, PLANNER = 0, 1, 2
+UNIFORM, THRESHOLD, PLANNER, SIMPLE = 0, 1, 2, 3
 #: cfg fields
 (C_N, C_AIR, C_ROUNDS, C_REQUIRES, C_FARTHEST, C_LEVELS_DESC, C_SINK_CHOSEN, C_CHIPS, C_GAMES, C_TRACE) = (
     range(10)
@@ -668,6 +669,8 @@ def run(
                             back = (_rand(rng) * 2) >> 32 == 0
                         elif pol[pk] == PLANNER:  # back as soon as carrying something
                             back = k > 0
+                        elif pol[pk] == SIMPLE:  # analysis.estimate.simple_bot
+                            back = k >= 2 or s[AIR] <= 2 * pos
                         else:
                             back = k >= pol[pk + 2] or s[AIR] < pol[pk + 3]
                         if tracing:
@@ -710,6 +713,8 @@ def run(
                 if item != 0:  # legal: none, take
                     if uniform:
                         take = (_rand(rng) * 2) >> 32 == 1
+                    elif pol[pk] == SIMPLE:
+                        take = k == 0 or (s[up0 + p] == 0 and k < 2)
                     elif pol[pk] == PLANNER:  # heuristics.PlannerPolicy.move
                         need = _air_needed(s, cfg, p, k + 1)
                         if s[up0 + p] == 0:

@@ -77,12 +77,14 @@ class Policy:
     get back with it falls under ``slack`` or past the path's middle; heading up take while
     carrying fewer than ``carry`` and the air left over exceeds ``up_slack``; put the lightest
     item down when the air is short of what the load needs; sink in pickup order.
+    ``kind="simple"``: the estimates' default policy
+    (:func:`~dsa_widget.deep_sea.analysis.estimate.simple_bot`), choice for choice.
 
     >>> Policy("threshold", take_below=3, back_at=2, back_air=12)
     Policy(kind='threshold', take_below=3, back_at=2, back_air=12)
     """
 
-    kind: Literal["uniform", "threshold", "planner"] = "uniform"
+    kind: Literal["uniform", "threshold", "planner", "simple"] = "uniform"
     take_below: int = 2
     back_at: int = 2
     back_air: int = 0
@@ -91,8 +93,10 @@ class Policy:
     up_slack: int = 2
 
     def __post_init__(self) -> None:
-        if self.kind not in ("uniform", "threshold", "planner"):
-            raise ValueError(f"policy kind must be 'uniform', 'threshold' or 'planner', got {self.kind!r}")
+        if self.kind not in ("uniform", "threshold", "planner", "simple"):
+            raise ValueError(
+                f"policy kind must be 'uniform', 'threshold', 'planner' or 'simple', got {self.kind!r}"
+            )
         for name in ("take_below", "back_at", "back_air", "carry", "slack", "up_slack"):
             v = getattr(self, name)
             if type(v) is not int or not -(2**31) < v < 2**31:
@@ -279,6 +283,8 @@ def _policies(policy: Policy | Sequence[Policy] | None, n: int) -> list[int]:
     for p in seats:
         if p.kind == "planner":
             out += [K.PLANNER, p.carry, p.slack, p.up_slack]
+        elif p.kind == "simple":
+            out += [K.SIMPLE, 0, 0, 0]
         else:
             out += [K.UNIFORM if p.kind == "uniform" else K.THRESHOLD, p.take_below, p.back_at, p.back_air]
     return out

@@ -105,9 +105,10 @@ class _PolicySeat:
     too; this skips building a View and the bot's explanation at every choice (about 1.6x).
     """
 
-    __slots__ = ("choose",)
+    __slots__ = ("choose", "policy")
 
     def __init__(self, policy: Any) -> None:
+        self.policy = policy
         self.choose = policy.choose
 
 
@@ -262,7 +263,10 @@ class _FromGod:
 
 def _source(
     state: Any, seat: int | None, god: bool
-) -> tuple[Callable[[random.Random], Any], int, tuple[str, ...], str]:
+) -> tuple[Callable[[random.Random], Any], int, tuple[str, ...], str, Any]:
+    """How to draw a full game from ``state`` (a View, or a Game with ``seat`` or ``god``); the
+    number of seats, the players' names, whose knowledge it is in words, and the View the
+    draws come from (None for ``god``)."""
     from ..rules import Game
     from ..view import View
 
@@ -272,14 +276,20 @@ def _source(
         if seat is not None and seat != state.seat:
             raise AnalysisError(f"this view is seat {state.seat}'s, not seat {seat}'s")
         view = state
-        return view.sample, len(view.players), view.players, f"what {view.players[view.seat]} knows"
+        return view.sample, len(view.players), view.players, f"what {view.players[view.seat]} knows", view
     if isinstance(state, Game):
         if god and seat is not None:
             raise AnalysisError(
                 "give either seat= (a player's knowledge) or god=True (the true values), not both"
             )
         if god:
-            return _FromGod(state), len(state.players), state.setup.players, "true hidden values (teacher)"
+            return (
+                _FromGod(state),
+                len(state.players),
+                state.setup.players,
+                "true hidden values (teacher)",
+                None,
+            )
         if seat is None:
             raise AnalysisError(
                 "whose knowledge? pass seat=<seat> (hidden values re-drawn from what that "
@@ -287,7 +297,13 @@ def _source(
                 "pass a View"
             )
         view = state.view(check_seat(board_of(state), seat))
-        return view.sample, len(state.players), state.setup.players, f"what {view.players[view.seat]} knows"
+        return (
+            view.sample,
+            len(state.players),
+            state.setup.players,
+            f"what {view.players[view.seat]} knows",
+            view,
+        )
     raise AnalysisError(f"expected a Game or a View, got {type(state).__name__}")
 
 
@@ -296,12 +312,58 @@ def _source(
 WIN_BLOCK = 500
 
 
+def _kernel_policies(policies: list[Callable[..., Any] | _PolicySeat | None]) -> list[Any] | None:
+    """The playout kernel's policy for every seat, or None when some seat's bot is not one the
+    kernel plays (then the playouts run on the checked engine's fast path)."""
+    try:
+        from ..bots import heuristics as hb
+        from ..playouts import Policy
+    except ImportError:  # pragma: no cover - the rules core without the bots package
+        return None
+    out = []
+    for b in policies:
+        if b is None:
+            out.append(Policy("simple"))
+            continue
+        pol = b.policy if type(b) is _PolicySeat else None
+        if type(pol) is hb.PlannerPolicy and pol.middle == 0.5:
+            knobs = (pol.carry, pol.slack, pol.up_slack)
+            if all(float(x).is_integer() and abs(x) < 2**31 for x in knobs):
+                out.append(
+                    Policy("planner", carry=int(knobs[0]), slack=int(knobs[1]), up_slack=int(knobs[2]))
+                )
+                continue
+        if type(b) is hb.RandomBot:
+            out.append(Policy("uniform"))
+            continue
+        return None
+    return out
+
+
+def _unseen_in_play(view: Any) -> list[int]:
+    """The chips whose values ``view`` does not know and no score holds yet."""
+    banked = {x for chips in view.banked for x in chips}
+    return [c for c in range(len(view.levels)) if c not in view.known and c not in banked]
+
+
 def _win_block(payload: tuple[Any, ...], block: tuple[int, int]) -> list[int]:
-    """Play one block of playouts (``(number, playouts)``); the wins by seat."""
-    sample, policies, n, base = payload
+    """Play one block of playouts (``(number, playouts)``); the wins by seat.
+
+    On the playout kernel (every seat's policy one it plays): one game drawn for the block,
+    and every playout deals the unseen values anew (``redeal``), so each is a fresh draw."""
+    sample, policies, n, base, kernel, redeal = payload
     number, count = block
     rng = random.Random(f"{base}/win/{number}")
     wins = [0] * n
+    if kernel is not None:
+        from ..playouts import playout_from
+
+        r = playout_from(sample(rng), count, seed=rng.getrandbits(63), policy=kernel, redeal=redeal)
+        for m in r.winners:
+            for q in range(n):
+                if m >> q & 1:
+                    wins[q] += 1
+        return wins
     for _ in range(count):
         h = sample(rng)
         _play_out(h, policies)
@@ -322,6 +384,7 @@ def win_chances(
     workers: int | None = 2,
     executor: str = "process",
     address: str | None = None,
+    engine: str = "auto",
 ) -> WinEstimate:
     """Estimate every seat's chance to win from here when all seats follow ``bots``.
 
@@ -334,6 +397,11 @@ def win_chances(
     :func:`simple_bot` and the built-in heuristics lay them in pickup order.
     ``progress`` shows a progress bar (a widget in a kernel, text on stderr
     elsewhere); by default only for 20,000 playouts or more.
+
+    ``engine="auto"`` plays the playouts on the compiled playout kernel
+    (:mod:`dsa_widget.deep_sea.playouts`) when it plays every seat's bot (the default simple
+    policy, ``planner``, ``random``), else on the rules engine in Python (``"python"``
+    forces that; ``"kernel"`` refuses any other bot).
 
     The playouts come in blocks of :data:`WIN_BLOCK`, each with its own generator derived
     from ``seed``: the local process pool (``workers`` processes; runs of one block stay in
@@ -350,10 +418,16 @@ def win_chances(
     """
     if isinstance(playouts, bool) or not isinstance(playouts, int) or playouts < 1:
         raise AnalysisError(f"playouts must be a whole number >= 1, got {playouts!r}")
-    sample, n, players, knowledge = _source(state, seat, god)
+    sample, n, players, knowledge, view = _source(state, seat, god)
     if board_of(state).current is None:
         raise AnalysisError("the game is over: its winners are known")
     policies = _resolve_bots(bots, n, seed)
+    kernel = _kernel_policies(policies) if engine != "python" else None
+    if engine == "kernel" and kernel is None:
+        raise AnalysisError("engine='kernel': the playout kernel does not play every seat's bot here")
+    if engine not in ("auto", "kernel", "python"):
+        raise AnalysisError(f"engine must be 'auto', 'kernel' or 'python', got {engine!r}")
+    redeal = None if view is None else _unseen_in_play(view)
     base = random.getrandbits(64) if seed is None else seed
     blocks = [(b, min(WIN_BLOCK, playouts - a)) for b, a in enumerate(range(0, playouts, WIN_BLOCK))]
     wins = [0] * n
@@ -370,7 +444,7 @@ def win_chances(
     try:
         run_chunks(
             _win_block,
-            (sample, policies, n, base),
+            (sample, policies, n, base, kernel, redeal),
             blocks,
             executor=executor,
             workers=default_workers(workers),
