@@ -32,7 +32,7 @@ VARIANTS = [(name, CHEAP.get(name, {})) for name in BOT_NAMES] + [
     ("ismcts", {"playouts": 12, "rollout": "random"}),
     ("mc", {"playouts": 3, "engine": "python"}),
     ("mc", {"playouts": 3, "engine": "kernel", "horizon": "game", "rollout": "random"}),
-    ("ismcts", {"playouts": 12, "engine": "python"}),
+    ("ismcts", {"playouts": 12, "engine": "kernel"}),
 ]
 
 
@@ -436,7 +436,10 @@ def test_search_engines_estimate_the_same_values():
 
 
 def test_engine_knob():
-    assert make_bot("mc", playouts=2).use_kernel and make_bot("ismcts", playouts=2).use_kernel
+    assert (
+        make_bot("mc", playouts=2).use_kernel and make_bot("ismcts", playouts=2, engine="kernel").use_kernel
+    )
+    assert not make_bot("ismcts", playouts=2).use_kernel  # one rollout per iteration: Python
     assert not make_bot("mc", playouts=2, engine="python").use_kernel
     assert not make_bot("mc", playouts=2, rollout="air").use_kernel  # a rollout only Python plays
     for bad in (

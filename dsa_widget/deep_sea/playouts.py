@@ -190,6 +190,20 @@ def _cfg(game: Game, games: int, trace: bool) -> list[int]:
     return cfg
 
 
+#: packed items by their chip ids (a Game's items are always packable: at most 3 chips, ids under
+#: a Setup's 1000); bounded by the number of distinct items ever seen
+_PACKED: dict[tuple[int, ...], int] = {}
+
+
+def _pack(item: tuple[int, ...]) -> int:
+    code = _PACKED.get(item)
+    if code is None:
+        code = K.pack_item(item)
+        if len(_PACKED) < 1 << 16:
+            _PACKED[item] = code
+    return code
+
+
 def _state(game: Game) -> list[int]:
     """The kernel state of ``game`` (public properties only)."""
     n = len(game.setup.players)
@@ -225,14 +239,14 @@ def _state(game: Game) -> list[int]:
         items = carrying[q]
         s[ncar0 + q] = len(items)
         for j, item in enumerate(items):
-            s[carry0 + q * c + j] = K.pack_item(item)
+            s[carry0 + q * c + j] = _pack(item)
         s[score0 + q] = game.scores[q]
         for chip in game.banked_chips[q]:
             s[lvc0 + 5 * q + levels[chip]] += 1
     s[K.NHOME] = sum(1 for q in range(n) if home[q])
     for i, x in enumerate(game.spaces):
         if i:
-            s[path0 + i] = 0 if x is None else K.pack_item(x)
+            s[path0 + i] = 0 if x is None else _pack(x)
     if step == "sink":
         view = game.view(0)
         queue = view.sink_queue
