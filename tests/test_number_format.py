@@ -82,7 +82,7 @@ def test_probabilities_are_percentages_beside_their_fraction():
 def test_examples_from_the_issue():
     """The four figures the issue saw as percentages."""
     assert repr(Points(3, 2)) == "3/2 ≈ 1.50 points"
-    assert "≈ 20.63 points" in repr(solo_policy().exact_value)
+    assert "≈ 20.87 points" in repr(solo_policy().exact_value)
     assert repr(chip_mean(Game(players=2, seed=1).view(0), 2)) == "11/2 ≈ 5.50 points"
     assert repr(expected_steps(3)) == "10/9 ≈ 1.11 steps"
 
