@@ -1,19 +1,202 @@
-"""The probability lesson runs top to bottom in a real kernel."""
+"""The two lessons (probability, what-if) run top to bottom in a real kernel, and hold what makes
+them lessons a teacher can use (issue 16, item 10): learning goals, predict-then-check cells whose
+exact answers and simulations agree, a teacher's key for every prediction, the open versions
+checked against the library, the 1/√n picture, the animated simulated dives, the lesson positions
+on the live board."""
 
 from __future__ import annotations
 
+import re
+import xml.etree.ElementTree as ET
+from itertools import pairwise
 from pathlib import Path
+from typing import Any
 
+import pytest
 from helpers import run_notebook
 
-NOTEBOOK = Path(__file__).resolve().parent.parent / "examples" / "probability.ipynb"
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+NOTEBOOK = EXAMPLES / "probability.ipynb"
+WHAT_IF = EXAMPLES / "what-if.ipynb"
+SVG = "{http://www.w3.org/2000/svg}"
 
 
-def test_probability_notebook_executes():
-    nb, text = run_notebook(NOTEBOOK)
+@pytest.fixture(scope="module")
+def probability() -> tuple[Any, str]:
+    return run_notebook(NOTEBOOK)
+
+
+@pytest.fixture(scope="module")
+def what_if() -> tuple[Any, str]:
+    return run_notebook(WHAT_IF)
+
+
+def _markdown(nb: Any) -> list[str]:
+    return [c.source for c in nb.cells if c.cell_type == "markdown"]
+
+
+def _code(nb: Any) -> list[str]:
+    return [c.source for c in nb.cells if c.cell_type == "code"]
+
+
+def _html_svgs(nb: Any) -> list[ET.Element]:
+    """Every SVG drawn inline in an HTML output, parsed (so it must be well-formed XML)."""
+    out = []
+    for c in nb.cells:
+        for o in c.get("outputs", []) if c.cell_type == "code" else []:
+            html = o.get("data", {}).get("text/html", "")
+            if isinstance(html, list):
+                html = "".join(html)
+            if html.lstrip().startswith("<svg"):
+                out.append(ET.fromstring(html))
+    return out
+
+
+def _check_lesson_shape(nb: Any) -> None:
+    """Learning goals first; every Predict cell answered in the teacher's key, which comes last and
+    is folded (<details>) so a student running the lesson is not handed the answers."""
+    md = _markdown(nb)
+    assert "### Learning goals" in md[0]
+    key = [i for i, m in enumerate(md) if "## Teacher's key" in m]
+    assert len(key) == 1, "one teacher's key"
+    body, key_text = md[: key[0]], "\n".join(md[key[0] :])
+    asked = sorted({int(n) for m in body for n in re.findall(r"\*\*Predict (\d+)\.\*\*", m)})
+    assert len(asked) >= 3 and asked == list(range(1, len(asked) + 1)), asked
+    answered = sorted({int(n) for n in re.findall(r"<summary><b>Predict (\d+)</b>", key_text)})
+    assert answered == asked
+    assert key_text.count("<details>") == key_text.count("</details>") >= len(asked)
+    assert not any("Predict" in m and "<summary>" in m for m in body), "no answers before the key"
+
+
+_NUMBER = r"(-?[\d.]+)"
+_CHECKS = re.compile(
+    rf"exact:?\s+[^\n;]*?≈ {_NUMBER}(%| points)[^\n]*?(?:\n[^\n]*?)?simulated:?\s+{_NUMBER}(?:%| points) "
+    rf"\[{_NUMBER}%?, {_NUMBER}%?\]"
+)
+
+
+def _exact_against_simulated(text: str) -> int:
+    """Every printed "exact … simulated … [lo, hi]" pair agrees: the exact figure lies within twice
+    the simulation's 95% half-width of its estimate (a seeded simulation; the margin keeps the
+    check from hanging on one draw). Returns how many pairs there were."""
+    pairs = _CHECKS.findall(text)
+    for exact, _unit, est, lo, hi in pairs:
+        half = (float(hi) - float(lo)) / 2
+        assert abs(float(exact) - float(est)) <= 2 * half + 0.05, (exact, est, lo, hi)
+    return len(pairs)
+
+
+# ---------------------------------------------------------------- the probability lesson
+
+
+def test_probability_notebook_executes(probability):
+    nb, text = probability
     assert "22/27" in text  # the hand-worked chance to get home
     assert "1/9" in text and "10/9" in text  # dice and movement worked numbers
     assert "95%" in text  # estimates carry their intervals
     outputs = [o for c in nb.cells if c.cell_type == "code" for o in c.get("outputs", [])]
     svg = [o for o in outputs if "image/svg+xml" in o.get("data", {})]
     assert svg, "the heat map is drawn as SVG"
+
+
+def test_probability_lesson_has_goals_predictions_and_a_key(probability):
+    nb, text = probability
+    _check_lesson_shape(nb)
+    # each prediction is checked by an exact figure and a simulation with its interval
+    assert _exact_against_simulated(text) >= 7
+    md = "\n".join(_markdown(nb))
+    assert "### The value of the simplification" in md  # the placeholder the solo section keeps
+
+
+def test_open_versions_are_checked_against_the_library(probability):
+    """The few-line versions a student can read and change are each held to the library by an
+    assert that ran (an assert that failed would have stopped the notebook)."""
+    nb, _ = probability
+    cells = _code(nb)
+    for mine, library in [
+        ("my_sums", "dice_sum_distribution()"),
+        ("my_steps(k)", "steps_distribution(k)"),
+        ("my_landing(", "landing_distributions(h)"),
+        ("my_home(", "home_chance(a)"),
+        ("ends[0]", "home_chance(d"),  # ends = my_end(...)
+        ("best", "mini.exact_value"),
+    ]:
+        asserts = [ln for c in cells for ln in c.splitlines() if ln.lstrip().startswith("assert ")]
+        assert any(mine in ln and library in ln for ln in asserts), (mine, library)
+
+
+def test_the_simulated_dives_are_animated_beside_the_exact_distribution(probability):
+    nb, _ = probability
+    hops = [s for s in _html_svgs(nb) if list(s.iter(f"{SVG}animate"))]
+    assert len(hops) == 1
+    svg = hops[0]
+    frames = [g for g in svg.iter(f"{SVG}g") if g.find(f"{SVG}animate") is not None]
+    assert len(frames) == 12
+    # one frame visible without animation (a static renderer shows the first dive)
+    assert [g.get("opacity") for g in frames] == ["1"] + ["0"] * 11
+    for i, g in enumerate(frames):
+        a = g.find(f"{SVG}animate")
+        times = [float(t) for t in a.get("keyTimes").split(";")]
+        assert times[0] == 0 and times == sorted(times) and times[-1] <= 1
+        assert len(times) == len(a.get("values").split(";")) and a.get("calcMode") == "discrete"
+        assert abs(times[-1] - (i + 1) / 12) < 1e-3  # frame i ends where frame i + 1 starts
+        # every frame's caption says where that dive ended
+        caption = "".join(t.text or "" for t in g.iter(f"{SVG}text"))
+        assert f"dive {i + 1} of 12" in caption and ("home!" in caption or "drowns on space" in caption)
+    # the exact distribution beside it: one bar per end space, its chances adding up to 100%
+    shares = [float(t.text[:-1]) for t in svg.iter(f"{SVG}text") if re.fullmatch(r"[\d.]+%", t.text or "")]
+    assert len(shares) >= 5 and abs(sum(shares) - 100) < 1
+    assert svg.get("fill") == "currentColor"  # its text follows the notebook's theme
+
+
+def test_the_interval_shrinks_like_one_over_root_n(probability):
+    nb, text = probability
+    rows = re.findall(r"^\s*([\d,]+)\s+[\d.]+%\s+\[[^\]]+\]\s+±\s*([\d.]+)\s+(\d+)$", text, re.M)
+    assert len(rows) >= 4
+    sizes = [int(n.replace(",", "")) for n, _, _ in rows]
+    halves = [float(h) for _, h, _ in rows]
+    for (n1, h1), (n2, h2) in pairwise(zip(sizes, halves, strict=True)):
+        assert n2 == 4 * n1
+        assert 0.35 < h2 / h1 < 0.65, "4 times the playouts: about half the width"
+    picture = [s for s in _html_svgs(nb) if "playouts" in "".join(t.text or "" for t in s.iter(f"{SVG}text"))]
+    assert len(picture) == 1
+    assert len(list(picture[0].iter(f"{SVG}circle"))) == 4 * len(sizes)  # four estimates per size
+
+
+def test_rules_of_thumb_never_beat_the_optimum(probability):
+    _, text = probability
+    rows = re.findall(r"^(.+?)\s+(-?[\d.]+) points\s+(-?[\d.]+) points$", text, re.M)
+    assert len(rows) >= 4
+    optimum = float(re.search(r"the optimal solo policy\s+([\d.]+) points", text).group(1))
+    for name, value, lost in rows:
+        assert float(lost) >= 0, name
+        assert abs(optimum - float(value) - float(lost)) < 0.011, name
+
+
+# ---------------------------------------------------------------- the what-if lesson
+
+
+def test_what_if_lesson_has_goals_predictions_and_a_key(what_if):
+    nb, text = what_if
+    _check_lesson_shape(nb)
+    assert _exact_against_simulated(text) >= 4
+    assert "average over the 9 rolls" in text  # the law of total probability, asserted in the lesson
+
+
+def test_what_if_lesson_positions_are_on_live_boards(what_if):
+    """The lesson builds its positions as games and loads them into boards; each board is shown
+    exactly once (the static export puts one board on the page per widget), the lesson's own
+    game boards between the first live game and the finished game that ends the lesson."""
+    nb, _ = what_if
+    views = [
+        o["data"]["application/vnd.jupyter.widget-view+json"]["model_id"]
+        for c in nb.cells
+        if c.cell_type == "code"
+        for o in c.get("outputs", [])
+        if "application/vnd.jupyter.widget-view+json" in o.get("data", {})
+    ]
+    assert len(views) == len(set(views)) == 4
+    code = _code(nb)
+    assert any("DeepSea(pos1)" in c for c in code) and any("DeepSea(pos2)" in c for c in code)
+    last = next(c for c in reversed(code) if "DeepSea(" in c)
+    assert "play_bots()" in last
