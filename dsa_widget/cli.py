@@ -90,6 +90,68 @@ def _cmd_tournament(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_serve(args: argparse.Namespace) -> int:
+    """Serve a game: one link per seat (each sees only its own view), one for spectators."""
+    try:
+        from .server import Server, make_table
+    except ImportError as e:  # the server extra is not installed
+        print(f"error: {e}; install it with pip install 'dsa_widget[server]'", file=sys.stderr)
+        return 2
+    try:
+        if args.resume:
+            table = make_table(resume=args.resume, record=args.record, bot_delay=args.bot_delay)
+        else:
+            setup: dict[str, Any] = {}
+            names = args.players or ["Player 1", "Player 2"]
+            setup["players"] = int(names[0]) if len(names) == 1 and names[0].isdigit() else names
+            for key in ("air", "rounds", "seed"):
+                if getattr(args, key) is not None:
+                    setup[key] = getattr(args, key)
+            options: dict[str, Any] = {}
+            for opt in args.option or []:
+                key, eq, value = opt.partition("=")
+                if not eq:
+                    raise ValueError(f"--option expects key=value, got {opt!r}")
+                options[key] = {"true": True, "false": False}.get(value.lower(), value)
+            if args.reveal:
+                options["reveal"] = args.reveal
+            if options:
+                setup["options"] = options
+            seats: dict[int, str] = {}
+            for spec in args.seat or []:
+                q, eq, bot = spec.partition("=")
+                if not eq or not q.isdigit():
+                    raise ValueError(f"--seat expects SEAT=BOT (e.g. 2=planner), got {spec!r}")
+                seats[int(q)] = bot
+            table = make_table(seats=seats, record=args.record, bot_delay=args.bot_delay, **setup)
+        srv = Server(
+            table,
+            host=args.host,
+            port=args.port,
+            base_url=args.base_url,
+            allowed_origins=args.allow_origin or (),
+        )
+    except (ValueError, OSError) as e:
+        print(f"error: {' '.join(str(e).split())}", file=sys.stderr)
+        return 2
+    if args.start:
+        table.start(fill=args.fill)
+    else:
+        table.autostart = True  # starts when every human seat has connected
+    if args.json:
+        print(json.dumps({"base_url": srv.base_url, "seats": srv.seat_urls, "spectator": srv.spectator_url}))
+    else:
+        print(f"Serving {', '.join(table.players)} at {srv.base_url} (bound to {args.host}).")
+        print("Send each player his own link (whoever holds a link plays that seat):")
+        for label, url in srv.urls.items():
+            print(f"  {label}: {url}")
+        if not args.start:
+            print("The game starts when every human seat has connected. Ctrl-C stops the server.")
+    sys.stdout.flush()
+    srv.run_forever()
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m dsa_widget", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
@@ -125,5 +187,28 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--per-game", action="store_true", help="with --json: include every game")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=_cmd_tournament)
+    p = sub.add_parser("serve", help="serve a game: one link per seat, each seeing only its own view")
+    p.add_argument("--players", nargs="+", help="names in seat order, or a number of seats (default 2)")
+    p.add_argument(
+        "--seat", action="append", metavar="SEAT=BOT", help="a bot seat, e.g. 2=planner; repeatable"
+    )
+    p.add_argument("--air", type=int, default=None)
+    p.add_argument("--rounds", type=int, default=None)
+    p.add_argument("--seed", type=int, default=None)
+    p.add_argument("--reveal", choices=["public", "owner"], help="who sees banked values (a rule option)")
+    p.add_argument("--option", action="append", metavar="KEY=VALUE", help="a rule option, repeatable")
+    p.add_argument(
+        "--host", default="127.0.0.1", help="the address to bind (default 127.0.0.1: this machine only)"
+    )
+    p.add_argument("--port", type=int, default=0, help="the port (default: a free one)")
+    p.add_argument("--base-url", help="how players reach the server, e.g. a jupyter-server-proxy URL")
+    p.add_argument("--allow-origin", action="append", metavar="ORIGIN", help="another page origin allowed")
+    p.add_argument("--record", help="write the record here after every turn")
+    p.add_argument("--resume", help="go on with a record this server wrote (same seats, same links)")
+    p.add_argument("--start", action="store_true", help="start at once (else: when every human has joined)")
+    p.add_argument("--fill", default=None, help="with --start: the bot for seats nobody holds")
+    p.add_argument("--bot-delay", type=float, default=0.6, help="seconds before each bot choice")
+    p.add_argument("--json", action="store_true", help="print the links as one JSON line")
+    p.set_defaults(func=_cmd_serve)
     args = parser.parse_args(argv)
     return int(args.func(args))

@@ -68,3 +68,23 @@ export function drawControls(state, { paused, pending, send, onPause, onStep }) 
   }
   return box;
 }
+
+/**
+ * What a served screen shows when it is not its seat's turn (or it only watches):
+ * `remote` is {seat, name}, seat null for a spectator.
+ */
+export function drawWaiting(state, remote) {
+  const box = h("div", { class: "dsa-controls", role: "group", "aria-label": "Waiting" });
+  let text;
+  if (state.over) text = "The game is over.";
+  else {
+    const who = state.players[state.current];
+    const bot = isBot(state, state.current) ? ` (${state.seats[state.current]} bot)` : "";
+    text =
+      remote.seat === null || remote.seat === undefined
+        ? `You are watching: ${who}${bot} is to play.`
+        : `Waiting for ${who}${bot} to play…`;
+  }
+  box.append(h("span", { class: "dsa-hint", "data-waiting": "1", text }));
+  return box;
+}

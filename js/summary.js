@@ -76,7 +76,7 @@ export function drawSummary(st, sum, on) {
     box.append(table, h("p", { class: "dsa-summary-winner", text: sum.why_winner }));
   }
   const buttons = h("div", { class: "dsa-summary-buttons" });
-  if (sum.over)
+  if (sum.over && on.playAgain)
     buttons.append(
       h("button", {
         class: "dsa-btn dsa-primary",

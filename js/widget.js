@@ -3,7 +3,8 @@
 import { Animator, drawDice } from "./animate.js";
 import { COLS, drawBoard } from "./board.js";
 import { createBotTimer } from "./bot-timer.js";
-import { drawControls } from "./controls.js";
+import { drawControls, drawWaiting } from "./controls.js";
+import { drawCurtain } from "./curtain.js";
 import { h, replaceChildren } from "./dom.js";
 import { expandFrames, frameState } from "./history.js";
 import { drawLog, drawPastLog } from "./log.js";
@@ -19,9 +20,15 @@ const ANSWER_TIMEOUT_MS = 3000;
 /** From this width of the output area on, the players' cards and hints sit beside the board. */
 const WIDE_PX = 880;
 const NO_KERNEL = "No kernel is connected: this board is a picture (run the notebook to play).";
+const NO_TABLE = "Not connected to the table: reconnecting…";
+/** A bot timer that never moves a bot: on a served page the server moves them itself. */
+const NO_BOTS = { attachView: () => () => {}, noteSent() {}, dispose() {} };
 
 /** One view of the board. `bots`: the model's bot timer (made by initialize), shared by its views. */
 function renderView(model, el, bots) {
+  // a served page's screen ({seat, name}; seat null: a spectator), or null in a notebook
+  const remote = model.get("remote") || null;
+  const noPython = remote ? NO_TABLE : NO_KERNEL;
   const animator = new Animator();
   const status = h("div", { class: "dsa-status", role: "status", "aria-live": "polite" });
   const dice = h("div", { class: "dsa-dice-box" });
@@ -47,6 +54,7 @@ function renderView(model, el, bots) {
   const timeBox = h("div", { class: "dsa-time-box" });
   const hintsBox = h("div", { class: "dsa-hints-box" });
   const summaryBox = h("div", { class: "dsa-summary-box" });
+  const curtainBox = h("div", { class: "dsa-curtain-box" });
   const setup = createSetupPanel({
     getState: () => model.get("state"),
     getBotNames: () => model.get("bot_names") || ["random"],
@@ -68,8 +76,21 @@ function renderView(model, el, bots) {
     },
     // the play column, and beside it in a wide cell (below it in a narrow one) the players'
     // cards first, so scores and loads stay in sight, then the hints, the log and the rest
-    h("div", { class: "dsa-main" }, header, summaryBox, whatIfBox, pastBanner, boardBox, timeBox, controlsBox, error),
-    h("div", { class: "dsa-side" }, playersBox, hintsBox, logDetails, setup.el, help),
+    h(
+      "div",
+      { class: "dsa-main" },
+      curtainBox,
+      header,
+      summaryBox,
+      whatIfBox,
+      pastBanner,
+      boardBox,
+      timeBox,
+      controlsBox,
+      error,
+    ),
+    // a served page neither starts games nor opens what-ifs: the host does, in the notebook
+    h("div", { class: "dsa-side" }, playersBox, hintsBox, logDetails, remote ? null : setup.el, remote ? null : help),
   );
   el.append(root);
 
@@ -97,11 +118,13 @@ function renderView(model, el, bots) {
           closeSummary();
           root.focus({ preventScroll: true });
         },
-        playAgain: () => {
-          closeSummary();
-          send({ type: "play_again", seq: model.get("state").seq });
-          root.focus({ preventScroll: true });
-        },
+        playAgain: remote
+          ? null
+          : () => {
+              closeSummary();
+              send({ type: "play_again", seq: model.get("state").seq });
+              root.focus({ preventScroll: true });
+            },
       }),
     );
   }
@@ -143,7 +166,7 @@ function renderView(model, el, bots) {
       model.send(msg);
       return true;
     } catch {
-      showError(NO_KERNEL);
+      showError(noPython);
       return false;
     }
   }
@@ -156,6 +179,7 @@ function renderView(model, el, bots) {
   function intent(choice) {
     const st = model.get("state");
     if (inHistory() || !st.legal.includes(choice) || (!isWhatIf() && isBot(st, st.current))) return;
+    if (remote && st.current !== remote.seat) return; // a served screen plays its own seat only
     request({ type: "intent", seq: st.seq, choice });
   }
 
@@ -252,6 +276,9 @@ function renderView(model, el, bots) {
         drawControls(asHumans, { paused: false, pending, send: intent, onPause: setPaused, onStep: stepBot }),
       );
       replaceChildren(whatIfBox, drawWhatIf(live, { pending, on: whatIfTools, dice: pickedDice }));
+    } else if (remote && (live.over || live.current !== remote.seat)) {
+      replaceChildren(controlsBox, drawWaiting(live, remote));
+      replaceChildren(whatIfBox);
     } else {
       const c = drawControls(live, {
         paused: model.get("paused"),
@@ -260,7 +287,7 @@ function renderView(model, el, bots) {
         onPause: setPaused,
         onStep: stepBot,
       });
-      if (!live.over) {
+      if (!live.over && !remote) {
         c.append(
           h(
             "button",
@@ -307,7 +334,7 @@ function renderView(model, el, bots) {
         svgNow.insertBefore(layer, svgNow.querySelector(".dsa-diver"));
       }
     }
-    if (inHistory()) {
+    if (inHistory() || remote) {
       replaceChildren(hintsBox);
       return;
     }
@@ -376,6 +403,7 @@ function renderView(model, el, bots) {
       replaceChildren(dice, st.last_dice ? drawDice([{ type: "roll", dice: st.last_dice }], null) : null);
     }
     drawSummaryNow(live, st, past, first);
+    drawCurtainNow(live);
     drawControlsNow();
     drawTimebarNow();
     replaceChildren(playersBox, drawPlayers(st, model.get("bot_help") || {}));
@@ -401,6 +429,27 @@ function renderView(model, el, bots) {
     root.dataset.animations = animator.count;
     drawnSeq = live.seq;
     root.dataset.drawMs = (performance.now() - t0).toFixed(1);
+  }
+
+  /** Hot-seat: between two seats the board hides behind a curtain until the next player asks. */
+  function curtainDown(live) {
+    return !!live.curtain && !live.curtain.shown && live.mode !== "whatif";
+  }
+  function drawCurtainNow(live) {
+    const down = curtainDown(live);
+    root.classList.toggle("dsa-curtained", down);
+    root.dataset.curtain = down ? String(live.curtain.seat) : "";
+    if (!down) {
+      replaceChildren(curtainBox);
+      return;
+    }
+    replaceChildren(
+      curtainBox,
+      drawCurtain(live.curtain, {
+        pending,
+        show: () => request({ type: "show_seat" }),
+      }),
+    );
   }
 
   function onError() {
@@ -467,6 +516,14 @@ function renderView(model, el, bots) {
       ev.preventDefault();
       ev.stopImmediatePropagation(); // JupyterLab never sees a key the board used
     };
+    if (curtainDown(st)) {
+      if (isBoardKey(ev.key)) done(); // nothing behind the curtain answers a key
+      return;
+    }
+    if (remote && ["w", "p", "s", "h"].includes(k)) {
+      done(); // what-if, bots and hints are the host's, in the notebook
+      return;
+    }
     if (ev.key === "Escape") {
       animator.skip();
       if (summaryBox.firstChild) closeSummary(); // skips the summary too
@@ -626,7 +683,7 @@ function renderView(model, el, bots) {
   draw();
   onError();
   // the model's bot timer moves the bots while this view (or another) shows the board
-  const detachBots = bots.attachView({ onSendError: () => showError(NO_KERNEL) });
+  const detachBots = bots.attachView({ onSendError: () => showError(noPython) });
   // is a kernel there? A saved page (static HTML export) has none: the controls that need
   // Python are then disabled, with a note; the history slider still works on its own
   // (Python answers a view's hello by setting `hello` to its number; no answer in 2 s: none)
@@ -686,8 +743,9 @@ export default () => {
     },
     render({ model, el }) {
       // initialize runs first in anywidget; a host that skips it gets a timer for this view alone
-      const own = bots ? null : createBotTimer(model);
-      const cleanup = renderView(model, el, bots ?? own);
+      // a served page's bots move on the server: no timer there
+      const own = bots || model.get("remote") ? null : createBotTimer(model);
+      const cleanup = renderView(model, el, bots ?? own ?? NO_BOTS);
       return () => {
         cleanup();
         own?.dispose();

@@ -31,7 +31,15 @@ Messages from the front end (``model.send``):
 ``{"type": "undo"/"redo", "seq": n}``                in the what-if branch
 ``{"type": "keep", "seq": n}``                       keep the what-if's state for comparison
 ``{"type": "back_to_real", "seq": n}``               leave the what-if branch
+``{"type": "show_seat", "seq": n}``                  hot-seat: lift the curtain
 =================================================== =============================
+
+Hot-seat (``DeepSea(..., hot_seat=True)``): one device passed round the table.  Between two
+seats the board hides behind a curtain ("pass the device to Bob, then press Show") and the
+browser holds public knowledge only; after Show it holds the view of the seat to move and of
+no other.  That protects against glances, not against a second browser on the kernel (every
+browser on a kernel receives the widget's messages): for that, serve the game
+(:meth:`DeepSea.serve`, docs/SERVER.md), where each seat's browser gets only its own view.
 
 What-if, history and hints (see :meth:`DeepSea.branch`)::
 
@@ -178,7 +186,15 @@ class DeepSea(anywidget.AnyWidget):
     shows (``"auto"``: the only human seat if there is exactly one, else a
     shared screen showing public knowledge only).  ``bot_delay`` is the pause
     in ms before each bot choice in the browser; ``bot_seed`` seeds the bots
-    (seat ``q`` gets ``bot_seed + q``) for reproducible games.
+    (seat ``q`` gets ``bot_seed + q``) for reproducible games.  ``hot_seat=True``: one
+    device passed round, the board behind a curtain between seats and showing only the
+    seat to move (see the module docstring); :meth:`serve` gives each player a screen.
+
+    >>> w = DeepSea(players=["Ann", "Bob"], hot_seat=True, seed=2)
+    >>> w.state["curtain"], w.viewer
+    ({'seat': 0, 'name': 'Ann', 'shown': False}, None)
+    >>> w.show_seat(); w.viewer
+    0
     """
 
     # The bundle's text, not its path: for a path anywidget connects every instance to a
@@ -224,9 +240,16 @@ class DeepSea(anywidget.AnyWidget):
         viewer: int | None | str = "auto",
         bot_delay: int = 600,
         bot_seed: int | None = None,
+        hot_seat: bool = False,
         **setup: Any,
     ) -> None:
         super().__init__(bot_delay=bot_delay, bot_names=bot_names(), bot_help=_bot_help())
+        self._hot_seat = bool(hot_seat)
+        self._curtain_open: int | None = None  # hot-seat: the seat that pressed Show
+        self._server: Any = None  # the Server of serve(), while it runs
+        self._table_game: Any = None  # its DeepSeaTable
+        self._table_version: Any = None
+        self._log_viewer: int | None | str = "unset"  # the viewer the log was masked for
         #: seat -> why its bot made its last choice (shown on its card), see :meth:`bot_move`
         self._bot_said: dict[int, str] = {}
         self._seq = 0
@@ -300,9 +323,13 @@ class DeepSea(anywidget.AnyWidget):
             labels.append(label)
         self._bots, self._labels = bots, labels
 
-    def _reset_log(self) -> None:
-        self._bot_said = {}
-        events = self._game.events
+    def _reset_log(self, upto: int | None = None) -> None:
+        """Rebuild the log and the summaries, masked for the viewer, from the first ``upto``
+        events (all by default; the rest then go out with the next state)."""
+        if upto is None:
+            self._bot_said = {}
+        events = self._game.events if upto is None else self._game.events[:upto]
+        self._log_viewer = self.viewer
         vis = self._vis()
         masked = [mask_event(e, vis) for e in events]
         self._log = sentences(masked, self._game.players)
@@ -333,8 +360,31 @@ class DeepSea(anywidget.AnyWidget):
         return self._seq
 
     @property
+    def hot_seat(self) -> bool:
+        """True when one device is passed round: the board shows only the seat to move."""
+        return self._hot_seat
+
+    @property
+    def serving(self) -> bool:
+        """True while :meth:`serve` serves this game (the board then shows public knowledge)."""
+        return self._server is not None and not self._server.table.closed
+
+    def _curtain_seat(self) -> int | None:
+        """Hot-seat: the human seat to move (the one the curtain is for), else ``None``."""
+        g = self._game
+        if not self._hot_seat or self._branch is not None or g.is_over or self.serving:
+            return None
+        q = g.current_player
+        return q if q is not None and q not in self._bots else None
+
+    @property
     def viewer(self) -> int | None:
         """The seat whose private knowledge the screen shows (``None``: a shared screen)."""
+        if self.serving:
+            return None  # every browser on the kernel sees the notebook's board
+        if self._hot_seat:
+            q = self._curtain_seat()
+            return q if q is not None and self._curtain_open == q else None
         if self._viewer_spec == "auto":
             humans = [q for q, lab in enumerate(self._labels) if lab == HUMAN]
             return humans[0] if len(humans) == 1 else None
@@ -698,6 +748,9 @@ class DeepSea(anywidget.AnyWidget):
         else:
             g = self._game
             self._record_real()
+            if self.viewer != self._log_viewer:
+                # hot-seat: the screen changes hands; its log is masked for the new viewer
+                self._reset_log(upto=min(self._ev_sent, g.n_events))
             new: list[dict[str, Any]] = []
             if g.n_events > self._ev_sent:
                 new = g.events_since(self._ev_sent)
@@ -721,11 +774,31 @@ class DeepSea(anywidget.AnyWidget):
             state["mode"] = "real"
             state["bot_said"] = {str(q): t for q, t in self._bot_said.items()}
             state["summary"] = self._summary_for(state)
+            cur = self._curtain_seat()
+            state["curtain"] = (
+                None
+                if cur is None
+                else {"seat": cur, "name": g.players[cur], "shown": self._curtain_open == cur}
+            )
+            if self.serving:
+                state["served"] = True
         self._build_ms.append((time.perf_counter() - t0) * 1000)
         self._bytes.append(state_bytes(state))
+        if self._hot_seat and self.viewer != self._history.viewer:
+            # the screen changes hands: the last viewer's history and overlay go first
+            self._sync_history()
+            self.overlay = {}
         self.state = state  # the board first: it is what a click waits for
         self._sync_history()
         self._publish_overlay()
+        if self.serving:
+            tg, game, labels, bots = self._table_game, self._game, list(self._labels), dict(self._bots)
+
+            def hand_over() -> None:  # on the server's loop
+                tg.attach(game, labels, bots=bots)
+                self._table_version = tg.version()
+
+            self._server.notify(hand_over)
 
     def _branch_state(self) -> dict[str, Any]:
         """The what-if branch as the board draws it: values only as the *real* game lets the viewer know."""
@@ -858,6 +931,7 @@ class DeepSea(anywidget.AnyWidget):
         # a view's "is a kernel there?" probe when it appears: nothing to do
         "hello": ("_hello_intent", None),
         "play_again": ("_play_again_intent", "current"),
+        "show_seat": ("_show_seat_intent", "current"),
     }
 
     def handle_intent(self, content: Any) -> None:
@@ -886,6 +960,24 @@ class DeepSea(anywidget.AnyWidget):
                 )
         getattr(self, handler)(content)
         return None
+
+    def _show_seat_intent(self, content: Mapping[str, Any]) -> None:
+        q = self._curtain_seat()
+        if q is None:
+            return self._reject(
+                "illegal", "there is no curtain to lift (hot-seat is off, or a bot is to move)"
+            )
+        self._ok()
+        self.show_seat()
+        return None
+
+    def show_seat(self) -> None:
+        """Hot-seat: lift the curtain for the seat to move (the board's Show button)."""
+        q = self._curtain_seat()
+        if q is None:
+            raise IllegalChoiceError("there is no curtain to lift", None, ())
+        self._curtain_open = q
+        self._publish()
 
     def _play_again_intent(self, content: Mapping[str, Any]) -> None:
         if self._branch is not None:
@@ -928,8 +1020,8 @@ class DeepSea(anywidget.AnyWidget):
             self.bot_move()
             self._ok()
             return None
-        if not self.is_bot_turn():
-            return None  # the seat is a human's now: a late ask from another view
+        if not self.is_bot_turn() or self.serving:
+            return None  # a human's seat now (a late ask from another view), or the server's bots
         try:
             self.bot_move()
         except Exception as exc:  # noqa: BLE001 -- a bot's bug must not kill the board
@@ -951,6 +1043,10 @@ class DeepSea(anywidget.AnyWidget):
             self._publish()
             return None
         g = self._game
+        if self.serving:
+            return self._reject(
+                "illegal", "this game is served: each player plays from his own seat's link (see the lobby)"
+            )
         if g.is_over:
             return self._reject("illegal", "the game is over; start a new game")
         seat = g.current_player
@@ -1073,6 +1169,87 @@ class DeepSea(anywidget.AnyWidget):
         self._ok()
         self._publish()
         return None
+
+    # ------------------------------------------------------------------ serving (docs/SERVER.md)
+
+    def serve(
+        self,
+        *,
+        host: str = "127.0.0.1",
+        port: int = 0,
+        record: str | os.PathLike[str] | None = None,
+        resume: str | os.PathLike[str] | None = None,
+        base_url: str | None = None,
+        allowed_origins: Sequence[str] = (),
+        fill: str | None = "planner",
+        limits: Any = None,
+    ) -> Any:
+        """Serve this game: one link per seat, each seat's browser getting only its own view,
+        and a spectator link (public knowledge only).  Returns the running
+        :class:`~dsa_widget.server.Server`; show ``srv.lobby`` (links, QR codes, who is
+        connected, Start with bots for empty seats, Stop).  While it serves, this board shows
+        public knowledge only and its clicks do not play (the seats' pages do); cells still
+        drive the game (``w.game``, ``w.apply``, ``w.bot_move()``, ``w.branch()``).
+
+        ``record``: a file the record is written to after every turn; ``resume``: such a file,
+        to go on with its game after a kernel restart (same seats, same links).  Binds to
+        ``host`` 127.0.0.1 by default (this machine only); needs the ``server`` extra.
+        See docs/SERVER.md.
+
+        >>> w = DeepSea(players=["Ann", "Bob"], seed=1)
+        >>> srv = w.serve()
+        >>> w.viewer, srv.seat_url(1).startswith("http://127.0.0.1:")
+        (None, True)
+        >>> srv.stop(); w.serving
+        False
+        """
+        from ..server import Server, Table, make_table
+        from .remote import DeepSeaTable
+
+        if self.serving:
+            raise RuntimeError("this board is served already: stop it first (srv.stop())")
+        self._leave_branch()
+        delay = self.bot_delay / 1000
+        if resume is not None:
+            table = make_table(resume=resume, record=record, limits=limits, bot_delay=delay)
+            tg = table.game
+            assert isinstance(tg, DeepSeaTable)
+            self._game = tg.game
+            self._real = Timeline(self._game)
+            self._bots, self._labels = tg.bots, tg.seats
+        else:
+            tg = DeepSeaTable(self._game, self._labels, bot_delay_ms=self.bot_delay)
+            tg.attach(self._game, self._labels, bots=self._bots)
+            table = Table(tg, record=record, bot_delay=delay, limits=limits)
+        srv = Server(table, host=host, port=port, base_url=base_url, allowed_origins=allowed_origins)
+        srv.fill = fill
+        self._table_game = tg
+        self._table_version = tg.version()
+        table.on_change(self._on_table_change)
+        self._server = srv.start()
+        self._reset_log()
+        self._publish()
+        return srv
+
+    @property
+    def server(self) -> Any:
+        """The :class:`~dsa_widget.server.Server` of :meth:`serve` (``None`` when not served)."""
+        return self._server
+
+    def _on_table_change(self) -> None:
+        tg = self._table_game
+        if tg is None:
+            return
+        if self._server is not None and self._server.table.closed:
+            self._server = None
+            self._table_game = None
+            self._publish()  # the board is the notebook's again
+            return
+        self._bots, self._labels = tg.bots, tg.seats
+        v = tg.version()
+        if v != self._table_version:
+            self._table_version = v
+            self._publish()
 
     def __repr__(self) -> str:
         return f"<DeepSea seats={self._labels} {self._game!r}>"

@@ -1,0 +1,307 @@
+"""The ASGI app of a table (Starlette): the seat page, its bundle, and one WebSocket per screen.
+
+Wire protocol (docs/SERVER.md has the whole of it).  The page opens ``ws`` beside itself and
+sends ``{"type": "join", "token": T}`` first (the token travels in the page's URL fragment,
+which no server log or Referer header ever sees).  The server answers::
+
+    {"t": "welcome", "seat": 0 | null, "name": "Ann" | null, "limits": {...}}
+    {"t": "model", "seq": n, "data": {"state": {...}, "history": {...}, ...}}   # changed keys only
+    {"t": "error", "kind": "stale" | "seat" | "illegal" | "malformed" | "too_big" | "rate" | ...,
+     "message": "...", "seq": n}
+    {"t": "applied", "seq": n}      # this connection's intent was applied: state n follows
+
+and the client sends intents only: ``{"type": "intent", "seq": n, "choice": "take"}``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response
+from starlette.routing import Route, WebSocketRoute
+from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
+
+from .limits import RateLimit
+from .seats import NOBODY
+from .table import Table
+
+__all__ = ["PAGE_HTML", "make_app"]
+
+STATIC = Path(__file__).resolve().parent.parent / "static"
+#: the only files the server hands out, and their types
+_FILES = {
+    "widget.js": "text/javascript; charset=utf-8",
+    "widget.css": "text/css; charset=utf-8",
+    "page.js": "text/javascript; charset=utf-8",
+    "page.css": "text/css; charset=utf-8",
+}
+
+PAGE_HTML = """<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="referrer" content="no-referrer">
+<title>Deep Sea Adventure</title>
+<link rel="stylesheet" href="static/widget.css">
+<link rel="stylesheet" href="static/page.css">
+</head>
+<body>
+<main id="dsa-page" data-conn="connecting"><p class="dsa-page-note">Connecting…</p></main>
+<script type="module" src="static/page.js"></script>
+</body>
+</html>
+"""
+
+INDEX_HTML = """<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Deep Sea Adventure table</title></head>
+<body><p>A Deep Sea Adventure table. Open the link of your seat (the host has them).</p></body></html>
+"""
+
+_SECURITY_HEADERS = {
+    # the page loads its own script and styles only, and talks to its own server only
+    "Content-Security-Policy": (
+        "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
+        "img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; "
+        "frame-ancestors 'self'"
+    ),
+    "Referrer-Policy": "no-referrer",
+    "X-Content-Type-Options": "nosniff",
+    "Cache-Control": "no-store",
+}
+
+
+def _origin_ok(origin: str | None, host: str | None, allowed: frozenset[str]) -> bool:
+    """A browser's WebSocket must come from this server's own page (or an allowed origin).
+
+    A client that sends no Origin is not a browser page (no other site can make a browser
+    leave it out), so it passes; it still needs a token.
+    """
+    if origin is None:
+        return True
+    if origin in allowed or "*" in allowed:
+        return True
+    if host is None:
+        return False
+    parts = urlsplit(origin)
+    return parts.scheme in ("http", "https") and parts.netloc.lower() == host.lower()
+
+
+class _Conn:
+    """One open WebSocket: its role, its rate limit, and what it was last sent."""
+
+    def __init__(self, ws: WebSocket, table: Table, role: int | None) -> None:
+        self.ws = ws
+        self.table = table
+        self.role = role
+        lim = table.limits
+        self.rate = RateLimit(lim.rate, lim.burst)
+        self.dropped = 0
+        self.last: dict[str, str] = {}
+        self.outbox: list[str] = []
+        self.wake = asyncio.Event()
+        self.wake.set()  # the first screen goes out at once
+        self.task: asyncio.Task[None] | None = None
+
+    def model_frame(self) -> str | None:
+        screen = self.table.screen(self.role)
+        diff = {k: v for k, v in screen.parts.items() if self.last.get(k) != v}
+        if not diff:
+            return None
+        self.last.update(diff)
+        body = ",".join(f"{json.dumps(k)}:{v}" for k, v in diff.items())
+        return f'{{"t":"model","seq":{screen.seq},"data":{{{body}}}}}'
+
+    async def sender(self) -> None:
+        while True:
+            await self.wake.wait()
+            self.wake.clear()
+            frames = self.outbox
+            self.outbox = []
+            m = self.model_frame()
+            if m is not None:
+                frames.append(m)
+            for text in frames:
+                await self.ws.send_text(text)
+                self.table.frames_sent += 1
+                self.table.bytes_sent += len(text)
+
+    async def flush(self) -> None:
+        """Send what is waiting now, the sender stopped (the connection is about to close)."""
+        if self.task is not None:
+            self.task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self.task
+            self.task = None
+        frames, self.outbox = self.outbox, []
+        with contextlib.suppress(Exception):
+            for text in frames:
+                await self.ws.send_text(text)
+
+    def error(self, frame: dict[str, Any]) -> None:
+        """Queue a frame for this connection only (an error, an acknowledgement)."""
+        self.outbox.append(json.dumps(frame))
+        self.wake.set()
+
+
+def make_app(table: Table, *, allowed_origins: tuple[str, ...] = ()) -> Starlette:
+    """The Starlette app serving ``table``."""
+    allowed = frozenset(allowed_origins)
+    lim = table.limits
+
+    async def page(request: Request) -> Response:
+        return HTMLResponse(PAGE_HTML, headers=_SECURITY_HEADERS)
+
+    async def index(request: Request) -> Response:
+        return HTMLResponse(INDEX_HTML, headers=_SECURITY_HEADERS)
+
+    async def static(request: Request) -> Response:
+        name = request.path_params["name"]
+        kind = _FILES.get(name)
+        path = STATIC / name
+        if kind is None or not path.is_file():
+            return PlainTextResponse("not found", status_code=404)
+        return Response(path.read_bytes(), media_type=kind, headers={"X-Content-Type-Options": "nosniff"})
+
+    async def favicon(request: Request) -> Response:
+        return Response(status_code=204)
+
+    async def health(request: Request) -> Response:
+        return JSONResponse({"ok": True, "seq": table.seq})
+
+    async def socket(ws: WebSocket) -> None:
+        if not _origin_ok(ws.headers.get("origin"), ws.headers.get("host"), allowed):
+            await ws.close(code=1008)  # before accept: the handshake is refused (403)
+            return
+        if sum(table.connected.values()) >= lim.max_connections:
+            await ws.close(code=1013)
+            return
+        await ws.accept()
+        role = await _join(ws, table)
+        if role == NOBODY:
+            return
+        conn = _Conn(ws, table, role)
+        table.connected[role] = table.connected.get(role, 0) + 1
+        table.add_waker(conn.wake.set)
+        table.connections_changed()  # before the welcome: a client that has it sees the new seq
+        try:
+            welcome = {
+                "t": "welcome",
+                "seat": role,
+                "name": None if role is None else table.players[role],
+                "limits": {"max_frame_bytes": lim.max_frame_bytes, "rate": lim.rate, "burst": lim.burst},
+            }
+            await ws.send_text(json.dumps(welcome))
+            conn.task = asyncio.create_task(conn.sender())
+            await _read(ws, conn)
+        except WebSocketDisconnect:
+            pass
+        finally:
+            if conn.task is not None:
+                conn.task.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await conn.task
+            table.remove_waker(conn.wake.set)
+            table.connected[role] -= 1
+            table.connections_changed()
+
+    return Starlette(
+        routes=[
+            Route("/", index),
+            Route("/play", page),
+            Route("/health", health),
+            Route("/favicon.ico", favicon),
+            Route("/static/{name}", static),
+            WebSocketRoute("/ws", socket),
+        ]
+    )
+
+
+async def _close(ws: WebSocket, code: int) -> None:
+    if ws.client_state == WebSocketState.CONNECTED:
+        with contextlib.suppress(Exception):
+            await ws.close(code=code)
+
+
+async def _join(ws: WebSocket, table: Table) -> int | None:
+    """Read the first frame, ``{"type": "join", "token": T}``: the role T opens, or NOBODY."""
+    lim = table.limits
+    try:
+        msg = await asyncio.wait_for(ws.receive(), timeout=lim.join_timeout)
+    except (asyncio.TimeoutError, WebSocketDisconnect):
+        await _close(ws, 1008)
+        return NOBODY
+    text = msg.get("text")
+    data: Any = None
+    if isinstance(text, str) and len(text.encode()) <= lim.max_frame_bytes:
+        with contextlib.suppress(ValueError):
+            data = json.loads(text)
+    token = data.get("token") if isinstance(data, dict) and data.get("type") == "join" else None
+    role = table.keys.role(token)
+    if role == NOBODY:
+        with contextlib.suppress(Exception):
+            await ws.send_text(
+                json.dumps({"t": "error", "kind": "token", "message": "this link opens no seat"})
+            )
+        await _close(ws, 1008)
+    return role
+
+
+async def _read(ws: WebSocket, conn: _Conn) -> None:
+    table = conn.table
+    lim = table.limits
+    while True:
+        msg = await ws.receive()
+        if msg["type"] == "websocket.disconnect":
+            return
+        if not conn.rate.allow():
+            conn.dropped += 1
+            if conn.dropped == 1 or conn.dropped % 50 == 0:
+                conn.error(
+                    {"t": "error", "kind": "rate", "message": "too many frames: slow down", "seq": table.seq}
+                )
+            if conn.dropped >= lim.max_dropped:
+                conn.error(
+                    {
+                        "t": "error",
+                        "kind": "rate",
+                        "message": "too many frames: disconnected",
+                        "seq": table.seq,
+                    }
+                )
+                await conn.flush()
+                await _close(ws, 1008)
+                return
+            continue
+        text = msg.get("text")
+        if text is None:
+            conn.error({"t": "error", "kind": "malformed", "message": "text frames only", "seq": table.seq})
+            continue
+        if len(text) > lim.max_frame_bytes or len(text.encode()) > lim.max_frame_bytes:
+            conn.error(
+                {
+                    "t": "error",
+                    "kind": "too_big",
+                    "message": f"a frame is at most {lim.max_frame_bytes} bytes",
+                    "seq": table.seq,
+                }
+            )
+            continue
+        try:
+            data = json.loads(text)
+        except ValueError:
+            conn.error({"t": "error", "kind": "malformed", "message": "a frame is JSON", "seq": table.seq})
+            continue
+        err = table.handle(conn.role, data)
+        if err is not None:
+            conn.error(err)
+        elif isinstance(data, dict) and data.get("type") == "intent":
+            conn.error({"t": "applied", "seq": table.seq})  # before the new state, in one wake
+        await asyncio.sleep(0)  # let this connection's sender (and the others) run

@@ -1,0 +1,393 @@
+"""The authoritative table: one game, its seats, its screens, its record.  Game-agnostic.
+
+A :class:`Table` holds a game through a :class:`TableGame` (Deep Sea Adventure's is
+:class:`dsa_widget.deep_sea.remote.DeepSeaTable`), which knows the game's rules, its bots and
+how to build the *screen* of one viewer: the model the bundled front end draws, built from
+that viewer's view only.  The table numbers the game's states (``seq``), checks who may send
+what, runs the bots, writes the record after every turn and tells its connections (and the
+notebook's lobby) when something changed.  It never touches a socket: :mod:`.app` does.
+
+Every method runs on the server's event loop (in a notebook: the kernel's own loop, so a
+cell and the server never run at the same time).
+
+>>> from dsa_widget.deep_sea.remote import DeepSeaTable
+>>> from dsa_widget import Game
+>>> t = Table(DeepSeaTable(Game(players=["Ann", "Bob"], seed=1), seats=["human", "random"]))
+>>> t.handle(0, {"type": "intent", "seq": t.seq, "choice": "roll"})["kind"]   # not started yet
+'waiting'
+>>> t.start(); t.handle(1, {"type": "intent", "seq": t.seq, "choice": "roll"})["kind"]
+'seat'
+>>> t.handle(0, {"type": "intent", "seq": t.seq, "choice": "roll"}) is None
+True
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+import tempfile
+import time
+from collections.abc import Callable, Hashable, Mapping
+from pathlib import Path
+from typing import Any, Protocol
+
+from .limits import Limits
+from .seats import SeatKeys
+
+__all__ = ["IntentError", "Table", "TableGame", "sidecar_path"]
+
+
+class IntentError(ValueError):
+    """A frame the table refuses: ``kind`` says why (``stale``, ``seat``, ``illegal``, ...)."""
+
+    def __init__(self, kind: str, message: str) -> None:
+        super().__init__(message)
+        self.kind = kind
+
+
+class TableGame(Protocol):
+    """What a game gives the server: rules, seats and bots, screens per viewer, its record."""
+
+    @property
+    def players(self) -> tuple[str, ...]: ...
+
+    @property
+    def seats(self) -> list[str]:
+        """``"human"`` or the bot's name, per seat."""
+
+    def set_seat(self, seat: int, spec: Any) -> None:
+        """Make ``seat`` a human's (``"human"``) or a bot's (a bot name)."""
+
+    def version(self) -> Hashable:
+        """Changes whenever the game (or a seat) changes."""
+
+    @property
+    def is_over(self) -> bool: ...
+
+    @property
+    def to_move(self) -> int | None:
+        """The seat whose choice it is (``None`` when the game is over)."""
+
+    def apply_intent(self, seat: int, message: Mapping[str, Any]) -> None:
+        """Apply ``seat``'s intent, checked; raise :class:`IntentError` and change nothing."""
+
+    def bot_due(self) -> bool:
+        """True when a bot seat is to move."""
+
+    def bot_step(self) -> None:
+        """Let the bot to move make one choice."""
+
+    def screen(self, viewer: int | None, seq: int) -> dict[str, Any]:
+        """The model ``viewer`` (a seat, ``None``: a spectator) draws: only what it may know.
+        The first call for a viewer gives every key; a later one may give only those that
+        changed since the previous call for that viewer (the table keeps the rest)."""
+
+    def to_record(self) -> Mapping[str, Any]: ...
+
+    @property
+    def turn_number(self) -> int: ...
+
+    @property
+    def at_turn_boundary(self) -> bool: ...
+
+    def pending(self) -> list[Any] | None:
+        """The actions of the turn under way (to resume mid-turn), ``None`` when unknown."""
+
+
+def sidecar_path(record: str | os.PathLike[str]) -> Path:
+    """Where the table keeps its seats, links and the turn under way, beside ``record``.
+
+    >>> sidecar_path("game.json").name
+    'game.json.table'
+    """
+    p = Path(record)
+    return p.with_name(p.name + ".table")
+
+
+def _write_atomic(path: Path, text: str, mode: int = 0o644) -> None:
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+        os.chmod(tmp, mode)
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+
+
+class _Screen:
+    """One viewer's model at one ``seq``, as JSON text per key (built once, sent to many)."""
+
+    __slots__ = ("info", "parts", "seq")
+
+    def __init__(self, seq: int, parts: dict[str, str], info: dict[str, Any]) -> None:
+        self.seq = seq
+        self.parts = parts
+        self.info = info
+
+
+class Table:
+    """One served game.  ``record``: a path the record is written to after every turn (and
+    its sidecar, :func:`sidecar_path`, after every change)."""
+
+    def __init__(
+        self,
+        game: TableGame,
+        *,
+        keys: SeatKeys | None = None,
+        limits: Limits | None = None,
+        record: str | os.PathLike[str] | None = None,
+        bot_delay: float = 0.6,
+        started: bool = False,
+    ) -> None:
+        self.game = game
+        self.keys = keys if keys is not None else SeatKeys(len(game.players))
+        if self.keys.n_seats != len(game.players):
+            raise ValueError(f"{self.keys.n_seats} seat keys for {len(game.players)} seats")
+        self.limits = limits if limits is not None else Limits()
+        self.record_path = None if record is None else Path(record)
+        self.bot_delay = float(bot_delay)
+        self.started = started
+        self.paused = False
+        self.closed = False
+        #: start on its own once every human seat has connected (the command line)
+        self.autostart = False
+        self.seq = 1
+        self._version = game.version()
+        self._screens: dict[int | None, _Screen] = {}
+        self._written_turns = -1
+        #: connections per role (seat or None), kept by the app
+        self.connected: dict[int | None, int] = {}
+        self._wakers: set[Callable[[], None]] = set()
+        self._listeners: list[Callable[[], None]] = []
+        self._bot_timer: asyncio.TimerHandle | None = None
+        self.loop: asyncio.AbstractEventLoop | None = None
+        #: (seq, perf_counter) of each change, for the load benchmark
+        self.changes: list[tuple[int, float]] = []
+        self.frames_sent = 0
+        self.bytes_sent = 0
+        self._persist()
+
+    # ------------------------------------------------------------------ reading
+
+    @property
+    def players(self) -> tuple[str, ...]:
+        return self.game.players
+
+    def screen(self, viewer: int | None) -> _Screen:
+        """``viewer``'s model at the current ``seq`` (cached: one build per viewer per change)."""
+        s = self._screens.get(viewer)
+        if s is None or s.seq != self.seq:
+            model = self.game.screen(viewer, self.seq)
+            info = self.table_info()
+            parts = dict(s.parts) if s is not None else {}
+            if s is None or info != s.info:
+                model["table"] = info
+            parts.update((k, json.dumps(v, separators=(",", ":"))) for k, v in model.items())
+            s = _Screen(self.seq, parts, info)
+            self._screens[viewer] = s
+        return s
+
+    def table_info(self) -> dict[str, Any]:
+        """What every screen may know about the table itself (no token, ever)."""
+        return {
+            "started": self.started,
+            "paused": self.paused,
+            "closed": self.closed,
+            "connected": [self.connected.get(q, 0) > 0 for q in range(len(self.players))],
+            "spectators": self.connected.get(None, 0),
+        }
+
+    # ------------------------------------------------------------------ listeners
+
+    def add_waker(self, wake: Callable[[], None]) -> None:
+        """``wake()`` is called after every change (a connection sends its screen then)."""
+        self._wakers.add(wake)
+
+    def remove_waker(self, wake: Callable[[], None]) -> None:
+        self._wakers.discard(wake)
+
+    def on_change(self, fn: Callable[[], None]) -> None:
+        """``fn()`` after every change of the game or of the table (the lobby, the widget)."""
+        self._listeners.append(fn)
+
+    def _notify(self) -> None:
+        for wake in list(self._wakers):
+            wake()
+        for fn in list(self._listeners):
+            fn()
+
+    # ------------------------------------------------------------------ changes
+
+    def changed(self, force: bool = False) -> bool:
+        """Call after the game may have changed (from a cell, a bot, an intent): a new ``seq``,
+        the record, the screens and the bots follow.  Returns whether anything changed."""
+        v = self.game.version()
+        if v == self._version and not force:
+            return False
+        self._version = v
+        self.seq += 1
+        self.changes.append((self.seq, time.perf_counter()))
+        self._persist()
+        self._notify()
+        self._schedule_bot()
+        return True
+
+    def connections_changed(self) -> None:
+        """A connection came or went: screens show who is there."""
+        if self.autostart and not self.started and not self.closed:
+            humans = [q for q, kind in enumerate(self.game.seats) if kind == "human"]
+            if all(self.connected.get(q, 0) > 0 for q in humans):
+                self.started = True
+        self.changed(force=True)
+
+    def _persist(self) -> None:
+        if self.record_path is None:
+            return
+        g = self.game
+        if g.at_turn_boundary and g.turn_number != self._written_turns:
+            _write_atomic(self.record_path, json.dumps(g.to_record(), indent=1) + "\n")
+            self._written_turns = g.turn_number
+        side = {
+            "format": "dsa_widget/table@1",
+            "keys": self.keys.to_dict(),
+            "seats": list(g.seats),
+            "started": self.started,
+            "turns": g.turn_number,
+            "pending": [] if g.at_turn_boundary else g.pending(),
+        }
+        # the links open the seats: only the owner may read them
+        _write_atomic(sidecar_path(self.record_path), json.dumps(side) + "\n", mode=0o600)
+
+    # ------------------------------------------------------------------ intents
+
+    def handle(self, role: int | None, message: Any) -> dict[str, Any] | None:
+        """Handle one frame from a client of ``role`` (a seat, ``None``: a spectator).
+
+        Returns ``None`` when applied, else the error frame to send back; a refused frame
+        changes nothing.
+        """
+        try:
+            self._handle(role, message)
+        except IntentError as exc:
+            return {"t": "error", "kind": exc.kind, "message": str(exc)[:300], "seq": self.seq}
+        return None
+
+    def _handle(self, role: int | None, message: Any) -> None:
+        if not isinstance(message, Mapping):
+            raise IntentError("malformed", "a frame is a JSON object")
+        kind = message.get("type")
+        if kind == "bot_step":
+            return  # the server moves its bots itself
+        if kind != "intent":
+            raise IntentError("malformed", f"unknown frame type {str(kind)[:40]!r}")
+        if role is None:
+            raise IntentError("seat", "a spectator watches: it cannot play")
+        seq = message.get("seq")
+        if not isinstance(seq, int) or isinstance(seq, bool):
+            raise IntentError("malformed", "an intent needs seq, the state number (an integer)")
+        if self.closed:
+            raise IntentError("closed", "the table is closed")
+        if not self.started:
+            raise IntentError("waiting", "the game has not started yet: the host starts it")
+        if seq != self.seq:
+            raise IntentError(
+                "stale", f"that click was for state #{seq} but the game is at #{self.seq}; nothing changed"
+            )
+        to_move = self.game.to_move
+        if to_move != role:
+            who = "nobody" if to_move is None else self.players[to_move]
+            raise IntentError("seat", f"it is {who}'s turn, not yours; nothing changed")
+        self.game.apply_intent(role, message)
+        self.changed()
+
+    # ------------------------------------------------------------------ the host
+
+    def start(self, fill: str | None = None) -> None:
+        """Start the game.  ``fill``: a bot name given to every human seat nobody holds now."""
+        if fill is not None:
+            for q, kind in enumerate(self.game.seats):
+                if kind == "human" and not self.connected.get(q):
+                    self.game.set_seat(q, fill)
+        self.started = True
+        self.changed(force=True)
+
+    def pause(self, paused: bool = True) -> None:
+        """Stop (or let go on) the bots."""
+        self.paused = bool(paused)
+        self.changed(force=True)
+
+    def close(self) -> None:
+        """No more intents; the screens say the table is closed."""
+        self.closed = True
+        if self._bot_timer is not None:
+            self._bot_timer.cancel()
+        self.changed(force=True)
+
+    # ------------------------------------------------------------------ bots
+
+    def _schedule_bot(self) -> None:
+        if self._bot_timer is not None:
+            self._bot_timer.cancel()
+            self._bot_timer = None
+        if self.loop is None or not self.started or self.paused or self.closed or not self.game.bot_due():
+            return
+        self._bot_timer = self.loop.call_later(self.bot_delay, self._bot_tick, self.seq)
+
+    def _bot_tick(self, seq: int) -> None:
+        self._bot_timer = None
+        if seq != self.seq or not self.started or self.paused or self.closed or not self.game.bot_due():
+            return
+        self.game.bot_step()
+        self.changed()
+
+    def run_bots(self, max_choices: int = 10_000) -> int:
+        """Play bot turns now, with no delay, until a human is to move (tests, a busy host)."""
+        k = 0
+        while self.game.bot_due() and k < max_choices:
+            self.game.bot_step()
+            k += 1
+            self.changed()
+        return k
+
+    def attach_loop(self, loop: asyncio.AbstractEventLoop) -> None:
+        """The loop the bots' timers run on (the server's)."""
+        self.loop = loop
+        self._schedule_bot()
+
+    def status(self) -> dict[str, Any]:
+        """Seats, who holds them and the game's progress (what the lobby shows)."""
+        return {
+            "seq": self.seq,
+            "players": list(self.players),
+            "seats": list(self.game.seats),
+            **self.table_info(),
+            "turn": self.game.turn_number,
+            "over": self.game.is_over,
+        }
+
+
+def read_sidecar(record: str | os.PathLike[str]) -> dict[str, Any]:
+    """The sidecar of ``record`` (see :func:`sidecar_path`), checked."""
+    path = sidecar_path(record)
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise ValueError(f"no table file {path} beside the record: it cannot be resumed as served") from None
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"{path}: not JSON ({exc})") from None
+    if not isinstance(data, dict) or data.get("format") != "dsa_widget/table@1":
+        raise ValueError(f"{path}: not a dsa_widget table file")
+    seats = data.get("seats")
+    if not isinstance(seats, list) or not all(isinstance(s, str) for s in seats):
+        raise ValueError(f"{path}: 'seats' must be a list of names")
+    pending = data.get("pending")
+    if pending is not None and not isinstance(pending, list):
+        raise ValueError(f"{path}: 'pending' must be a list")
+    return data
