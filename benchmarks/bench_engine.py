@@ -1,18 +1,20 @@
 """Rules-engine speed: complete random-legal 4-player games on the standard setup, one core.
 
-    python benchmarks/bench_engine.py [--games N]
+    python benchmarks/bench_engine.py [--games N] [--repeat R] [--json]
 
-Prints games/s, turns/s and µs per turn for (a) the public checked API
-(``legal_choices()`` + ``apply()``), with the event log and history on (the
-defaults), (b) the same with events off, (c) the fast path used by playouts
-(``legal_choices`` + ``apply_unchecked``, no events, no history), and the cost of
-``Game.copy()`` at several points of a game.
+Prints games per CPU second (``time.process_time``: the machine may be shared), turns/s and
+µs per turn for (a) the public checked API (``legal_choices()`` + ``apply()``), with the
+event log and history on (the defaults), (b) the same with events off, (c) the fast path
+used by playouts (``legal_choices`` + ``apply_unchecked``, no events, no history); each is
+run ``R`` times and the median is given.  Then the cost of ``Game.copy()`` early, in the
+middle and late in a game (it should not grow with the game).
 
 Then the playout kernel (``dsa_widget.deep_sea.playouts``): complete games per CPU second
 (``time.process_time``), compiled by numba and as plain Python; numba's compile time (or cache
 load) is measured apart and not counted.  ``--json`` adds one JSON object on the last line
-(``checked_games_per_s``: the checked API with events and history on; ``playout_games_per_s``:
-the kernel's, compiled when numba is installed; and the other figures).
+(``checked_games_per_s``: the checked API with events and history on; ``events_off_games_per_s``,
+``fast_path_games_per_s``; ``copy_us_early`` / ``copy_us_mid`` / ``copy_us_late``;
+``playout_games_per_s``: the kernel's, compiled when numba is installed; and the other figures).
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ import argparse
 import json
 import os
 import random
+import statistics
 import sys
 import time
 from pathlib import Path
@@ -34,7 +37,7 @@ def play(n: int, setup: Setup, *, checked: bool, events: bool, history: bool) ->
     rng = random.Random(12345)
     choice = rng.choice
     turns = 0
-    t0 = time.perf_counter()
+    t0 = time.process_time()
     for _ in range(n):
         g = Game(setup, rng=rng, events=events, history=True if checked else history)
         if checked:
@@ -44,12 +47,13 @@ def play(n: int, setup: Setup, *, checked: bool, events: bool, history: bool) ->
             while not g.is_over:
                 g.apply_unchecked(choice(g.legal_choices()))
         turns += g.turn_number if g.turn_number >= 0 else 0
-    return time.perf_counter() - t0, turns
+    return time.process_time() - t0, turns
 
 
 def main() -> None:
     ap = argparse.ArgumentParser()
-    ap.add_argument("--games", type=int, default=5000)
+    ap.add_argument("--games", type=int, default=3000)
+    ap.add_argument("--repeat", type=int, default=3, help="runs of each engine figure (the median is given)")
     ap.add_argument("--playout-games", type=int, default=200_000, help="games for the playout kernel")
     ap.add_argument("--json", action="store_true", help="end with one JSON object of the figures")
     args = ap.parse_args()
@@ -61,31 +65,49 @@ def main() -> None:
     _, turns = play(500, setup, checked=False, events=False, history=True)
     per_game = turns / 500
     figures: dict[str, object] = {"turns_per_game": round(per_game, 2)}
-    print(f"standard setup, 4 players, random-legal play, one core; {per_game:.1f} turns per game on average")
-    for label, kw in [
-        ("checked API, events + history (defaults)", dict(checked=True, events=True, history=True)),
-        ("checked API, events off", dict(checked=True, events=False, history=True)),
-        ("fast path (apply_unchecked), no events/history", dict(checked=False, events=False, history=False)),
+    print(
+        f"standard setup, 4 players, random-legal play, one core; {per_game:.1f} turns per game on average; "
+        f"games per CPU second, median of {args.repeat} runs of {n} games"
+    )
+    for key, label, kw in [
+        (
+            "checked",
+            "checked API, events + history (defaults)",
+            dict(checked=True, events=True, history=True),
+        ),
+        ("events_off", "checked API, events off", dict(checked=True, events=False, history=True)),
+        (
+            "fast_path",
+            "fast path (apply_unchecked), no events/history",
+            dict(checked=False, events=False, history=False),
+        ),
     ]:
-        dt, _ = play(n, setup, **kw)
-        gps = n / dt
-        figures.setdefault("checked_games_per_s", round(gps, 1))  # the first: events + history on
+        runs = [n / play(n, setup, **kw)[0] for _ in range(max(1, args.repeat))]
+        gps = statistics.median(runs)
+        figures[f"{key}_games_per_s"] = round(gps, 1)
         tps = gps * per_game
-        print(f"  {label:45s} {gps:8.0f} games/s  {tps:9.0f} turns/s  {1e6 / tps:5.2f} µs/turn")
+        spread = f"(runs {min(runs):.0f}..{max(runs):.0f})"
+        print(f"  {label:45s} {gps:8.0f} games/s  {tps:9.0f} turns/s  {1e6 / tps:5.2f} µs/turn  {spread}")
+    # copy cost early, mid-game and late (a long game, with its events read once, as a widget does)
     g = Game(setup, rng=3)
     rng = random.Random(3)
-    for _k in range(40):
-        g.apply(rng.choice(g.legal_choices()))
-    for label, kw in [
-        ("copy() with history + events", {}),
-        ("copy(history=False, events=False)", dict(history=False, events=False)),
-    ]:
-        reps = 20000
-        t0 = time.perf_counter()
-        for _ in range(reps):
-            g.copy(**kw)
-        dt = (time.perf_counter() - t0) / reps
-        print(f"  {label:45s} {dt * 1e6:6.2f} µs per copy (mid-game)")
+    for when, steps in (("early", 10), ("mid", 60), ("late", 70)):  # steps played before each
+        for _ in range(steps):
+            if not g.is_over:
+                g.apply(rng.choice(g.legal_choices()))
+        _ = g.events, g.history  # read (a copy then takes the records spelled out so far)
+        for label, records in [
+            ("copy() with history + events", True),
+            ("copy(history=False, events=False)", False),
+        ]:
+            reps = 20000
+            t0 = time.process_time()
+            for _ in range(reps):
+                g.copy(history=records, events=records)
+            dt = (time.process_time() - t0) / reps
+            if records:
+                figures[f"copy_us_{when}"] = round(dt * 1e6, 2)
+            print(f"  {label:45s} {dt * 1e6:6.2f} µs per copy ({when}: after {g.turn_number} turns)")
     playout_section(setup, args.playout_games, figures)
     if args.json:
         print(json.dumps(figures))

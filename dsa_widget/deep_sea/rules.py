@@ -39,8 +39,10 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from fractions import Fraction
+from itertools import chain
+from operator import attrgetter
 from typing import TYPE_CHECKING, Any, NamedTuple, overload
 
 from ..core.errors import short_repr as _short
@@ -94,6 +96,8 @@ SINK_STEP = "sink"
 OVER = "over"
 
 _DROPS: list[str] = [f"drop {i}" for i in range(40)]
+#: "drop i" -> i for every legal drop choice (what the search step reads back)
+_DROP_INDEX: dict[str, int] = {s: i for i, s in enumerate(_DROPS)}
 #: the largest item index a choice may name: anything past it is not a choice at all (so a
 #: number of any size costs nothing to refuse)
 _MAX_DROP_INDEX = 999_999
@@ -101,6 +105,11 @@ _TURN_BACK_LEGAL: tuple[str, ...] = (BACK, CONTINUE)
 _ROLL_LEGAL: tuple[str, ...] = (ROLL,)
 _TAKE_LEGAL: tuple[str, ...] = (NONE, TAKE)
 _SEARCH_DROP_LEGAL: list[tuple[str, ...]] = [(NONE,) + tuple(_DROPS[:k]) for k in range(41)]
+_LAYS: list[str] = [f"lay {i}" for i in range(40)]
+#: "lay i" -> i for every legal lay choice
+_LAY_INDEX: dict[str, int] = {s: i for i, s in enumerate(_LAYS)}
+#: the sink step's legal choices of a diver with ``k`` chips who has laid none yet
+_LAY_LEGAL: list[tuple[str, ...]] = [(LAY_ALL,) + tuple(_LAYS[:k]) for k in range(41)]
 
 #: The nine equally likely rolls of two dice with faces 1, 1, 2, 2, 3, 3.
 DICE_OUTCOMES: tuple[tuple[int, int], ...] = tuple((a, b) for a in (1, 2, 3) for b in (1, 2, 3))
@@ -125,21 +134,33 @@ def lay(i: int) -> str:
     >>> lay(1)
     'lay 1'
     """
-    return f"lay {i}"
+    return _LAYS[i] if 0 <= i < len(_LAYS) else f"lay {i}"
 
 
 def _ensure_drops(k: int) -> None:
     """Legal-choice tuples for divers carrying up to ``k`` items (grows with what the game
     deals, never with what a caller asks for)."""
     while len(_DROPS) < k:
+        _DROP_INDEX[f"drop {len(_DROPS)}"] = len(_DROPS)
         _DROPS.append(f"drop {len(_DROPS)}")
     while len(_SEARCH_DROP_LEGAL) <= k:
         _SEARCH_DROP_LEGAL.append((NONE,) + tuple(_DROPS[: len(_SEARCH_DROP_LEGAL)]))
 
 
+def _ensure_lays(k: int) -> None:
+    """Legal-choice tuples of the sink step for divers with up to ``k`` chips (as above)."""
+    while len(_LAYS) < k:
+        _LAY_INDEX[f"lay {len(_LAYS)}"] = len(_LAYS)
+        _LAYS.append(f"lay {len(_LAYS)}")
+    while len(_LAY_LEGAL) <= k:
+        _LAY_LEGAL.append((LAY_ALL,) + tuple(_LAYS[: len(_LAY_LEGAL)]))
+
+
 def swim(pos: int, up: bool, steps: int, occ: Sequence[int]) -> int:
     """Where a diver on space ``pos`` ends after swimming ``steps`` spaces (RULES.md step 3):
-    the one swim rule, used by the engine and by the probability lab.
+    the one swim rule, used by the engine and by the probability lab (``Game._roll`` settles a
+    swim that meets nobody without it, for speed; ``tests/test_step_log.py`` holds every swim
+    of the engine to this function).
 
     ``occ[i] >= 0`` when space ``i`` is taken by another diver (``occ[0]`` is the submarine,
     ``len(occ) - 1`` the path's last space).  Taken spaces are jumped and not counted;
@@ -199,6 +220,100 @@ def _swim_trace(start: int, to: int, up: bool, occ: Sequence[int]) -> tuple[list
     return visited, jumped
 
 
+def _dice_by_bits_match_choice() -> bool:
+    """True when ``rng.choice(DICE_OUTCOMES)`` is ``DICE_OUTCOMES[r]`` with ``r`` drawn as
+    below (4 random bits, again while >= 9): what CPython's ``Random.choice`` does.  Checked
+    once at import on a long run, so another Python's ``choice`` only loses the shortcut."""
+    a, b = random.Random(20261201), random.Random(20261201)
+    bits = b.getrandbits
+    for _ in range(400):
+        r = bits(4)
+        while r >= 9:
+            r = bits(4)
+        if a.choice(DICE_OUTCOMES) != DICE_OUTCOMES[r]:
+            return False
+    return a.getstate() == b.getstate()
+
+
+#: whether a game may draw its dice from a ``random.Random`` by ``getrandbits`` (see above):
+#: the same dice, at half the cost of ``rng.choice``
+_FAST_DICE = _dice_by_bits_match_choice()
+
+
+def _fast_dice(rng: random.Random | None) -> Any:
+    """``rng.getrandbits`` when dice may be drawn from it directly, else ``None`` (a subclass
+    of ``Random`` may draw differently, so only ``Random`` itself)."""
+    return rng.getrandbits if _FAST_DICE and type(rng) is random.Random else None
+
+
+#: the chip tables of the setup the last game was built from: (setup, levels, values, path)
+_SETUP_MEMO: list[tuple[Any, ...]] = [(None,)]
+
+# The step log: what each step did, one tuple per step (round events are kept as their dicts).
+#: (_ROLLED, seat, dice, items, from, to, up, the divers' positions before the swim (``()`` when
+#: it met nobody), turn, round, air after breathing, 0 if the diver breathed at the turn-back
+#: step, 1 if he breathes now, 2 and turns back forced)
+_ROLLED = 0
+#: (_TURNED, seat, items, turned back?, turn, round, air after breathing)
+_TURNED = 1
+#: (_TOOK, seat, space, item)
+_TOOK = 2
+#: (_DROPPED, seat, space, index, item)
+_DROPPED = 3
+#: (_SANK, the record's sink object): the orders the drowning divers chose (no event)
+_SANK = 4
+
+
+def _spell(e: Any, lv: Sequence[int], out: list[dict[str, Any]]) -> None:
+    """Append the event dicts of step-log entry ``e`` to ``out`` (see ``events.py``); ``lv``:
+    the chips' levels.  These are the dicts the engine once built on every step."""
+    if type(e) is dict:
+        out.append(e)
+        return
+    code = e[0]
+    if code == _ROLLED:
+        _, p, dice, k, start, to, up, positions, turn, rnd, air, breath = e
+        if breath:
+            out.append({"type": "turn", "turn": turn, "round": rnd, "seat": p})
+            out.append({"type": "breathe", "seat": p, "items": k, "air": air})
+            if breath == 2:
+                out.append({"type": "turn_back", "seat": p, "forced": True})
+        steps = dice[0] + dice[1] - k
+        out.append(
+            {"type": "roll", "seat": p, "dice": [dice[0], dice[1]], "items": k, "steps": max(0, steps)}
+        )
+        occ = [-1] * (max(start, to, *positions) + 1)
+        for q, x in enumerate(positions):
+            if x:
+                occ[x] = q
+        visited, jumped = _swim_trace(start, to, up, occ)
+        home = up and to == 0
+        out.append(
+            {
+                "type": "move",
+                "seat": p,
+                "from": start,
+                "to": to,
+                "heading": "up" if up else "down",
+                "spaces": visited,
+                "jumped": jumped,
+                "home": home,
+            }
+        )
+    elif code == _TURNED:
+        _, p, k, back, turn, rnd, air = e
+        out.append({"type": "turn", "turn": turn, "round": rnd, "seat": p})
+        out.append({"type": "breathe", "seat": p, "items": k, "air": air})
+        if back:
+            out.append({"type": "turn_back", "seat": p, "forced": False})
+    elif code == _TOOK:
+        out.append({"type": "take", "seat": e[1], "space": e[2], "item": [lv[c] for c in e[3]]})
+    elif code == _DROPPED:
+        out.append(
+            {"type": "drop", "seat": e[1], "space": e[2], "index": e[3], "item": [lv[c] for c in e[4]]}
+        )
+
+
 class Diver(NamedTuple):
     """One diver as everybody sees him.  ``carrying`` holds items, each a
     tuple of ``(level, value)`` chips (one chip, or a stack); a value is
@@ -214,26 +329,21 @@ class Diver(NamedTuple):
 
 class _Log:
     """An append-only list whose copies share its full chunks: copying one costs a pointer per
-    64 entries, so a game's copy stays cheap however long its turn list and event log grow.
+    64 entries, so a game's copy stays cheap however long its step log grows.
 
-    Full chunks are tuples (never changed once made, so copies may share them); the last,
-    partial chunk is a list of the log's own.  Indexing, slicing, iteration and ``len`` work
-    as on a list.
+    Full chunks are tuples of 64 (never changed once made, so copies may share them); after
+    them comes a tail, a list of the log's own.  ``append`` is the tail's own ``list.append``
+    (a C call: the engine logs every step), so the tail grows freely and is cut into chunks
+    when the log is copied.  Indexing, slicing, iteration and ``len`` work as on a list.
     """
 
-    __slots__ = ("_chunks", "_tail")
+    __slots__ = ("_chunks", "_tail", "append")
     CHUNK = 64
 
     def __init__(self) -> None:
         self._chunks: list[tuple[Any, ...]] = []
-        self._tail: list[Any] = []
-
-    def append(self, x: Any) -> None:
-        t = self._tail
-        t.append(x)
-        if len(t) == 64:
-            self._chunks.append(tuple(t))
-            self._tail = []
+        self._tail: list[Any] = []  # never replaced: ``append`` is bound to it
+        self.append: Callable[[Any], None] = self._tail.append
 
     def __len__(self) -> int:
         return 64 * len(self._chunks) + len(self._tail)
@@ -253,41 +363,62 @@ class _Log:
     @overload
     def __getitem__(self, k: slice) -> list[Any]: ...
     def __getitem__(self, k: int | slice) -> Any:
+        chunks = self._chunks
+        full = 64 * len(chunks)
         if isinstance(k, slice):
             start, stop, step = k.indices(len(self))
             if step != 1:
                 return list(self)[k]
+            if start >= full:
+                return self._tail[start - full : stop - full]
             out: list[Any] = []
             i = start
-            while i < stop:
+            while i < stop and i < full:
                 q, r = divmod(i, 64)
-                part: Sequence[Any] = self._chunks[q] if q < len(self._chunks) else self._tail
-                take = min(stop - i, len(part) - r)
-                out.extend(part[r : r + take])
+                take = min(stop - i, 64 - r)
+                out.extend(chunks[q][r : r + take])
                 i += take
+            if i < stop:
+                out.extend(self._tail[i - full : stop - full])
             return out
         n = len(self)
         if k < 0:
             k += n
         if not 0 <= k < n:
             raise IndexError("log index out of range")
+        if k >= full:
+            return self._tail[k - full]
         q, r = divmod(k, 64)
-        return self._chunks[q][r] if q < len(self._chunks) else self._tail[r]
+        return chunks[q][r]
+
+    def _fold(self) -> None:
+        """Cut the tail's full chunks off into tuples (the same entries, now shareable)."""
+        tail = self._tail
+        if len(tail) >= 64:
+            m = len(tail) // 64 * 64
+            self._chunks.extend(tuple(tail[i : i + 64]) for i in range(0, m, 64))
+            del tail[:m]
 
     def copy(self) -> _Log:
+        if len(self._tail) >= 64:
+            self._fold()
         g = _Log.__new__(_Log)
         g._chunks = self._chunks[:]
         g._tail = self._tail[:]
+        g.append = g._tail.append
         return g
 
     def truncate(self, n: int) -> None:
         """Keep the first ``n`` entries (the shared chunks themselves are never changed)."""
         if n >= len(self):
             return
+        full = 64 * len(self._chunks)
+        if n >= full:
+            del self._tail[n - full :]
+            return
         q, r = divmod(n, 64)
-        tail = list(self._chunks[q][:r]) if q < len(self._chunks) else self._tail[:r]
+        self._tail[:] = self._chunks[q][:r]
         del self._chunks[q:]
-        self._tail = tail
 
 
 class Game:
@@ -301,7 +432,8 @@ class Game:
 
     ``rng`` seeds the dice (an int, or a :class:`random.Random` to draw them
     from); by default they follow ``seed``, so a seeded game is reproducible.  ``events=False``
-    turns the event log off for fast simulations.
+    turns the event log off, ``history=False`` the turn list.  Both are kept as one compact
+    log of steps and spelled out as dicts when first read, so keeping them costs little.
     """
 
     #: the action name of a chance step (the runner rolls; bots are never asked)
@@ -331,6 +463,7 @@ class Game:
         "_round",
         "_player",
         "_step",
+        "_over",
         "_legal",
         "_breathed",
         "_forced",
@@ -338,11 +471,15 @@ class Game:
         "_n_home",
         "_last_home",
         "_winners",
-        "_turns",
         "_nturns",
-        "_turn",
-        "_events",
+        "_log",
+        "_ev_on",
+        "_hist_on",
+        "_evc",
+        "_hc",
+        "_ldice",
         "_rng",
+        "_bits",
         "_dice",
         "_vcache",
         "_requires",
@@ -377,17 +514,33 @@ class Game:
         self.setup = setup
         n = len(setup.players)
         self._n = n
-        self._lv = tuple(c[0] for c in setup.path)
-        self._val = tuple(c[1] for c in setup.path)
-        self._path: list[tuple[int, ...] | None] = [None] + [(i,) for i in range(len(setup.path))]
+        memo = _SETUP_MEMO[0]
+        if memo[0] is not setup:
+            # the chip tables of a setup, kept for the next game: most callers (tournaments,
+            # playouts, benchmarks) build many games from one Setup
+            memo = _SETUP_MEMO[0] = (
+                setup,
+                tuple(c[0] for c in setup.path),
+                tuple(c[1] for c in setup.path),
+                (None,) + tuple((i,) for i in range(len(setup.path))),
+            )
+        self._lv: tuple[int, ...] = memo[1]
+        self._val: tuple[int, ...] = memo[2]
+        self._path: list[tuple[int, ...] | None] = list(memo[3])
         self._banked: list[tuple[int, ...]] = [()] * n
         self._score = [0] * n
         self._round = 1
+        self._over = False
         self._winners: tuple[int, ...] = ()
-        self._turns: _Log | None = _Log() if history else None
         self._nturns = 0
-        self._turn: dict[str, Any] = {}
-        self._events: _Log | None = _Log() if events else None
+        # What happened is recorded compactly (see _spell): one tuple per step in _log, shared
+        # by the event log and the turn list, spelled out as dicts only when they are read.
+        self._log: _Log | None = _Log() if events or history else None
+        self._ev_on = bool(events)
+        self._hist_on = bool(history)
+        self._evc: list[Any] | None = None
+        self._hc: list[Any] | None = None
+        self._ldice: tuple[int, int] | None = None
         self._requires = setup.options.turn_back_requires_treasure
         self._vcache: dict[Any, Any] = {}
         # the sink step: seats still to lay their chips (the first is laying), the orders chosen
@@ -403,6 +556,7 @@ class Game:
         # The dice: an external random.Random if one is given, else a 64-bit LCG whose whole
         # state is one int (so copying a game, which copies its dice, costs nothing).
         self._rng: random.Random | None = None
+        self._bits: Any = None
         self._dice = 0
         self.set_dice(rng)
         self._start_round(setup.first_player)
@@ -421,63 +575,53 @@ class Game:
         self._last_home = -1
         self._last = False
         self._player: int | None = first
-        if self._events is not None:
-            self._events.append(
+        if self._ev_on:
+            self._log.append(  # type: ignore[union-attr]
                 {"type": "round_start", "round": self._round, "air": self._air, "first": first}
             )
         self._begin_turn()
 
     def _begin_turn(self) -> None:
         """Settle the step of the current player's turn before anything is done."""
-        p = self._player
+        p: int = self._player  # type: ignore[assignment]
         self._breathed = False
         self._forced = False
-        self._turn = {}
-        pos = self._pos[p]  # type: ignore[index]
-        if self._up[p] or pos == 0:  # type: ignore[index]
+        pos = self._pos[p]
+        if pos == 0 or self._up[p]:
             self._step = ROLL_STEP
             self._legal = _ROLL_LEGAL
             return
-        if not has_free_deeper(pos, self._occ):
+        # has_free_deeper(pos, occ), inline (once per turn)
+        occ = self._occ
+        i = len(occ) - 1
+        while i > pos and occ[i] >= 0:
+            i -= 1
+        if i <= pos:
             # "A diver on the path with no free space deeper than his own must turn back."
             self._forced = True
             self._step = ROLL_STEP
             self._legal = _ROLL_LEGAL
-        elif self._carry[p] or not self._requires:  # type: ignore[index]
+        elif self._carry[p] or not self._requires:
             self._step = TURN_BACK_STEP
             self._legal = _TURN_BACK_LEGAL
         else:
             self._step = ROLL_STEP
             self._legal = _ROLL_LEGAL
 
-    def _breathe(self, p: int) -> None:
-        self._breathed = True
-        k = len(self._carry[p])
-        if k:
-            self._air -= k
-            if self._air <= 0:
-                self._last = True
-        if self._events is not None:
-            self._events.append({"type": "turn", "turn": self.turn_number, "round": self._round, "seat": p})
-            self._events.append({"type": "breathe", "seat": p, "items": k, "air": self._air})
-
     def _close_turn(self) -> None:
         self._nturns += 1
-        if self._turns is not None:
-            self._turns.append(self._turn)
 
     def _end_turn(self) -> None:
         if self._last or self._n_home == self._n:
             if self._start_sinking():
                 return  # the turn goes on: the drowning divers lay their chips
-            self._close_turn()
+            self._nturns += 1
             self._end_round()
             return
-        self._close_turn()
-        p = self._player
+        self._nturns += 1
         n = self._n
         home = self._home
-        q = p + 1  # type: ignore[operator]
+        q = self._player + 1  # type: ignore[operator]
         while True:
             if q == n:
                 q = 0
@@ -501,7 +645,8 @@ class Game:
         """Open the sink step if some drowning diver has two or more chips to lay in his order."""
         if self.setup.options.sink_order != "chosen":
             return False
-        queue = tuple(q for q in self._drowning() if len(self._chips_of(q)) >= 2)
+        carry = self._carry
+        queue = tuple(q for q in self._drowning() if sum(map(len, carry[q])) >= 2)
         if not queue:
             return False
         self._sink_queue, self._sink_done, self._laying = queue, {}, ()
@@ -511,33 +656,40 @@ class Game:
         return True
 
     def _lay_legal(self) -> tuple[str, ...]:
-        k = len(self._chips_of(self._sink_queue[0]))
-        laid = self._laying
-        return (LAY_ALL,) + tuple(lay(i) for i in range(k) if i not in laid)
+        """The legal choices of the first diver in the sink queue, who has laid none yet."""
+        k = sum(map(len, self._carry[self._sink_queue[0]]))
+        if k >= len(_LAY_LEGAL):
+            _ensure_lays(k + 1)
+        return _LAY_LEGAL[k]
 
     def _lay(self, choice: str) -> None:
+        # The legal choices are "lay all" and "lay i" for each chip i not yet laid, in order, so
+        # they also say what is left: laying one chip removes its choice.
         q = self._sink_queue[0]
-        k = len(self._chips_of(q))
+        legal = self._legal
         if choice != LAY_ALL:
-            self._laying += (int(choice[4:]),)  # a legal "lay i" is canonical
-        rest = tuple(i for i in range(k) if i not in self._laying)
-        if choice != LAY_ALL and len(rest) > 1:
-            self._legal = self._lay_legal()
-            return
-        self._sink_done[q] = self._laying + rest  # the last chip (or the rest, in pickup order)
+            self._laying += (_LAY_INDEX[choice],)  # a legal "lay i" is canonical
+            if len(legal) > 3:  # two or more chips left after this one: he goes on choosing
+                i = legal.index(choice)
+                self._legal = legal[:i] + legal[i + 1 :]
+                return
+        # the last chip (or the rest, in pickup order)
+        rest = tuple(_LAY_INDEX[c] for c in legal[1:] if c != choice)
+        self._sink_done[q] = self._laying + rest
         self._laying = ()
-        self._sink_queue = self._sink_queue[1:]
-        if self._sink_queue:
-            self._player = self._sink_queue[0]
+        queue = self._sink_queue = self._sink_queue[1:]
+        if queue:
+            self._player = queue[0]
             self._legal = self._lay_legal()
             return
-        self._turn["sink"] = {str(q): list(order) for q, order in self._sink_done.items()}
+        if self._log is not None:
+            self._log.append((_SANK, {str(q): list(order) for q, order in self._sink_done.items()}))
         self._close_turn()
         self._end_round()
 
     def _end_round(self) -> None:
         n = self._n
-        ev = self._events
+        ev = self._log if self._ev_on else None
         val = self._val
         lv = self._lv
         if ev is not None:
@@ -549,12 +701,13 @@ class Game:
                     "air_ran_out": self._last,
                 }
             )
+        carry = self._carry
         # 1. Divers in the submarine bank every item they carry.
         for q in range(n):
-            if self._home[q] and self._carry[q]:
-                chips = tuple(c for item in self._carry[q] for c in item)
+            if self._home[q] and carry[q]:
+                chips = tuple(chain.from_iterable(carry[q]))
                 self._banked[q] = self._banked[q] + chips
-                self._score[q] += sum(val[c] for c in chips)
+                self._score[q] += sum(map(val.__getitem__, chips))
                 if ev is not None:
                     ev.append({"type": "bank", "seat": q, "chips": [[lv[c], val[c]] for c in chips]})
         # 2. Divers still in the water drop everything, nearest (or farthest) first, each laying
@@ -562,9 +715,9 @@ class Game:
         water = self._drowning()
         done = self._sink_done
         sunk: list[int] = []
-        self._drowned = {q: len(self._chips_of(q)) for q in water if self._carry[q]}
+        self._drowned = {q: sum(map(len, carry[q])) for q in water if carry[q]}
         for q in water:
-            pickup = self._chips_of(q)
+            pickup = list(chain.from_iterable(carry[q]))
             laid = [pickup[i] for i in done[q]] if q in done else pickup
             sunk.extend(laid)
             if ev is not None and laid:
@@ -572,7 +725,7 @@ class Game:
         self._sink_done = {}
         # 3. Remove the blanks and close the gaps; the sunk chips lie past the end in stacks of 3.
         path: list[tuple[int, ...] | None] = [None]
-        path.extend(x for x in self._path if x is not None)
+        path += filter(None, self._path)  # items are non-empty tuples; blanks are None
         for i in range(0, len(sunk), 3):
             path.append(tuple(sunk[i : i + 3]))
         self._path = path
@@ -593,6 +746,7 @@ class Game:
         n = self._n
         self._player = None
         self._step = OVER
+        self._over = True
         self._legal = ()
         self._pos = [0] * n
         self._up = [False] * n
@@ -606,8 +760,10 @@ class Game:
             top = max(keys.values())
             tied = [q for q in tied if keys[q] == top]
         self._winners = tuple(tied)
-        if self._events is not None:
-            self._events.append({"type": "game_over", "scores": list(self._score), "winners": list(tied)})
+        if self._ev_on:
+            self._log.append(  # type: ignore[union-attr]
+                {"type": "game_over", "scores": list(self._score), "winners": list(tied)}
+            )
 
     def _tiebreak_key(self, q: int) -> tuple[int, ...]:
         counts = [0, 0, 0, 0, 0]
@@ -618,103 +774,141 @@ class Game:
         return (counts[4], counts[3], counts[2], counts[1])
 
     # ------------------------------------------------------------------ steps
+    # The hot path.  A random game is ~160 steps, so every attribute read and call here counts:
+    # each step is one method (_roll, _search, _turn_back or _lay) that works on local names,
+    # breathing, the dice and a swim that meets nobody are written out in _roll rather than
+    # called, and what happened is logged as one tuple per step (spelled out as the event and
+    # turn dicts when they are read: _spell, _built_events, _built_history).
 
     def _apply(self, choice: str) -> None:
         """Apply a choice known to be legal (the fast path)."""
         step = self._step
         if step == ROLL_STEP:
-            d = self._next_dice()
-            self._roll(d[0], d[1])
+            self._roll(None)
         elif step == SEARCH_STEP:
             self._search(choice)
-        elif step == SINK_STEP:
+        elif step == TURN_BACK_STEP:
+            self._turn_back(choice)
+        else:
             self._lay(choice)
-        else:  # turn_back
-            p = self._player
-            self._breathe(p)  # type: ignore[arg-type]
-            if choice == BACK:
-                self._up[p] = True  # type: ignore[index]
-                self._turn["back"] = True
-                if self._events is not None:
-                    self._events.append({"type": "turn_back", "seat": p, "forced": False})
-            self._step = ROLL_STEP
-            self._legal = _ROLL_LEGAL
 
     def _next_dice(self) -> tuple[int, int]:
+        bits = self._bits
+        if bits is not None:  # rng.choice(DICE_OUTCOMES), written out (see _FAST_DICE)
+            r = bits(4)
+            while r >= 9:
+                r = bits(4)
+            return DICE_OUTCOMES[r]
         if self._rng is not None:
             return self._rng.choice(DICE_OUTCOMES)
         x = self._dice = (self._dice * 6364136223846793005 + 1442695040888963407) & 0xFFFFFFFFFFFFFFFF
         return DICE_OUTCOMES[(x >> 32) % 9]
 
-    def _roll(self, d1: int, d2: int) -> tuple[int, bool]:
-        """Roll and swim; return ``(space landed on, got back to the submarine)``."""
+    def _turn_back(self, choice: str) -> None:
+        """Step 2 (the diver breathes first): ``"back"`` or ``"continue"``."""
         p: int = self._player  # type: ignore[assignment]
-        if not self._breathed:
-            self._breathe(p)
-        ev = self._events
-        if self._forced:
+        k = len(self._carry[p])
+        self._breathed = True
+        if k:
+            air = self._air = self._air - k
+            if air <= 0:
+                self._last = True
+        back = choice == BACK
+        if back:
             self._up[p] = True
-            if ev is not None:
-                self._events.append({"type": "turn_back", "seat": p, "forced": True})  # type: ignore[union-attr]
-        self._turn["dice"] = [d1, d2]
+        if self._log is not None:
+            self._log.append((_TURNED, p, k, back, self._nturns, self._round, self._air))
+        self._step = ROLL_STEP
+        self._legal = _ROLL_LEGAL
+
+    def _roll(self, dice: tuple[int, int] | None) -> tuple[int, bool]:
+        """Breathe (unless the diver did at the turn-back step), roll ``dice`` (``None``: the
+        game's own) and swim; return ``(space landed on, got back to the submarine)``."""
+        p: int = self._player  # type: ignore[assignment]
         carry = self._carry[p]
-        steps = d1 + d2 - len(carry)
-        start = self._pos[p]
+        k = len(carry)
+        breathed = self._breathed
+        if not breathed:
+            self._breathed = True
+            if k:
+                air = self._air = self._air - k
+                if air <= 0:
+                    self._last = True
+        if dice is None:
+            bits = self._bits
+            if bits is not None:  # _next_dice, written out
+                r = bits(4)
+                while r >= 9:
+                    r = bits(4)
+                dice = DICE_OUTCOMES[r]
+            else:
+                dice = self._next_dice()
+        self._ldice = dice
+        pos_of = self._pos
+        start = pos_of[p]
+        forced = self._forced
+        if forced:
+            self._up[p] = up = True
+        else:
+            up = self._up[p]
+        steps = dice[0] + dice[1] - k
         occ = self._occ
-        up = self._up[p]
-        pos = swim(start, up, steps, occ)
-        home = up and pos == 0
-        if ev is not None:
-            ev.append(
-                {"type": "roll", "seat": p, "dice": [d1, d2], "items": len(carry), "steps": max(0, steps)}
+        # swim(start, up, steps, occ).  Most swims meet nobody on the way: one look at the
+        # spaces in between (all free: their max is -1) settles those, in C; the others swim,
+        # and keep where the divers were (``seen``) for the log, which tells the jumps from it.
+        seen: tuple[int, ...] = ()
+        if steps <= 0:
+            pos = start
+        elif up:
+            if steps < start and max(occ[start - steps : start]) < 0:
+                pos = start - steps
+            elif 0 < start <= steps and (start == 1 or max(occ[1:start]) < 0):
+                pos = 0  # back in the submarine
+            else:
+                pos = swim(start, up, steps, occ)
+                seen = tuple(pos_of)
+        elif start + steps < len(occ) and max(occ[start + 1 : start + steps + 1]) < 0:
+            pos = start + steps
+        else:
+            pos = swim(start, up, steps, occ)
+            seen = tuple(pos_of)
+        log = self._log
+        if log is not None:
+            # the turn, breathe, turn_back (forced), roll and move events in one tuple
+            log.append(
+                (
+                    _ROLLED,
+                    p,
+                    dice,
+                    k,
+                    start,
+                    pos,
+                    up,
+                    seen,
+                    self._nturns,
+                    self._round,
+                    self._air,
+                    0 if breathed else 2 if forced else 1,
+                )
             )
-            visited, jumped = _swim_trace(start, pos, up, occ)
         if start:
             occ[start] = -1
-        if home:
-            self._pos[p] = 0
+        if up and pos == 0:
+            pos_of[p] = 0
             self._home[p] = True
             self._n_home += 1
             self._last_home = p
-            if ev is not None:
-                ev.append(
-                    {
-                        "type": "move",
-                        "seat": p,
-                        "from": start,
-                        "to": 0,
-                        "heading": "up",
-                        "spaces": visited,
-                        "jumped": jumped,
-                        "home": True,
-                    }
-                )
             self._end_turn()
             return 0, True
-        self._pos[p] = pos
-        if pos:
-            occ[pos] = p
-        if ev is not None:
-            ev.append(
-                {
-                    "type": "move",
-                    "seat": p,
-                    "from": start,
-                    "to": pos,
-                    "heading": "up" if up else "down",
-                    "spaces": visited,
-                    "jumped": jumped,
-                    "home": False,
-                }
-            )
+        pos_of[p] = pos
         if pos == 0:  # still in the submarine: "A diver in the submarine does not search."
             self._end_turn()
             return 0, False
+        occ[pos] = p
         if self._path[pos] is not None:
             self._step = SEARCH_STEP
             self._legal = _TAKE_LEGAL
-        elif carry:
-            k = len(carry)
+        elif k:
             if k >= len(_SEARCH_DROP_LEGAL) - 1:
                 _ensure_drops(k + 1)
             self._step = SEARCH_STEP
@@ -725,29 +919,94 @@ class Game:
 
     def _search(self, choice: str) -> None:
         p: int = self._player  # type: ignore[assignment]
-        pos = self._pos[p]
         if choice == TAKE:
-            item = self._path[pos]
+            pos = self._pos[p]
+            path = self._path
+            item = path[pos]
             assert item is not None  # TAKE is legal only on a space that holds an item
-            self._path[pos] = None
+            path[pos] = None
             self._carry[p] = self._carry[p] + (item,)
-            self._turn["search"] = TAKE
-            if self._events is not None:
-                self._events.append(
-                    {"type": "take", "seat": p, "space": pos, "item": [self._lv[c] for c in item]}
-                )
+            if self._log is not None:
+                self._log.append((_TOOK, p, pos, item))
         elif choice != NONE:
-            i = int(choice[5:])  # a legal "drop i" is canonical
+            i = _DROP_INDEX[choice]  # a legal "drop i" is canonical
+            pos = self._pos[p]
             carry = self._carry[p]
             item = carry[i]
             self._carry[p] = carry[:i] + carry[i + 1 :]
             self._path[pos] = item
-            self._turn["search"] = {"drop": i}
-            if self._events is not None:
-                self._events.append(
-                    {"type": "drop", "seat": p, "space": pos, "index": i, "item": [self._lv[c] for c in item]}
-                )
+            if self._log is not None:
+                self._log.append((_DROPPED, p, pos, i, item))
         self._end_turn()
+
+    # ------------------------------------------------------------------ the records, spelled out
+
+    # The dicts spelled out so far are kept in a cache: [a _Log of dicts, how many steps of the
+    # step log they cover, how many dicts, owned?].  A copy borrows its game's _Log of dicts
+    # (owned: False) and takes a copy of it, cut to its count, only when it spells out more; a
+    # _Log only ever grows, so a borrowed prefix stays right whatever its owner does next.
+
+    @staticmethod
+    def _own(cache: list[Any] | None) -> list[Any]:
+        """``cache`` (see above) as one of this game's own, to read and extend."""
+        if cache is None:
+            return [_Log(), 0, 0, True]
+        if cache[3]:
+            return cache
+        mine: _Log = cache[0].copy()
+        mine.truncate(cache[2])
+        return [mine, cache[1], cache[2], True]
+
+    def _built_events(self) -> _Log:
+        """The event dicts of every step logged so far (spelled out once, then kept)."""
+        evc = self._evc
+        if evc is None or not evc[3]:
+            evc = self._evc = self._own(evc)
+        built: _Log = evc[0]
+        log: _Log = self._log  # type: ignore[assignment]
+        n = len(log)
+        if evc[1] < n:
+            out: list[dict[str, Any]] = []
+            lv = self._lv
+            for e in log[evc[1] :]:
+                _spell(e, lv, out)
+            for d in out:
+                built.append(d)
+            evc[1] = n
+            evc[2] += len(out)
+        return built
+
+    def _built_history(self) -> _Log:
+        """The record turns of every closed turn (built once from the step log, then kept)."""
+        hc = self._hc
+        if hc is None or not hc[3]:
+            hc = self._hc = self._own(hc)
+        turns: _Log = hc[0]
+        want = self._nturns - hc[2]
+        if want > 0:
+            log: _Log = self._log  # type: ignore[assignment]
+            i0 = hc[1]
+            found: list[tuple[int, dict[str, Any]]] = []  # (index of its first step, turn)
+            for j, e in enumerate(log[i0:], i0):
+                if type(e) is not tuple:
+                    continue  # a round's events: no part of a turn
+                code = e[0]
+                if code == _TURNED or (code == _ROLLED and e[11]):  # the turn's breath
+                    found.append((j, {"back": True} if code == _TURNED and e[3] else {}))
+                t = found[-1][1]
+                if code == _ROLLED:
+                    t["dice"] = [e[2][0], e[2][1]]
+                elif code == _TOOK:
+                    t["search"] = TAKE
+                elif code == _DROPPED:
+                    t["search"] = {"drop": e[3]}
+                elif code == _SANK:
+                    t["sink"] = e[1]
+            for _j, t in found[:want]:
+                turns.append(t)
+            hc[1] = found[want][0] if len(found) > want else len(log)
+            hc[2] = self._nturns
+        return turns
 
     # ------------------------------------------------------------------ the game protocol
     # (dsa_widget.core.protocol.GameState: what bots, timelines, tournaments and the widget use)
@@ -785,8 +1044,7 @@ class Game:
         """Roll (the game's own dice, or ``dice``) with no check, for playouts that must know
         where the diver got to: returns ``(space landed on, got back to the submarine)``, also
         when the swim ends the round."""
-        d = self._next_dice() if dice is None else dice
-        return self._roll(d[0], d[1])
+        return self._roll(None if dice is None else (dice[0], dice[1]))
 
     def next_dice(self) -> tuple[int, int]:
         """Draw the next dice from the game's own generator without rolling them (a search
@@ -867,25 +1125,21 @@ class Game:
     @property
     def history_length(self) -> int | None:
         """Turns in :attr:`history` (``None`` when the game keeps none)."""
-        return None if self._turns is None else len(self._turns)
+        return self._nturns if self._hist_on else None  # the turn list starts with the game
 
     @property
     def last_dice(self) -> tuple[int, int] | None:
         """The dice of the latest roll (this turn's, else the latest recorded turn's), or
         ``None`` before the first roll (and in a game that keeps no history, between turns)."""
-        d = self._turn.get("dice")
-        if d is None and self._turns:
-            for t in reversed(self._turns):
-                d = t.get("dice")
-                if d is not None:
-                    break
-        return None if d is None else (d[0], d[1])
+        if self._hist_on or self._step in (SEARCH_STEP, SINK_STEP, OVER):  # else: between turns
+            return self._ldice
+        return None
 
     def history_since(self, k: int) -> list[dict[str, Any]]:
         """The recorded turns after the first ``k`` (copies), without copying the whole list."""
-        if self._turns is None:
+        if not self._hist_on:
             raise ValueError("this game was created with history=False")
-        return [dict(t) for t in self._turns[k:]]
+        return [dict(t) for t in self._built_history()[k:]]
 
     # ------------------------------------------------------------------ public API: acting
 
@@ -905,12 +1159,21 @@ class Game:
         malformed choice raises :class:`IllegalChoiceError` saying why, and the
         game is unchanged.
         """
-        if type(choice) is not str or choice not in self._legal:
+        legal = self._legal
+        if type(choice) is not str or choice not in legal:  # a legal string is found at once
             norm = _normalize_choice(choice)
-            if norm not in self._legal:
-                raise IllegalChoiceError(self._why_illegal(choice, norm), choice, self._legal)
+            if norm not in legal:
+                raise IllegalChoiceError(self._why_illegal(choice, norm), choice, legal)
             choice = norm
-        self._apply(choice)
+        step = self._step  # _apply, written out (one call less on every step)
+        if step == ROLL_STEP:
+            self._roll(None)
+        elif step == SEARCH_STEP:
+            self._search(choice)
+        elif step == TURN_BACK_STEP:
+            self._turn_back(choice)
+        else:
+            self._lay(choice)
 
     def roll(self, dice: Sequence[int] | None = None) -> None:
         """Roll and swim (step 3).  ``dice=(d1, d2)``, each 1..3, forces the
@@ -926,8 +1189,7 @@ class Game:
         """
         if self._step != ROLL_STEP:
             raise IllegalChoiceError(self._why_illegal(ROLL, ROLL), ROLL, self._legal)
-        d = self._next_dice() if dice is None else _check_dice(dice)
-        self._roll(d[0], d[1])
+        self._roll(None if dice is None else _check_dice(dice))
 
     def play_turn(
         self, back: bool = False, dice: Sequence[int] | None = None, search: Any = NONE, sink: Any = None
@@ -939,21 +1201,22 @@ class Game:
         Checked as a whole: if any part is illegal, :class:`IllegalChoiceError`
         is raised and the game is left as it was before the turn.
         """
-        # the turn list and the event log only grow during a turn: keep their lengths rather
-        # than copying them (a copy per turn made loading a long record quadratic)
-        turns, events = self._turns, self._events
-        nt = len(turns) if turns is not None else 0
-        ne = len(events) if events is not None else 0
+        # the step log only grows during a turn: keep its length rather than copying it (a copy
+        # per turn made loading a long record quadratic)
+        kept = (self._log, self._ev_on, self._hist_on, self._evc, self._hc)
+        log = kept[0]
+        nl = len(log) if log is not None else 0
         snapshot = self.copy(history=False, events=False)
         try:
             self._play_turn(back, dice, search, sink)
         except IllegalChoiceError:
             self._restore(snapshot)
-            if turns is not None:
-                turns.truncate(nt)
-            if events is not None:
-                events.truncate(ne)
-            self._turns, self._events = turns, events
+            if log is not None:
+                log.truncate(nl)
+            self._log, self._ev_on, self._hist_on, self._evc, self._hc = kept
+            for cache in (self._evc, self._hc):  # nothing reads them mid-turn, but be sure
+                if cache is not None and cache[1] > nl:
+                    self._evc = self._hc = None
             raise
 
     def _play_turn(self, back: Any, dice: Any, search: Any, sink: Any) -> None:
@@ -1093,9 +1356,17 @@ class Game:
         """``'turn_back'``, ``'roll'``, ``'search'``, ``'sink'`` or ``'over'``."""
         return self._step
 
-    @property
-    def is_over(self) -> bool:
-        return self._step == OVER
+    if TYPE_CHECKING:
+
+        @property
+        def is_over(self) -> bool:
+            """True once the game is over (step ``'over'``)."""
+            return self._over
+
+    else:
+        # read on every step of a game loop, so a getter written in C (the ``_over`` flag is
+        # set with the step ``'over'``)
+        is_over = property(attrgetter("_over"), doc="True once the game is over (step ``'over'``).")
 
     @property
     def is_chance(self) -> bool:
@@ -1138,9 +1409,9 @@ class Game:
     @property
     def history(self) -> list[dict[str, Any]]:
         """The turns played, as a record's ``turns`` list."""
-        if self._turns is None:
+        if not self._hist_on:
             raise ValueError("this game was created with history=False")
-        return [dict(t) for t in self._turns]
+        return [dict(t) for t in self._built_history()]
 
     @property
     def events(self) -> list[dict[str, Any]]:
@@ -1148,9 +1419,9 @@ class Game:
 
         Bank events carry chip values; every other event carries levels only.
         """
-        if self._events is None:
+        if not self._ev_on:
             return []
-        return [dict(e) for e in self._events]
+        return [dict(e) for e in self._built_events()]
 
     def events_since(self, k: int) -> list[dict[str, Any]]:
         """The events after the first ``k`` (copies), without copying the whole log.
@@ -1159,13 +1430,18 @@ class Game:
         >>> n = g.n_events; g.roll((1, 1)); [e["type"] for e in g.events_since(n)]
         ['turn', 'breathe', 'roll', 'move']
         """
-        if self._events is None:
+        if not self._ev_on:
             return []
-        return [dict(e) for e in self._events[k:]]
+        return [dict(e) for e in self._built_events()[k:]]
 
     @property
     def n_events(self) -> int:
-        return 0 if self._events is None else len(self._events)
+        return len(self._built_events()) if self._ev_on else 0
+
+    @property
+    def _events(self) -> _Log | None:
+        """The event log itself (the dicts, not copies), ``None`` when events are off."""
+        return self._built_events() if self._ev_on else None
 
     def chip(self, chip_id: int) -> tuple[int, int]:
         """The ``(level, value)`` of chip ``chip_id`` (its index in the setup path)."""
@@ -1252,6 +1528,7 @@ class Game:
         g._round = self._round
         g._player = self._player
         g._step = self._step
+        g._over = self._over
         g._legal = self._legal
         g._breathed = self._breathed
         g._forced = self._forced
@@ -1259,10 +1536,19 @@ class Game:
         g._n_home = self._n_home
         g._last_home = self._last_home
         g._winners = self._winners
-        g._turns = self._turns.copy() if history and self._turns is not None else None
         g._nturns = self._nturns
-        g._turn = dict(self._turn)
-        g._events = self._events.copy() if events and self._events is not None else None
+        ev = g._ev_on = events and self._ev_on
+        hist = g._hist_on = history and self._hist_on
+        if ev or hist:
+            log: _Log = self._log  # type: ignore[assignment]
+            g._log = log.copy()
+            # the copy borrows the dicts spelled out so far (see _own)
+            evc, hc = self._evc, self._hc
+            g._evc = None if evc is None or not ev else [evc[0], evc[1], evc[2], False]
+            g._hc = None if hc is None or not hist else [hc[0], hc[1], hc[2], False]
+        else:
+            g._log = g._evc = g._hc = None
+        g._ldice = self._ldice
         g._requires = self._requires
         g._dice = self._dice
         g._vcache = {}
@@ -1272,12 +1558,13 @@ class Game:
         g._drowned = None
         if rng is not None:
             g._rng = rng
+            g._bits = _fast_dice(rng)
         elif self._rng is None:
-            g._rng = None
+            g._rng = g._bits = None
         else:
-            rng = random.Random()
+            rng = g._rng = random.Random()
             rng.setstate(self._rng.getstate())
-            g._rng = rng
+            g._bits = rng.getrandbits if _FAST_DICE else None
         return g
 
     def _restore(self, other: Game) -> None:
@@ -1480,6 +1767,7 @@ class Game:
         g._round = view.round
         g._player = view.current_player
         g._step = view.step
+        g._over = view.step == OVER
         g._legal = view.legal
         g._breathed = view.breathed
         g._forced = view.must_turn_back
@@ -1487,10 +1775,12 @@ class Game:
         g._n_home = sum(view.returned)
         g._last_home = view.last_home
         g._winners = view.winners
-        g._turns = None
         g._nturns = view.turn_number
-        g._turn = {}
-        g._events = _Log() if events else None
+        g._log = _Log() if events else None
+        g._ev_on = bool(events)
+        g._hist_on = False
+        g._evc = g._hc = None
+        g._ldice = None
         g._requires = view.options.turn_back_requires_treasure
         g._vcache = {}
         g._sink_queue = view.sink_queue
@@ -1498,6 +1788,7 @@ class Game:
         g._laying = view.laying
         g._drowned = None
         g._rng = None
+        g._bits = None
         g._dice = 0
         g.set_dice(rng)
         return g
@@ -1510,6 +1801,7 @@ class Game:
         else:
             self._rng = None
             self._dice = random.Random(rng).getrandbits(64)
+        self._bits = _fast_dice(self._rng)
 
     # ------------------------------------------------------------------ display
 
