@@ -35,14 +35,19 @@ fractions (sums of multiples of powers of 1/9).
 the submarine.
 
 Cost: the states are joint positions of every diver still in the water, so
-the work grows quickly with their number and with the air left.  Typical
-mid-round questions take about a millisecond and most take well under 100 ms;
-five or six divers deep in the water with lots of air can need hundreds of
-thousands of states.  ``max_states`` (default 200,000, about a second)
-bounds the work: past it an :class:`AnalysisError` says so and points to
-:func:`~dsa_widget.deep_sea.analysis.estimate.estimate_home_chance`.  Solved states
-are remembered between calls (see :func:`clear_cache`), so asking again after
-the next turn of the same round is usually instant.
+the work grows quickly with their number and with the air left: most
+mid-round questions need a few thousand states or fewer, but five or six
+divers deep in the water with lots of air can need millions.  With the
+``fast`` extra (numba) the DP runs compiled (:mod:`.home_kernel`: about a
+microsecond a state, exact integers, the same fractions); without it, in
+Python (tens of microseconds a state; solved states are then remembered
+between calls, see :func:`clear_cache`, so asking again after the next turn
+of the same round is usually instant).  ``max_states`` (default
+:data:`MAX_STATES`: 5,000,000 compiled, 200,000 in Python, a few seconds
+either way) bounds the work: past it an :class:`AnalysisError` says so and
+points to :func:`~dsa_widget.deep_sea.analysis.estimate.estimate_home_chance`.
+:func:`live_home_chances` is the live overlay's form: every choice under one
+budget, from a cold start, so that the answer depends on the position only.
 
 Worked example: Ann on space 3 heading up with 2 items, Bob already back,
 4 air.  She breathes 2 a turn, so she gets two swims (the second on the last
@@ -70,16 +75,29 @@ from fractions import Fraction
 from typing import Any
 
 from ..rules import swim
+from . import home_kernel
 from ._common import AnalysisError, Board, Chance, board_of, check_seat, occupancy
 from .dice import SUM_WEIGHTS
 
-__all__ = ["home_chance", "home_chances", "clear_cache", "POLICIES", "MAX_STATES"]
+__all__ = [
+    "home_chance",
+    "home_chances",
+    "live_home_chances",
+    "clear_cache",
+    "POLICIES",
+    "MAX_STATES",
+    "COMPILED",
+]
 
 #: The assumptions a diver may be given.
 POLICIES = ("home", "keep")
 
-#: Default limit on the number of states the exact DP may visit (about 1-2 s of work).
-MAX_STATES = 200_000
+#: True when the exact DP runs compiled by numba (the ``fast`` extra; see :mod:`.home_kernel`)
+COMPILED: bool = home_kernel.COMPILED
+
+#: Default limit on the number of states the exact DP may expand: a few seconds of work either
+#: way (compiled by numba it expands about 30 times as many states a second as in Python)
+MAX_STATES = 5_000_000 if COMPILED else 200_000
 
 _SUMS = tuple(SUM_WEIGHTS.items())
 _POW9: list[int] = [9**i for i in range(400)]
@@ -358,6 +376,7 @@ class _Solver:
             hd = self.heading(q, p, upq, occo)
             mt = self.moves[mk] = (hd, self.move_table(q, p, occo, hd))
         hd, dests = mt
+        memo_key = key  # the state as it is reached (before he turns back)
         if hd and not upq:
             upm |= 1 << q
             key |= 1 << (3 + q)
@@ -414,7 +433,7 @@ class _Solver:
             r = (num, e)
         else:
             r = _ZERO
-        memo[key] = r
+        memo[memo_key] = r
         return r
 
     def swim(
@@ -553,6 +572,173 @@ class _TooBig(Exception):
     pass
 
 
+# ---------------------------------------------------------------------- the compiled DP
+# The first step of the DP (the current player's choice, breath and swim, or the end of his
+# turn) is done here, in Python, as ``_Solver.entry`` does it; every state it leads to (a
+# *root*: the start of the next diver's turn) is solved by ``home_kernel.solve``, all of one
+# call's roots together in one memo.
+
+#: a root: (whose turn, air, up-mask, positions), as ``home_kernel.solve`` takes them
+_Root = tuple[int, int, int, tuple[int, ...]]
+#: the first step: ``(mixed, [(weight, 0, 1 or a root), ...])``; mixed: a swim (the items'
+#: weights are out of 9), else one item of weight 1
+_Plan = tuple[bool, list[tuple[int, "int | _Root"]]]
+
+
+def _plan(board: Board, d: int, home_policy: list[bool], loads: list[int], choice: str | None) -> _Plan:
+    """``_Solver.entry`` down to the roots: what the current step leads to, before any DP."""
+    q = board.current
+    assert q is not None
+    n = board.n
+    pos, up = board.positions, board.up
+    upm = hm = occ = 0
+    for i, (p, u) in enumerate(zip(pos, up, strict=False)):
+        if u:
+            upm |= 1 << i
+            if p == 0:
+                hm |= 1 << i
+        if p > 0:
+            occ |= 1 << p
+
+    def after(q: int, hm: int) -> int:
+        nq = q
+        for _ in range(n):
+            nq = nq + 1 if nq + 1 < n else 0
+            if not hm >> nq & 1:
+                break
+        return nq
+
+    if board.step == "search":  # as _Solver.end_turn
+        if hm >> d & 1:
+            return (False, [(1, 1)])
+        if board.last:
+            return (False, [(1, int(pos[d] == 0))])
+        return (False, [(1, (after(q, hm), board.air, upm, pos))])
+    solver = _Solver(board, d, home_policy, loads)  # for its heading and move rules only
+    p = pos[q]
+    upq = upm >> q & 1
+    occo = occ & ~(1 << p) if p else occ
+    if board.step == "turn_back":
+        hd = solver.heading(q, p, upq, occo, choice)
+        air2 = board.air - loads[q]
+        last = air2 <= 0
+    elif board.breathed:  # roll, after breathing: the heading is settled
+        hd, air2, last = up[q], board.air, board.last
+    else:  # roll, before breathing
+        hd = True if board.forced else solver.heading(q, p, upq, occo, "continue")
+        air2 = board.air - loads[q]
+        last = air2 <= 0
+    if hd and not upq:
+        upm |= 1 << q
+    nq = after(q, hm)
+    items: list[tuple[int, int | _Root]] = []
+    for to, w in solver.move_table(q, p, occo, hd):
+        pl = list(pos)
+        pl[q] = to
+        if to == 0 and hd:
+            if q == d:
+                items.append((w, 1))
+            elif last:
+                items.append((w, int(pos[d] == 0)))
+            else:  # he is back: he plays no more
+                items.append((w, (nq, air2, upm, tuple(pl))))
+        elif last:  # the round ends: our diver is back only if he is in the submarine
+            items.append((w, int(pos[d] == 0 if q != d else to == 0)))
+        else:
+            items.append((w, (nq, air2, upm, tuple(pl))))
+    return (True, items)
+
+
+def _fits(board: Board) -> bool:
+    return home_kernel.fits(board.n, board.path_length, max(board.air, 0))
+
+
+def _kernel_sum(
+    board: Board,
+    d: int,
+    home_policy: list[bool],
+    loads: list[int],
+    roots: list[tuple[int, _Root]],
+    budget: int | None,
+    run: Any = None,
+) -> tuple[Fraction | None, int]:
+    """The sum of ``w * chance(root)`` over ``roots`` by the compiled DP (None past ``budget``
+    expanded states), and the number of states it expanded.
+
+    ``run``: the kernel's ``solve`` (default: :func:`.home_kernel.solve`, on numpy arrays when
+    compiled); the tests pass :func:`.home_kernel.plain_solve` ``()``, which takes lists.
+    """
+    arrays = run is None and home_kernel.COMPILED
+    run = run or home_kernel.solve
+    n = board.n
+    flat: list[int] = []
+    for w, (q, air, upm, pos) in roots:
+        flat += [w, q, air, upm, *pos]
+    kk = 2
+    while True:
+        cfg = [n, board.path_length, d, int(board.requires_treasure), -1 if budget is None else budget]
+        cfg += [kk, len(roots)]
+        bufs = [cfg, loads, [int(x) for x in home_policy], flat]
+        outs = [[0] * kk, [0, 0]]
+        if arrays:
+            bufs = [_np_array(b) for b in bufs]
+            outs = [_np_array(b) for b in outs]
+        status = run(*bufs, *outs)
+        res, stats = (list(map(int, b)) for b in outs)
+        if status == home_kernel.OVER_BUDGET:
+            return None, stats[0]
+        e = stats[1]
+        if status == home_kernel.OK:
+            num = sum(x << (home_kernel.LIMB * j) for j, x in enumerate(res))
+            return Fraction(num, _pow9(e)), stats[0]
+        kk = home_kernel.limbs_for(e)
+
+
+def _np_array(values: list[int]) -> Any:
+    import numpy as np
+
+    return np.array(values, dtype=np.int64)
+
+
+def _python_roots(solver: _Solver, roots: list[_Root]) -> list[Fraction]:
+    """The exact chances of ``roots`` by ``solver`` (its memo kept); raises _TooBig past its budget."""
+    out = []
+    for q, air, upm, pos in roots:
+        hm = occ = 0
+        for i, p in enumerate(pos):
+            if p > 0:
+                occ |= 1 << p
+            elif upm >> i & 1:
+                hm |= 1 << i
+        key = solver.pack(q, air, pos, upm)
+        r = solver.memo.get(key)
+        if r is None:
+            r = solver.start(q, air, pos, upm, occ, hm, key)
+        out.append(Fraction(r[0], _pow9(r[1])))
+    return out
+
+
+def _fast(
+    board: Board,
+    d: int,
+    home_policy: list[bool],
+    loads: list[int],
+    choice: str | None,
+    budget: int | None,
+    run: Any = None,
+) -> tuple[Fraction | None, int]:
+    """The chance by the compiled DP (None past ``budget`` states) and the states it expanded
+    (``run``: as for :func:`_kernel_sum`)."""
+    mixed, items = _plan(board, d, home_policy, loads, choice)
+    sure = sum(w * x for w, x in items if isinstance(x, int))
+    roots = [(w, x) for w, x in items if isinstance(x, tuple)]
+    rest, fresh = _kernel_sum(board, d, home_policy, loads, roots, budget, run) if roots else (Fraction(0), 0)
+    if rest is None:
+        return None, fresh
+    total = sure + rest
+    return (total / 9 if mixed else total), fresh
+
+
 # Solvers are kept between calls: a state's chance does not depend on how it was reached, so
 # the next turn of the same round (nobody took or dropped anything) is mostly answered from the
 # memo already filled.  A solver is keyed by everything its memo depends on.
@@ -602,25 +788,23 @@ def _policies(board: Board, d: int, others: Any, me: str) -> list[bool]:
     return out
 
 
-def _chance(
-    board: Board,
-    d: int,
-    home_policy: list[bool],
-    choice: str | None,
-    max_states: int | None = None,
-    make: Any = None,
-    max_seconds: float | None = None,
-) -> Fraction:
-    """The chance as a Fraction; ``make`` builds the solver (default: the cached :class:`_Solver`)."""
-    if max_seconds is not None and not max_seconds >= 0:
-        raise AnalysisError(f"max_seconds must be a number >= 0 or None, got {max_seconds!r}")
+def _too_big(limit: str) -> str:
+    return (
+        f"the exact answer needs {limit} (many divers in the water, lots of air): pass "
+        "max_states=None (and no max_seconds) to compute it anyway (it may take a long time), or "
+        "use estimate_home_chance() for a simulated figure with a 95% interval"
+    )
+
+
+def _start(board: Board, d: int, choice: str | None) -> tuple[Fraction | None, list[int]]:
+    """Check the question; the answer when there is nothing to sum, and the loads after ``choice``."""
     if board.current is None:
         raise AnalysisError("the game is over; no diver is in the water")
-    if board.home[d]:
-        return Fraction(1)
-    if board.step == "sink":  # the round is over, the chips are being laid: he is where he ends
-        return Fraction(int(board.positions[d] == 0))
     loads = list(board.loads)
+    if board.home[d]:
+        return Fraction(1), loads
+    if board.step == "sink":  # the round is over, the chips are being laid: he is where he ends
+        return Fraction(int(board.positions[d] == 0)), loads
     q = board.current
     if choice is not None and choice not in board.legal:
         legal = ", ".join(map(repr, board.legal))
@@ -630,29 +814,110 @@ def _chance(
             loads[q] -= 1
         elif choice == "take":
             loads[q] += 1
-    solver = (make or _solver)(board, d, home_policy, loads, max_states)
-    if max_seconds is not None:
-        solver.deadline = time.perf_counter() + max_seconds
+    return None, loads
+
+
+def _entry(solver: Any, board: Board, loads: list[int], choice: str | None) -> tuple[int, int]:
+    """``solver.entry`` with room for its recursion (raises ``_TooBig`` past its budget)."""
     old = sys.getrecursionlimit()
     if old < 20000:
         sys.setrecursionlimit(20000)
     try:
-        r = solver.entry(board, loads, choice)
+        r: tuple[int, int] = solver.entry(board, loads, choice)
+    finally:
+        sys.setrecursionlimit(old)
+    return r
+
+
+def _chance(
+    board: Board,
+    d: int,
+    home_policy: list[bool],
+    choice: str | None,
+    max_states: int | None = None,
+    make: Any = None,
+    max_seconds: float | None = None,
+) -> Fraction:
+    """The chance as a Fraction; ``make`` builds the solver (default: the compiled DP when it is
+    there and no ``max_seconds`` is given, else the cached :class:`_Solver`)."""
+    if max_seconds is not None and not max_seconds >= 0:
+        raise AnalysisError(f"max_seconds must be a number >= 0 or None, got {max_seconds!r}")
+    done, loads = _start(board, d, choice)
+    if done is not None:
+        return done
+    if make is None and max_seconds is None and COMPILED and _fits(board):
+        r, _ = _fast(board, d, home_policy, loads, choice, max_states)
+        if r is None:
+            raise AnalysisError(_too_big(f"more than {max_states:,} game states"))
+        return r
+    solver = (make or _solver)(board, d, home_policy, loads, max_states)
+    if max_seconds is not None:
+        solver.deadline = time.perf_counter() + max_seconds
+    try:
+        num, e = _entry(solver, board, loads, choice)
     except _TooBig:
         limit = (
             f"more than {max_states:,} game states"
             if max_states is not None and solver.fresh > max_states
             else f"more than {max_seconds:g} s"
         )
-        raise AnalysisError(
-            f"the exact answer needs {limit} (many divers in the water, lots of air): pass "
-            "max_states=None (and no max_seconds) to compute it anyway (it may take a long time), or "
-            "use estimate_home_chance() for a simulated figure with a 95% interval"
-        ) from None
+        raise AnalysisError(_too_big(limit)) from None
     finally:
-        sys.setrecursionlimit(old)
         solver.deadline = None
-    return Fraction(r[0], _pow9(r[1]))
+    return Fraction(num, _pow9(e))
+
+
+def _within(
+    board: Board, d: int, home_policy: list[bool], choice: str | None, budget: int, compiled: bool
+) -> tuple[Fraction | None, int]:
+    """The chance from a cold start (None past ``budget`` expanded states) and the states expanded."""
+    done, loads = _start(board, d, choice)
+    if done is not None:
+        return done, 0
+    if compiled and _fits(board):
+        return _fast(board, d, home_policy, loads, choice, budget)
+    solver = _Solver(board, d, home_policy, loads, budget)  # a fresh memo: nothing remembered
+    try:
+        num, e = _entry(solver, board, loads, choice)
+    except _TooBig:
+        return None, solver.fresh
+    return Fraction(num, _pow9(e)), solver.fresh
+
+
+def live_home_chances(
+    state: Any, max_states: int, *, others: Any = "home", compiled: bool | None = None
+) -> dict[str, Chance | None]:
+    """:func:`home_chances` for the live overlay: every legal choice of the player to move under
+    one budget of ``max_states`` states, and ``None`` for a choice past it.
+
+    The choices are solved in their legal order, each from a cold start (nothing is
+    remembered between calls), and each spends what it expands; the one that runs out of
+    states gets ``None`` and leaves no budget to the ones after it (a choice that needs no
+    states at all is still answered).  So the answer depends on the position and the budget
+    only: never on the clock, the machine or what was asked before.  ``compiled`` (default:
+    :data:`COMPILED`) picks the compiled DP or the Python one; both expand the same states
+    and give the same fractions (the compiled one about 30 times faster).
+
+    >>> from dsa_widget import Game
+    >>> g = Game(players=["Ann", "Bob"], path=[(1, 0)] * 12, air=8, seed=0)
+    >>> g.play_turn(dice=(2, 3), search="take")
+    >>> g.play_turn(dice=(1, 2), search="take")
+    >>> live_home_chances(g, 10_000)
+    {'back': 1 (100%), 'continue': 42978374/43046721 ≈ 99.84%}
+    >>> live_home_chances(g, 0)                 # "back" needs no state: he is safe at once
+    {'back': 1 (100%), 'continue': None}
+    """
+    board = board_of(state)
+    d = check_seat(board, None)
+    pol = _policies(board, d, others, "home")
+    use = COMPILED if compiled is None else compiled and COMPILED
+    out: dict[str, Chance | None] = {}
+    left = max_states
+    for c in board.legal:
+        r, used = _within(board, d, pol, c, left, use)
+        out[c] = None if r is None else Chance(r)
+        left = 0 if r is None else left - used
+    return out
 
 
 def home_chance(
@@ -676,9 +941,12 @@ def home_chance(
 
     Works from a Game or any View: nothing hidden is used.
 
-    ``max_states`` and ``max_seconds`` bound the work: past either an
-    :class:`AnalysisError` says so (nothing is lost: what was solved is kept
-    for the next call).  The widget's live overlay gives it a few ms.
+    ``max_states`` (states expanded; default :data:`MAX_STATES`) and
+    ``max_seconds`` bound the work: past either an :class:`AnalysisError`
+    says so.  The sum runs compiled when numba is there (see
+    :mod:`.home_kernel`) unless ``max_seconds`` is given: the clock is
+    watched by the Python DP only, which keeps what it solved for the next
+    call.  The widget's live overlay uses :func:`live_home_chances`.
 
     Ann on space 5 with one item, Bob on space 3 with one, 8 air:
 

@@ -4,7 +4,8 @@ air forecast and what the diver carries, for the player to move.
 Every figure is exact or an estimate with its interval, and which one a
 position gets depends only on the position (a budget of states for the
 exact sum, a fixed number of playouts for the estimate), never on the
-machine's speed: the same position shows the same figures everywhere.
+machine's speed: the same position shows the same figures everywhere (the
+budget is larger where the exact sum runs compiled, with the ``fast`` extra).
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from ..rules import SINK_STEP, Game
 from ..view import View
 from ._common import AnalysisError
 from .estimate import estimate_home_chance
-from .home import home_chance
+from .home import COMPILED, live_home_chances
 from .landing import landing_distributions
 from .values import item_value
 
@@ -25,6 +26,7 @@ __all__ = [
     "AIR_ASSUMPTION",
     "HOME_ASSUMPTION",
     "OVERLAY_MAX_STATES",
+    "OVERLAY_MAX_STATES_PYTHON",
     "OVERLAY_PLAYOUTS",
     "air_forecast",
     "overlay_for",
@@ -32,9 +34,11 @@ __all__ = [
 
 # ---------------------------------------------------------------------- probability overlays
 
-#: the exact home-chance sum of a live overlay stops beyond this many states (a few ms);
-#: those choices are estimated instead
-OVERLAY_MAX_STATES = 2_500
+#: the exact home chances of a live overlay (all the choices of one position together) stop
+#: beyond this many states of the compiled DP (tens of ms); the choices left are estimated instead
+OVERLAY_MAX_STATES = 20_000
+#: ... and beyond this many without numba (the DP in Python: a few tens of ms too)
+OVERLAY_MAX_STATES_PYTHON = 2_500
 
 HOME_ASSUMPTION = (
     "Exact over the dice, assuming every other diver keeps what he carries and heads home at his first "
@@ -141,7 +145,7 @@ def overlay_for(
     real: Game | None = None,
     viewer: int | None = None,
     *,
-    max_states: int = OVERLAY_MAX_STATES,
+    max_states: int | None = None,
     playouts: int = OVERLAY_PLAYOUTS,
 ) -> dict[str, Any]:
     """The live probability overlay for the player to move in ``game``.
@@ -150,10 +154,12 @@ def overlay_for(
       (:func:`~dsa_widget.deep_sea.analysis.landing_distributions`; space 0 = the submarine);
     * ``home``: for each legal choice, the exact chance ``[num, den]`` that the
       player to move is back when the round ends
-      (:func:`~dsa_widget.deep_sea.analysis.home_chance`, ``others="home"``), or
-      ``None`` when the exact sum needs more than ``max_states`` states; those choices get
-      ``home_est`` (``[chance, low, high, playouts]`` from ``playouts`` simulated rounds)
-      and ``home_note`` says so;
+      (:func:`~dsa_widget.deep_sea.analysis.home.live_home_chances`, ``others="home"``: the
+      same fractions as :func:`~dsa_widget.deep_sea.analysis.home_chance`), or ``None`` for
+      the choices past the budget of ``max_states`` states for the whole position (default
+      :data:`OVERLAY_MAX_STATES` with the compiled DP, :data:`OVERLAY_MAX_STATES_PYTHON`
+      without numba); those choices get ``home_est`` (``[chance, low, high, playouts]`` from
+      ``playouts`` simulated rounds) and ``home_note`` says so;
     * ``air``: now, the breath per round of turns, the forecast at the
       player's next turn;
     * ``carry``: the expected value of what he carries, from the viewer's
@@ -161,8 +167,9 @@ def overlay_for(
       than the real game).
 
     Which figure a choice gets depends on the position and the two budgets only, never on
-    the clock.  Only public information and the knowing seat's
-    :class:`~dsa_widget.deep_sea.view.View` are used: never a hidden value.
+    the clock or on what was computed before (the exact sums start cold every time).  Only
+    public information and the knowing seat's :class:`~dsa_widget.deep_sea.view.View` are
+    used: never a hidden value.
     """
     seat = game.current_player
     if seat is None:
@@ -172,13 +179,11 @@ def overlay_for(
     out["landing"] = {
         c: [[pos, *_frac(p)] for pos, p in d.items()] for c, d in landing_distributions(view).items()
     }
-    home: dict[str, Any] = {}
+    if max_states is None:
+        max_states = OVERLAY_MAX_STATES if COMPILED else OVERLAY_MAX_STATES_PYTHON
     # at the sink step the round is over: nobody swims any more, so there is no chance to show
-    for c in () if view.step == SINK_STEP else view.legal:
-        try:
-            home[c] = _frac(home_chance(view, choice=c, others="home", max_states=max_states))
-        except AnalysisError:
-            home[c] = None
+    live = {} if view.step == SINK_STEP else live_home_chances(view, max_states, others="home")
+    home: dict[str, Any] = {c: None if v is None else _frac(v) for c, v in live.items()}
     if None in home.values():
         # Too many cases for a live exact sum: estimate those choices by simulation instead,
         # shown with its 95% interval (every number on screen is exact or carries its interval).

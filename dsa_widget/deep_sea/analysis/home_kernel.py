@@ -1,0 +1,596 @@
+"""The exact chance to get home on flat integer arrays: the compiled form of the DP of
+:mod:`~dsa_widget.deep_sea.analysis.home`.
+
+The same source runs compiled by numba (``numba.njit(cache=True, nogil=True)``) when the
+playout kernel is (:data:`dsa_widget.deep_sea.kernel.COMPILED`: the ``fast`` extra is installed
+and ``DSA_WIDGET_NO_NUMBA`` is not set), or as plain Python on lists.  Use
+:func:`dsa_widget.deep_sea.analysis.home_chance`: it calls :func:`solve` here when
+:data:`COMPILED` is true and the position fits (see :func:`fits`).
+
+Same rules, same shortcuts, same answers as ``home._Solver``
+------------------------------------------------------------
+A state is the start of diver ``q``'s turn, before he breathes: (q, air, every position,
+every heading), packed in one int as ``home._Solver.pack`` does.  A state's expansion is
+``home._Solver.start`` line for line, with the same shortcuts (``safe``, ``sure``,
+``hopeless``: each settles a state whose chance is exactly 1 or 0).  The DP runs *forward*, a
+turn at a time: layer ``t`` holds every state reachable in ``t`` turns with the number of
+weighted dice sequences that lead there (out of ``9**t``); a state the shortcuts settle, or a
+swim that ends the question, adds its count to the successes of its layer.  So only two layers
+are in memory at a time (small open-addressing hash tables), and the states expanded are the
+states ``home._Solver`` expands from a cold start (a state that can be reached in two different
+numbers of turns, possible only while nobody in the water breathes, is expanded once per
+number).
+
+Exact numbers in 64 bits
+------------------------
+A count in layer ``t`` is at most ``9**(t + 1)``: it is held exactly in ``K`` limbs of 59 bits
+(a limb times 9 plus a carry stays below ``2**63``).  The successes are summed by Horner's
+rule, scaled by 9 at each layer, so the answer is ``N / 9**E`` with ``N`` in ``K`` limbs and
+``E`` the last layer.  When ``K`` limbs would overflow, :func:`solve` says so and gives ``E``,
+and the caller asks again with enough (:func:`limbs_for`).  No floating point and no
+division is involved: compiled and plain Python give the same integers.
+
+>>> limbs_for(36), limbs_for(37), limbs_for(100)
+(2, 3, 6)
+"""
+
+from __future__ import annotations
+
+import importlib
+import types
+from collections.abc import Callable, MutableSequence
+from typing import Any, TypeVar
+
+from ..kernel import COMPILED
+
+__all__ = [
+    "COMPILED",
+    "LIMB",
+    "MAX_LENGTH",
+    "MAX_AIR",
+    "OK",
+    "OVER_BUDGET",
+    "OVERFLOW",
+    "limbs_for",
+    "fits",
+    "solve",
+    "plain_solve",
+    "warm_up",
+]
+
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+#: a flat int buffer: a numpy int64 array (compiled) or a list (plain Python)
+Buf = MutableSequence[int]
+
+_numba: Any = importlib.import_module("numba") if COMPILED else None
+_np: Any = importlib.import_module("numpy") if COMPILED else None
+
+#: the kernel's functions (copied as plain Python by :func:`plain_solve`)
+_KERNEL: list[str] = []
+
+
+def _jit(f: _F) -> _F:
+    """Compile ``f`` (inlined into its callers: a state's work is many small steps) when numba is in use."""
+    _KERNEL.append(f.__name__)
+    if _numba is None:
+        return f
+    inline = "never" if f.__name__ == "solve" else "always"
+    return _numba.njit(cache=True, nogil=True, error_model="numpy", inline=inline)(f)  # type: ignore[no-any-return]
+
+
+#: bits per limb of an exact count
+LIMB = 59
+_LMASK = (1 << LIMB) - 1
+
+#: the longest path the packed states hold (the occupied spaces are bits of one int64)
+MAX_LENGTH = 61
+#: the most air the packed states hold
+MAX_AIR = 4095
+
+#: bits per diver's space in a key (enough for MAX_LENGTH)
+_PB = 6
+
+
+def limbs_for(e: int) -> int:
+    """The limbs that hold every count of a DP whose last layer is ``e`` (at most ``9**(e + 1)``)."""
+    most: int = 9 ** (e + 1)
+    return -(-most.bit_length() // LIMB)
+
+
+def fits(n: int, length: int, air: int) -> bool:
+    """Whether a round of ``n`` divers on a path of ``length`` spaces with ``air`` fits the kernel."""
+    return 1 <= n <= 6 and 1 <= length <= MAX_LENGTH and air <= MAX_AIR
+
+
+# --------------------------------------------------------------------------- allocation
+
+
+if _np is not None:
+    _np_zeros = _np.zeros
+    _np_int64 = _np.int64
+
+    @_numba.njit(cache=True, nogil=True)  # type: ignore[untyped-decorator]
+    def _alloc(size: int) -> Buf:
+        return _np_zeros(size, _np_int64)  # type: ignore[no-any-return]
+
+else:
+
+    def _alloc(size: int) -> Buf:
+        return [0] * size
+
+
+#: the status codes of :func:`solve`: done; more states than the budget; more than K limbs
+OK, OVER_BUDGET, OVERFLOW = 0, -1, -2
+
+
+@_jit
+def _swim_to(p: int, up: int, steps: int, occ: int, length: int) -> int:
+    """``rules.swim`` on a bit mask of taken spaces."""
+    if steps <= 0:
+        return p
+    if up:
+        i = p
+        while True:
+            i -= 1
+            if i == 0:
+                return 0
+            if not (occ >> i) & 1:
+                p = i
+                steps -= 1
+                if steps == 0:
+                    return p
+    i = p
+    while i < length:
+        i += 1
+        if not (occ >> i) & 1:
+            p = i
+            steps -= 1
+            if steps == 0:
+                break
+    return p
+
+
+@_jit
+def _heading(q: int, p: int, upq: int, occo: int, length: int, pol: Buf, loads: Buf, req: int) -> int:
+    """``home._Solver.heading`` without a choice: 1 for up."""
+    if upq:
+        return 1
+    if p == 0:
+        return 0
+    deeper = ((1 << (length + 1)) - 1) ^ ((1 << (p + 1)) - 1)
+    if occo & deeper == deeper:
+        return 1  # forced
+    if pol[q] and (loads[q] > 0 or not req):
+        return 1
+    return 0
+
+
+@_jit
+def _safe(air: int, fr: Buf, po: int, upm: int, hm: int, n: int, length: int, loads: Buf, pol: Buf) -> bool:
+    """``home._Solver.safe`` (positions at ``fr[po:po + n]``)."""
+    total = 0
+    for i in range(n):
+        k = loads[i]
+        if k == 0 or (hm >> i) & 1:
+            continue
+        if k >= 2:
+            return False
+        p = fr[po + i]
+        if (upm >> i) & 1 or (p > 0 and pol[i]):
+            total += p
+        else:
+            total += 2 * length - p + 1
+        if total >= air:
+            return False
+    return True
+
+
+@_jit
+def _sure(
+    q: int, air: int, fr: Buf, po: int, upm: int, hm: int, n: int, d: int, req: int, loads: Buf, pol: Buf
+) -> bool:
+    """``home._Solver.sure``."""
+    kd = loads[d]
+    if kd > 1:
+        return False
+    need = fr[po + d]
+    if not ((upm >> d) & 1 or (need > 0 and pol[d] and (kd > 0 or not req))):
+        return False
+    used = kd * (need - 1)
+    ahead = d - q if d >= q else d - q + n
+    for i in range(n):
+        k = loads[i]
+        if k == 0 or i == d or (hm >> i) & 1:
+            continue
+        t = need if (i - q if i >= q else i - q + n) < ahead else need - 1
+        if k == 1:
+            pi = fr[po + i]
+            if ((upm >> i) & 1 or (pi > 0 and pol[i])) and pi < t:
+                t = pi
+        used += k * t
+        if used >= air:
+            return False
+    return used < air
+
+
+@_jit
+def _hopeless(
+    q: int, air: int, fr: Buf, po: int, hm: int, n: int, d: int, loads: Buf, breath: int, out: int, left: Buf
+) -> bool:
+    """``home._Solver.hopeless`` (``breath``, ``out``: for the home mask ``hm``; ``left``: scratch)."""
+    kd = loads[d]
+    if kd == 0:
+        return False
+    need = fr[po + d]
+    if need <= 0:
+        return False
+    if kd >= 6:
+        return True
+    if air > ((need + 5 - kd) // (6 - kd)) * breath:
+        return False
+    gain = 5 - kd + out
+    ahead = d - q if d >= q else d - q + n
+    j1 = 0
+    for i in range(n):
+        if i != d and not (hm >> i) & 1:
+            pi = fr[po + i]
+            if (pi > 0 and pi < need) or (i - q if i >= q else i - q + n) < ahead:
+                j1 += 1
+    gain1 = 6 - kd + j1
+    least = 1 if need <= gain1 else 1 + (need - gain1 + gain - 1) // gain
+    if air > least * breath:
+        return False
+    for i in range(n):
+        if i == d or (hm >> i) & 1 or loads[i] == 0:
+            left[i] = 0
+        else:
+            g = 6 - loads[i] + (n - 1)
+            if g > 0:
+                c = (fr[po + i] + g - 1) // g
+                left[i] = c if c > 1 else 1
+            else:
+                left[i] = 1000000
+    turns = 0
+    i = q
+    while True:
+        if i == d:
+            air -= kd
+            turns += 1
+            if turns >= least:
+                return False
+            if air <= 0:
+                return True
+        elif left[i]:
+            left[i] -= 1
+            air -= loads[i]
+            if air <= 0:
+                return True
+        i = i + 1 if i + 1 < n else 0
+
+
+@_jit
+def _decided(
+    q: int,
+    air: int,
+    fr: Buf,
+    po: int,
+    upm: int,
+    hm: int,
+    n: int,
+    length: int,
+    d: int,
+    req: int,
+    loads: Buf,
+    pol: Buf,
+    light: Buf,
+    breath: Buf,
+    outs: Buf,
+    left: Buf,
+) -> int:
+    """1 or 0 when the shortcuts of ``home._Solver.start`` settle the state, else -1."""
+    kd = loads[d]
+    if light[hm] and _safe(air, fr, po, upm, hm, n, length, loads, pol):
+        return 1
+    if kd <= 1 and _sure(q, air, fr, po, upm, hm, n, d, req, loads, pol):
+        return 1
+    if kd:
+        need = fr[po + d]
+        if (
+            need > 0
+            and (kd >= 6 or air <= ((need + 5 - kd) // (6 - kd)) * breath[hm])
+            and _hopeless(q, air, fr, po, hm, n, d, loads, breath[hm], outs[hm], left)
+        ):
+            return 0
+    return -1
+
+
+@_jit
+def _find(tab: Buf, st: int, mask: int, key: int) -> int:
+    """The slot of ``key`` in a table of ``st`` ints a slot (the key, then its count), or of the
+    empty slot where it would go."""
+    h = (key ^ (key >> 17)) * 0x5851F42D4C957F2D
+    i = (h ^ (h >> 31)) & mask
+    while True:
+        k = tab[i * st]
+        if k == key or k == 0:
+            return i
+        i = (i + 1) & mask
+
+
+@_jit
+def _muladd(vals: Buf, b: int, w: int, src: Buf, so: int, kk: int) -> int:
+    """``vals[b:b + kk] += w * src[so:so + kk]`` (limbs, ``w <= 9``); the carry out of the top limb."""
+    carry = 0
+    for j in range(kk):
+        v = vals[b + j] + w * src[so + j] + carry
+        vals[b + j] = v & _LMASK
+        carry = v >> LIMB
+    return carry
+
+
+@_jit
+def _add(tab: Buf, used: Buf, count: int, mask: int, kk: int, key: int, w: int, mass: Buf) -> int:
+    """Add ``w * mass`` to ``key``'s count in a layer's table (a new entry if need be); returns
+    the number of entries, or minus one more than it if the top limb overflowed."""
+    st = kk + 1
+    b = _find(tab, st, mask, key) * st
+    if tab[b] == 0:
+        tab[b] = key
+        used[count] = b
+        count += 1
+        for j in range(kk):
+            tab[b + 1 + j] = 0
+    if _muladd(tab, b + 1, w, mass, 0, kk):
+        return -count - 1
+    return count
+
+
+@_jit
+def solve(
+    cfg: Buf,
+    loads: Buf,
+    pol: Buf,
+    roots: Buf,
+    res: Buf,
+    stats: Buf,
+) -> int:
+    """``N`` for ``N / 9**E`` = the sum of ``w * chance(root)`` over the roots; :data:`OK`,
+    :data:`OVER_BUDGET` or :data:`OVERFLOW`.
+
+    ``cfg = [n, length, d, requires_treasure, budget (-1: none), K, m]``; ``loads``, ``pol``
+    (1: policy "home") per diver; ``K``: the limbs of a count; ``roots``:
+    ``m`` rows of ``4 + n`` ints ``(w, q, air, up-mask, positions...)``, each a state at the
+    start of ``q``'s turn with ``air >= 1`` and our diver ``d`` in the water, and its weight
+    ``w`` (the roots' weights sum to at most 9).  Writes ``N``'s limbs to ``res[0:K]`` (least
+    significant first); ``stats[0]``: the states expanded, ``stats[1]``: ``E`` (also after an
+    overflow: then ask again with :func:`limbs_for` ``(E)`` limbs).
+
+    The DP runs forward, one turn at a time (see the module text).
+    """
+    n = cfg[0]
+    length = cfg[1]
+    d = cfg[2]
+    req = cfg[3]
+    budget = cfg[4]
+    kk = cfg[5]
+    m = cfg[6]
+    full = 1 << n
+    top = 3 + n + n * _PB
+    low = (1 << top) - 1
+    # per home mask: the next diver to play after q, the breath per round, the divers out
+    nxt = _alloc(n * full)
+    breath = _alloc(full)
+    outs = _alloc(full)
+    light = _alloc(full)
+    for hm in range(full):
+        b = 0
+        o = 0
+        lt = 1
+        for i in range(n):
+            if not (hm >> i) & 1:
+                b += loads[i]
+                o += 1
+                if loads[i] >= 2:
+                    lt = 0
+        breath[hm] = b
+        outs[hm] = o
+        light[hm] = lt
+        for q in range(n):
+            nq = q
+            for _ in range(n):
+                nq = nq + 1 if nq + 1 < n else 0
+                if not (hm >> nq) & 1:
+                    break
+            nxt[q * full + hm] = nq
+    left = _alloc(n)
+    ps = _alloc(n)
+    tos = _alloc(5)
+    wts = _alloc(5)
+    mass = _alloc(kk)
+    rsum = _alloc(kk)  # the successes so far, scaled to the current layer
+    tcur = _alloc(kk)  # the successes of the current layer
+    tnext = _alloc(kk)  # ... and of the next
+    # the two layers: open-addressing tables of keys and counts, and the list of used slots
+    cap = 1 << 10
+    mask = cap - 1
+    st = kk + 1
+    ctab = _alloc(cap * st)
+    cused = _alloc(cap)
+    ccount = 0
+    ncap = cap
+    nmask = mask
+    ntab = _alloc(ncap * st)
+    nused = _alloc(ncap)
+    ncount = 0
+    for r in range(m):
+        row = r * (4 + n)
+        key = roots[row + 1] | roots[row + 3] << 3 | roots[row + 2] << top
+        for i in range(n):
+            key |= roots[row + 4 + i] << (3 + n + i * _PB)
+        mass[0] = 1
+        ccount = _add(ctab, cused, ccount, mask, kk, key, roots[row], mass)
+    fresh = 0
+    t = 0
+    arrived = 0
+    over = 0
+    pmask = (1 << _PB) - 1
+    umask = full - 1
+    while True:
+        for b in range(0, cap * st, st):  # in memory order (the table is at most half full)
+            key = ctab[b]
+            if key == 0:
+                continue
+            ctab[b] = 0  # the table is empty again once the layer is done
+            for j in range(kk):
+                mass[j] = ctab[b + 1 + j]
+            q = key & 7
+            upm = (key >> 3) & umask
+            air = key >> top
+            hm = 0
+            occ = 0
+            for i in range(n):
+                p = (key >> (3 + n + i * _PB)) & pmask
+                ps[i] = p
+                if p > 0:
+                    occ |= 1 << p
+                elif (upm >> i) & 1:
+                    hm |= 1 << i
+            v = _decided(q, air, ps, 0, upm, hm, n, length, d, req, loads, pol, light, breath, outs, left)
+            if v == 1:
+                over |= _muladd(tcur, 0, 1, mass, 0, kk)
+                continue
+            if v == 0:
+                continue
+            fresh += 1
+            if budget >= 0 and fresh > budget:
+                stats[0] = fresh
+                return OVER_BUDGET
+            # q breathes, turns back if he does, and swims: the same for every roll but the sum
+            air2 = air - loads[q]
+            last = air2 <= 0
+            p = ps[q]
+            upq = (upm >> q) & 1
+            occo = occ & ~(1 << p) if p else occ
+            hd = _heading(q, p, upq, occo, length, pol, loads, req)
+            if hd and not upq:
+                upm |= 1 << q
+            nq = nxt[q * full + hm]
+            base = (key & low & ~((1 << (3 + n)) - 1)) | upm << 3 | air2 << top | nq
+            sh = 3 + n + q * _PB
+            k = loads[q]
+            nd = 0
+            for sm in range(2, 7):
+                w = 3 - abs(sm - 4)  # the weights of a sum of two 3-sided dice: 1, 2, 3, 2, 1
+                to = _swim_to(p, hd, sm - k, occo, length)
+                j = 0
+                while j < nd and tos[j] != to:
+                    j += 1
+                if j == nd:
+                    tos[j] = to
+                    wts[j] = w
+                    nd += 1
+                else:
+                    wts[j] += w
+            pd = ps[d]
+            for c in range(nd):
+                to = tos[c]
+                w = wts[c]
+                v = -1
+                if to == 0 and hd:
+                    if q == d:
+                        v = 1
+                    elif last:
+                        v = 1 if pd == 0 else 0
+                elif last:  # the round ends: our diver is back only if he is in the submarine
+                    v = (1 if pd == 0 else 0) if q != d else (1 if to == 0 else 0)
+                if v == 1:
+                    arrived = 1
+                    over |= _muladd(tnext, 0, w, mass, 0, kk)
+                    continue
+                if v == 0:
+                    continue
+                if 2 * (ncount + 1) > ncap:  # grow the next layer's table (keep it at most half full)
+                    gcap = ncap * 2
+                    gmask = gcap - 1
+                    gtab = _alloc(gcap * st)
+                    gused = _alloc(gcap)
+                    for u in range(ncount):
+                        b0 = nused[u]
+                        b1 = _find(gtab, st, gmask, ntab[b0]) * st
+                        gused[u] = b1
+                        for j in range(st):
+                            gtab[b1 + j] = ntab[b0 + j]
+                    ntab = gtab
+                    nused = gused
+                    ncap = gcap
+                    nmask = gmask
+                ckey = base - (p << sh) + (to << sh)
+                ncount = _add(ntab, nused, ncount, nmask, kk, ckey, w, mass)
+                if ncount < 0:
+                    over = 1
+                    ncount = -ncount - 1
+        # the layer is done: scale the successes so far by 9 and add this layer's
+        over |= _muladd(tcur, 0, 9, rsum, 0, kk)
+        for j in range(kk):
+            rsum[j] = tcur[j]
+        if ncount == 0 and not arrived:
+            break
+        for j in range(kk):
+            tcur[j] = tnext[j]
+            tnext[j] = 0
+        arrived = 0
+        # swap the layers
+        ctab, ntab = ntab, ctab
+        cused, nused = nused, cused
+        cap, ncap = ncap, cap
+        mask, nmask = nmask, mask
+        ccount = ncount
+        ncount = 0
+        t += 1
+    for j in range(kk):
+        res[j] = rsum[j]
+    stats[0] = fresh
+    stats[1] = t
+    return OVERFLOW if over else OK
+
+
+def warm_up() -> float:
+    """Compile :func:`solve` now (numba compiles on first use, about 10 s of CPU, or loads it from
+    its cache in ``__pycache__``, under a second) and return the seconds it took; 0.0-ish
+    without numba."""
+    import time
+
+    t0 = time.perf_counter()
+    cfg = [2, 4, 0, 1, -1, 2, 1]
+    bufs: list[Any] = [cfg, [1, 1], [1, 1], [9, 0, 5, 0, 2, 1], [0, 0], [0, 0]]
+    if COMPILED:
+        bufs = [_np.array(b, dtype=_np.int64) for b in bufs]
+    solve(*bufs)
+    return time.perf_counter() - t0
+
+
+def plain_solve(**overrides: Any) -> Callable[..., int]:
+    """:func:`solve` as plain Python on lists, whatever :data:`COMPILED` says (for the tests).
+
+    ``overrides`` replace the kernel's globals in this copy only (a test gives a wrong rule to
+    check that it is caught).
+
+    >>> plain_solve() is not plain_solve()
+    True
+    """
+    ns: dict[str, Any] = dict(globals())
+    ns["_alloc"] = _alloc_list
+    for name in _KERNEL:
+        f = ns[name]
+        code = getattr(f, "py_func", f).__code__
+        ns[name] = types.FunctionType(code, ns, name)
+    for key, value in overrides.items():
+        if key not in ns:
+            raise KeyError(key)
+        ns[key] = value
+    return ns["solve"]  # type: ignore[no-any-return]
+
+
+def _alloc_list(size: int) -> Buf:
+    return [0] * size
