@@ -398,3 +398,18 @@ def test_the_page_loads_the_widgets_own_bundle_under_a_strict_policy(served):
     with urllib.request.urlopen(srv.base_url) as r:
         index = r.read().decode()
     assert all(srv.table.keys.seat_token(q) not in index for q in range(3))
+
+
+def test_a_running_loop_that_is_not_a_kernels_is_not_borrowed(served):
+    """Outside a Jupyter kernel the server runs in a thread of its own, even when this thread
+    has a running loop (an asyncio program, or Playwright's sync API in a test session): a
+    loop this thread blocks would never answer."""
+    import asyncio
+
+    async def main() -> None:
+        srv = served()
+        assert srv.loop is not asyncio.get_running_loop()
+        c = Client(srv.base_url, "not-a-token-" + "x" * 40)  # blocks this loop: the server answers
+        assert c.welcome["kind"] == "token"
+
+    asyncio.run(main())

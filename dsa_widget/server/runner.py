@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import socket
+import sys
 import threading
 from collections.abc import Callable, Generator, Sequence
 from typing import Any, TypeVar
@@ -33,6 +34,18 @@ class _QuietServer(uvicorn.Server):
     @contextlib.contextmanager
     def capture_signals(self) -> Generator[None, None, None]:
         yield
+
+
+def _kernel_loop() -> asyncio.AbstractEventLoop | None:
+    """The running event loop of this thread when this is a Jupyter (IPython) kernel's, else
+    None."""
+    try:
+        loop = asyncio.get_running_loop()
+    except RuntimeError:
+        return None
+    ipython = sys.modules.get("IPython")
+    shell = ipython.get_ipython() if ipython is not None else None
+    return loop if getattr(shell, "kernel", None) is not None else None
 
 
 def _public_host(host: str) -> str:
@@ -131,11 +144,11 @@ class Server:
     # ------------------------------------------------------------------ running
 
     def start(self) -> Server:
-        """Serve: on this thread's running loop if there is one (a notebook), else in a thread."""
-        try:
-            loop = asyncio.get_running_loop()
-        except RuntimeError:
-            loop = None
+        """Serve: on the running loop of a Jupyter kernel (a notebook), else in a thread of its
+        own.  Only a kernel's loop is borrowed: another library's loop running in this thread
+        (Playwright's sync API keeps one for as long as it is open) may never be given back
+        to while this thread works, and the server would not answer."""
+        loop = _kernel_loop()
         if loop is not None:
             self.loop = loop
             self.table.attach_loop(loop)
