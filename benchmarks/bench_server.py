@@ -22,6 +22,7 @@ import subprocess
 import sys
 import time
 from bisect import bisect_left
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -222,7 +223,10 @@ def run(
         assert proc.stdout is not None
         info = json.loads(proc.stdout.readline())
         c0 = time.process_time()
-        out = asyncio.run(_drive(info, spectators, lambda: _cpu_seconds(proc.pid)))
+        # a loop of its own in a thread of its own: the caller's thread may have one running
+        # (a test session with Playwright's sync API open), and asyncio.run refuses that
+        with ThreadPoolExecutor(1) as pool:
+            out = pool.submit(asyncio.run, _drive(info, spectators, lambda: _cpu_seconds(proc.pid))).result()
         out["client_cpu_s"] = round(time.process_time() - c0, 2)
         out["setup"] = {
             "players": players,

@@ -412,4 +412,9 @@ def test_a_running_loop_that_is_not_a_kernels_is_not_borrowed(served):
         c = Client(srv.base_url, "not-a-token-" + "x" * 40)  # blocks this loop: the server answers
         assert c.welcome["kind"] == "token"
 
-    asyncio.run(main())
+    # asyncio.run in a thread of its own: this thread may already have a running loop (the
+    # browser tests' Playwright), which is the very case under test
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(1) as pool:
+        pool.submit(asyncio.run, main()).result()

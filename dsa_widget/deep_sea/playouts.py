@@ -81,7 +81,7 @@ class Policy:
     (:func:`~dsa_widget.deep_sea.analysis.estimate.simple_bot`), choice for choice.
 
     >>> Policy("threshold", take_below=3, back_at=2, back_air=12)
-    Policy(kind='threshold', take_below=3, back_at=2, back_air=12)
+    Policy(kind='threshold', take_below=3, back_at=2, back_air=12, carry=2, slack=4, up_slack=2)
     """
 
     kind: Literal["uniform", "threshold", "planner", "simple"] = "uniform"
