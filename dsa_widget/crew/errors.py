@@ -1,0 +1,39 @@
+"""The Crew's errors: every one is a :class:`~dsa_widget.core.errors.GameError` (a ValueError).
+
+When one is raised, the game that raised it is unchanged.
+"""
+
+from __future__ import annotations
+
+from ..core.errors import GameError
+
+__all__ = ["CrewError", "IllegalActionError", "RecordError", "SetupError"]
+
+
+class CrewError(GameError):
+    """Base of The Crew's errors."""
+
+
+class SetupError(CrewError):
+    """A bad setup, mission or option; ``field`` names what is wrong."""
+
+    def __init__(self, message: str, field: str | None = None) -> None:
+        super().__init__(message)
+        self.field = field
+
+
+class IllegalActionError(CrewError):
+    """An action that is not legal now (or not this seat's to make); ``legal`` lists what is."""
+
+    def __init__(self, message: str, legal: tuple[str, ...] = ()) -> None:
+        super().__init__(message)
+        self.legal = legal
+
+
+class RecordError(CrewError):
+    """A record that is not a valid record of this game: ``key`` and ``turn`` say where."""
+
+    def __init__(self, message: str, key: str | None = None, turn: int | None = None) -> None:
+        super().__init__(message)
+        self.key = key
+        self.turn = turn
