@@ -5,11 +5,11 @@ Each game registers its record format once (see :func:`register_format`);
 the record's ``format`` and replays it with that game's loader.
 
 >>> sorted(f for f in formats())            # the games known to replay
-['deep-sea-adventure/record@1']
+['deep-sea-adventure/record@1', 'submarine/record@1', 'the-crew-deep-sea/record@1']
 >>> replay({"format": "chess/pgn@1"})
 Traceback (most recent call last):
 ...
-dsa_widget.core.records.RecordFormatError: key 'format': unknown record format 'chess/pgn@1'; known: 'deep-sea-adventure/record@1'
+dsa_widget.core.records.RecordFormatError: key 'format': unknown record format 'chess/pgn@1'; known: 'deep-sea-adventure/record@1', 'submarine/record@1', 'the-crew-deep-sea/record@1'
 """
 
 from __future__ import annotations
@@ -58,7 +58,7 @@ class RecordFormat:
 
 _FORMATS: dict[str, RecordFormat] = {}
 #: modules that register a format when imported (imported on first use, so the CLI stays light)
-_GAME_MODULES = ("dsa_widget.deep_sea.record",)
+_GAME_MODULES = ("dsa_widget.deep_sea.record", "dsa_widget.crew.record", "dsa_widget.submarine.record")
 
 
 def register_format(fmt: RecordFormat) -> None:

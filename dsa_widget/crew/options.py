@@ -29,6 +29,8 @@ OPTIONS: dict[str, tuple[Any, ...]] = {
     "tonoja_seat_order": ("H0-H1-T", "H0-T-H1"),
     "two_player_rapture_tokens": ("count_tonoja", "humans_only"),
     "two_player_distress": ("off", "humans_swap"),
+    #: used_pile: CrewGame.next_attempt(tasks="new") draws without the tasks drawn before until the
+    #: deck runs low (less than twice the target left), then shuffles all 96 back (R-6.2, D-13)
     "task_deck_between_missions": ("fresh_shuffle", "used_pile"),
     "replacement_rule": ("same_difficulty", "resume_draw"),
     "impossible_draw_check": ("static", "off"),
@@ -48,7 +50,11 @@ OPTIONS: dict[str, tuple[Any, ...]] = {
     "trick_history_visibility": ("last_trick", "all"),
     "show_task_progress": ("on", "off"),
     "mission_lead_ban": ("legal_but_fails", "illegal"),
+    #: on: after a failure the step "failure_vote" asks the humans "unavoidable" / "avoidable";
+    #: a unanimous "unavoidable" is not counted in reported_attempts (R-14.3)
     "unavoidable_failure_vote": ("off", "on"),
+    #: diagnostic (R-13.1 MAY) is refused by CrewGame (SetupError): it is for solvers only, a
+    #: table always evaluates the statuses from public information
     "failure_evaluation": ("public", "diagnostic"),
 }
 DEFAULTS: dict[str, Any] = {k: v[0] for k, v in OPTIONS.items()}
