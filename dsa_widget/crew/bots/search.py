@@ -1,0 +1,89 @@
+"""The ``search`` bot for *The Crew*: determinized Monte Carlo over what its seat may know.
+
+For a card to play, the bot draws ``samples`` complete games consistent with its
+:class:`~dsa_widget.crew.view.CrewView` (:meth:`CrewView.sample`: the hidden cards from
+:func:`dsa_widget.crew.knowledge.sample_deal`, exact uniform over the deals consistent with the
+public facts), and on each of them plays every legal card followed by a playout of the rest of
+the attempt on bit masks (:mod:`dsa_widget.crew.playouts`, every seat playing the crewmate's
+card rule by default, ``rollout="random"`` for uniform cards).  The card with the most
+successful playouts wins; ties go to the card the crewmate would play.  Every other decision
+(tasks, predictions, distress, communication) is the crewmate's.  It never looks at the game:
+only at the view it is given, and the deals it draws from it.
+
+The default budget (16 samples) keeps one decision well under a second on one core (the
+benchmark ``benchmarks/bench_crew.py`` measures it).
+
+>>> from dsa_widget.crew.rules import CrewGame
+>>> from dsa_widget.core.bots import play_bot_move
+>>> g = CrewGame(4, seed=5, target=2, mission={"target": 2, "communication": "none"})
+>>> bot = SearchBot(seed=1, samples=4)
+>>> while not g.is_over:
+...     _ = play_bot_move(g, bot)
+>>> g.outcome.result in ("success", "failure")
+True
+>>> sorted(bot.last_explanation)[:3]
+['choice', 'reason', 'samples']
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from ...core.bots import Bot
+from ..cards import card
+from ..errors import CrewError
+from ..playouts import PlayState, Policy, greedy_play, random_play
+from .crewmate import CrewmateBot
+
+__all__ = ["SearchBot"]
+
+
+class SearchBot(Bot):
+    """Determinized Monte Carlo (see the module docstring).  Knobs: ``samples`` (deals drawn
+    per decision), ``rollout`` (``"greedy"``: the crewmate's card rule, or ``"random"``),
+    ``communicate`` (passed to the crewmate that makes the other decisions)."""
+
+    name = "search"
+    KNOBS: ClassVar[dict[str, Any]] = {"samples": 16, "rollout": "greedy", "communicate": True}
+
+    def _check_knobs(self) -> None:
+        if not isinstance(self.knobs["samples"], int) or self.knobs["samples"] < 1:
+            raise ValueError(f"samples must be an int >= 1, not {self.knobs['samples']!r}")
+        if self.knobs["rollout"] not in ("greedy", "random"):
+            raise ValueError(f"rollout must be 'greedy' or 'random', not {self.knobs['rollout']!r}")
+        self._crewmate = CrewmateBot(seed=self.seed, communicate=self.knobs["communicate"])
+        self._crewmate.rng = self.rng  # one generator: the same view and seed give the same choice
+
+    def spawn(self, seed: int | None) -> SearchBot:
+        return SearchBot(seed=seed, **self.knobs)
+
+    def decide(self, view: Any, legal: tuple[Any, ...]) -> tuple[Any, dict[str, Any]]:
+        plays = [a for a in legal if a.startswith("play ")]
+        base, why = self._crewmate.decide(view, legal)
+        if view.step != "play" or len(plays) < 2 or not base.startswith("play "):
+            return base, dict(why, reason=f"crewmate: {why.get('reason', '')}")
+        policy: Policy = greedy_play if self.knobs["rollout"] == "greedy" else random_play
+        wins = dict.fromkeys(plays, 0)
+        done = 0
+        rng = self.rng
+        for _ in range(self.knobs["samples"]):
+            try:
+                game = view.sample(rng)
+                st0 = PlayState.from_game(game)
+            except (ValueError, CrewError):
+                continue
+            done += 1
+            for a in plays:
+                st = st0.copy()
+                st.play(card(a[5:]))
+                if st.play_out(policy, rng) == "success":
+                    wins[a] += 1
+        if not done:
+            return base, dict(why, reason="no consistent deal drawn: crewmate's card", samples=0)
+        best = max(plays, key=lambda a: (wins[a], a == base))
+        values = {a: wins[a] / done for a in plays}
+        return best, {
+            "reason": f"{wins[best]} of {done} sampled deals succeed after it",
+            "values": values,
+            "samples": done,
+        }
