@@ -1,0 +1,190 @@
+// Buttons for the legal actions that are not a card of the hand or a task's Take button:
+// pass, distress, predictions, the free-selection proposal, timed/untimed, and the bot controls.
+import { h } from "../dom.js";
+import { actionLabel, actorOf, parseAction, seatName } from "./cards.js";
+
+const KEYS = {
+  pass: "P",
+  agree: "A",
+  accept: "A",
+  confirm: "A",
+  yes: "A",
+  refuse: "R",
+  reject: "R",
+  decline: "R",
+  no: "R",
+  "no distress": "N",
+  keep: "K",
+};
+
+function actionButton(action, state, { pending, onIntent }) {
+  const lab = actionLabel(action, state);
+  const { verb, args } = parseAction(action);
+  let key = KEYS[verb] || "";
+  if (verb === "predict" && /^[0-9]$/.test(args[0] || "")) key = args[0];
+  return h(
+    "button",
+    {
+      class: `dsa-btn crew-action${verb === "play" ? " dsa-primary" : ""}`,
+      type: "button",
+      "data-action": verb.replace(" ", "-"),
+      "data-choice": action,
+      "aria-label": key ? `${lab.aria} (${key})` : lab.aria,
+      "aria-keyshortcuts": key || null,
+      disabled: pending,
+      onclick: () => onIntent(action),
+    },
+    lab.text,
+    key ? h("kbd", { text: key }) : null,
+  );
+}
+
+/** The free-selection proposal form: one owner menu per task, then "Propose". */
+function drawProposal(state, { pending, onIntent }) {
+  const box = h("div", { class: "crew-proposal", role: "group", "aria-label": "Propose who takes which task" });
+  const selects = [];
+  for (const t of state.tasks || []) {
+    const sel = h("select", { "aria-label": `Owner of task ${t.id}`, "data-task": t.id });
+    (state.players || []).forEach((name, q) => {
+      sel.append(h("option", { value: String(q), text: name, selected: t.owner === q }));
+    });
+    selects.push([t.id, sel]);
+    box.append(h("label", { class: "crew-proposal-row" }, h("span", { text: `#${t.id} ${t.summary || ""}` }), sel));
+  }
+  box.append(
+    h("button", {
+      class: "dsa-btn dsa-primary",
+      type: "button",
+      "data-action": "propose",
+      "aria-label": "Propose this task distribution",
+      disabled: pending,
+      onclick: () => onIntent(`propose ${selects.map(([id, sel]) => `${id}:${sel.value}`).join(" ")}`),
+      text: "Propose",
+    }),
+  );
+  return box;
+}
+
+/**
+ * The controls row. opts: {pending, paused, onIntent(action), onPause(bool), onStep(), botTurn,
+ * canAct, served}. Card plays and task takes have their own buttons (hand, Tonoja, tasks).
+ */
+export function drawControls(state, opts) {
+  const { pending, paused, onPause, onStep, canAct, botTurn } = opts;
+  const box = h("div", { class: "dsa-controls crew-controls", role: "group", "aria-label": "Your choices" });
+  if (state.outcome) {
+    box.append(h("span", { class: "crew-hint", text: "This attempt is over." }));
+    // a served page (opts.served) only plays: new attempts are the host's to start
+    if (state.mode !== "real" || opts.served) return box;
+    const retry = state.retry || [];
+    const words = {
+      same: ["Try again: same tasks", "Deal again and keep the same tasks"],
+      new: ["Try again: new tasks", "Deal again and draw new tasks"],
+    };
+    for (const t of retry) {
+      box.append(
+        h("button", {
+          class: "dsa-btn dsa-primary",
+          type: "button",
+          "data-action": `retry-${t}`,
+          "aria-label": words[t]?.[1] ?? t,
+          disabled: pending,
+          onclick: () => opts.onRetry?.(t),
+          text: words[t]?.[0] ?? t,
+        }),
+      );
+    }
+    box.append(
+      h("button", {
+        class: "dsa-btn",
+        type: "button",
+        "data-action": "play-again",
+        "aria-label": "A new mission with the same settings",
+        disabled: pending,
+        onclick: () => opts.onPlayAgain?.(),
+        text: "New mission, same settings",
+      }),
+    );
+    return box;
+  }
+  const actor = actorOf(state);
+  if (botTurn) {
+    const kind = state.kinds?.[actor] ?? "bot";
+    box.append(
+      h("span", {
+        class: "crew-hint",
+        text: `${seatName(state, actor)} (${kind} bot) ${paused ? "is paused" : "is thinking…"}`,
+      }),
+    );
+    // on a served page the server moves its bots: nothing to pause or step here
+    if (opts.served) return box;
+    box.append(
+      h("button", {
+        class: "dsa-btn",
+        type: "button",
+        "data-action": "pause",
+        "aria-label": paused ? "Resume bots (Z)" : "Pause bots (Z)",
+        "aria-keyshortcuts": "Z",
+        onclick: () => onPause(!paused),
+        text: paused ? "Resume (Z)" : "Pause (Z)",
+      }),
+      h("button", {
+        class: "dsa-btn",
+        type: "button",
+        "data-action": "step",
+        "aria-label": "Let the bot make one move (S)",
+        "aria-keyshortcuts": "S",
+        disabled: !paused || pending,
+        onclick: onStep,
+        text: "Step (S)",
+      }),
+    );
+    return box;
+  }
+  if (!canAct) {
+    const who = actor === null ? "" : seatName(state, actor);
+    box.append(
+      h("span", {
+        class: "crew-hint",
+        "data-waiting": "1",
+        text: who ? `Waiting for ${who}.` : "Waiting.",
+      }),
+    );
+    return box;
+  }
+  if (state.proposal) {
+    const p = state.proposal;
+    const parts = Object.entries(p.owners || {}).map(([t, q]) => `#${t} → ${seatName(state, q)}`);
+    box.append(
+      h("span", {
+        class: "crew-proposal-text",
+        "data-proposal": "1",
+        text: `${seatName(state, p.seat)} proposes: ${parts.join(", ")}`,
+      }),
+    );
+  }
+  const legal = state.legal || [];
+  const hand = state.hand || [];
+  const other = legal.filter((a) => {
+    const { verb, args } = parseAction(a);
+    if (verb === "give" && hand.includes(args[0])) return false; // the hand's card buttons pass it on
+    return !["play", "comm", "take", "timeout", "propose"].includes(verb);
+  });
+  if (legal.some((a) => a.startsWith("give ") && hand.includes(a.slice(5)))) {
+    box.append(
+      h("span", { class: "crew-hint", text: "Distress: choose the card to pass on (click it, or ←/→ then Enter)." }),
+    );
+  }
+  if (legal.some((a) => a.startsWith("play "))) {
+    box.append(h("span", { class: "crew-hint", text: "Play a highlighted card (click it, or ←/→ then Enter)." }));
+  }
+  if (legal.some((a) => a.startsWith("comm "))) {
+    box.append(h("span", { class: "crew-hint", text: "You may communicate a card (C on the focused card), or pass." }));
+  }
+  if (legal.some((a) => a.startsWith("take "))) {
+    box.append(h("span", { class: "crew-hint", text: "Take a task (its Take button or its number key)." }));
+  }
+  for (const a of other) box.append(actionButton(a, state, opts));
+  if (legal.includes("propose") || legal.some((a) => a.startsWith("propose "))) box.append(drawProposal(state, opts));
+  return box;
+}
