@@ -90,6 +90,48 @@ def _cmd_tournament(args: argparse.Namespace) -> int:
     return 0
 
 
+def _key_values(pairs: Sequence[str] | None) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for opt in pairs or []:
+        key, eq, value = opt.partition("=")
+        if not eq:
+            raise ValueError(f"--option expects key=value, got {opt!r}")
+        out[key] = {"true": True, "false": False}.get(value.lower(), value)
+    return out
+
+
+def _seat_bots(specs: Sequence[str] | None) -> dict[int, str]:
+    seats: dict[int, str] = {}
+    for spec in specs or []:
+        q, eq, bot = spec.partition("=")
+        if not eq or not q.isdigit():
+            raise ValueError(f"--seat expects SEAT=BOT (e.g. 2=planner), got {spec!r}")
+        seats[int(q)] = bot
+    return seats
+
+
+def _crew_table(args: argparse.Namespace) -> Any:
+    """``serve --game crew``: a table of The Crew (dsa_widget.crew.remote)."""
+    from .crew.remote import make_crew_table
+
+    for key in ("air", "rounds", "reveal"):
+        if getattr(args, key) is not None:
+            raise ValueError(f"--{key} is for --game deep-sea")
+    if args.resume:
+        return make_crew_table(resume=args.resume, record=args.record, bot_delay=args.bot_delay)
+    names = args.players or ["Player 1", "Player 2", "Player 3"]
+    setup: dict[str, Any] = {
+        "players": int(names[0]) if len(names) == 1 and names[0].isdigit() else names,
+        "target": 3 if args.target is None else args.target,
+    }
+    if args.seed is not None:
+        setup["seed"] = args.seed
+    options = _key_values(args.option)
+    if options:
+        setup["options"] = options
+    return make_crew_table(seats=_seat_bots(args.seat), record=args.record, bot_delay=args.bot_delay, **setup)
+
+
 def _cmd_serve(args: argparse.Namespace) -> int:
     """Serve a game: one link per seat (each sees only its own view), one for spectators."""
     try:
@@ -98,7 +140,11 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         print(f"error: {e}; install it with pip install 'dsa_widget[server]'", file=sys.stderr)
         return 2
     try:
-        if args.resume:
+        if args.game == "crew":
+            table = _crew_table(args)
+        elif args.target is not None:
+            raise ValueError("--target is for --game crew")
+        elif args.resume:
             table = make_table(resume=args.resume, record=args.record, bot_delay=args.bot_delay)
         else:
             setup: dict[str, Any] = {}
@@ -188,7 +234,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=_cmd_tournament)
     p = sub.add_parser("serve", help="serve a game: one link per seat, each seeing only its own view")
-    p.add_argument("--players", nargs="+", help="names in seat order, or a number of seats (default 2)")
+    p.add_argument(
+        "--game",
+        choices=["deep-sea", "crew"],
+        default="deep-sea",
+        help="deep-sea (Deep Sea Adventure, the default) or crew (The Crew: Mission Deep Sea)",
+    )
+    p.add_argument(
+        "--players", nargs="+", help="names in seat order, or a number of seats (default 2; crew: 3)"
+    )
     p.add_argument(
         "--seat", action="append", metavar="SEAT=BOT", help="a bot seat, e.g. 2=planner; repeatable"
     )
@@ -196,6 +250,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--rounds", type=int, default=None)
     p.add_argument("--seed", type=int, default=None)
     p.add_argument("--reveal", choices=["public", "owner"], help="who sees banked values (a rule option)")
+    p.add_argument("--target", type=int, default=None, help="crew: the tasks' difficulty target (default 3)")
     p.add_argument("--option", action="append", metavar="KEY=VALUE", help="a rule option, repeatable")
     p.add_argument(
         "--host", default="127.0.0.1", help="the address to bind (default 127.0.0.1: this machine only)"

@@ -174,3 +174,132 @@ class Client:
 
     def close(self) -> None:
         self.ws.close()
+
+
+# ---------------------------------------------------------------------- The Crew
+
+#: a card id standing alone in a text ("play P3", "Bob played P3", "P3")
+CREW_CARD = re.compile(r"(?<![A-Za-z0-9])(?:[PYBG][1-9]|S[1-4])(?![A-Za-z0-9])")
+
+
+def crew_knowledge(record: dict[str, Any]) -> list[dict[str, Any]]:
+    """Replayed independently from a Crew record: ``out[k]`` after ``k`` actions, with ``hands``
+    (each seat's cards, Tonoja's face-down ones too), ``public`` (every card played,
+    communicated or face up at Tonoja's by then), ``knows`` (per seat the cards of others it
+    may know: the one it passed in a distress signal), ``over`` and, at the end of a deal
+    whose every trick was played, ``unplayed`` (the three-seat spare card, shown at the end)."""
+    from dsa_widget.crew.cards import DECK
+    from dsa_widget.crew.rules import CrewGame
+
+    start = dict(record, turns=[])
+    g = CrewGame.from_record(start)
+    n = g.seats
+    public: set[str] = {"S4"}  # the captain is the holder of S4: everyone knows where it is
+    out: list[dict[str, Any]] = []
+
+    def snap() -> None:
+        for m in g.played_by:
+            public.update(DECK[c] for c in range(len(DECK)) if m >> c & 1)
+        public.update(DECK[c.card] for c in g.communications)
+        if g.dummy is not None:
+            public.update(u for u, _ in g.dummy_columns if u is not None)
+        hands = [set(g.hand(q)) for q in range(n)]
+        knows = []
+        for q in range(n):
+            gave, got = g.distress_cards(q)
+            knows.append({c for c in (gave, got) if c is not None})
+        full = g.is_over and len(g.tricks) == g.tricks_total
+        out.append(
+            {
+                "hands": hands,
+                "public": set(public),
+                "knows": knows,
+                "over": g.is_over,
+                "unplayed": set().union(*hands) if full else set(),
+            }
+        )
+
+    snap()
+    for a in record["turns"]:
+        g.play_record_turn(a)
+        snap()
+    return out
+
+
+def _strings(obj: Any, path: str = "") -> Iterable[tuple[str, str]]:
+    if isinstance(obj, str):
+        yield path, obj
+    elif isinstance(obj, dict):
+        for k, v in obj.items():
+            yield f"{path}.{k}", str(k)
+            yield from _strings(v, f"{path}.{k}")
+    elif isinstance(obj, list):
+        for i, v in enumerate(obj):
+            yield from _strings(v, f"{path}[{i}]")
+
+
+def crew_public_texts(record: dict[str, Any]) -> set[str]:
+    """Texts a screen may hold whatever their card ids: the faces of the drawn tasks and the
+    rule options' values (e.g. ``"Y9+B7"``), the same for every seat."""
+    from dsa_widget.crew.options import OPTIONS
+    from dsa_widget.crew.rules import CrewGame
+
+    g = CrewGame.from_record(dict(record, turns=[]))
+    texts = {g.table[t].summary for t in g.task_ids}
+    for values in OPTIONS.values():
+        for v in values:
+            for x in v if isinstance(v, (list, tuple)) else (v,):
+                if isinstance(x, str):
+                    texts.add(x)
+    return texts
+
+
+def crew_leaks(frames: Iterable[str], seat: int | None, record: dict[str, Any]) -> list[str]:
+    """What ``frames`` (the texts one socket received, in order) show of The Crew that ``seat``
+    (``None``: a spectator) may not know: a card id of another seat's hand (anywhere: a value,
+    a key, inside a text) unless that card was public by then (played, communicated, face up at
+    Tonoja's), or this seat passed it on in a distress signal; at the end of a full deal the
+    unplayed spare card is public.  A frame's moment is its state's ``turn_number`` (the
+    actions applied); a frame without a state (an error) is checked at the last one."""
+    know = crew_knowledge(record)
+    texts = crew_public_texts(record)
+    found: list[str] = []
+    k = 0
+    for text in frames:
+        frame = json.loads(text)
+        state = frame.get("data", {}).get("state") if frame.get("t") == "model" else None
+        if state is not None:
+            k = int(state["turn_number"])
+        kn = know[min(k, len(know) - 1)]
+        own = kn["hands"][seat] if seat is not None and seat < len(kn["hands"]) else set()
+        if seat is not None and seat == _dummy_of(record):
+            own = set()  # Tonoja's seat: nobody sees its face-down cards
+        allowed = own | kn["public"] | kn["unplayed"] | (kn["knows"][seat] if seat is not None else set())
+        hidden = set().union(*kn["hands"]) - allowed
+        for where, s in _strings(frame):
+            if s in texts:
+                continue
+            bad = set(CREW_CARD.findall(s)) & hidden
+            if bad:
+                found.append(
+                    f"after {k} actions: {sorted(bad)} at {where or '.'} of a {frame.get('t')} frame"
+                )
+    return found
+
+
+def _dummy_of(record: dict[str, Any]) -> int | None:
+    """Tonoja's seat in a two-player record, else ``None``."""
+    from dsa_widget.crew.rules import CrewGame
+
+    dummy: int | None = CrewGame.from_record(dict(record, turns=[])).dummy
+    return dummy
+
+
+def crew_choice(state: dict[str, Any]) -> str:
+    """A plain policy from what a Crew screen shows: the first legal action that is not a
+    communication (so a mission moves on by plays), else the first."""
+    legal = state["legal"]
+    for a in legal:
+        if not a.startswith("comm "):
+            return str(a)
+    return str(legal[0])

@@ -32,7 +32,7 @@ from .limits import RateLimit
 from .seats import NOBODY
 from .table import Table
 
-__all__ = ["PAGE_HTML", "make_app"]
+__all__ = ["BUNDLES", "PAGE_HTML", "make_app"]
 
 STATIC = Path(__file__).resolve().parent.parent / "static"
 #: the only files the server hands out, and their types
@@ -42,6 +42,11 @@ _FILES = {
     "page.js": "text/javascript; charset=utf-8",
     "page.css": "text/css; charset=utf-8",
 }
+
+#: the front ends a table's game may name (``TableGame.bundle``, default ``"widget"``): the page
+#: loads ``static/widget.js`` and ``static/widget.css``, served from ``static/<bundle>.js`` and
+#: ``.css``, so one page script draws every game
+BUNDLES = {"widget": "Deep Sea Adventure", "crew": "The Crew: Mission Deep Sea"}
 
 PAGE_HTML = """<!doctype html>
 <html lang="en">
@@ -76,6 +81,14 @@ _SECURITY_HEADERS = {
     "X-Content-Type-Options": "nosniff",
     "Cache-Control": "no-store",
 }
+
+
+def _bundle_of(table: Table) -> str:
+    """The front end ``table``'s game names (one of :data:`BUNDLES`)."""
+    bundle = getattr(table.game, "bundle", None) or "widget"
+    if bundle not in BUNDLES:
+        raise ValueError(f"unknown front end {bundle!r}; known: {', '.join(BUNDLES)}")
+    return str(bundle)
 
 
 def _origin_ok(origin: str | None, host: str | None, allowed: frozenset[str]) -> bool:
@@ -155,17 +168,23 @@ def make_app(table: Table, *, allowed_origins: tuple[str, ...] = ()) -> Starlett
     """The Starlette app serving ``table``."""
     allowed = frozenset(allowed_origins)
     lim = table.limits
+    bundle = _bundle_of(table)
+    title = BUNDLES[bundle]
+    page_html = PAGE_HTML.replace("<title>Deep Sea Adventure</title>", f"<title>{title}</title>")
+    index_html = INDEX_HTML.replace("Deep Sea Adventure", title)
+    # the page's board: the game's own bundle under the page's one name for it
+    files = {"widget.js": f"{bundle}.js", "widget.css": f"{bundle}.css"}
 
     async def page(request: Request) -> Response:
-        return HTMLResponse(PAGE_HTML, headers=_SECURITY_HEADERS)
+        return HTMLResponse(page_html, headers=_SECURITY_HEADERS)
 
     async def index(request: Request) -> Response:
-        return HTMLResponse(INDEX_HTML, headers=_SECURITY_HEADERS)
+        return HTMLResponse(index_html, headers=_SECURITY_HEADERS)
 
     async def static(request: Request) -> Response:
         name = request.path_params["name"]
         kind = _FILES.get(name)
-        path = STATIC / name
+        path = STATIC / files.get(name, name)
         if kind is None or not path.is_file():
             return PlainTextResponse("not found", status_code=404)
         return Response(path.read_bytes(), media_type=kind, headers={"X-Content-Type-Options": "nosniff"})

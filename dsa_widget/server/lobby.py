@@ -37,6 +37,16 @@ def qr_data_uri(text: str) -> str | None:
     return str(segno.make(text, error="m").svg_data_uri(scale=3, border=2))
 
 
+def _bot_names(server: Server) -> list[str]:
+    """The bots the table's game offers (``TableGame.bot_names``; Deep Sea Adventure's by default)."""
+    names = getattr(server.table.game, "bot_names", None)
+    if names is None:
+        from ..deep_sea.bots import BOT_NAMES
+
+        names = BOT_NAMES
+    return [str(n) for n in names]
+
+
 class Lobby(anywidget.AnyWidget):
     """The notebook's view of a :class:`~dsa_widget.server.runner.Server`; ``fill`` is the bot
     the Start button offers for empty seats (``None``: leave them empty)."""
@@ -67,8 +77,6 @@ class Lobby(anywidget.AnyWidget):
         """Draw the table's status again (called after every change of the table)."""
         srv = self.server
         st = srv.table.status()
-        from ..deep_sea.bots import BOT_NAMES
-
         seats = [
             {
                 "seat": q,
@@ -95,7 +103,7 @@ class Lobby(anywidget.AnyWidget):
             "over": st["over"],
             "turn": st["turn"],
             "fill": self.fill,
-            "bot_names": list(BOT_NAMES),
+            "bot_names": _bot_names(srv),
             "note": f"Serving at {srv.base_url} (bound to {srv.host})."
             + (
                 " Only this machine can open these links: on a hub, serve through"
@@ -115,9 +123,7 @@ class Lobby(anywidget.AnyWidget):
         table = srv.table
         if kind == "start" and not table.started:
             fill = content.get("fill")
-            from ..deep_sea.bots import BOT_NAMES
-
-            bot = fill if isinstance(fill, str) and fill in BOT_NAMES else None
+            bot = fill if isinstance(fill, str) and fill in _bot_names(srv) else None
             srv.call(lambda: table.start(fill=bot))
         elif kind == "pause" and isinstance(content.get("paused"), bool):
             paused = bool(content["paused"])

@@ -48,7 +48,13 @@ class IntentError(ValueError):
 
 
 class TableGame(Protocol):
-    """What a game gives the server: rules, seats and bots, screens per viewer, its record."""
+    """What a game gives the server: rules, seats and bots, screens per viewer, its record.
+
+    Optional attributes: ``bundle``, the front end the served page draws the screens with (a
+    key of :data:`dsa_widget.server.app.BUNDLES`; absent: ``"widget"``, Deep Sea Adventure's);
+    ``bot_names``, the bots a seat may be given (absent: Deep Sea Adventure's), and
+    ``may_act(seat)``, true when ``seat`` may send an intent although another seat is to move
+    (absent: only the seat to move may)."""
 
     @property
     def players(self) -> tuple[str, ...]: ...
@@ -301,7 +307,8 @@ class Table:
                 "stale", f"that click was for state #{seq} but the game is at #{self.seq}; nothing changed"
             )
         to_move = self.game.to_move
-        if to_move != role:
+        may_act = getattr(self.game, "may_act", None)  # optional: a seat may act off its turn
+        if to_move != role and not (may_act is not None and may_act(role)):
             who = "nobody" if to_move is None else self.players[to_move]
             raise IntentError("seat", f"it is {who}'s turn, not yours; nothing changed")
         self.game.apply_intent(role, message)

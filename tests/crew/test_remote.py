@@ -1,0 +1,468 @@
+"""The Crew at a served table (dsa_widget/crew/remote.py) without a browser: hostile intents
+change nothing, every socket's screens hold only its own hand (checked by ``crew_leaks``, shown
+to catch a leaking screen function), bots fill seats, Tonoja, the record and resuming, the
+command line and the page's bundle."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+import pytest
+from server_helpers import Client, crew_choice, crew_knowledge, crew_leaks
+
+from dsa_widget.crew.remote import CrewTable, make_crew_table, serve_crew
+from dsa_widget.crew.rules import CrewGame
+from dsa_widget.server import Server, Table, sidecar_path
+
+ROOT = Path(__file__).resolve().parents[2]
+NAMES = ["Ann", "Bob", "Cy"]
+
+
+def crew_of(srv: Server) -> CrewTable:
+    g = srv.table.game
+    assert isinstance(g, CrewTable)
+    return g
+
+
+def facts(srv: Server) -> Any:
+    """Everything an intent could change."""
+    return srv.call(lambda: (srv.table.seq, json.dumps(crew_of(srv).game.to_record(), sort_keys=True)))
+
+
+@pytest.fixture
+def served():
+    """A started Crew table, no bot delay, served on a free loopback port."""
+    servers: list[Server] = []
+
+    def make(**kw: Any) -> Server:
+        opts: dict[str, Any] = {
+            "players": NAMES,
+            "seats": {2: "random"},
+            "target": 2,
+            "seed": 7,
+            "bot_delay": 0.0,
+            "bot_seed": 3,
+            "started": True,
+        }
+        opts.update(kw)
+        srv = serve_crew(**opts)
+        servers.append(srv)
+        return srv
+
+    yield make
+    for s in servers:
+        s.stop()
+
+
+def state_at_least(c: Client, seq: int, timeout: float = 30) -> dict[str, Any]:
+    while c.state is None or c.state["seq"] < seq:
+        c.recv(timeout)
+    return c.state
+
+
+def play_to_end(srv: Server, clients: dict[int, Client], watchers: list[Client] = ()) -> int:
+    """Each human seat plays :func:`crew_choice` from its own screen until the attempt ends;
+    the watchers read along.  Returns the intents sent."""
+    sent = 0
+    for _ in range(500):
+        seq, actor, over = srv.call(lambda: (srv.table.seq, srv.table.game.to_move, srv.table.game.is_over))
+        if over:
+            break
+        if actor not in clients:  # the server's bot moves (no delay): wait for the next state
+            state_at_least(next(iter(clients.values())), seq + 1)
+            continue
+        c = clients[actor]
+        st = state_at_least(c, seq)
+        if st["seq"] != seq:
+            continue
+        assert st["can_act"] and st["legal"], st
+        c.send({"type": "intent", "seq": seq, "choice": crew_choice(st)})
+        f = c.until(lambda f: f["t"] in ("error", "applied"))
+        assert f["t"] == "applied" or f["kind"] == "stale", f
+        sent += 1
+    else:
+        pytest.fail("the attempt did not end")
+    final = srv.call(lambda: srv.table.seq)
+    for c in [*clients.values(), *watchers]:
+        state_at_least(c, final)
+    return sent
+
+
+def own_cards_seen(frames: list[str], seat: int, record: dict[str, Any]) -> bool:
+    hand = crew_knowledge(record)[0]["hands"][seat]
+    text = "".join(frames)
+    return all(f'"{c}"' in text for c in hand)
+
+
+# ---------------------------------------------------------------------- intents
+
+
+def test_hostile_stale_and_foreign_seat_intents_change_nothing(served):
+    srv = served()
+    keys = srv.table.keys
+    ann, bob = Client(srv.base_url, keys.seat_token(0)), Client(srv.base_url, keys.seat_token(1))
+    spec = Client(srv.base_url, keys.spectator_token)
+    seq = srv.call(lambda: srv.table.seq)
+    actor = srv.call(lambda: srv.table.game.to_move)
+    if actor == 2:
+        srv.call(lambda: srv.table.run_bots())
+    seq, actor = srv.call(lambda: (srv.table.seq, srv.table.game.to_move))
+    assert actor in (0, 1)
+    me, other = (ann, bob) if actor == 0 else (bob, ann)
+    st = state_at_least(me, seq)
+    assert st["legal"] and st["can_act"]
+    theirs = state_at_least(other, seq)
+    assert theirs["legal"] == [] and not theirs["can_act"]
+    before = facts(srv)
+    good = st["legal"][0]
+    other_hand = srv.call(lambda: crew_of(srv).game.hand(1 - actor))
+    cases: list[tuple[Client, Any, str | None]] = [
+        (other, {"type": "intent", "seq": seq, "choice": theirs_choice(other_hand)}, "seat"),  # not its turn
+        (spec, {"type": "intent", "seq": seq, "choice": good}, "seat"),  # a spectator
+        (me, {"type": "intent", "seq": seq - 1, "choice": good}, "stale"),
+        (me, {"type": "intent", "seq": seq + 5, "choice": good}, "stale"),
+        (me, {"type": "intent", "seq": seq, "choice": f"play {other_hand[0]}"}, "illegal"),  # another's card
+        (me, {"type": "intent", "seq": seq, "choice": "take 999"}, "illegal"),
+        (me, {"type": "intent", "seq": seq, "choice": "pass; drop table"}, "illegal"),
+        (me, {"type": "intent", "seq": seq, "choice": ""}, "malformed"),
+        (me, {"type": "intent", "seq": seq, "choice": ["take", 1]}, "malformed"),
+        (me, {"type": "intent", "seq": seq, "choice": "x" * 121}, "malformed"),
+        (me, {"type": "intent", "seq": True, "choice": good}, "malformed"),
+        (me, {"type": "intent", "choice": good}, "malformed"),
+        (me, {"type": "new_game", "seq": seq, "setup": {}}, "malformed"),  # the widget's, not the table's
+        (me, {"type": "show_seat", "seq": seq}, "malformed"),
+        (me, [1, 2], "malformed"),
+        (me, "{not json", "malformed"),
+    ]
+    for client, msg, kind in cases:
+        client.send(msg)
+        err = client.until(lambda f: f["t"] == "error")
+        assert err["kind"] == kind, (msg, err)
+        assert facts(srv) == before, msg
+    me.send({"type": "bot_step", "seq": seq})  # ignored: the server moves its bots itself
+    me.send({"type": "intent", "seq": seq, "choice": good})  # and the connection still works
+    f = me.until(lambda f: f["t"] in ("applied", "error"))
+    assert f["t"] == "applied", f
+    assert facts(srv) != before
+
+
+def theirs_choice(hand: list[str]) -> str:
+    return f"play {hand[0]}"
+
+
+def test_a_bot_seat_and_a_finished_attempt_take_no_intent():
+    g = CrewGame(NAMES, target=1, seed=2)
+    t = Table(CrewTable(g, ["random", "random", "random"], bot_seed=1), started=True)
+    q = t.game.to_move
+    assert q is not None
+    legal = list(g.legal_actions())
+    err = t.handle(q, {"type": "intent", "seq": t.seq, "choice": legal[0]})
+    assert err is not None and err["kind"] == "seat" and "bot" in err["message"]
+    t.run_bots()
+    assert g.is_over and t.game.to_move is None
+    err = t.handle(0, {"type": "intent", "seq": t.seq, "choice": "pass"})
+    assert err is not None and err["kind"] == "seat"
+    with pytest.raises(ValueError, match="unknown bot"):
+        t.game.set_seat(0, "nobody")
+
+
+def test_forced_passes_are_made_at_once_and_bots_fill_the_seats_nobody_holds():
+    g = CrewGame(NAMES, target=2, seed=7)
+    t = Table(CrewTable(g, bot_seed=1))
+    t.connected[0] = 1  # Ann's link is open: only the two others get the bot
+    t.start(fill="random")
+    assert t.game.seats == ["human", "random", "random"]
+    while not g.is_over:
+        t.run_bots()
+        if g.is_over:
+            break
+        # a seat is never left with "pass" as its only choice: the table passed for it
+        assert tuple(g.legal_actions()) != ("pass",)
+        st = t.game.screen(0, t.seq)["state"]
+        assert (
+            st["can_act"] and t.handle(0, {"type": "intent", "seq": t.seq, "choice": crew_choice(st)}) is None
+        )
+    assert g.outcome is not None
+
+
+WORDS = ["propose", "take", "play", "comm", "give", "predict", "distress", "pass", "confirm", "keep", "yes"]
+ARGS = ["", "1", "99", "-1", "P3", "S4", "Z9", "17:0", "17:9 1:1", "x" * 50, "P3 top", "1e9", "\u0000", "🙂"]
+
+
+@pytest.mark.parametrize("allocation", ["normal", "free", "captain_decides", "volunteers"])
+def test_random_hostile_choices_at_every_step_change_nothing(allocation):
+    import random
+
+    from dsa_widget.crew.mission import Mission
+
+    rng = random.Random(allocation)
+    for players in (["A", "B", "C"], ["A", "B"], ["A", "B", "C", "D"]):
+        g = CrewGame(players, seed=len(players), mission=Mission(target=2, allocation=allocation))
+        t = Table(CrewTable(g), started=True)
+        while not g.is_over:
+            q = t.game.to_move
+            assert q is not None
+            for _ in range(8):
+                choice = f"{rng.choice(WORDS)} {rng.choice(ARGS)} {rng.choice(ARGS)}".strip()
+                before = json.dumps(g.to_record())
+                if t.handle(q, {"type": "intent", "seq": t.seq, "choice": choice}) is not None:
+                    assert json.dumps(g.to_record()) == before, choice
+                elif g.is_over:
+                    break
+            if g.is_over:
+                break
+            q = t.game.to_move
+            legal = [a for a in g.legal_actions_for(q) if not a.startswith("comm ")] or list(
+                g.legal_actions_for(q)
+            )
+            assert t.handle(q, {"type": "intent", "seq": t.seq, "choice": legal[0]}) is None
+
+
+def test_serving_a_crew_widget_takes_its_game_and_its_seats():
+    from dsa_widget.crew.widget import Crew
+
+    w = Crew(players=["Ann", "Bob", "Cy"], bots={2: "random"}, target=1, seed=3)
+    srv = serve_crew(w, bot_delay=0.0)
+    try:
+        table = crew_of(srv)
+        assert table.game is w.game and table.seats == ["human", "human", "random"]
+        assert not srv.table.started and srv.fill in table.bot_names
+        ann = Client(srv.base_url, srv.table.keys.seat_token(0))
+        st = state_at_least(ann, 1)
+        assert st["hand"] == w.game.view(0).to_dict()["hand"] and st["players"] == ["Ann", "Bob", "Cy"]
+    finally:
+        srv.stop()
+
+
+# ---------------------------------------------------------------------- knowledge
+
+
+def test_a_full_attempt_sends_each_socket_only_its_own_hand(served):
+    srv = served()
+    keys = srv.table.keys
+    ann, bob = Client(srv.base_url, keys.seat_token(0)), Client(srv.base_url, keys.seat_token(1))
+    spec = Client(srv.base_url, keys.spectator_token)
+    sent = play_to_end(srv, {0: ann, 1: bob}, [spec])
+    record = srv.call(lambda: crew_of(srv).game.to_record())
+    assert sent >= 2 and srv.call(lambda: crew_of(srv).game.outcome) is not None
+    for seat, c in ((0, ann), (1, bob), (None, spec)):
+        assert crew_leaks(c.frames, seat, record) == [], seat
+    # the check had something to check: each seat's dealt hand reached its own screen
+    assert own_cards_seen(ann.frames, 0, record) and own_cards_seen(bob.frames, 1, record)
+    assert not own_cards_seen(spec.frames, 0, record)
+    # the bot's seat was played by the server
+    assert any(s == 2 for s, _ in crew_of(srv).game.actions)
+
+
+def test_two_players_the_captain_plays_for_tonoja_and_tonojas_link_sees_public_knowledge(served):
+    srv = served(players=["Ann", "Bob"], seats=None, seed=5)
+    g = crew_of(srv).game
+    assert crew_of(srv).seats == ["human", "human", "tonoja"] and g.dummy == 2
+    keys = srv.table.keys
+    ann, bob = Client(srv.base_url, keys.seat_token(0)), Client(srv.base_url, keys.seat_token(1))
+    tonoja = Client(srv.base_url, keys.seat_token(2))
+    play_to_end(srv, {0: ann, 1: bob}, [tonoja])
+    record = srv.call(lambda: g.to_record())
+    assert any(s == 2 or a.startswith("play") for s, a in g.actions)
+    for seat, c in ((0, ann), (1, bob), (2, tonoja)):
+        assert crew_leaks(c.frames, seat, record) == [], seat
+    assert tonoja.state is not None and tonoja.state["hand"] is None and tonoja.state["legal"] == []
+
+
+class _LeakyCrewTable(CrewTable):
+    """A broken server: every screen carries the next seat's hand in a debug text."""
+
+    def screen(self, viewer: int | None, seq: int) -> dict[str, Any]:
+        out = super().screen(viewer, seq)
+        nxt = 0 if viewer is None else (viewer + 1) % self.game.seats
+        out["state"]["debug"] = f"next seat holds {' '.join(self.game.hand(nxt))}"
+        return out
+
+
+class _LeakyHandTable(CrewTable):
+    """Another broken server: the spectator is sent seat 1's screen."""
+
+    def screen(self, viewer: int | None, seq: int) -> dict[str, Any]:
+        return super().screen(1 if viewer is None else viewer, seq)
+
+
+@pytest.mark.parametrize("leaky", [_LeakyCrewTable, _LeakyHandTable])
+def test_the_crew_knowledge_check_catches_a_leaking_screen_function(leaky):
+    g = CrewGame(NAMES, target=2, seed=7)
+    table = Table(leaky(g, ["human", "human", "random"], bot_seed=3), bot_delay=0.0, started=True)
+    with Server(table) as srv:
+        keys = table.keys
+        ann, bob = Client(srv.base_url, keys.seat_token(0)), Client(srv.base_url, keys.seat_token(1))
+        spec = Client(srv.base_url, keys.spectator_token)
+        play_to_end(srv, {0: ann, 1: bob}, [spec])
+        record = srv.call(lambda: g.to_record())
+    found = crew_leaks(spec.frames, None, record)
+    assert found, "the check missed a leak"
+    assert found[0].startswith("after ") and "a model frame" in found[0]
+    if leaky is _LeakyCrewTable:
+        assert (
+            crew_leaks(ann.frames, 0, record) and ".data.state.debug" in crew_leaks(ann.frames, 0, record)[0]
+        )
+    else:
+        assert crew_leaks(ann.frames, 0, record) == []
+
+
+def test_the_check_allows_what_became_public_and_nothing_else():
+    g = CrewGame(NAMES, target=1, seed=4)
+    t = CrewTable(g, ["random", "random", "random"], bot_seed=2)
+    frames: list[str] = []
+    while not g.is_over:
+        frames.append(json.dumps({"t": "model", "seq": 1, "data": t.screen(0, 1)}))
+        t.bot_step()
+    record = g.to_record()
+    assert crew_leaks(frames, 0, record) == []
+    know = crew_knowledge(record)
+    played = [a.split()[1] for q, a in g.actions if a.startswith("play ") and q != 0 and a != "play S4"]
+    card = played[-1]  # a card of another seat's, played as late as any (S4 is the captain's: public)
+    k = next(i for i, kn in enumerate(know) if card in kn["public"])
+    assert k > 0
+
+    def note(turn: int) -> str:
+        return json.dumps({"t": "model", "data": {"state": {"turn_number": turn, "note": f"x {card}"}}})
+
+    assert crew_leaks([note(k - 1)], 0, record)  # still in its owner's hand: a leak
+    assert crew_leaks([note(k)], 0, record) == []  # played: public
+
+
+# ---------------------------------------------------------------------- record, resume, page
+
+
+def test_the_record_is_written_after_every_action_and_resume_keeps_seats_and_links(tmp_path, served):
+    path = tmp_path / "crew.json"
+    srv = served(record=path)
+    ann = Client(srv.base_url, srv.table.keys.seat_token(0))
+    bob = Client(srv.base_url, srv.table.keys.seat_token(1))
+    for _ in range(3):
+        seq, actor = srv.call(lambda: (srv.table.seq, srv.table.game.to_move))
+        if actor not in (0, 1):
+            srv.call(lambda: srv.table.run_bots())
+            continue
+        c = ann if actor == 0 else bob
+        st = state_at_least(c, seq)
+        c.send({"type": "intent", "seq": seq, "choice": crew_choice(st)})
+        c.until(lambda f: f["t"] in ("applied", "error"))
+        written, played = srv.call(
+            lambda: (len(json.loads(path.read_text())["turns"]), crew_of(srv).game.turn_number)
+        )
+        assert written == played
+    side = json.loads(sidecar_path(path).read_text())
+    assert (
+        side["seats"] == ["human", "human", "random"] and oct(sidecar_path(path).stat().st_mode)[-3:] == "600"
+    )
+    links = srv.seat_urls
+    before = srv.call(lambda: crew_of(srv).game.view(0).to_dict())
+    srv.stop()
+    table = make_crew_table(resume=path)
+    again = Server(table).start()
+    try:
+        assert isinstance(table.game, CrewTable) and table.game.seats == ["human", "human", "random"]
+        assert [u.split("#")[1] for u in again.seat_urls] == [u.split("#")[1] for u in links]
+        assert again.call(lambda: table.game.game.view(0).to_dict()) == before
+    finally:
+        again.stop()
+
+
+def test_the_page_of_a_crew_table_loads_the_crew_bundle(served):
+    srv = served()
+    with urllib.request.urlopen(srv.base_url + "play") as r:
+        html = r.read().decode()
+    assert "<title>The Crew: Mission Deep Sea</title>" in html and 'src="static/page.js"' in html
+    with urllib.request.urlopen(srv.base_url + "static/widget.js") as r:
+        assert r.read() == (ROOT / "dsa_widget" / "static" / "crew.js").read_bytes()
+    with urllib.request.urlopen(srv.base_url + "static/widget.css") as r:
+        assert r.read() == (ROOT / "dsa_widget" / "static" / "crew.css").read_bytes()
+    with urllib.request.urlopen(srv.base_url + "static/page.js") as r:
+        assert r.read() == (ROOT / "dsa_widget" / "static" / "page.js").read_bytes()
+
+
+def test_the_lobby_offers_the_crews_bots(served):
+    srv = served(started=False)
+    assert srv.fill in crew_of(srv).bot_names
+    info = srv.lobby.info
+    assert "random" in info["bot_names"] and "planner" not in info["bot_names"]
+    srv.lobby._on_msg(None, {"type": "start", "fill": "random"})
+    assert srv.call(lambda: srv.table.started) and crew_of(srv).seats == ["random", "random", "random"]
+
+
+def _serve_cli(args: list[str]) -> tuple[subprocess.Popen[str], dict[str, Any]]:
+    p = subprocess.Popen(
+        [sys.executable, "-m", "dsa_widget", "serve", "--json", *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=ROOT,
+    )
+    assert p.stdout is not None
+    line = p.stdout.readline()
+    assert line, p.stderr.read() if p.stderr else "no output"
+    return p, json.loads(line)
+
+
+def test_the_command_line_serves_a_crew_game(tmp_path):
+    path = tmp_path / "cli.json"
+    args = ["--game", "crew", "--players", "Ann", "Bob", "Cy", "--target", "2", "--seed", "3"]
+    proc, info = _serve_cli([*args, "--seat", "2=random", "--start", "--record", str(path)])
+    try:
+        assert len(info["seats"]) == 3
+        base = info["seats"][0].split("play#")[0]
+        with urllib.request.urlopen(base + "play") as r:
+            assert "The Crew" in r.read().decode()
+        ann = Client(base, info["seats"][0].split("#t=")[1])
+        st = state_at_least(ann, 1)
+        assert st["players"] == ["Ann", "Bob", "Cy"] and st["kinds"] == ["human", "human", "random"]
+        assert st["seat"] == 0 and st["hand"] and st["mission"]["target"] == 2
+        ann.close()
+    finally:
+        proc.terminate()
+        proc.wait(30)
+    assert json.loads(path.read_text())["format"] == "the-crew-deep-sea/record@1"
+    bad = subprocess.run(
+        [sys.executable, "-m", "dsa_widget", "serve", "--game", "crew", "--air", "5"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=120,
+    )
+    assert bad.returncode == 2 and "--air is for --game deep-sea" in bad.stderr
+    bad = subprocess.run(
+        [sys.executable, "-m", "dsa_widget", "serve", "--target", "5"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=120,
+    )
+    assert bad.returncode == 2 and "--target is for --game crew" in bad.stderr
+
+
+def test_in_a_free_window_a_seat_communicates_off_its_turn_and_does_nothing_else():
+    g = CrewGame(NAMES, target=1, seed=2, options={"communication_window": "free"})
+    t = Table(CrewTable(g), started=True)
+    while g.step != "play":  # assignment, distress...: the seat to act takes its first choice
+        q = t.game.to_move
+        assert q is not None
+        assert t.handle(q, {"type": "intent", "seq": t.seq, "choice": g.legal_actions_for(q)[0]}) is None
+    leader = t.game.to_move
+    others = [q for q in range(3) if q != leader and g.legal_actions_for(q)]
+    assert others, "nobody may communicate in the free window"
+    q = others[0]
+    comm = next(a for a in g.legal_actions_for(q) if a.startswith("comm "))
+    mine = [c for c in g.hand(q) if f"play {c}" not in g.legal_actions_for(q)]
+    err = t.handle(q, {"type": "intent", "seq": t.seq, "choice": f"play {mine[0]}"})
+    assert err is not None and err["kind"] == "illegal"  # it is not its turn to play
+    screen = t.game.screen(q, t.seq)["state"]
+    assert comm in screen["legal"] and screen["can_act"]
+    assert t.handle(q, {"type": "intent", "seq": t.seq, "choice": comm}) is None
+    assert g.actions[-1] == (q, comm)
+    # now it has no token left: off its turn it may send nothing
+    err = t.handle(q, {"type": "intent", "seq": t.seq, "choice": comm})
+    assert err is not None and err["kind"] == "seat"
