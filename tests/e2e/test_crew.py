@@ -218,7 +218,7 @@ def test_a_served_game_sends_each_seat_only_its_own_hand(browser):
         dealt = crew_knowledge(record)[0]["hands"]
         for q, s in screens.items():
             assert all(f'"{c}"' in "".join(s.frames) for c in dealt[q])
-        print(f"\n[crew e2e] served game: {clicks} clicks, {len(record['actions'])} actions, {result}")
+        print(f"\n[crew e2e] served game: {clicks} clicks, {len(record['turns'])} actions, {result}")
     finally:
         for s in (ann, bob, spec):
             s.close()
