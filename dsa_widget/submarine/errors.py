@@ -1,0 +1,42 @@
+"""Submarine's errors: every one is a :class:`~dsa_widget.core.errors.GameError` (a ValueError).
+
+When one is raised, the game that raised it is unchanged.
+
+>>> issubclass(IllegalActionError, ValueError), IllegalActionError("no", ("pass",)).legal
+(True, ('pass',))
+"""
+
+from __future__ import annotations
+
+from ..core.errors import GameError
+
+__all__ = ["IllegalActionError", "RecordError", "SetupError", "SubmarineError"]
+
+
+class SubmarineError(GameError):
+    """Base of Submarine's errors."""
+
+
+class SetupError(SubmarineError):
+    """A bad setup or option; ``field`` names what is wrong."""
+
+    def __init__(self, message: str, field: str | None = None) -> None:
+        super().__init__(message)
+        self.field = field
+
+
+class IllegalActionError(SubmarineError):
+    """An action that is not legal now; ``legal`` lists what is."""
+
+    def __init__(self, message: str, legal: tuple[str, ...] = ()) -> None:
+        super().__init__(message)
+        self.legal = legal
+
+
+class RecordError(SubmarineError):
+    """A record that is not a valid Submarine record: ``key`` and ``turn`` (from 1) say where."""
+
+    def __init__(self, message: str, key: str | None = None, turn: int | None = None) -> None:
+        super().__init__(message)
+        self.key = key
+        self.turn = turn

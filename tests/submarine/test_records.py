@@ -1,0 +1,166 @@
+"""Submarine records (docs/SUBMARINE_RECORD.md): round trips, a table of bad records (each a
+RecordError naming its key or turn), bounded work, and the ``replay`` command's exit codes."""
+
+from __future__ import annotations
+
+import copy
+import json
+import random
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from dsa_widget.core.records import formats, replay
+from dsa_widget.submarine import RecordError, SubmarineGame
+from dsa_widget.submarine.record import FORMAT, MAX_TURNS, game_to_record, load_record, save
+
+from .common import play_random
+
+
+@pytest.fixture(scope="module")
+def finished() -> dict[str, Any]:
+    g = play_random(SubmarineGame(3, seed=21), random.Random(4))
+    assert g.is_over
+    return game_to_record(g)
+
+
+def test_the_format_is_registered() -> None:
+    assert FORMAT == "submarine/record@1" and FORMAT in formats()
+
+
+def test_a_finished_game_round_trips(finished: dict[str, Any], tmp_path: Path) -> None:
+    g = load_record(finished)
+    assert g.is_over and game_to_record(g) == finished
+    assert replay(finished) == g.state_dict()
+    f = tmp_path / "game.json"
+    save(g, f)
+    assert load_record(f).state_dict() == g.state_dict()
+
+
+def test_a_record_without_chance_replays_from_the_seed(finished: dict[str, Any]) -> None:
+    rec = {k: v for k, v in finished.items() if k != "chance"}
+    assert load_record(rec).state_dict() == load_record(finished).state_dict()
+
+
+def _set(rec: dict[str, Any], path: str, value: Any) -> dict[str, Any]:
+    out = copy.deepcopy(rec)
+    node: Any = out
+    keys = path.split("/")
+    for k in keys[:-1]:
+        node = node[int(k)] if isinstance(node, list) else node[k]
+    last = keys[-1]
+    if value is _DEL:
+        del node[last]
+    elif isinstance(node, list):
+        node[int(last)] = value
+    else:
+        node[last] = value
+    return out
+
+
+_DEL = object()
+
+BAD = [
+    ("format", "submarine/record@2", "format", None),
+    ("turns", _DEL, "record.turns", None),
+    ("setup", _DEL, "record.setup", None),
+    ("extra", 1, "record", None),
+    ("setup/players", 7, "setup.players", None),
+    ("setup/players", ["a"], "setup.players", None),
+    ("setup/seed", "x", "setup.seed", None),
+    ("setup/seed", 2**70, "setup.seed", None),
+    ("setup/options", {"deck": "52"}, "setup.options.deck", None),
+    ("setup/colour", "red", "setup", None),
+    ("chance/layout", ["T01K1"], "chance.layout", None),
+    ("chance/piles", [["K1"]], "chance.piles", None),
+    ("chance/start_player", 9, "chance.start_player", None),
+    ("chance/dice", 1, "chance", None),
+    ("turns", {}, "turns", None),
+    ("turns", [{"seat": 0}] * (MAX_TURNS + 1), "turns", None),
+    ("turns/0", {"seat": 0}, "turns", 1),
+    ("turns/0/actions", [], "turns", 1),
+    ("turns/0/actions", ["place 2", 3], "turns", 1),
+    ("turns/0/actions", ["x" * 1000], "turns", 1),
+    ("turns/1/actions", ["place 0"], "turns", 2),
+    ("turns/1/seat", 5, "turns", 2),
+    ("turns/2/actions", ["place 1", "place 1"], "turns", 3),
+]
+
+
+@pytest.mark.parametrize(("path", "value", "key", "turn"), BAD)
+def test_bad_records(finished: dict[str, Any], path: str, value: Any, key: str, turn: int | None) -> None:
+    rec = _set(finished, path, value)
+    with pytest.raises(RecordError) as e:
+        load_record(rec)
+    assert e.value.key == key and e.value.turn == turn, str(e.value)
+
+
+def test_a_turn_that_does_not_finish_mid_record(finished: dict[str, Any]) -> None:
+    turns = finished["turns"]
+    k = next(i for i, t in enumerate(turns) if len(t["actions"]) > 1)
+    rec = _set(finished, f"turns/{k}/actions", turns[k]["actions"][:1])
+    with pytest.raises(RecordError) as e:
+        load_record(rec)
+    assert e.value.turn == k + 1
+
+
+def test_turns_after_the_end(finished: dict[str, Any]) -> None:
+    rec = copy.deepcopy(finished)
+    rec["turns"].append({"seat": 0, "actions": ["pass"]})
+    with pytest.raises(RecordError) as e:
+        load_record(rec)
+    assert e.value.turn == len(rec["turns"])
+
+
+def test_not_json_and_nulls() -> None:
+    for text in ("{", '{"format": "submarine/record@1", "setup": null}', "[]"):
+        with pytest.raises(RecordError):
+            load_record(text)
+
+
+def test_work_is_bounded() -> None:
+    """Loading does a bounded amount of work: at most MAX_TURNS turns of at most
+    MAX_ACTIONS_PER_TURN short actions; a long game that never collects (§8.30) replays quickly."""
+    g = SubmarineGame(2, seed=1)
+    while g.turn_number < 1_000:
+        a = g.legal_actions()
+        g.apply("mode move" if "mode move" in a else next(x for x in a if not x.startswith("collect")))
+    rec = game_to_record(g)
+    t = time.process_time()
+    assert load_record(rec).state_dict() == g.state_dict()
+    assert time.process_time() - t < 5.0
+    rec["turns"] = rec["turns"][:5] + [{"seat": 0, "actions": ["pass"] * 101}]
+    with pytest.raises(RecordError) as e:
+        load_record(rec)
+    assert e.value.turn == 6
+
+
+def _cli(arg: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "dsa_widget", "replay", arg],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+
+def test_the_replay_command(finished: dict[str, Any], tmp_path: Path) -> None:
+    good = tmp_path / "good.json"
+    good.write_text(json.dumps(finished))
+    out = _cli(str(good))
+    assert out.returncode == 0 and json.loads(out.stdout) == load_record(finished).state_dict()
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(_set(finished, "turns/1/actions", ["place 0"])))
+    out = _cli("-", stdin=bad.read_text())
+    assert out.returncode == 2 and "turn 2" in out.stderr and out.stdout == ""
+
+
+@pytest.mark.parametrize("text", ["{not json", '{"format": "submarine/record@1", "setup": {"players": 2}}'])
+def test_the_replay_command_refuses_bad_documents(text: str) -> None:
+    out = _cli("-", stdin=text)
+    assert out.returncode == 2 and out.stderr.startswith("error: ") and out.stdout == ""
