@@ -1,0 +1,146 @@
+// The status line, the legal actions that are not drawn on the board, the bot, history and
+// what-if tools, and the keyboard help line.
+import { h } from "../dom.js";
+import { colourMark, tileLabel, tileWords } from "./tiles.js";
+
+export const KEYS_HELP =
+  "Keys: 1–9 pick the n-th highlighted action · Enter the first · Space pause/resume bots · " +
+  "W what-if · U undo · R redo · B back to real · ←/→ history · S setup";
+
+/** Words for an action (aria-label) and a short button text. */
+export function describe(a) {
+  const p = a.split(" ");
+  switch (p[0]) {
+    case "place":
+      return [`Place a bathyscaphe in column ${p[1]}`, `place ${p[1]}`];
+    case "sail":
+      return p[1] === "end" ? ["Sail to the end", "sail end"] : [`Sail to column ${p[1]}`, `sail ${p[1]}`];
+    case "mode":
+      return [`This step: ${p[1]}`, p[1]];
+    case "collect": {
+      const how = p[3] === "joker" ? `with joker ${tileWords(p[4])}` : "paying cards";
+      const short = p[3] === "joker" ? `joker ${tileLabel(p[4])}` : "card";
+      return [`Collect ${tileWords(p[2])} at ${p[1]}, ${how}`, `collect ${tileLabel(p[2])} @${p[1]} (${short})`];
+    }
+    case "move":
+      return [`Move a bathyscaphe from ${p[1]} to ${p[2]}`, `move ${p[1]}→${p[2]}`];
+    case "exchange":
+      return [`Exchange a ${p[1]} card with the top of your pile`, `exchange ${colourMark(p[1])}`];
+    case "pass":
+      return ["Pass (no exchange)", "pass"];
+    case "end":
+      return ["End this step", "end step"];
+    default:
+      return [a, a];
+  }
+}
+
+const ON_BOARD = (a) => a.startsWith("place ") || a.startsWith("sail ");
+
+export function statusText(st) {
+  const players = st.players || [];
+  if (st.over) {
+    const w = (st.result?.winners || []).map((q) => players[q]).join(" and ");
+    const scores = (st.scores || []).map((s, q) => `${players[q]} ${s}`).join(", ");
+    return `Game over (${st.result?.condition ?? ""}): ${w} won. Scores: ${scores}.`;
+  }
+  const who = players[st.actor] ?? "?";
+  const you = st.actor === st.seat && st.seat !== null && st.seat !== undefined;
+  return `${you ? "Your" : `${who}'s`} turn · phase ${st.phase}${st.step?.mode ? ` (${st.step.mode})` : ""} · turn ${st.turn_number}`;
+}
+
+export function drawControls(st, { act, canAct, tools, pending }) {
+  const legal = canAct ? st.legal || [] : [];
+  const extra = legal.filter((a) => !ON_BOARD(a));
+  const groups = {};
+  for (const a of extra) {
+    const k = a.split(" ")[0];
+    if (!groups[k]) groups[k] = [];
+    groups[k].push(a);
+  }
+  const actions = h(
+    "div",
+    { class: "sub-actions", "aria-label": "Your legal actions" },
+    Object.entries(groups).map(([k, list]) =>
+      h(
+        "div",
+        { class: "sub-group", "data-group": k },
+        list.map((a) => {
+          const [label, text] = describe(a);
+          return h("button", {
+            class: "dsa-btn sub-legal sub-act",
+            "data-action": k,
+            "data-choice": a,
+            "aria-label": label,
+            title: label,
+            disabled: pending,
+            onclick: () => act(a),
+            text,
+          });
+        }),
+      ),
+    ),
+    legal.length && !extra.length ? h("p", { class: "sub-hint", text: "Choose on the board (highlighted)." }) : null,
+  );
+  const hist = st.history || { n: 0, at: null, labels: [] };
+  const at = hist.at ?? hist.n;
+  const tool = (action, text, label, enabled, fn) =>
+    h("button", {
+      class: "dsa-btn sub-tool",
+      "data-action": action,
+      "aria-label": label,
+      disabled: !enabled || pending,
+      onclick: fn,
+      text,
+    });
+  const wi = st.whatif;
+  const bar = h(
+    "div",
+    { class: "sub-tools" },
+    tool(
+      "pause",
+      st.paused ? "resume bots" : "pause bots",
+      st.paused ? "Resume bots" : "Pause bots",
+      true,
+      tools.pause,
+    ),
+    st.mode === "whatif"
+      ? [
+          h("span", { class: "sub-whatif-tag", text: `WHAT-IF${wi?.sampled ? " (hidden cards re-dealt)" : ""}` }),
+          tool("undo", "↶ undo", "Undo in the what-if", wi?.can_undo, tools.undo),
+          tool("redo", "↷ redo", "Redo in the what-if", wi?.can_redo, tools.redo),
+          tool("play-out", "bots play", "Bots play until you are to act", !st.over, tools.playOut),
+          tool("back", "back to real", "Back to the real game", true, tools.back),
+        ]
+      : tool("what-if", "what-if", "Try something in a what-if branch", !st.curtain, tools.whatIf),
+    h(
+      "label",
+      { class: "sub-scrub" },
+      `history ${at}/${hist.n} `,
+      h("input", {
+        type: "range",
+        min: 0,
+        max: hist.n,
+        value: at,
+        "aria-label": "History: the board after this many actions",
+        "data-action": "scrub",
+        disabled: st.mode === "whatif" || pending,
+        onchange: (ev) => tools.scrub(Number(ev.target.value)),
+      }),
+    ),
+    st.mode === "history" ? tool("live", "live", "Back to live play", true, () => tools.scrub(null)) : null,
+  );
+  const last = hist.labels.slice(Math.max(0, at - 6), at);
+  return h(
+    "div",
+    { class: "sub-controls" },
+    actions,
+    bar,
+    h(
+      "ol",
+      { class: "sub-log", start: Math.max(1, at - 5), "aria-label": "Recent actions" },
+      last.map((t) => h("li", { text: t })),
+    ),
+    h("p", { class: "sub-keys", text: KEYS_HELP }),
+  );
+}

@@ -1,0 +1,44 @@
+// Every player: kind, ship, hand and pile counts only (never cards), held jokers, and the
+// collection board of 12 slots.
+import { h } from "../dom.js";
+import { tileEl } from "./board.js";
+
+export function drawPlayers(st) {
+  const players = st.players || [];
+  return h(
+    "div",
+    { class: "sub-players" },
+    players.map((name, q) => {
+      const slots = st.slots?.[q] || [];
+      const cells = [];
+      for (let i = 0; i < 12; i++) {
+        cells.push(
+          slots[i]
+            ? h("span", { class: "sub-slot sub-filled" }, tileEl(slots[i]))
+            : h("span", { class: "sub-slot", "aria-label": "empty slot", text: "·" }),
+        );
+      }
+      const kind = st.kinds?.[q] ?? "human";
+      const mark = [];
+      if (q === st.actor) mark.push("to move");
+      if (q === st.seat) mark.push("you");
+      return h(
+        "section",
+        {
+          class: `sub-player sub-seat-${q}${q === st.actor ? " sub-active" : ""}`,
+          "data-seat": q,
+          "aria-label": `${name}`,
+        },
+        h("h3", { class: "sub-h" }, `${q + 1}. ${name} (${kind})${mark.length ? ` — ${mark.join(", ")}` : ""}`),
+        h(
+          "p",
+          { class: "sub-counts" },
+          `ship: ${st.ships?.[q] ?? "?"} · hand ${st.hand_counts?.[q] ?? 0} · pile ${st.pile_sizes?.[q] ?? 0}`,
+          ` · score ${st.scores?.[q] ?? 0}`,
+        ),
+        h("div", { class: "sub-jokers-held" }, "jokers: ", (st.held_jokers?.[q] || []).map(tileEl)),
+        h("div", { class: "sub-slots", "aria-label": `${name}'s collection: ${slots.length} of 12` }, cells),
+      );
+    }),
+  );
+}

@@ -1,0 +1,225 @@
+// Submarine: the anywidget front end. Draws the synced `state` (one seat's view, built by
+// Python) and sends intents; Python checks every one. Bots are stepped by name: when a bot
+// seat is to move, wait `bot_delay` ms and send {type: "bot_step", seq}.
+import { drawCurtain } from "../curtain.js";
+import { h, replaceChildren } from "../dom.js";
+import { drawBoard } from "./board.js";
+import { drawControls, statusText } from "./controls.js";
+import { drawHand } from "./hand.js";
+import { drawPlayers } from "./players.js";
+import { drawSetup } from "./setup.js";
+
+const ANSWER_TIMEOUT_MS = 15000;
+
+function render({ model, el }) {
+  const root = h("div", { class: "dsa-root sub-root", tabindex: 0 });
+  el.append(root);
+  let pending = false;
+  let watchdog = null;
+  let botTimer = null;
+  let showSetup = false;
+
+  const live = () => model.get("state") || {};
+  function send(msg) {
+    try {
+      model.send(msg);
+      return true;
+    } catch (_e) {
+      return false;
+    }
+  }
+  function setPending(p) {
+    pending = p;
+    if (p) root.dataset.pending = "1";
+    else delete root.dataset.pending;
+  }
+  function request(msg) {
+    const st = live();
+    if (pending) return;
+    msg.seq = st.seq;
+    setPending(true);
+    draw();
+    if (!send(msg)) {
+      setPending(false);
+      draw();
+      return;
+    }
+    clearTimeout(watchdog);
+    watchdog = setTimeout(() => {
+      if (!pending) return;
+      setPending(false);
+      root.dataset.error = "timeout";
+      draw();
+    }, ANSWER_TIMEOUT_MS);
+  }
+  const canAct = (st) => !!st.can_act && st.mode !== "history" && !st.curtain;
+  function act(a) {
+    const st = live();
+    if (!canAct(st) || !(st.legal || []).includes(a)) return;
+    request({ type: "intent", choice: a });
+  }
+  const tools = {
+    pause: () => send({ type: "pause", paused: !model.get("paused") }),
+    undo: () => request({ type: "undo" }),
+    redo: () => request({ type: "redo" }),
+    back: () => request({ type: "back_to_real" }),
+    whatIf: () => request({ type: "what_if" }),
+    playOut: () => request({ type: "play_out" }),
+    scrub: (k) => request({ type: "scrub", step: k }),
+  };
+
+  function scheduleBot() {
+    clearTimeout(botTimer);
+    const st = live();
+    if (!st.players || st.over || st.mode !== "real" || st.curtain || model.get("paused")) return;
+    const kind = st.kinds?.[st.actor];
+    if (kind === undefined || kind === "human") return;
+    const seq = st.seq;
+    botTimer = setTimeout(
+      () => {
+        if (live().seq === seq && !model.get("paused")) send({ type: "bot_step", seq });
+      },
+      Math.max(0, Number(model.get("bot_delay")) || 0),
+    );
+  }
+
+  function draw() {
+    const st = live();
+    const err = model.get("error") || {};
+    root.dataset.seq = String(st.seq ?? -1);
+    root.dataset.mode = st.mode || "";
+    root.dataset.over = st.over ? "1" : "";
+    if (st.curtain) root.dataset.curtain = String(st.curtain.seat);
+    else delete root.dataset.curtain;
+    if (err.kind) root.dataset.error = err.kind;
+    else if (root.dataset.error !== "timeout") delete root.dataset.error;
+    if (!st.players) {
+      replaceChildren(root, h("p", { text: "Loading Submarine…" }));
+      return;
+    }
+    const header = h(
+      "div",
+      { class: "dsa-header" },
+      h("span", { class: "dsa-status sub-status", role: "status", "aria-live": "polite", text: statusText(st) }),
+      h("button", {
+        class: "dsa-btn",
+        "data-action": "setup",
+        "aria-label": "Open the setup panel",
+        "aria-expanded": showSetup ? "true" : "false",
+        onclick: () => {
+          showSetup = !showSetup;
+          draw();
+        },
+        text: "⚙ setup",
+      }),
+    );
+    const parts = [header];
+    if (err.kind) parts.push(h("p", { class: "sub-error", role: "alert", text: err.message }));
+    if (root.dataset.error === "timeout")
+      parts.push(h("p", { class: "sub-error", role: "alert", text: "No answer from Python (no kernel?)." }));
+    if (showSetup) {
+      parts.push(
+        drawSetup(model.get("setup") || {}, {
+          start: (setup) => {
+            showSetup = false;
+            request({ type: "new_game", setup });
+          },
+          close: () => {
+            showSetup = false;
+            draw();
+          },
+        }),
+      );
+    }
+    if (st.over) {
+      parts.push(
+        h(
+          "div",
+          { class: "sub-banner", role: "status", "data-action": "game-over" },
+          statusText(st),
+          " ",
+          h("button", {
+            class: "dsa-btn dsa-primary",
+            "data-action": "play-again",
+            "aria-label": "Play again with the same settings",
+            onclick: () => request({ type: "play_again" }),
+            text: "Play again",
+          }),
+        ),
+      );
+    }
+    if (st.curtain) {
+      parts.push(drawCurtain(st.curtain, { pending, show: () => request({ type: "show_seat" }) }));
+    }
+    const ok = canAct(st) && !pending;
+    parts.push(
+      h(
+        "div",
+        { class: "sub-grid" },
+        h("div", { class: "sub-main" }, drawBoard(st, { act, canAct: ok }), drawHand(st)),
+        h("div", { class: "sub-side" }, drawControls(st, { act, canAct: ok, tools, pending }), drawPlayers(st)),
+      ),
+    );
+    replaceChildren(root, parts);
+  }
+
+  function onKey(ev) {
+    if (ev.target.closest?.("input, select, textarea, form")) return;
+    if (ev.ctrlKey || ev.metaKey || ev.altKey) return;
+    const st = live();
+    const buttons = [...root.querySelectorAll("button.sub-legal[data-choice]:not([disabled])")];
+    const k = ev.key;
+    let done = true;
+    if (/^[1-9]$/.test(k) && buttons[Number(k) - 1]) buttons[Number(k) - 1].click();
+    else if (k === "Enter" && buttons[0]) buttons[0].click();
+    else if (k === " ") tools.pause();
+    else if ((k === "w" || k === "W") && st.mode !== "whatif") tools.whatIf();
+    else if ((k === "u" || k === "U") && st.whatif?.can_undo) tools.undo();
+    else if ((k === "r" || k === "R") && st.whatif?.can_redo) tools.redo();
+    else if ((k === "b" || k === "B") && st.mode === "whatif") tools.back();
+    else if (k === "ArrowLeft" && st.mode !== "whatif") tools.scrub(Math.max(0, (st.history.at ?? st.history.n) - 1));
+    else if (k === "ArrowRight" && st.mode === "history") {
+      const next = st.history.at + 1;
+      tools.scrub(next >= st.history.n ? null : next);
+    } else if (k === "s" || k === "S") {
+      showSetup = !showSetup;
+      draw();
+    } else done = false;
+    if (done) ev.preventDefault();
+  }
+  root.addEventListener("keydown", onKey);
+
+  const onState = () => {
+    clearTimeout(watchdog);
+    setPending(false);
+    delete root.dataset.error;
+    draw();
+    scheduleBot();
+  };
+  const onError = () => {
+    clearTimeout(watchdog);
+    setPending(false);
+    draw();
+  };
+  const onPaused = () => {
+    draw();
+    scheduleBot();
+  };
+  model.on("change:state", onState);
+  model.on("change:error", onError);
+  model.on("change:paused", onPaused);
+  model.on("change:setup", draw);
+  draw();
+  scheduleBot();
+  return () => {
+    clearTimeout(watchdog);
+    clearTimeout(botTimer);
+    root.removeEventListener("keydown", onKey);
+    model.off("change:state", onState);
+    model.off("change:error", onError);
+    model.off("change:paused", onPaused);
+    model.off("change:setup", draw);
+  };
+}
+
+export default { render };

@@ -1,0 +1,199 @@
+"""Submarine in real Chromium inside a real JupyterLab: (a) the setup panel starts a new game
+with rule options chosen in the browser, then one human seat plays against two bots by clicks
+(the first highlighted legal button each time) until the game-over banner shows; (b) hot seat:
+the curtain hides every hand until Show; (c) light and dark follow JupyterLab's theme variables;
+(d) what-if (branch, undo, redo, back to real) by clicks, history and the first action by keys."""
+
+from __future__ import annotations
+
+import json
+import time
+
+import pytest
+from playwright.sync_api import expect
+
+from .conftest import record_timing
+from .harness import set_theme
+
+#: click the first highlighted legal button (or the curtain's Show); null while an answer is due
+CLICK_JS = """(root) => {
+  const show = root.querySelector('.dsa-curtain button[data-action="show-seat"]:not([disabled])');
+  if (show) { show.click(); return 'show-seat'; }
+  if (root.dataset.pending) return null;
+  const b = root.querySelector('button.sub-legal[data-choice]:not([disabled])');
+  if (b) { b.click(); return b.dataset.choice; }
+  return null;
+}"""
+
+#: the board drew a newer state than ``seq``, or shows an error, or the game is over
+MOVED_JS = """([root, seq]) => Number(root.dataset.seq) > seq || !!root.dataset.error
+  || root.dataset.over === '1'"""
+
+CELL = (
+    "from dsa_widget.submarine.widget import Submarine\n"
+    "w = Submarine(players=['You', 'Bot 1', 'Bot 2'], bots={1: 'random', 2: 'random'},\n"
+    "              seed=1, bot_delay=30)\n"
+    "w"
+)
+
+MAX_CLICKS = 150
+
+
+def play_by_clicks(page, root) -> dict[str, int]:
+    handle = root.element_handle()
+    clicks: dict[str, int] = {}
+    for _ in range(MAX_CLICKS):
+        if root.get_attribute("data-over") == "1":
+            return clicks
+        seq = int(root.get_attribute("data-seq") or -1)
+        did = page.evaluate(CLICK_JS, handle)
+        if did is None:  # a bot is to move, or an answer is due: wait for the board to change
+            page.wait_for_function(MOVED_JS, arg=[handle, seq], timeout=60_000)
+        else:
+            kind = did.split(" ")[0]
+            clicks[kind] = clicks.get(kind, 0) + 1
+            page.wait_for_function(MOVED_JS, arg=[handle, seq], timeout=60_000)
+        assert not root.get_attribute("data-error"), root.locator(".sub-error").all_text_contents()
+    pytest.fail(f"the game did not end within {MAX_CLICKS} clicks: {clicks}")
+
+
+def test_setup_panel_then_a_full_game_against_bots_by_clicks(lab, page, console):
+    nb = lab.open("submarine_play.ipynb", [CELL])
+    nb.run_all()
+    root = nb.output(0).locator(".sub-root")
+    expect(root).to_be_visible()
+    expect(root.locator(".sub-keys")).to_contain_text("Keys:")
+    # the setup panel: 2 players, a bot seat, a seed and rule options
+    root.locator('button[data-action="setup"]').click()
+    form = root.locator("form.sub-setup")
+    expect(form).to_be_visible()
+    for name in json.loads(nb.execute("import json; print(json.dumps(sorted(w.setup['defaults'])))").stdout):
+        expect(form.locator(f'[data-option="{name}"]')).to_have_count(1)
+    form.locator('[data-field="players"]').select_option("2")
+    form.locator('[data-field="players"]').select_option("3")
+    form.locator('[data-field="kind-1"]').select_option("random")
+    form.locator('[data-field="kind-2"]').select_option("greedy")
+    form.locator('[data-field="seed"]').fill("3")
+    form.locator('[data-option="deck"]').select_option(label="75")
+    form.locator('[data-option="turn_limit"]').fill("8")
+    seq = int(root.get_attribute("data-seq") or -1)
+    form.locator('button[data-action="new-game"]').click()
+    page.wait_for_function(MOVED_JS, arg=[root.element_handle(), seq], timeout=60_000)
+    expect(form).to_have_count(0)
+    got = json.loads(
+        nb.execute(
+            "print(json.dumps([w.game.seats, w.seats, w.game.options['deck'], w.game.options['turn_limit']]))"
+        ).stdout
+    )
+    assert got == [3, ["human", "random", "greedy"], "75", 8], got
+    # the own hand is drawn, legal actions highlighted with stable selectors
+    expect(root.locator(".sub-hand [data-card]").first).to_be_visible()
+    t0 = time.monotonic()
+    clicks = play_by_clicks(page, root)
+    record_timing("submarine game by clicks", time.monotonic() - t0)
+    banner = root.locator('.sub-banner[data-action="game-over"]')
+    expect(banner).to_be_visible()
+    expect(banner).to_contain_text("Game over")
+    assert nb.eval("w.game.is_over") == "True"
+    assert clicks.get("place", 0) >= 1 and sum(clicks.values()) >= 3, clicks
+    print(f"\n[submarine e2e] clicks {clicks} in {time.monotonic() - t0:.1f} s")
+    console.assert_no_errors()
+
+
+HOT_SEAT = (
+    "from dsa_widget.submarine.widget import Submarine\n"
+    "w = Submarine(players=['Ann', 'Bob'], hot_seat=True, seed=2,\n"
+    "              options={'start_player': 0, 'turn_limit': 2})\n"
+    "w"
+)
+
+
+def test_hot_seat_curtain_hides_the_hands_until_show(lab, page, console):
+    nb = lab.open("submarine_hot.ipynb", [HOT_SEAT])
+    nb.run_all()
+    root = nb.output(0).locator(".sub-root")
+    expect(root.locator(".dsa-curtain")).to_contain_text("Pass the device to Ann")
+    assert root.locator(".sub-hand [data-card]").count() == 0
+    assert root.locator("button.sub-legal").count() == 0
+    handle = root.element_handle()
+    shows = 0
+    for _ in range(MAX_CLICKS):
+        if root.get_attribute("data-over") == "1":
+            break
+        seq = int(root.get_attribute("data-seq") or -1)
+        if root.get_attribute("data-curtain") is not None:
+            assert root.locator(".sub-hand [data-card]").count() == 0
+            shows += 1
+        did = page.evaluate(CLICK_JS, handle)
+        assert did is not None, "nothing to click"
+        page.wait_for_function(MOVED_JS, arg=[handle, seq], timeout=60_000)
+        assert not root.get_attribute("data-error")
+    else:
+        pytest.fail("the hot-seat game did not end")
+    assert shows >= 2
+    expect(root.locator('.sub-banner[data-action="game-over"]')).to_be_visible()
+    console.assert_no_errors()
+
+
+THEMED = (
+    "from dsa_widget.submarine.widget import Submarine\n"
+    "w = Submarine(players=['You', 'Bot'], bots={1: 'greedy'}, seed=5, bot_delay=30,\n"
+    "              options={'start_player': 1})\n"
+    "w"
+)
+
+
+def test_light_and_dark_follow_the_jupyterlab_theme(lab, page, console, tmp_path):
+    nb = lab.open("submarine_theme.ipynb", [THEMED])
+    nb.run_all()
+    root = nb.output(0).locator(".sub-root")
+    # the bot places first; then your placement buttons are highlighted on the surface lane
+    expect(root.locator('button[data-choice="place 1"]')).to_be_visible()
+    expect(root.locator('button[data-choice="place 1"]')).to_have_attribute(
+        "aria-label", "Place a bathyscaphe in column 1"
+    )
+    # tiles carry their type and colour as text, not as colour alone
+    tile = root.locator(".sub-space .sub-tile").first
+    assert (tile.text_content() or "").strip()[-1] in "●▲■◆★"
+    colours = {}
+    for theme in ("light", "dark"):
+        set_theme(page, theme)
+        colours[theme] = root.locator(".sub-space").first.evaluate(
+            "e => [getComputedStyle(e).backgroundColor, getComputedStyle(e).color]"
+        )
+        root.screenshot(path=str(tmp_path / f"submarine-{theme}.png"))
+    assert colours["light"] != colours["dark"], colours
+    set_theme(page, "light")
+    print(f"\n[submarine e2e] screenshots in {tmp_path}: {colours}")
+    console.assert_no_errors()
+
+
+def test_what_if_and_history_by_clicks_and_keys(lab, page, console):
+    nb = lab.open("submarine_whatif.ipynb", [THEMED])
+    nb.run_all()
+    root = nb.output(0).locator(".sub-root")
+    expect(root.locator('button[data-choice="place 1"]')).to_be_visible()
+    real = nb.execute("print(len(w.actions))").stdout.strip()
+    root.locator('button[data-action="what-if"]').click()
+    expect(root).to_have_attribute("data-mode", "whatif")
+    expect(root.locator(".sub-whatif-tag")).to_contain_text("WHAT-IF")
+    root.locator('button[data-choice="place 2"]').click()
+    expect(root.locator('button[data-action="undo"]')).to_be_enabled()
+    root.locator('button[data-action="undo"]').click()
+    expect(root.locator('button[data-action="redo"]')).to_be_enabled()
+    root.locator('button[data-action="back"]').click()
+    expect(root).to_have_attribute("data-mode", "real")
+    assert nb.execute("print(len(w.actions))").stdout.strip() == real
+    # history by keys: ← shows the past (no legal buttons), → back to live
+    root.locator(".sub-status").click()
+    page.keyboard.press("ArrowLeft")
+    expect(root).to_have_attribute("data-mode", "history")
+    expect(root.locator("button.sub-legal")).to_have_count(0)
+    page.keyboard.press("ArrowRight")
+    expect(root).to_have_attribute("data-mode", "real")
+    # a key picks the first highlighted action
+    seq = int(root.get_attribute("data-seq") or -1)
+    page.keyboard.press("Enter")
+    page.wait_for_function(MOVED_JS, arg=[root.element_handle(), seq], timeout=60_000)
+    expect(root.locator(".sub-log")).to_contain_text("You placed a bathyscaphe in column 1")
+    console.assert_no_errors()
