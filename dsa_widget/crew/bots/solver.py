@@ -1,0 +1,997 @@
+"""Double-dummy solver for *The Crew* (teaching and analysis mode: every hand shown).
+
+**This module reads the true hands** (``game.hand(seat)``, Tonoja's face-down cards included).
+It is for the teaching screen that shows every hand, for analysis and for tests — it is
+**never** used by a bot that plays, and nothing it returns may reach a seat's screen in a
+normal game.
+
+The Crew is cooperative, so "double dummy" here is not a min-max search: every seat plays for
+the team, and the question is whether *some* sequence of legal plays from the current
+position makes the mission succeed (CREW.md R-14.1).  :func:`solve` answers it exactly (or
+says that its node budget ran out: ``winnable=None``, ``exact=False``, never a guess) and
+gives a winning line, the plays ``(seat, "play P3")`` up to the trick at which the mission
+succeeds.
+
+Rules used: follow suit R-10.2 (submarines are a suit), the winner R-10.3, Tonoja R-4.8 /
+R-4.9 (only face-up cards are played and followed; the card under a played face-up card
+turns up after the trick — the solver knows it, since every hand is shown).  The task
+statuses after every trick are the engine's own :class:`~dsa_widget.crew.status.StatusTracker`
+(copied per trick; a branch stops at failure and the search returns at success).
+Communication and the distress signal do not change the cards: the solver ignores them and
+plays from the current hands (a line never contains ``comm`` or ``pass``).
+
+Search: depth first over whole tricks.  Cards of one hand that are interchangeable for the
+trick winners and for every open task (adjacent in a suit among the cards still in play, same
+membership in every set an open task or constraint names) are tried once; every completed
+trick is evaluated with a copy of the tracker (and the necessary conditions below) before any
+is searched: the ones that complete tasks go first, then the ones that leave the most tricks
+to spare, then the ones where a seat takes the cards its tasks want.  After a share of the
+budget the search restarts with the "room to spare" key left out, and back (the time to find
+a win is heavy-tailed in the order), keeping the lost positions found so far.  A
+transposition table keeps the lost positions at trick boundaries, keyed on the cards up to a
+renaming that keeps suits, order within a suit, holders and task sets, Tonoja's columns, the
+leader, the statuses, and what the open tasks still count of the captured cards and tricks.
+Cheap necessary conditions prune (each also follows from the rules): the tricks each seat
+must still take add up to at most the tricks left; a card one seat must capture and another
+must not, or two seats must capture, is lost; a submarine a seat must capture from another
+hand needs a higher one of its own; the highest submarines, when one seat holds them, are
+that seat's captures (tasks that count submarines, a seat that must take no more tricks);
+a task that needs every card of a set played cannot be DONE before the hand holding most of
+them has played them; ``win_trick_with`` needs a matching card in the owner's hand; a
+``trick_matching`` trick takes a card from every hand, so every hand must hold one that
+passes the test (or ranks that can reach the sum); with an exact trick count open, every
+remaining trick needs a seat allowed to take it.  A trick that gives a seat a card it must not
+capture (or a card another seat must capture), or that a seat must not take (an exact count
+reached, a trick position), is not evaluated at all.
+
+Limits: pure Python, about 50 µs of CPU per completed trick evaluated (about 40% of it the
+tracker's copy and update).  Most full 4-seat deals need a few hundred of them; some missions
+(exact counts, "as many pink as yellow", the last trick, rank sums) need tens of thousands,
+and a position may need more than the budget (:data:`DEFAULT_NODE_LIMIT`, about 2.5 s of
+CPU) to settle: then the answer is ``None``.  ``benchmarks/bench_crew_solver.py`` measures the
+distribution.  Memory: the table of lost positions grows with the nodes (a few MB at the
+default budget).
+
+>>> from dsa_widget.crew.rules import CrewGame
+>>> g = CrewGame(4, seed=3, tasks=[70, 4], assignment={70: 1, 4: 2})  # 70: seat 1 takes trick 1
+>>> while g.step != "play":                                             # 4: seat 2 captures G6
+...     g.apply("no distress" if g.step == "distress" else "pass")
+>>> sol = solve(g)
+>>> sol.winnable, sol.exact, sol.line[:4]
+(True, True, ((1, 'play P5'), (2, 'play P3'), (3, 'play P2'), (0, 'play P1')))
+>>> best_play(g)
+'play P5'
+
+Seat 1 is the captain, so it holds S4, which wins every trick it is played in: seat 1 cannot
+take no trick at all (task 80), and no search is needed to see it.
+
+>>> g = CrewGame(4, seed=3, tasks=[80], assignment={80: 1})
+>>> while g.step != "play":
+...     g.apply("no distress" if g.step == "distress" else "pass")
+>>> solve(g)
+Solution(winnable=False, line=(), nodes=0, exact=True)
+>>> from dsa_widget.crew.cards import card, name
+>>> name(trick_winner_card([card("Y4"), card("Y9"), card("S1"), card("Y2")]))   # CREW.md 18.3
+'S1'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from ..cards import ALL, DECK, NCARDS, SUIT_MASK, SUITS, bits, card, mask_of, rank, suit_index
+from ..errors import CrewError
+from ..status import OPEN, StatusTracker, Trick
+from ..tasks import Task, selector_mask, task_table
+
+if TYPE_CHECKING:
+    from ..rules import CrewGame
+
+__all__ = ["DEFAULT_NODE_LIMIT", "Solution", "best_play", "solve", "trick_winner_card", "winnable_now"]
+
+#: the steps :func:`solve` accepts: trick play, communication, and the distress decision (the
+#: solver plays from the current hands, as if no distress were called)
+_STEPS = ("play", "communicate", "distress", "distress_vote")
+
+#: the default budget of :func:`solve`: completed tricks evaluated with the status tracker
+DEFAULT_NODE_LIMIT = 50_000
+
+_SUB = 4  # suit index of the submarines
+_SUIT = tuple(suit_index(c) for c in range(NCARDS))
+_SUITM = tuple(SUIT_MASK[s] for s in SUITS)
+_NAME = DECK
+_RANK = tuple(rank(c) for c in range(NCARDS))
+_FIRST = tuple(c == 0 or _SUIT[c] != _SUIT[c - 1] for c in range(NCARDS))  # the lowest card of a suit
+
+
+@dataclass(frozen=True)
+class Solution:
+    """The answer of :func:`solve`.
+
+    ``winnable``: True / False when the search was exact, None when the node limit was hit
+    (then ``exact`` is False and nothing is claimed).  ``line``: a winning line, the plays
+    ``(seat, "play P3")`` in order up to the trick at which the mission succeeds (empty when
+    not winnable, or when the mission has already succeeded).  The seat is the seat whose card
+    it is (Tonoja's seat for Tonoja's cards; the captain sends those).  ``nodes``: completed
+    tricks evaluated.
+    """
+
+    winnable: bool | None
+    line: tuple[tuple[int, str], ...]
+    nodes: int
+    exact: bool
+
+
+def _beats(c: int, best: int) -> bool:
+    """Whether card ``c`` beats the trick's current winning card ``best`` (R-10.3)."""
+    sc = _SUIT[c]
+    sb = _SUIT[best]
+    if sc == sb:
+        return c > best
+    return sc == _SUB
+
+
+def trick_winner_card(cards: Sequence[int]) -> int:
+    """The winning card of a (complete or partial) trick, cards in play order (R-10.3): the
+    highest submarine, else the highest card of the led suit."""
+    best = cards[0]
+    for c in cards[1:]:
+        if _beats(c, best):
+            best = c
+    return best
+
+
+def _popcount(m: int) -> int:
+    return m.bit_count()
+
+
+def _min_tricks(k: int, counts: Iterable[int]) -> int:
+    """Fewest tricks that can gather ``k`` cards when the holders hold ``counts`` of them (a
+    trick holds at most one card of each hand); a large number when they cannot."""
+    cs = [c for c in counts if c]
+    if sum(cs) < k:
+        return 1000
+    t = 0
+    while sum(min(c, t) for c in cs) < k:
+        t += 1
+    return t
+
+
+class _Limit(Exception):
+    """The node budget ran out."""
+
+
+# --- what the tasks care about ----------------------------------------------------------------
+
+
+class _Plan:
+    """Facts about the assigned tasks used for card equivalence, the transposition key, move
+    ordering and the necessary conditions.  Everything here is conservative: an unknown task
+    kind or constraint makes every card distinct and every captured card relevant."""
+
+    def __init__(
+        self,
+        assigned: Sequence[tuple[Task, int, int | None]],
+        constraints: Sequence[Mapping[str, Any]],
+        *,
+        seats: int,
+        tricks_total: int,
+        captain: int,
+        options: Mapping[str, Any],
+    ) -> None:
+        self.seats = seats
+        self.tricks_total = tricks_total
+        self.captain = captain
+        # (task or -1 - constraint, a card set whose membership an equivalence must keep)
+        sets: list[tuple[int, int]] = []
+        distinct: list[int] = []  # tasks (constraints) for which every card is its own class
+        # (task, owner or -1 for every seat, captured cards that matter while the task is open,
+        # whether only their number matters)
+        self.rel: list[tuple[int, int, int, bool]] = []
+        self.positions = False  # trick positions (not only counts) matter for the future
+        self.counts = False  # trick counts matter for the future
+        self.want = [0] * seats  # cards each seat would like to capture (ordering)
+        self.avoid = [0] * seats  # cards each seat must not capture (ordering)
+        self.fewer = [False] * seats  # the seat would rather not take tricks (ordering)
+        # per assigned task: the necessary-condition data
+        self.need: list[tuple[str, int, Any]] = []
+        # (task index or -1 - constraint index, cards that must all be played first, or the
+        # trick number before which the task cannot be DONE)
+        self.finish: list[tuple[int, int, int]] = []
+        self.forbid: list[tuple[int, int, int]] = []  # (task index, owner, cards it must never capture)
+        # (task index, owner, cards, n): the owner ends with exactly n of the cards, all of them played
+        self.eqs: list[tuple[int, int, int, int]] = []
+        end = tricks_total
+        for index, (task, owner, prediction) in enumerate(assigned):
+            p = task.params
+            kind = task.kind
+            if kind == "win_cards":
+                m = mask_of(p["cards"])
+                sets.append((index, m))  # (no captured cards in the key: while the task is
+                self.want[owner] |= m  # open, its cards gone from the hands are the owner's)
+                self.need.append(("cards", index, (owner, m)))
+            elif kind == "win_card_in_trick":
+                m = mask_of([p["card"]])
+                sets.append((index, m))
+                self.want[owner] |= m
+                self.need.append(("cards_last", index, (owner, m)))
+                self.finish.append((index, 0, end))
+            elif kind in ("card_count", "avoid_cards"):
+                rows = (
+                    p["constraints"]
+                    if kind == "card_count"
+                    else [{"select": p["select"], "op": "eq", "n": 0}]
+                )
+                for row in rows:
+                    m = selector_mask(row["select"])
+                    sets.append((index, m))
+                    self.rel.append((index, owner, m, True))
+                    if row["op"] == "eq":
+                        self.finish.append((index, m, 0))
+                        self.eqs.append((index, owner, m, int(row["n"])))
+                    if row["n"] == 0:
+                        self.avoid[owner] |= m
+                        self.forbid.append((index, owner, m))
+                    else:
+                        self.want[owner] |= m
+                        self.need.append(("ge", index, (owner, m, int(row["n"]))))
+            elif kind == "all_of_a_suit":
+                ms = [SUIT_MASK[s] for s in p["of_any"]]
+                sets.extend((index, m) for m in ms)
+                for m in ms:
+                    self.rel.append((index, owner, m, False))
+                    self.want[owner] |= m
+                self.need.append(("any_suit", index, (owner, ms)))
+            elif kind == "compare_suits":
+                a, b = SUIT_MASK[p["a"]], SUIT_MASK[p["b"]]
+                sets += [(index, a), (index, b)]
+                self.rel += [(index, owner, a, True), (index, owner, b, True)]
+                self.want[owner] |= a
+                if p["op"] == "gt":
+                    self.avoid[owner] |= b
+                else:
+                    self.finish.append((index, a | b, 0))
+                least = int(p.get("min_each", 0))
+                self.need.append(("compare", index, (owner, a, b, p["op"] == "gt", least)))
+            elif kind == "win_trick_with":
+                play = selector_mask(p["play"])
+                capture = selector_mask(p["capture"]) if p.get("capture") is not None else 0
+                sets.append((index, play))
+                if capture:
+                    sets.append((index, capture))
+                    self.want[owner] |= capture
+                self.need.append(("with", index, (owner, play, capture)))
+            elif kind == "trick_matching":
+                test = p.get("test")
+                self._matching(index, owner, p, seats, options)
+                if test == "all_ranks":
+                    v = int(p["value"])
+                    cmp_lt = p["cmp"] == "lt"
+                    sets.append(
+                        (index, sum(1 << c for c in range(36) if (rank(c) < v if cmp_lt else rank(c) > v)))
+                    )
+                elif test == "all_parity":
+                    par = 0 if p["parity"] == "even" else 1
+                    sets.append((index, sum(1 << c for c in range(NCARDS) if rank(c) % 2 == par)))
+                elif test == "equal_suit_count":
+                    pass  # suits only: an equivalence never changes a card's suit
+                else:
+                    distinct.append(index)  # rank sums: every rank matters
+                self.need.append(("one", index, owner))
+            elif kind == "no_lead":
+                self.finish.append((index, sum(SUIT_MASK[x] for x in p["suits"]), 0))
+            elif kind == "trick_positions":
+                t = tricks_total
+                win = {t if x == "last" else int(x) for x in p.get("win", [])}
+                avoid = p.get("avoid", [])
+                banned = None if avoid == "rest" else {t if x == "last" else int(x) for x in avoid}
+                self.need.append(("positions", index, (owner, frozenset(win), banned)))
+                if avoid == "rest":
+                    self.counts = True
+                    self.need.append(("exact", index, (owner, len(win))))
+                    self.finish.append((index, 0, end))
+                else:
+                    last = max([*win, *(t if x == "last" else int(x) for x in avoid)], default=0)
+                    self.finish.append((index, 0, last))
+            elif kind == "trick_count":
+                n = p["n"]
+                if n == "predicted":
+                    n = prediction
+                self.counts = True
+                if n is not None:
+                    self.need.append(("exact", index, (owner, int(n))))
+                    if int(n) == 0:
+                        self.fewer[owner] = True
+                self.finish.append((index, 0, end))
+            elif kind == "trick_run":
+                self.positions = True
+                self.counts = True
+                mode = p.get("mode")
+                if mode == "at_least":
+                    self.need.append(("one", index, owner))  # (DONE as soon as the run is there)
+                else:
+                    self.finish.append((index, 0, end))
+                    if mode == "exactly_all" and options.get("exact_run_meaning") != "one_run_of_exactly_n":
+                        self.need.append(("exact", index, (owner, int(p["n"]))))
+            elif kind == "trick_count_relative":
+                self.counts = True
+                op, vs = p["op"], p["vs"]
+                if op == "gt":
+                    self.need.append(("more", index, (owner, vs)))
+                elif op == "lt":
+                    self.fewer[owner] = True
+                else:
+                    self.finish.append((index, 0, end))
+            else:  # an unknown kind: keep everything
+                distinct.append(index)
+                self.rel.append((index, -1, ALL, False))
+                self.positions = True
+                self.finish.append((index, 0, end))
+        for j, con in enumerate(constraints):
+            ck = con.get("kind", con.get("type"))
+            if ck == "lead_ban":
+                self.finish.append((-1 - j, sum(SUIT_MASK[x] for x in con["suits"]), 0))
+            elif ck == "balance":
+                m = selector_mask(con["select"])
+                sets.append((-1 - j, m))
+                self.rel.append((-1 - j, -1, m, True))
+                self.finish.append((-1 - j, m, 0))
+            else:
+                if ck == "final_card":
+                    sets.append((-1 - j, mask_of([con["card"]])))
+                else:
+                    if ck != "first_winner_leads":
+                        distinct.append(-1 - j)
+                        self.rel.append((-1 - j, -1, ALL, False))
+                self.positions = True
+                self.finish.append((-1 - j, 0, end))
+        self.sets = sets
+        self.distinct = distinct
+        self._sigs: dict[tuple[str, ...], list[int]] = {}
+        self.counts = self.counts or self.positions
+
+    def _matching(
+        self, index: int, owner: int, p: Mapping[str, Any], seats: int, options: Mapping[str, Any]
+    ) -> None:
+        """The necessary condition of a ``trick_matching`` task: every seat plays a card into the
+        trick, so every hand must still hold a card that can be part of it (``"seats"``), or the
+        ranks the hands can add up must reach the target (``"sum"``)."""
+        test = p.get("test")
+        coloured = sum(1 << c for c in range(36))
+        if test == "all_ranks":
+            v = int(p["value"])
+            m = sum(1 << c for c in range(36) if (rank(c) < v if p["cmp"] == "lt" else rank(c) > v))
+            self.need.append(("seats", index, m))
+        elif test == "all_parity":
+            par = 0 if p["parity"] == "even" else 1
+            pool = ALL if options.get("parity_with_submarines") == "face_value" else coloured
+            self.need.append(
+                ("seats", index, sum(1 << c for c in range(NCARDS) if rank(c) % 2 == par) & pool)
+            )
+        elif test == "rank_sum":
+            subs_count = p.get("cmp") == "in" and options.get("sum_with_submarines") == "face_value"
+            pool = coloured if p.get("no_submarine") and not subs_count else ALL
+            if p["cmp"] == "in":
+                lo, hi = min(p["values"]), max(p["values"])
+            elif p["cmp"] == "gt":
+                lo, hi = int(p["value_by_players"][str(seats)]) + 1, 1000
+            else:
+                lo, hi = -1000, int(p["value_by_players"][str(seats)]) - 1
+            self.need.append(("sum", index, (pool, lo, hi)))
+        elif p.get("no_submarine"):
+            self.need.append(("seats", index, coloured))
+
+    def sig_ids(self, statuses: Sequence[str], cstates: Sequence[str]) -> list[int]:
+        """Per card, a small number: cards with equal numbers are in the same sets of every task
+        and constraint still open (for the others, nothing about a card matters any more)."""
+        key = (*statuses, "|", *cstates)
+        hit = self._sigs.get(key)
+        if hit is not None:
+            return hit
+
+        def is_open(i: int) -> bool:
+            return (statuses[i] if i >= 0 else cstates[-1 - i]) == OPEN
+
+        live_sets = [m for i, m in self.sets if is_open(i)]
+        distinct = any(is_open(i) for i in self.distinct)
+        ids: dict[int, int] = {}
+        out = []
+        for c in range(NCARDS):
+            s = 0
+            for k, m in enumerate(live_sets):
+                if m >> c & 1:
+                    s |= 1 << k
+            out.append(ids.setdefault(s << 6 | c if distinct else s, len(ids)))
+        self._sigs[key] = out
+        return out
+
+
+# --- the search -------------------------------------------------------------------------------
+
+
+class _Search:
+    """Depth-first search over whole tricks on card masks, with the engine's status tracker."""
+
+    def __init__(
+        self,
+        *,
+        plan: _Plan,
+        hands: list[int],
+        hidden: int,
+        under: Mapping[int, int],
+        dummy: int | None,
+        done: int,
+        leader: int,
+        prefix: Sequence[tuple[int, int]],
+        won: list[int],
+        pos: list[int],
+        node_limit: int,
+        lead_banned: int = 0,
+    ) -> None:
+        self.plan = plan
+        self.lead_banned = lead_banned  # option mission_lead_ban = illegal (R-14.5)
+        self.n = plan.seats
+        self.t = plan.tricks_total
+        self.hands = hands
+        self.hidden = hidden
+        self.under = dict(under)
+        self.dummy = dummy
+        self.done = done
+        self.leader = leader
+        self.prefix = tuple(prefix)
+        self.won = won
+        self.count = [_popcount(p) for p in pos]
+        self.pos = pos
+        self.node_limit = node_limit
+        self.nodes = 0
+        self.lost: dict[tuple[Any, ...], int] = {}  # position -> the highest cap at which it is lost
+        self.slack_first = True  # move order: tricks that leave the most room to spare first
+        self.sub_limit = node_limit  # the budget of the current attempt (see run)
+
+    # classes of interchangeable cards, and the position's key
+    def _scan(self, blockers: int, sig: list[int]) -> tuple[list[int], tuple[int, ...]]:
+        """``rep[c]``: the representative of card c's class of interchangeable cards; and the
+        position's cards up to a renaming that keeps suits, the order within a suit, holders
+        and every task's sets (the key of the transposition table)."""
+        owner = [-1] * NCARDS
+        live = blockers | self.hidden
+        for s, h in enumerate(self.hands):
+            live |= h
+            while h:
+                low = h & -h
+                owner[low.bit_length() - 1] = s
+                h ^= low
+        if self.dummy is not None:
+            for c, d in self.under.items():
+                if self.hidden >> d & 1 and owner[c] == self.dummy:
+                    owner[c] = -2 - c  # a face-up card with a covered card under it: alone
+        rep = list(range(NCARDS))
+        key: list[int] = []
+        block_owner = -1
+        firsts: dict[int, int] = {}
+        for c in range(NCARDS):
+            if _FIRST[c]:
+                key.append(-1)
+                block_owner = -1
+            if not live >> c & 1:
+                continue
+            o = owner[c]
+            g = sig[c]
+            key.append((o + 64) << 16 | g)
+            if o < 0:
+                block_owner = -1
+                continue
+            if o != block_owner:
+                block_owner = o
+                firsts = {g: c}
+            else:
+                rep[c] = firsts.setdefault(g, c)
+        return rep, tuple(key)
+
+    def _tricks(
+        self, leader: int, prefix: tuple[tuple[int, int], ...], rep: list[int], hungry: list[bool] | None
+    ) -> list[tuple[tuple[tuple[int, int], ...], int]]:
+        """Every completion of the trick (one card per class), with its winner, best first."""
+        n = self.n
+        order = [(leader + i) % n for i in range(n)]
+        hands = self.hands
+        out: list[tuple[tuple[tuple[int, int], ...], int]] = []
+
+        def rec(i: int, plays: tuple[tuple[int, int], ...], led: int, best: int, best_seat: int) -> None:
+            if i == n:
+                out.append((plays, best_seat))
+                return
+            s = order[i]
+            h = hands[s]
+            if i:
+                f = h & _SUITM[led]
+                legal = f or h
+            else:
+                legal = h & ~self.lead_banned or h
+            seen = 0
+            for c in bits(legal):
+                r = rep[c]
+                if seen >> r & 1:
+                    continue
+                seen |= 1 << r
+                if i == 0:
+                    rec(1, ((s, c),), _SUIT[c], c, s)
+                elif _beats(c, best):
+                    rec(i + 1, (*plays, (s, c)), led, c, s)
+                else:
+                    rec(i + 1, (*plays, (s, c)), led, best, best_seat)
+
+        if prefix:
+            led = _SUIT[prefix[0][1]]
+            best = trick_winner_card([c for _, c in prefix])
+            best_seat = next(s for s, c in prefix if c == best)
+            rec(len(prefix), prefix, led, best, best_seat)
+        else:
+            rec(0, (), 0, 0, 0)
+        plan = self.plan
+
+        want = plan.want
+        others_want = [0] * n
+        for w in range(n):
+            for s in range(n):
+                if s != w:
+                    others_want[w] |= want[s]
+
+        def score(item: tuple[tuple[tuple[int, int], ...], int]) -> int:
+            plays, w = item
+            m = 0
+            for _, c in plays:
+                m |= 1 << c
+            v = 8 * (m & want[w]).bit_count() - 16 * (m & plan.avoid[w]).bit_count()
+            v -= 4 * (m & others_want[w] & ~want[w]).bit_count()
+            if plan.fewer[w]:
+                v -= 12
+            if hungry is not None and hungry[w]:
+                v += 6  # a seat that must still take tricks
+            return v
+
+        out.sort(key=score, reverse=True)
+        return out
+
+    # the necessary conditions
+    def _possible(self, tracker: StatusTracker, cap: int) -> tuple[list[int], int, list[bool], int] | None:
+        """None when the mission cannot succeed by trick ``cap`` (cheap necessary conditions).
+        Otherwise: per seat, the cards whose capture by that seat in the next trick fails a task
+        at once; the mask of seats that may take the next trick without failing a task at once
+        (the tracker would say FAILED: other tricks are not evaluated); per seat, whether it must
+        still take a number of tricks (move ordering)."""
+        plan = self.plan
+        n = self.n
+        done = self.done
+        left = cap - done
+        statuses = tracker.statuses
+        holding = list(self.hands)
+        if self.dummy is not None:
+            holding[self.dummy] |= self.hidden
+        unplayed = 0
+        for h in holding:
+            unplayed |= h
+        # the tricks until every task can be DONE
+        depth = 0
+        to_end = False  # some open task cannot be DONE before the last trick: every card is played
+        cstates = getattr(tracker, "constraint_states", ())
+        for index, m, at in plan.finish:
+            if (statuses[index] if index >= 0 else cstates[-1 - index]) != OPEN:
+                continue
+            if at:
+                depth = max(depth, at - done)
+                to_end = to_end or at >= self.t
+            elif m & unplayed:
+                depth = max(depth, min(self.t - done, max(_popcount(m & h) for h in holding)))
+        if depth > left:
+            return None
+        forbidden = [0] * n
+        for index, owner, m in plan.forbid:
+            if statuses[index] == OPEN:
+                forbidden[owner] |= m
+        bad = list(forbidden)
+        allowed = (1 << n) - 1
+        hungry = [False] * n  # seats that must still take a number of tricks (move ordering)
+        lower = [0] * n
+        upper: list[int] = [self.t - done] * n
+        claimed = 0  # cards some seat must capture
+        claim = [0] * n  # by seat
+        exact_open = False
+        for kind, index, data in plan.need:
+            if statuses[index] != OPEN:
+                continue
+            if kind == "cards" or kind == "cards_last":
+                owner, m = data
+                missing = m & ~self.won[owner]
+                if not missing:
+                    continue
+                if missing & (forbidden[owner] | claimed & ~claim[owner]):
+                    return None  # a card to capture that the owner must not, or that two seats need
+                claimed |= missing
+                claim[owner] |= missing
+                for s in range(n):
+                    if s != owner or (kind == "cards_last" and done + 1 < self.t):
+                        bad[s] |= missing
+                lb = max(_popcount(missing & h) for h in holding) or 1
+                subs = missing & _SUITM[_SUB] & ~holding[owner]
+                if subs and (holding[owner] & _SUITM[_SUB]) >> subs.bit_length() == 0:
+                    return None  # another hand's submarine needs a higher one of the owner's
+                lower[owner] = max(lower[owner], lb)
+            elif kind == "ge":
+                owner, m, k = data
+                k -= _popcount(m & self.won[owner])
+                if k > 0:
+                    m &= ~forbidden[owner]
+                    lower[owner] = max(lower[owner], _min_tricks(k, (_popcount(m & h) for h in holding)))
+            elif kind == "any_suit":
+                owner, ms = data
+                best = 1000
+                for m in ms:
+                    k = _popcount(m & ~self.won[owner])
+                    if m & forbidden[owner] & ~self.won[owner]:
+                        continue
+                    best = min(best, _min_tricks(k, (_popcount(m & h) for h in holding)))
+                lower[owner] = max(lower[owner], best)
+            elif kind == "one":  # an open task that is DONE by the trick that fulfils it
+                owner = data
+                lower[owner] = max(lower[owner], 1)
+            elif kind == "seats":  # a trick_matching task: every hand plays into the trick
+                if any(not h & data for h in holding):
+                    return None
+            elif kind == "sum":
+                pool, lo, hi = data
+                least = most = 0
+                for h in holding:
+                    ranks = [_RANK[c] for c in bits(h & pool)]
+                    if not ranks:
+                        return None
+                    least += min(ranks)
+                    most += max(ranks)
+                if most < lo or least > hi:
+                    return None
+            elif kind == "compare":
+                owner, a, b, gt, least = data
+                ca = _popcount(self.won[owner] & a)
+                cb = _popcount(self.won[owner] & b)
+                if (ca <= cb) if gt else (ca != cb or ca < least):
+                    lower[owner] = max(lower[owner], 1)  # it needs more cards of a (or b)
+            elif kind == "with":
+                owner, play, capture = data
+                # the owner wins with a card of its own hand, another hand adds the capture
+                if not holding[owner] & play or (capture and not unplayed & capture & ~holding[owner]):
+                    return None
+                lower[owner] = max(lower[owner], 1)
+            elif kind == "positions":
+                owner, win, banned = data
+                lower[owner] = max(lower[owner], sum(1 for x in win if x > done))
+                if any(done < x > cap for x in win):
+                    return None
+                if done + 1 in win:
+                    allowed &= 1 << owner
+                elif banned is None or done + 1 in banned:
+                    allowed &= ~(1 << owner)
+            elif kind == "exact":
+                owner, k = data
+                k -= self.count[owner]
+                lower[owner] = max(lower[owner], k)
+                if k > 0:
+                    hungry[owner] = True
+                upper[owner] = min(upper[owner], k)
+                exact_open = True
+            elif kind == "more":
+                owner, vs = data
+                c = self.count[owner]
+                others = [self.count[s] for s in range(n) if s != owner]
+                if vs == "each_other":
+                    k = max(others) - c + 1
+                elif vs == "others_combined":
+                    k = sum(others) - c + 1
+                else:
+                    k = self.count[plan.captain] - c + 1
+                lower[owner] = max(lower[owner], k)
+                if k > 0:
+                    hungry[owner] = True
+        # the highest submarines still to be played, when one seat holds them: each wins the
+        # trick it is played in, so that seat captures it
+        subs = unplayed & _SUITM[_SUB]
+        if subs:
+            top = subs.bit_length() - 1
+            s = next(i for i, h in enumerate(holding) if h >> top & 1)
+            forced = 0
+            while subs and holding[s] >> (subs.bit_length() - 1) & 1:
+                forced |= 1 << (subs.bit_length() - 1)
+                subs &= ~(1 << (subs.bit_length() - 1))
+            if _popcount(holding[s]) <= self.t - done:  # (else a card may stay unplayed, R-3.1)
+                if to_end:
+                    lower[s] = max(lower[s], _popcount(forced))
+                # tasks that need every card of their set played: the forced captures count
+                for index, owner, m, k in plan.eqs:
+                    if (
+                        statuses[index] == OPEN
+                        and owner == s
+                        and _popcount(m & self.won[s]) + _popcount(m & forced) > k
+                    ):
+                        return None
+        if sum(lower) > left or any(lo > up for lo, up in zip(lower, upper, strict=True)):
+            return None
+        # with an exact trick count open, play goes on to the last trick: every trick must go
+        # to a seat allowed to take it
+        if exact_open and sum(max(u, 0) for u in upper) < self.t - done:
+            return None
+        for s, up in enumerate(upper):
+            if up <= 0:
+                allowed &= ~(1 << s)  # an exact count reached: one more trick fails it
+        return bad, allowed, hungry, left - sum(lower)
+
+    def _key(self, leader: int, tracker: StatusTracker, cards: tuple[int, ...]) -> tuple[Any, ...]:
+        """The transposition key of a trick boundary: what the future depends on."""
+        plan = self.plan
+        statuses = tracker.statuses
+        cstates = tuple(getattr(tracker, "constraint_states", ()))
+        captured: list[int] = []  # what the open tasks still count of the captured cards
+        won = self.won
+        for index, owner, m, by_count in plan.rel:
+            if (statuses[index] if index >= 0 else cstates[-1 - index]) == OPEN:
+                for s in range(self.n) if owner < 0 else (owner,):
+                    captured.append((won[s] & m).bit_count() if by_count else won[s] & m)
+        return (
+            cards,
+            (self.hands[self.dummy], self.hidden) if self.dummy is not None else None,
+            leader,
+            tuple(statuses),
+            cstates,
+            tuple(captured),
+            tuple(self.pos) if plan.positions else tuple(self.count) if plan.counts else None,
+        )
+
+    def _apply(self, plays: tuple[tuple[int, int], ...], winner: int, number: int) -> tuple[Any, ...]:
+        undo = (tuple(self.hands), self.hidden, self.won[winner], self.pos[winner])
+        m = 0
+        for s, c in plays:
+            b = 1 << c
+            m |= b
+            self.hands[s] &= ~b
+            if s == self.dummy and c in self.under:
+                d = self.under[c]
+                if self.hidden >> d & 1:
+                    self.hidden &= ~(1 << d)
+                    self.hands[s] |= 1 << d
+        self.won[winner] |= m
+        self.pos[winner] |= 1 << number
+        self.count[winner] += 1
+        self.done += 1
+        return undo
+
+    def _undo(self, undo: tuple[Any, ...], winner: int) -> None:
+        hands, self.hidden, self.won[winner], self.pos[winner] = undo
+        self.hands[:] = hands
+        self.count[winner] -= 1
+        self.done -= 1
+
+    def run(self, tracker: StatusTracker) -> list[tuple[tuple[int, int], ...]] | None:
+        """A winning line (the tricks, the first one completing the prefix), or None when lost.
+
+        The search restarts with the other move order after a share of the budget (the times
+        to find a win are heavy-tailed in the order); the lost positions found so far are kept,
+        since a lost position is lost whatever the order."""
+        shares = (0.1, 0.1, 0.2, 0.2)
+        for attempt in range(len(shares) + 1):
+            self.slack_first = attempt % 2 == 0
+            spent = sum(shares[:attempt])
+            self.sub_limit = (
+                self.node_limit
+                if attempt == len(shares)
+                else int(self.node_limit * (spent + shares[attempt]))
+            )
+            try:
+                return self._node(self.leader, tracker, self.prefix, self.t)
+            except _Limit:
+                if attempt == len(shares):
+                    raise
+        raise AssertionError("unreachable")
+
+    def _node(
+        self,
+        leader: int,
+        tracker: StatusTracker,
+        prefix: tuple[tuple[int, int], ...],
+        cap: int,
+        pre: tuple[list[int], int, list[bool], int] | None = None,
+    ) -> list[tuple[tuple[int, int], ...]] | None:
+        key = None
+        blockers = 0
+        bad: list[int] | None = None
+        allowed = -1
+        hungry: list[bool] | None = None
+        if prefix:  # (the necessary conditions count the cards in hands: not mid-trick)
+            for _, c in prefix:
+                blockers |= 1 << c
+        else:
+            found = pre or self._possible(tracker, cap)
+            if found is None:
+                return None
+            bad, allowed, hungry, _ = found
+        rep, cards = self._scan(blockers, self.plan.sig_ids(tracker.statuses, tracker.constraint_states))
+        if not prefix:
+            key = self._key(leader, tracker, cards)
+            if self.lost.get(key, -1) >= cap:
+                return None
+        number = self.done + 1
+        # every trick is evaluated first: a win ends the search, and the tricks that complete
+        # tasks are searched first (after them, the order of _tricks)
+        children: list[tuple[int, int, int, tuple[tuple[int, int], ...], int, StatusTracker, Any]] = []
+        for i, (plays, winner) in enumerate(self._tricks(leader, prefix, rep, hungry)):
+            if not allowed >> winner & 1:
+                continue  # a task fails at once
+            if bad is not None and bad[winner]:
+                m = 0
+                for _, c in plays:
+                    m |= 1 << c
+                if m & bad[winner]:
+                    continue  # a task fails at once
+            if self.nodes >= self.sub_limit:
+                raise _Limit
+            self.nodes += 1
+            child = tracker.copy()
+            changed = child.add_trick(Trick(number, leader, plays, winner))
+            state = child.mission_state()
+            if state == "failure":
+                continue
+            if state == "success":
+                return [plays]
+            if number >= cap:
+                continue  # (after trick T the mission is over, R-13.3: never counted as a win)
+            undo = self._apply(plays, winner, number)
+            found = self._possible(child, cap)
+            self._undo(undo, winner)
+            if found is None:
+                continue
+            children.append(
+                (-len(changed), -found[3] if self.slack_first else 0, i, plays, winner, child, found)
+            )
+        children.sort(key=lambda x: (x[0], x[1], x[2]))
+        for _, _, _, plays, winner, child, found in children:
+            undo = self._apply(plays, winner, number)
+            try:
+                sub = self._node(winner, child, (), cap, found)
+            finally:
+                self._undo(undo, winner)
+            if sub is not None:
+                return [plays, *sub]
+        if key is not None:
+            self.lost[key] = cap
+        return None
+
+
+# --- the public functions ---------------------------------------------------------------------
+
+
+def _position(game: CrewGame, node_limit: int) -> tuple[_Search, StatusTracker] | Solution:
+    """The search for ``game``'s position, or the Solution at once (the game is over)."""
+    outcome = game.outcome
+    if outcome is not None or game.is_over:
+        return Solution(outcome is not None and outcome.result == "success", (), 0, True)
+    if game.step not in _STEPS:
+        raise CrewError(
+            f"the solver needs the tasks assigned and the hands settled (steps {', '.join(_STEPS)}), "
+            f"not step {game.step!r}"
+        )
+    n = game.seats
+    table = task_table(game.options)
+    states = game.tasks
+    assigned: list[tuple[Task, int, int | None]] = []
+    for t in states:
+        if t.owner is None:
+            raise CrewError(f"task {t.id} has no owner yet: the solver needs the trick-play phase")
+        assigned.append((table[t.id], t.owner, t.prediction))
+    mission = game.mission
+    constraints: Sequence[Mapping[str, Any]] = tuple(mission.constraints) if mission is not None else ()
+    predictions = {t.id: t.prediction for t in states if t.prediction is not None}
+    tracker = StatusTracker(
+        [(t, o) for t, o, _ in assigned],
+        seats=n,
+        tricks_total=game.tricks_total,
+        captain=game.captain,
+        options=game.options,
+        predictions=predictions,
+        constraints=constraints,
+    )
+    won = [0] * n
+    pos = [0] * n
+    for trick in game.tricks:
+        tracker.add_trick(trick)
+        for _, c in trick.plays:
+            won[trick.winner] |= 1 << c
+        pos[trick.winner] |= 1 << trick.number
+    dummy = game.dummy
+    hands = [0 if s == dummy else mask_of(game.hand(s)) for s in range(n)]
+    prefix = tuple(game.current_trick)
+    hidden = 0
+    under: dict[int, int] = {}
+    if dummy is not None:
+        played_now = [c for s, c in prefix if s == dummy]
+        for up, down in game.dummy_columns:
+            if up is not None:
+                hands[dummy] |= 1 << card(up)
+            if down is not None:
+                d = card(down)
+                hidden |= 1 << d
+                if up is not None:
+                    under[card(up)] = d
+                elif played_now:  # the column Tonoja played from in this trick: it turns up after it
+                    under[played_now[0]] = d
+    banned = 0
+    if game.options.get("mission_lead_ban") == "illegal":
+        for con in constraints:
+            if con.get("kind", con.get("type")) == "lead_ban":
+                for su in con["suits"]:
+                    banned |= SUIT_MASK[su]
+    plan = _Plan(
+        assigned,
+        constraints,
+        seats=n,
+        tricks_total=game.tricks_total,
+        captain=game.captain,
+        options=game.options,
+    )
+    search = _Search(
+        plan=plan,
+        hands=hands,
+        hidden=hidden,
+        under=under,
+        dummy=dummy,
+        done=len(game.tricks),
+        leader=game.leader if game.tricks or prefix else game.captain,  # R-10.1
+        prefix=prefix,
+        won=won,
+        pos=pos,
+        node_limit=node_limit,
+        lead_banned=banned,
+    )
+    return search, tracker
+
+
+def solve(game: CrewGame, *, node_limit: int = DEFAULT_NODE_LIMIT) -> Solution:
+    """Can the mission of ``game`` still succeed, every seat cooperating and **every hand known**?
+
+    Teaching / analysis mode only: this reads the true hands (``game.hand``, Tonoja's covered
+    cards), so it must never be used by a bot that plays.  ``game`` is in the trick-play phase:
+    step ``"play"``, a communication window, or the distress decision before trick 1 (a
+    finished game gives its outcome); it is not changed.  Communication and distress are
+    ignored: the solver plays from the current hands.  ``node_limit`` bounds the completed
+    tricks evaluated; when it is hit the answer is ``winnable=None``, ``exact=False`` (no
+    guess).
+
+    Raises :class:`~dsa_widget.crew.errors.CrewError` in another step (assignment, predictions,
+    the cards of a distress being passed).
+    """
+    pos = _position(game, node_limit)
+    if isinstance(pos, Solution):
+        return pos
+    search, tracker = pos
+    try:
+        tricks = search.run(tracker)
+    except _Limit:
+        return Solution(None, (), search.nodes, False)
+    if tricks is None:
+        return Solution(False, (), search.nodes, True)
+    skip = len(search.prefix)
+    line: list[tuple[int, str]] = []
+    for i, plays in enumerate(tricks):
+        for seat, c in plays[skip if i == 0 else 0 :]:
+            line.append((seat, "play " + _NAME[c]))
+    return Solution(True, tuple(line), search.nodes, True)
+
+
+def winnable_now(game: CrewGame, *, node_limit: int = DEFAULT_NODE_LIMIT) -> bool | None:
+    """:func:`solve`'s ``winnable``: True, False, or None when the node limit was hit."""
+    return solve(game, node_limit=node_limit).winnable
+
+
+def best_play(game: CrewGame, *, node_limit: int = DEFAULT_NODE_LIMIT) -> str | None:
+    """The first play of a winning line (``"play P3"``), or None when there is none (lost, the
+    node limit hit, or the game over).  Teaching mode only (it reads every hand)."""
+    sol = solve(game, node_limit=node_limit)
+    return sol.line[0][1] if sol.line else None

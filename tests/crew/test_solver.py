@@ -1,0 +1,357 @@
+"""The double-dummy solver (dsa_widget.crew.bots.solver) against hand-checked endgames and an
+independent brute force over every legal play sequence of the real CrewGame.
+
+No timing assertions: the speed figures are in benchmarks/bench_crew_solver.py.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from dsa_widget.crew.bots.solver import Solution, best_play, solve, trick_winner_card, winnable_now
+from dsa_widget.crew.cards import card
+from dsa_widget.crew.errors import CrewError
+from dsa_widget.crew.rules import CrewGame
+
+# --- helpers --------------------------------------------------------------------------------------
+
+_SKIP = ("no distress", "pass", "refuse")
+
+
+def to_play(g: CrewGame) -> None:
+    """Past distress and communication (nobody uses them) to the next play, or the end."""
+    while not g.is_over and g.step != "play":
+        legal = g.legal_actions()
+        if g.step == "predict":
+            g.apply(legal[min(2, len(legal) - 1)])
+            continue
+        action = next((a for a in _SKIP if a in legal), None)
+        assert action is not None, (g.step, legal[:6])
+        g.apply(action)
+
+
+def plays(g: CrewGame) -> list[str]:
+    return [a for a in g.legal_actions() if a.startswith("play ")]
+
+
+def brute(g: CrewGame) -> bool:
+    """Can some sequence of legal plays of the real game make the mission succeed?  Every
+    sequence is tried (communication and distress skipped), independently of the solver."""
+    g = g.clone()
+    to_play(g)
+    if g.is_over:
+        return g.outcome is not None and g.outcome.result == "success"
+    for a in plays(g):
+        h = g.clone()
+        h.apply(a)
+        if brute(h):
+            return True
+    return False
+
+
+def replay(g: CrewGame, line: tuple[tuple[int, str], ...]) -> CrewGame:
+    """Apply a line (checked) to a copy of the game; every play must be the named seat's."""
+    g = g.clone()
+    for seat, action in line:
+        to_play(g)
+        assert not g.is_over
+        assert g.acting_for == seat
+        g.apply(action)
+    return g
+
+
+def check_solution(g: CrewGame, sol: Solution) -> None:
+    """The line of a winnable answer is legal and wins; other answers have no line."""
+    assert sol.exact and sol.winnable is not None
+    if sol.winnable:
+        end = replay(g, sol.line)
+        assert end.outcome is not None and end.outcome.result == "success"
+        # the line stops at the success
+        assert end.outcome.trick == len(g.tricks) + (len(g.current_trick) + len(sol.line) - 1) // g.seats + 1
+    else:
+        assert sol.line == ()
+
+
+def assigned_game(players: int, seed: int, target: int, **kw: Any) -> CrewGame:
+    """A random game after a random assignment, at its first play."""
+    if "mission" not in kw:
+        kw["target"] = target
+    g = CrewGame(players, seed=seed, **kw)
+    rng = random.Random(seed)
+    while g.step == "assign":
+        g.apply(rng.choice(g.legal_actions()))
+    to_play(g)
+    return g
+
+
+# --- hand-built endgames --------------------------------------------------------------------------
+#
+# Seat 0 (captain: S4) wins the seven filler tricks: S4 draws the three other submarines, then
+# it leads P9 P8 Y9 Y8 B9 B8 and the others follow low.  The last three tricks are played with
+# P7 Y7 B7 and the greens, which the tests place by hand.
+
+_FILL = [
+    ["S4", "P9", "P8", "Y9", "Y8", "B9", "B8"],
+    ["S1", "P1", "P2", "Y1", "Y2", "B1", "B2"],
+    ["S2", "P3", "P4", "Y3", "Y4", "B3", "B4"],
+    ["S3", "P5", "P6", "Y5", "Y6", "B5", "B6"],
+]
+_FILL_LEADS = ["S4", "P9", "P8", "Y9", "Y8", "B9", "B8"]
+
+
+def endgame(last: list[list[str]], assignment: dict[int, int]) -> CrewGame:
+    """The game at trick 8 (seat 0 to lead) with ``last[s]`` the three cards left to seat s."""
+    deal = [_FILL[s] + last[s] for s in range(4)]
+    g = CrewGame(4, seed=1, deal=deal, tasks=list(assignment), assignment=assignment, deal_check=False)
+    assert g.captain == 0
+    for lead in _FILL_LEADS:
+        to_play(g)
+        g.apply(f"play {lead}")
+        for _ in range(3):
+            g.apply(plays(g)[0])  # the lowest legal card
+    to_play(g)
+    assert len(g.tricks) == 7 and g.tricks_won == (7, 0, 0, 0) and g.leader == 0
+    return g
+
+
+def test_endgame_winnable_by_hand() -> None:
+    # seat 1 must capture G6 (seat 3 holds it), seat 2 must take exactly one trick.  By hand:
+    # G1 G9 G3 G6 (seat 1 takes G6), then seat 1 leads G2 and seat 2 takes it with G8, then
+    # seat 2 leads G4 and seat 3 overtakes with G5 or G7.  (Seat 1 could also take G6 with B7
+    # after winning the lead with G9: seat 3, void in blue, discards it.)
+    last = [["G1", "P7", "Y7"], ["G9", "G2", "B7"], ["G8", "G3", "G4"], ["G6", "G5", "G7"]]
+    g = endgame(last, {4: 1, 81: 2})
+    sol = solve(g)
+    assert sol.winnable is True and sol.exact
+    check_solution(g, sol)
+    assert brute(g)
+    assert len(sol.line) == 12  # task 81 is DONE only after the last trick
+    assert (1, "play G9") in sol.line  # seat 1 wins no trick without it
+    assert winnable_now(g) is True
+    assert best_play(g) == sol.line[0][1] and best_play(g) in g.legal_actions()
+
+
+def test_endgame_unwinnable_by_hand() -> None:
+    # seat 1 must capture G6 but can never win a trick: its greens are the lowest, and its
+    # only other card, B7, could only win a trick seat 1 leads.
+    g = endgame([["G1", "P7", "Y7"], ["G2", "G3", "B7"], ["G4", "G5", "G8"], ["G6", "G7", "G9"]], {4: 1})
+    sol = solve(g)
+    assert sol == Solution(False, (), sol.nodes, True)
+    assert not brute(g)
+    assert winnable_now(g) is False
+    assert best_play(g) is None
+
+
+def test_endgame_early_success_and_mid_trick() -> None:
+    # seat 3 must capture G6, its own card: it wins a green trick with it, and the mission
+    # succeeds at once (the remaining tricks are not played)
+    last = [["G1", "P7", "Y7"], ["G2", "G3", "B7"], ["G4", "G5", "G8"], ["G6", "G7", "G9"]]
+    g = endgame(last, {4: 3})
+    sol = solve(g)
+    assert sol.winnable is True
+    check_solution(g, sol)
+    assert len(sol.line) % 4 == 0 and len(sol.line) < 12
+    # from the middle of a trick: seat 0 led P7, seat 1 must discard, seat 3 is void too
+    h = g.clone()
+    h.apply("play P7")
+    sol2 = solve(h)
+    assert sol2.winnable is brute(h)
+    check_solution(h, sol2)
+    if sol2.line:
+        assert sol2.line[0][0] == 1
+
+
+def test_last_trick_card_and_position_tasks() -> None:
+    # task 17: G2 in the last trick, taken by seat 2; task 73: seat 2 takes the last trick
+    last = [["G1", "P7", "Y7"], ["G2", "G3", "B7"], ["G4", "G5", "G8"], ["G6", "G7", "G9"]]
+    for assignment in ({17: 2, 73: 2}, {17: 2, 73: 3}, {17: 0}, {73: 1}):
+        g = endgame(last, assignment)
+        sol = solve(g)
+        assert sol.winnable is brute(g), assignment
+        check_solution(g, sol)
+
+
+def test_finished_game_and_wrong_phase() -> None:
+    g = endgame([["G1", "P7", "Y7"], ["G2", "G3", "B7"], ["G4", "G5", "G8"], ["G6", "G7", "G9"]], {4: 1})
+    lost = g.clone()
+    while not lost.is_over:
+        to_play(lost)
+        if not lost.is_over:
+            lost.apply(plays(lost)[0])
+    assert lost.outcome is not None and lost.outcome.result == "failure"
+    assert solve(lost) == Solution(False, (), 0, True)
+    fresh = CrewGame(4, seed=5, target=3)
+    assert fresh.step == "assign"
+    with pytest.raises(CrewError):
+        solve(fresh)
+
+
+def test_distress_step_is_ignored() -> None:
+    # before trick 1 the table may still call distress: the solver plays from the current hands
+    g = CrewGame(4, seed=3, tasks=[70, 4], assignment={70: 1, 4: 2})
+    assert g.step == "distress"
+    sol = solve(g)
+    assert sol.winnable is True
+    check_solution(g, sol)  # the replay declines distress and passes the communication
+
+
+def test_solve_leaves_the_game_unchanged() -> None:
+    g = assigned_game(4, 11, 4)
+    before = (g.to_record(), [g.hand(s) for s in range(4)], g.step, g.to_move)
+    solve(g, node_limit=2_000)
+    assert (g.to_record(), [g.hand(s) for s in range(4)], g.step, g.to_move) == before
+
+
+def test_node_limit_gives_no_answer() -> None:
+    # a full deal with a tiny budget: either solved within it, or honestly unknown
+    for seed in range(6):
+        g = assigned_game(4, seed, 5)
+        sol = solve(g, node_limit=3)
+        assert sol.nodes <= 3
+        if not sol.exact:
+            assert sol.winnable is None and sol.line == ()
+        else:
+            check_solution(g, sol)
+
+
+def test_trick_winner_card() -> None:
+    assert trick_winner_card([card("Y4"), card("Y9"), card("S1"), card("Y2")]) == card("S1")
+    assert trick_winner_card([card("Y4"), card("G9"), card("Y2")]) == card("Y4")
+    assert trick_winner_card([card("S2"), card("P9"), card("S1")]) == card("S2")
+
+
+# --- random positions: solver == brute force ------------------------------------------------------
+
+
+def careful_play(g: CrewGame, rng: random.Random) -> None:
+    """A random legal play after which the trick can end without the mission failing (tried
+    with a few random completions of the trick; any play if none is found)."""
+    options = plays(g)
+    rng.shuffle(options)
+    number = len(g.tricks)
+    for a in options:
+        for _ in range(3):
+            h = g.clone()
+            h.apply(a)
+            while not h.is_over and len(h.tricks) == number:
+                h.apply(rng.choice(plays(h)))
+            if h.outcome is None or h.outcome.result != "failure":
+                g.apply(a)
+                return
+    g.apply(options[0])
+
+
+def random_position(
+    players: int, seed: int, left: int, mid_trick: bool, careful: bool = False, **kw: Any
+) -> CrewGame | None:
+    """Random plays from a random game until ``left`` tricks remain, then, optionally, a few
+    cards of the next trick; None if the mission ended before.  ``careful``: plays that make the
+    mission fail at once are avoided (for missions whose constraints break easily)."""
+    g = assigned_game(players, seed, target=3 + seed % 5, **kw)
+    rng = random.Random(seed * 7 + left)
+
+    def step() -> None:
+        if careful:
+            careful_play(g, rng)
+        else:
+            g.apply(rng.choice(plays(g)))
+
+    while not g.is_over and g.tricks_total - len(g.tricks) > left:
+        to_play(g)
+        if g.is_over:
+            break
+        step()
+    to_play(g)
+    if g.is_over:
+        return None
+    if mid_trick:
+        for _ in range(rng.randrange(1, g.seats)):
+            step()
+            to_play(g)
+            if g.is_over:
+                return None
+    return g
+
+
+@pytest.mark.parametrize(
+    ("players", "left"),
+    [(4, 2), (4, 3), (3, 3), (5, 3), (2, 3), (4, 4), (2, 4), (5, 4)],
+)
+def test_random_positions_match_brute_force(players: int, left: int) -> None:
+    found = 0
+    won = 0
+    seed = 0
+    while found < (10 if left < 4 else 4):
+        seed += 1
+        g = random_position(players, 1000 * players + seed, left, mid_trick=seed % 3 == 0)
+        if g is None:
+            continue
+        found += 1
+        sol = solve(g)
+        assert sol.exact
+        assert sol.winnable is brute(g), (players, seed)
+        check_solution(g, sol)
+        won += bool(sol.winnable)
+    assert seed < 400
+
+
+def test_random_full_deals_lines_win_on_the_real_game() -> None:
+    solved = 0
+    for seed in range(12):
+        g = assigned_game(4, 500 + seed, 3)
+        sol = solve(g, node_limit=20_000)
+        if sol.exact:
+            solved += 1
+            check_solution(g, sol)
+        else:
+            assert sol.winnable is None and sol.line == ()
+    assert solved >= 4
+
+
+def test_tonoja_covered_cards() -> None:
+    # two players: Tonoja follows with face-up cards only; the solver knows the covered ones
+    # and turns them up after the trick (positions with covered cards left are required)
+    checked = covered = 0
+    for seed in range(300):
+        g = random_position(2, 7000 + seed, 3 + seed % 2, mid_trick=seed % 2 == 1)
+        if g is None:
+            continue
+        assert g.dummy is not None
+        sol = solve(g)
+        assert sol.exact and sol.winnable is brute(g), seed
+        check_solution(g, sol)
+        checked += 1
+        covered += any(up is not None and down is not None for up, down in g.dummy_columns)
+        if checked >= 10 and covered >= 4:
+            break
+    assert checked >= 10 and covered >= 4
+
+
+@pytest.mark.parametrize(
+    ("constraint", "options"),
+    [
+        ({"kind": "lead_ban", "suits": ["P", "S"]}, {}),
+        ({"kind": "lead_ban", "suits": ["Y"]}, {"mission_lead_ban": "illegal"}),
+        ({"kind": "balance", "select": {"ranks": [9]}, "max_gap": 1}, {}),
+        ({"kind": "first_winner_leads"}, {}),
+        ({"kind": "final_card", "card": "Y5"}, {}),
+    ],
+)
+def test_mission_constraints_match_brute_force(constraint: dict[str, Any], options: dict[str, Any]) -> None:
+    found = seed = 0
+    while found < 6:
+        seed += 1
+        assert seed < 300
+        mission = {"target": 2 + seed % 3, "constraints": [constraint]}
+        g = random_position(
+            4, 40_000 + seed, 3, mid_trick=seed % 2 == 0, careful=True, mission=mission, options=options
+        )
+        if g is None:
+            continue
+        found += 1
+        sol = solve(g)
+        assert sol.exact and sol.winnable is brute(g), (constraint, seed)
+        check_solution(g, sol)
