@@ -18,7 +18,9 @@ from bisect import bisect_right
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from operator import itemgetter, mul
+from itertools import repeat
+from operator import itemgetter, lshift, mul, or_
+from typing import Any
 
 from .errors import CrewError
 
@@ -345,35 +347,65 @@ class _Poly:
         q = memoryview(x.to_bytes(16 * n, "little")).cast("Q").tolist()
         if sys.byteorder != "little":
             q = [int.from_bytes(w.to_bytes(8, "big"), "little") for w in q]
-        return [lo | hi << 64 for lo, hi in zip(q[0::2], q[1::2], strict=True)]
+        # lo | hi << 64 per field, with map (in C) rather than a comprehension: this is hot
+        return list(map(or_, q[0::2], map(lshift, q[1::2], repeat(64))))
 
 
 class _Products:
     """Prefix and suffix products of a run of types (between a ``head`` and a ``tail``
-    polynomial): the deals with one card of a type at a seat, and with a seat void in a run."""
+    polynomial): the deals with one card of a type at a seat, and with a seat void in a run.
 
-    def __init__(self, ring: _Poly, slots: tuple[int, ...], types: Sequence[_Type], tail: int = 1) -> None:
+    ``memo`` may be shared by the products of several inclusion-exclusion terms with the same
+    ``tail`` and the same ``head``: their types are aligned (type i holds the same cards in
+    every term, only its seats differ), so a prefix or suffix product depends only on the seats
+    of the types it covers, and terms that agree on them compute it once."""
+
+    def __init__(
+        self,
+        ring: _Poly,
+        slots: tuple[int, ...],
+        types: Sequence[_Type],
+        tail: int = 1,
+        memo: dict[tuple[str, tuple[tuple[int, ...], ...]], Any] | None = None,
+    ) -> None:
         self.ring = ring
         self.slots = slots
         self.types = list(types)
-        self.sh = [ring.shifts(seats) for _cards, seats, _c in self.types]
-        suf = [tail] * (len(self.types) + 1)
-        for i in range(len(self.types) - 1, -1, -1):
-            suf[i] = ring.mul(suf[i + 1], self.sh[i], len(self.types[i][0]))
+        self.memo = {} if memo is None else memo
+        self.seats = tuple(seats for _cards, seats, _c in self.types)
+        self.sh = [ring.shifts(seats) for seats in self.seats]
+        n = len(self.types)
+        suf = [tail] * (n + 1)
+        for i in range(n - 1, -1, -1):
+            key = ("suf", self.seats[i:])
+            got = self.memo.get(key)
+            if got is None:
+                got = self.memo[key] = ring.mul(suf[i + 1], self.sh[i], len(self.types[i][0]))
+            suf[i] = got
         self.suf = suf
         self.pre: list[int] = []
-        self._unpacked: dict[int, list[int]] = {}
+        #: pre[i] times type i's linear form to one fewer than its cards (see one_card)
+        self.almost: list[int] = []
 
     def set_head(self, head: int) -> None:
         pre = [head]
-        for (cards, _s, _c), sh in zip(self.types, self.sh, strict=True):
-            pre.append(self.ring.mul(pre[-1], sh, len(cards)))
+        almost = []
+        for i, (cards, _s, _c) in enumerate(self.types):
+            key = ("pre", self.seats[: i + 1])
+            got = self.memo.get(key)
+            if got is None:
+                a = self.ring.mul(pre[-1], self.sh[i], len(cards) - 1)
+                got = self.memo[key] = (a, self.ring.mul(a, self.sh[i]))
+            almost.append(got[0])
+            pre.append(got[1])
         self.pre = pre
+        self.almost = almost
 
     def suffix(self, i: int) -> list[int]:
-        got = self._unpacked.get(i)
+        key = ("unpacked suf", self.seats[i:])
+        got = self.memo.get(key)
         if got is None:
-            got = self._unpacked[i] = self.ring.unpack(self.suf[i])
+            got = self.memo[key] = self.ring.unpack(self.suf[i])
         return got
 
     def dot(self, a: list[int], b: list[int], seat: int = -1) -> int:
@@ -385,9 +417,10 @@ class _Products:
         return sum(map(mul, ga(a), gb(b)))
 
     def one_card(self, i: int) -> list[int]:
-        """Per seat: the deals in which one given card of type i goes to the seat."""
-        cards, seats, _c = self.types[i]
-        a = self.ring.unpack(self.ring.mul(self.pre[i], self.sh[i], len(cards) - 1))
+        """Per seat: the deals in which one given card of type i goes to the seat (needs
+        :meth:`set_head`)."""
+        _cards, seats, _c = self.types[i]
+        a = self.ring.unpack(self.almost[i])
         b = self.suffix(i + 1)
         out = [0] * len(self.slots)
         for s in seats:
