@@ -132,6 +132,29 @@ def _crew_table(args: argparse.Namespace) -> Any:
     return make_crew_table(seats=_seat_bots(args.seat), record=args.record, bot_delay=args.bot_delay, **setup)
 
 
+def _submarine_table(args: argparse.Namespace) -> Any:
+    """``serve --game submarine``: a table of Submarine (dsa_widget.submarine.remote)."""
+    from .submarine.remote import make_submarine_table
+
+    for key in ("air", "rounds", "reveal", "target"):
+        if getattr(args, key) is not None:
+            raise ValueError(f"--{key} is not for --game submarine")
+    if args.resume:
+        return make_submarine_table(resume=args.resume, record=args.record, bot_delay=args.bot_delay)
+    names = args.players or ["Player 1", "Player 2", "Player 3"]
+    setup: dict[str, Any] = {"players": int(names[0]) if len(names) == 1 and names[0].isdigit() else names}
+    if args.seed is not None:
+        setup["seed"] = args.seed
+    options = {
+        k: int(v) if isinstance(v, str) and v.isdigit() else v for k, v in _key_values(args.option).items()
+    }
+    if options:
+        setup["options"] = options
+    return make_submarine_table(
+        seats=_seat_bots(args.seat), record=args.record, bot_delay=args.bot_delay, **setup
+    )
+
+
 def _cmd_serve(args: argparse.Namespace) -> int:
     """Serve a game: one link per seat (each sees only its own view), one for spectators."""
     try:
@@ -142,6 +165,8 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     try:
         if args.game == "crew":
             table = _crew_table(args)
+        elif args.game == "submarine":
+            table = _submarine_table(args)
         elif args.target is not None:
             raise ValueError("--target is for --game crew")
         elif args.resume:
@@ -236,12 +261,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     p = sub.add_parser("serve", help="serve a game: one link per seat, each seeing only its own view")
     p.add_argument(
         "--game",
-        choices=["deep-sea", "crew"],
+        choices=["deep-sea", "crew", "submarine"],
         default="deep-sea",
-        help="deep-sea (Deep Sea Adventure, the default) or crew (The Crew: Mission Deep Sea)",
+        help="deep-sea (Deep Sea Adventure, the default), crew (The Crew: Mission Deep Sea) or submarine",
     )
     p.add_argument(
-        "--players", nargs="+", help="names in seat order, or a number of seats (default 2; crew: 3)"
+        "--players",
+        nargs="+",
+        help="names in seat order, or a number of seats (default 2; crew, submarine: 3)",
     )
     p.add_argument(
         "--seat", action="append", metavar="SEAT=BOT", help="a bot seat, e.g. 2=planner; repeatable"

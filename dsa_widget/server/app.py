@@ -46,7 +46,7 @@ _FILES = {
 #: the front ends a table's game may name (``TableGame.bundle``, default ``"widget"``): the page
 #: loads ``static/widget.js`` and ``static/widget.css``, served from ``static/<bundle>.js`` and
 #: ``.css``, so one page script draws every game
-BUNDLES = {"widget": "Deep Sea Adventure", "crew": "The Crew: Mission Deep Sea"}
+BUNDLES = {"widget": "Deep Sea Adventure", "crew": "The Crew: Mission Deep Sea", "submarine": "Submarine"}
 
 PAGE_HTML = """<!doctype html>
 <html lang="en">

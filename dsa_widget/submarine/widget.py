@@ -724,5 +724,13 @@ class Submarine(anywidget.AnyWidget):
         self.setup = self._setup_data()
         self.state = self.build_state()
 
+    def serve(self, **kwargs: Any) -> Any:
+        """Serve (a copy of) this game to a screen per player (``docs/SERVER.md``): each seat gets
+        its own link, its page receives that seat's view only.  Keywords as
+        :func:`dsa_widget.submarine.remote.serve_submarine`.  Needs the ``server`` extra."""
+        from .remote import serve_submarine
+
+        return serve_submarine(self, **kwargs)
+
     def __repr__(self) -> str:
         return f"<Submarine seats={self._labels} seq={self._seq}>"

@@ -161,6 +161,10 @@ function render({ model, el }) {
       ),
     );
     replaceChildren(root, parts);
+    // a served page only plays: the notebook's tools, the setup and "Play again" are the host's
+    if (model.get("remote")) {
+      for (const x of root.querySelectorAll(".sub-tools,[data-action=setup],[data-action=play-again]")) x.remove();
+    }
   }
 
   function onKey(ev) {
@@ -172,6 +176,8 @@ function render({ model, el }) {
     let done = true;
     if (/^[1-9]$/.test(k) && buttons[Number(k) - 1]) buttons[Number(k) - 1].click();
     else if (k === "Enter" && buttons[0]) buttons[0].click();
+    // a served page (model.get("remote")) only plays: the notebook's tools are not there
+    else if (model.get("remote")) done = false;
     else if (k === " ") tools.pause();
     else if ((k === "w" || k === "W") && st.mode !== "whatif") tools.whatIf();
     else if ((k === "u" || k === "U") && st.whatif?.can_undo) tools.undo();
@@ -222,4 +228,5 @@ function render({ model, el }) {
   };
 }
 
-export default { render };
+/** anywidget (and the seat server's page): a function giving the widget's render. */
+export default () => ({ render });
