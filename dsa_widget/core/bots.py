@@ -36,6 +36,7 @@ __all__ = [
     "Bot",
     "BotError",
     "BotLike",
+    "BotRegistry",
     "UnknownBotError",
     "bot_name",
     "draw_chance",
@@ -196,6 +197,65 @@ def _where(game: Any) -> str:
     if hasattr(game, "round"):
         where += f" (round {game.round}, step {game.step!r})"
     return f"{who}, {where}"
+
+
+class BotRegistry:
+    """One game's built-in bots by name, for the game's registry module (the module its
+    ``BOTS`` attribute names): ``bot_class``, ``make_bot`` and ``parse_bot_spec``.
+
+    ``names`` lists the bots (simplest first, as menus show them); ``classes`` gives the bot
+    class of each name, called on first use (so that importing a registry stays cheap).
+
+    >>> class Lazy(Bot):
+    ...     name = "lazy"
+    >>> reg = BotRegistry(("lazy",), lambda: {"lazy": Lazy})
+    >>> reg.parse_bot_spec("lazy", seed=3).seed
+    3
+    >>> reg.make_bot("busy")
+    Traceback (most recent call last):
+    ...
+    dsa_widget.core.bots.UnknownBotError: unknown bot 'busy'; available: lazy
+    """
+
+    def __init__(self, names: tuple[str, ...], classes: Callable[[], Mapping[str, type[Bot]]]) -> None:
+        self.names = names
+        self._load = classes
+
+    def bot_class(self, name: str) -> type[Bot]:
+        """The class behind a bot name (raises :class:`UnknownBotError`)."""
+        classes = self._load()
+        if not isinstance(name, str) or name not in classes:
+            raise UnknownBotError(f"unknown bot {name!r}; available: {', '.join(self.names)}", self.names)
+        return classes[name]
+
+    def make_bot(self, name: str, seed: int | None = None, **knobs: Any) -> Bot:
+        """A new built-in bot by name, seeded, with optional knobs."""
+        return self.bot_class(name)(seed=seed, **knobs)
+
+    def parse_bot_spec(self, spec: str, seed: int | None = None) -> Bot:
+        """A bot from a spec ``name`` or ``name:knob=value,knob=value`` (values are read as
+        int, float, true/false, none, else kept as text)."""
+        name, _, rest = spec.partition(":")
+        knobs: dict[str, Any] = {}
+        for part in filter(None, rest.split(",")):
+            key, eq, value = part.partition("=")
+            if not eq:
+                raise UnknownBotError(f"bot spec {spec!r}: expected knob=value, got {part!r}", self.names)
+            knobs[key.strip()] = _spec_value(value.strip())
+        return self.make_bot(name.strip(), seed=seed, **knobs)
+
+
+def _spec_value(text: str) -> Any:
+    for conv in (int, float):
+        try:
+            return conv(text)
+        except ValueError:
+            pass
+    if text.lower() in ("true", "false"):
+        return text.lower() == "true"
+    if text.lower() == "none":
+        return None
+    return text
 
 
 def resolve_bot(bot: Any, game_type: type, seed: int | None = None) -> Any:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...core.bots import Bot, UnknownBotError
+from ...core.bots import Bot, BotRegistry
 
 __all__ = ["BOT_NAMES", "BOT_SUMMARIES", "bot_class", "make_bot", "parse_bot_spec"]
 
@@ -37,39 +37,19 @@ def _classes() -> dict[str, type[Bot]]:
     return {c.name: c for c in (RandomBot, CrewmateBot, SearchBot)}
 
 
+_REGISTRY = BotRegistry(BOT_NAMES, _classes)
+
+
 def bot_class(name: str) -> type[Bot]:
     """The class behind a bot name (raises :class:`UnknownBotError`)."""
-    classes = _classes()
-    if not isinstance(name, str) or name not in classes:
-        raise UnknownBotError(f"unknown bot {name!r}; available: {', '.join(BOT_NAMES)}", BOT_NAMES)
-    return classes[name]
+    return _REGISTRY.bot_class(name)
 
 
 def make_bot(name: str, seed: int | None = None, **knobs: Any) -> Bot:
     """A new built-in bot by name, seeded, with optional knobs."""
-    return bot_class(name)(seed=seed, **knobs)
+    return _REGISTRY.make_bot(name, seed=seed, **knobs)
 
 
 def parse_bot_spec(spec: str, seed: int | None = None) -> Bot:
     """A bot from a spec ``name`` or ``name:knob=value,knob=value``."""
-    name, _, rest = spec.partition(":")
-    knobs: dict[str, Any] = {}
-    for part in filter(None, rest.split(",")):
-        key, eq, value = part.partition("=")
-        if not eq:
-            raise UnknownBotError(f"bot spec {spec!r}: expected knob=value, got {part!r}", BOT_NAMES)
-        knobs[key.strip()] = _parse_value(value.strip())
-    return make_bot(name.strip(), seed=seed, **knobs)
-
-
-def _parse_value(text: str) -> Any:
-    for conv in (int, float):
-        try:
-            return conv(text)
-        except ValueError:
-            pass
-    if text.lower() in ("true", "false"):
-        return text.lower() == "true"
-    if text.lower() == "none":
-        return None
-    return text
+    return _REGISTRY.parse_bot_spec(spec, seed=seed)
