@@ -11,7 +11,8 @@ times the straightforward reference DP of home_chance on the same states.
 The home-chance figures are CPU times (``time.process_time``) on 200 mid-round positions of
 sensible play (``realistic_states``) and 24 crowded ones (``crowded_states``: four to six divers
 deep in the water with 18 to 24 air left): for each, the live figure (what the board's overlay
-computes: exact within its budget of states, else an estimate) and the exact
+computes: exact within its budgets of states, the whole position's and one DP layer's, else an
+estimate) and the exact
 ``home_chance()`` of every legal choice (within its default budget, ``MAX_STATES``).
 ``DSA_WIDGET_NO_NUMBA=1`` measures the DP in Python.
 """
@@ -104,6 +105,7 @@ def home_figures(states: list[Game], crowded: list[Game]) -> None:
     """The live figure and the exact home_chance() on every position (see the module text)."""
     from dsa_widget.deep_sea.analysis import home_chance
     from dsa_widget.deep_sea.analysis.overlay import (
+        OVERLAY_MAX_LAYER,
         OVERLAY_MAX_STATES,
         OVERLAY_MAX_STATES_PYTHON,
         overlay_for,
@@ -115,6 +117,7 @@ def home_figures(states: list[Game], crowded: list[Game]) -> None:
     print(
         f"exact DP {'compiled by numba' if home_mod.COMPILED else 'in Python (no numba)'}; "
         f"first call {time.process_time() - t:.2f} s; live budget {budget:,} states a position"
+        + (f", at most {OVERLAY_MAX_LAYER:,} in one layer" if home_mod.COMPILED else "")
     )
     rows = []  # (live s, exact s, estimated?, divers in the water, exact past its budget?) a position
     for g in states + crowded:

@@ -257,11 +257,18 @@ def test_live_chances_compiled_and_python_agree_where_both_answer() -> None:
 # --------------------------------------------------------------------------- wrong kernels
 
 
-def _no_jumps(p: int, up: int, steps: int, occ: int, length: int) -> int:
-    """A swim that counts taken spaces too (ignores the jumps)."""
-    if steps <= 0:
-        return p
-    return max(0, p - steps) if up else min(length, p + steps)
+def _no_jumps(p: int, up: int, most: int, occ: int, length: int, dest: Any) -> None:
+    """Swims that count taken spaces too (ignore the jumps)."""
+    for j in range(1, most + 1):
+        dest[j] = max(0, p - j) if up else min(length, p + j)
+
+
+def _no_stop_at_the_end(p: int, up: int, most: int, occ: int, length: int, dest: Any) -> None:
+    """Swims down past the deepest free space onto a taken one (the last space, taken or not)."""
+    getattr(home_kernel._swims, "py_func", home_kernel._swims)(p, up, most, occ, length, dest)
+    for j in range(1, most + 1):
+        if not up and dest[j] != p and j == most:
+            dest[j] = length
 
 
 def _never_forced(q: int, p: int, upq: int, occo: int, length: int, pol: Any, loads: Any, req: int) -> int:
@@ -274,7 +281,13 @@ def _never_forced(q: int, p: int, upq: int, occo: int, length: int, pol: Any, lo
 
 
 @pytest.mark.parametrize(
-    "overrides", [{"_swim_to": _no_jumps}, {"_heading": _never_forced}, {"_LMASK": (1 << 58) - 1}]
+    "overrides",
+    [
+        {"_swims": _no_jumps},
+        {"_swims": _no_stop_at_the_end},
+        {"_heading": _never_forced},
+        {"_LMASK": (1 << 58) - 1},
+    ],
 )
 def test_a_wrong_kernel_is_caught(overrides: dict[str, Any]) -> None:
     wrong = home_kernel.plain_solve(**overrides)

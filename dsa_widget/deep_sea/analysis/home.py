@@ -47,7 +47,9 @@ of the same round is usually instant).  ``max_states`` (default
 either way) bounds the work: past it an :class:`AnalysisError` says so and
 points to :func:`~dsa_widget.deep_sea.analysis.estimate.estimate_home_chance`.
 :func:`live_home_chances` is the live overlay's form: every choice under one
-budget, from a cold start, so that the answer depends on the position only.
+budget, from a cold start (and, compiled, a cap on the states of one turn's layer, so that a
+position far past the budget is given up early), so that the answer depends on the position
+only.
 
 Worked example: Ann on space 3 heading up with 2 items, Bob already back,
 4 air.  She breathes 2 a turn, so she gets two swims (the second on the last
@@ -661,9 +663,11 @@ def _kernel_sum(
     roots: list[tuple[int, _Root]],
     budget: int | None,
     run: Any = None,
+    layer: int | None = None,
 ) -> tuple[Fraction | None, int]:
     """The sum of ``w * chance(root)`` over ``roots`` by the compiled DP (None past ``budget``
-    expanded states), and the number of states it expanded.
+    expanded states, or past ``layer`` states in one turn's layer), and the number of states it
+    expanded.
 
     ``run``: the kernel's ``solve`` (default: :func:`.home_kernel.solve`, on numpy arrays when
     compiled); the tests pass :func:`.home_kernel.plain_solve` ``()``, which takes lists.
@@ -677,7 +681,7 @@ def _kernel_sum(
     kk = 2
     while True:
         cfg = [n, board.path_length, d, int(board.requires_treasure), -1 if budget is None else budget]
-        cfg += [kk, len(roots)]
+        cfg += [kk, len(roots), -1 if layer is None else layer]
         bufs = [cfg, loads, [int(x) for x in home_policy], flat]
         outs = [[0] * kk, [0, 0]]
         if arrays:
@@ -726,13 +730,16 @@ def _fast(
     choice: str | None,
     budget: int | None,
     run: Any = None,
+    layer: int | None = None,
 ) -> tuple[Fraction | None, int]:
-    """The chance by the compiled DP (None past ``budget`` states) and the states it expanded
-    (``run``: as for :func:`_kernel_sum`)."""
+    """The chance by the compiled DP (None past ``budget`` states, or past ``layer`` states in
+    one layer) and the states it expanded (``run``: as for :func:`_kernel_sum`)."""
     mixed, items = _plan(board, d, home_policy, loads, choice)
     sure = sum(w * x for w, x in items if isinstance(x, int))
     roots = [(w, x) for w, x in items if isinstance(x, tuple)]
-    rest, fresh = _kernel_sum(board, d, home_policy, loads, roots, budget, run) if roots else (Fraction(0), 0)
+    rest, fresh = (
+        _kernel_sum(board, d, home_policy, loads, roots, budget, run, layer) if roots else (Fraction(0), 0)
+    )
     if rest is None:
         return None, fresh
     total = sure + rest
@@ -868,14 +875,21 @@ def _chance(
 
 
 def _within(
-    board: Board, d: int, home_policy: list[bool], choice: str | None, budget: int, compiled: bool
+    board: Board,
+    d: int,
+    home_policy: list[bool],
+    choice: str | None,
+    budget: int,
+    compiled: bool,
+    layer: int | None = None,
 ) -> tuple[Fraction | None, int]:
-    """The chance from a cold start (None past ``budget`` expanded states) and the states expanded."""
+    """The chance from a cold start (None past ``budget`` expanded states, or, compiled, past
+    ``layer`` states in one layer) and the states expanded."""
     done, loads = _start(board, d, choice)
     if done is not None:
         return done, 0
     if compiled and _fits(board):
-        return _fast(board, d, home_policy, loads, choice, budget)
+        return _fast(board, d, home_policy, loads, choice, budget, layer=layer)
     solver = _Solver(board, d, home_policy, loads, budget)  # a fresh memo: nothing remembered
     try:
         num, e = _entry(solver, board, loads, choice)
@@ -885,7 +899,12 @@ def _within(
 
 
 def live_home_chances(
-    state: Any, max_states: int, *, others: Any = "home", compiled: bool | None = None
+    state: Any,
+    max_states: int,
+    *,
+    others: Any = "home",
+    compiled: bool | None = None,
+    max_layer: int | None = None,
 ) -> dict[str, Chance | None]:
     """:func:`home_chances` for the live overlay: every legal choice of the player to move under
     one budget of ``max_states`` states, and ``None`` for a choice past it.
@@ -897,6 +916,11 @@ def live_home_chances(
     only: never on the clock, the machine or what was asked before.  ``compiled`` (default:
     :data:`COMPILED`) picks the compiled DP or the Python one; both expand the same states
     and give the same fractions (the compiled one about 30 times faster).
+
+    ``max_layer`` (compiled DP only; default: none) also gives a choice up as soon as one turn
+    of its DP holds more than that many states: a position that is going to need far more
+    states than the budget is then given up after a small part of it (the budget is spent
+    when that happens, as above).  This too is a count of states, never the clock.
 
     >>> from dsa_widget import Game
     >>> g = Game(players=["Ann", "Bob"], path=[(1, 0)] * 12, air=8, seed=0)
@@ -914,7 +938,7 @@ def live_home_chances(
     out: dict[str, Chance | None] = {}
     left = max_states
     for c in board.legal:
-        r, used = _within(board, d, pol, c, left, use)
+        r, used = _within(board, d, pol, c, left, use, max_layer)
         out[c] = None if r is None else Chance(r)
         left = 0 if r is None else left - used
     return out

@@ -16,10 +16,12 @@ every heading), packed in one int as ``home._Solver.pack`` does.  A state's expa
 turn at a time: layer ``t`` holds every state reachable in ``t`` turns with the number of
 weighted dice sequences that lead there (out of ``9**t``); a state the shortcuts settle, or a
 swim that ends the question, adds its count to the successes of its layer.  So only two layers
-are in memory at a time (small open-addressing hash tables), and the states expanded are the
+are in memory at a time (open-addressing hash tables: an array of keys, probed alone, and one of
+counts beside it), and the states expanded are the
 states ``home._Solver`` expands from a cold start (a state that can be reached in two different
 numbers of turns, possible only while nobody in the water breathes, is expanded once per
-number).
+number).  The live overlay may also cap one layer's states (``cfg[7]``): a position whose DP
+is going to need far more states than its budget is then given up after a small part of it.
 
 Exact numbers in 64 bits
 ------------------------
@@ -122,33 +124,6 @@ else:
 
 #: the status codes of :func:`solve`: done; more states than the budget; more than K limbs
 OK, OVER_BUDGET, OVERFLOW = 0, -1, -2
-
-
-@_jit
-def _swim_to(p: int, up: int, steps: int, occ: int, length: int) -> int:
-    """``rules.swim`` on a bit mask of taken spaces."""
-    if steps <= 0:
-        return p
-    if up:
-        i = p
-        while True:
-            i -= 1
-            if i == 0:
-                return 0
-            if not (occ >> i) & 1:
-                p = i
-                steps -= 1
-                if steps == 0:
-                    return p
-    i = p
-    while i < length:
-        i += 1
-        if not (occ >> i) & 1:
-            p = i
-            steps -= 1
-            if steps == 0:
-                break
-    return p
 
 
 @_jit
@@ -306,13 +281,48 @@ def _decided(
 
 
 @_jit
-def _find(tab: Buf, st: int, mask: int, key: int) -> int:
-    """The slot of ``key`` in a table of ``st`` ints a slot (the key, then its count), or of the
-    empty slot where it would go."""
+def _swims(p: int, up: int, most: int, occ: int, length: int, dest: Buf) -> None:
+    """``dest[j]`` = ``rules.swim`` of ``j`` steps from ``p`` (``1 <= j <= most``) on a bit mask of
+    taken spaces: one walk for every roll of a turn."""
+    j = 1
+    if up:
+        i = p
+        while j <= most:
+            i -= 1
+            if i == 0:
+                while j <= most:
+                    dest[j] = 0
+                    j += 1
+                return
+            if not (occ >> i) & 1:
+                dest[j] = i
+                j += 1
+        return
+    i = p
+    while j <= most and i < length:
+        i += 1
+        if not (occ >> i) & 1:
+            p = i
+            dest[j] = i
+            j += 1
+    while j <= most:  # past the deepest free space: he stops on it
+        dest[j] = p
+        j += 1
+
+
+@_jit
+def _too_wide(count: int, layer: int) -> bool:
+    """Whether a layer of ``count`` states is past the cap ``layer`` (-1: no cap)."""
+    return layer >= 0 and count > layer
+
+
+@_jit
+def _find(keys: Buf, mask: int, key: int) -> int:
+    """The slot of ``key`` in a table of keys (0: empty), or of the empty slot where it would go."""
     h = (key ^ (key >> 17)) * 0x5851F42D4C957F2D
     i = (h ^ (h >> 31)) & mask
     while True:
-        k = tab[i * st]
+        k = keys[i]
         if k == key or k == 0:
             return i
         i = (i + 1) & mask
@@ -330,18 +340,19 @@ def _muladd(vals: Buf, b: int, w: int, src: Buf, so: int, kk: int) -> int:
 
 
 @_jit
-def _add(tab: Buf, used: Buf, count: int, mask: int, kk: int, key: int, w: int, mass: Buf) -> int:
-    """Add ``w * mass`` to ``key``'s count in a layer's table (a new entry if need be); returns
-    the number of entries, or minus one more than it if the top limb overflowed."""
-    st = kk + 1
-    b = _find(tab, st, mask, key) * st
-    if tab[b] == 0:
-        tab[b] = key
-        used[count] = b
+def _add(keys: Buf, vals: Buf, used: Buf, count: int, mask: int, kk: int, key: int, w: int, mass: Buf) -> int:
+    """Add ``w * mass`` to ``key``'s count in a layer's table (keys, and ``kk`` limbs a slot in
+    ``vals``; a new entry if need be); returns the number of entries, or minus one more than it
+    if the top limb overflowed."""
+    i = _find(keys, mask, key)
+    b = i * kk
+    if keys[i] == 0:
+        keys[i] = key
+        used[count] = i
         count += 1
         for j in range(kk):
-            tab[b + 1 + j] = 0
-    if _muladd(tab, b + 1, w, mass, 0, kk):
+            vals[b + j] = 0
+    if _muladd(vals, b, w, mass, 0, kk):
         return -count - 1
     return count
 
@@ -358,7 +369,10 @@ def solve(
     """``N`` for ``N / 9**E`` = the sum of ``w * chance(root)`` over the roots; :data:`OK`,
     :data:`OVER_BUDGET` or :data:`OVERFLOW`.
 
-    ``cfg = [n, length, d, requires_treasure, budget (-1: none), K, m]``; ``loads``, ``pol``
+    ``cfg = [n, length, d, requires_treasure, budget (-1: none), K, m]``, optionally followed by
+    ``layer`` (-1: none): also :data:`OVER_BUDGET` as soon as one turn's layer holds more than
+    that many states (the live overlay gives up early on a position that is going to need
+    far more than its budget); ``loads``, ``pol``
     (1: policy "home") per diver; ``K``: the limbs of a count; ``roots``:
     ``m`` rows of ``4 + n`` ints ``(w, q, air, up-mask, positions...)``, each a state at the
     start of ``q``'s turn with ``air >= 1`` and our diver ``d`` in the water, and its weight
@@ -375,6 +389,7 @@ def solve(
     budget = cfg[4]
     kk = cfg[5]
     m = cfg[6]
+    layer = cfg[7] if len(cfg) > 7 else -1
     full = 1 << n
     top = 3 + n + n * _PB
     low = (1 << top) - 1
@@ -405,22 +420,25 @@ def solve(
             nxt[q * full + hm] = nq
     left = _alloc(n)
     ps = _alloc(n)
+    dest = _alloc(7)  # dest[1..6]: the most steps is 6, carrying nothing
     tos = _alloc(5)
     wts = _alloc(5)
     mass = _alloc(kk)
     rsum = _alloc(kk)  # the successes so far, scaled to the current layer
     tcur = _alloc(kk)  # the successes of the current layer
     tnext = _alloc(kk)  # ... and of the next
-    # the two layers: open-addressing tables of keys and counts, and the list of used slots
+    # the two layers: open-addressing tables of keys (0: empty slot) and of their counts
+    # (kk limbs a slot), and the list of used slots
     cap = 1 << 10
     mask = cap - 1
-    st = kk + 1
-    ctab = _alloc(cap * st)
+    ckeys = _alloc(cap)
+    cvals = _alloc(cap * kk)
     cused = _alloc(cap)
     ccount = 0
     ncap = cap
     nmask = mask
-    ntab = _alloc(ncap * st)
+    nkeys = _alloc(ncap)
+    nvals = _alloc(ncap * kk)
     nused = _alloc(ncap)
     ncount = 0
     for r in range(m):
@@ -429,7 +447,7 @@ def solve(
         for i in range(n):
             key |= roots[row + 4 + i] << (3 + n + i * _PB)
         mass[0] = 1
-        ccount = _add(ctab, cused, ccount, mask, kk, key, roots[row], mass)
+        ccount = _add(ckeys, cvals, cused, ccount, mask, kk, key, roots[row], mass)
     fresh = 0
     t = 0
     arrived = 0
@@ -437,13 +455,13 @@ def solve(
     pmask = (1 << _PB) - 1
     umask = full - 1
     while True:
-        for b in range(0, cap * st, st):  # in memory order (the table is at most half full)
-            key = ctab[b]
-            if key == 0:
-                continue
-            ctab[b] = 0  # the table is empty again once the layer is done
+        for u in range(ccount):
+            i0 = cused[u]
+            key = ckeys[i0]
+            ckeys[i0] = 0  # the table is empty again once the layer is done
+            b = i0 * kk
             for j in range(kk):
-                mass[j] = ctab[b + 1 + j]
+                mass[j] = cvals[b + j]
             q = key & 7
             upm = (key >> 3) & umask
             air = key >> top
@@ -479,10 +497,13 @@ def solve(
             base = (key & low & ~((1 << (3 + n)) - 1)) | upm << 3 | air2 << top | nq
             sh = 3 + n + q * _PB
             k = loads[q]
+            most = 6 - k  # the most steps a roll gives him
+            if most > 0:
+                _swims(p, hd, most, occo, length, dest)
             nd = 0
             for sm in range(2, 7):
                 w = 3 - abs(sm - 4)  # the weights of a sum of two 3-sided dice: 1, 2, 3, 2, 1
-                to = _swim_to(p, hd, sm - k, occo, length)
+                to = dest[sm - k] if sm > k else p
                 j = 0
                 while j < nd and tos[j] != to:
                     j += 1
@@ -513,23 +534,29 @@ def solve(
                 if 2 * (ncount + 1) > ncap:  # grow the next layer's table (keep it at most half full)
                     gcap = ncap * 2
                     gmask = gcap - 1
-                    gtab = _alloc(gcap * st)
+                    gkeys = _alloc(gcap)
+                    gvals = _alloc(gcap * kk)
                     gused = _alloc(gcap)
-                    for u in range(ncount):
-                        b0 = nused[u]
-                        b1 = _find(gtab, st, gmask, ntab[b0]) * st
-                        gused[u] = b1
-                        for j in range(st):
-                            gtab[b1 + j] = ntab[b0 + j]
-                    ntab = gtab
+                    for u2 in range(ncount):
+                        i1 = nused[u2]
+                        i2 = _find(gkeys, gmask, nkeys[i1])
+                        gkeys[i2] = nkeys[i1]
+                        gused[u2] = i2
+                        for j in range(kk):
+                            gvals[i2 * kk + j] = nvals[i1 * kk + j]
+                    nkeys = gkeys
+                    nvals = gvals
                     nused = gused
                     ncap = gcap
                     nmask = gmask
                 ckey = base - (p << sh) + (to << sh)
-                ncount = _add(ntab, nused, ncount, nmask, kk, ckey, w, mass)
+                ncount = _add(nkeys, nvals, nused, ncount, nmask, kk, ckey, w, mass)
                 if ncount < 0:
                     over = 1
                     ncount = -ncount - 1
+                if _too_wide(ncount, layer):
+                    stats[0] = fresh
+                    return OVER_BUDGET
         # the layer is done: scale the successes so far by 9 and add this layer's
         over |= _muladd(tcur, 0, 9, rsum, 0, kk)
         for j in range(kk):
@@ -541,7 +568,8 @@ def solve(
             tnext[j] = 0
         arrived = 0
         # swap the layers
-        ctab, ntab = ntab, ctab
+        ckeys, nkeys = nkeys, ckeys
+        cvals, nvals = nvals, cvals
         cused, nused = nused, cused
         cap, ncap = ncap, cap
         mask, nmask = nmask, mask

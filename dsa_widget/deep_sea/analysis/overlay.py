@@ -25,6 +25,7 @@ from .values import item_value
 __all__ = [
     "AIR_ASSUMPTION",
     "HOME_ASSUMPTION",
+    "OVERLAY_MAX_LAYER",
     "OVERLAY_MAX_STATES",
     "OVERLAY_MAX_STATES_PYTHON",
     "OVERLAY_PLAYOUTS",
@@ -36,7 +37,11 @@ __all__ = [
 
 #: the exact home chances of a live overlay (all the choices of one position together) stop
 #: beyond this many states of the compiled DP (tens of ms); the choices left are estimated instead
-OVERLAY_MAX_STATES = 20_000
+OVERLAY_MAX_STATES = 100_000
+#: ... or as soon as one turn of the compiled DP holds more than this many states: a position
+#: that is going to need far more than the budget is given up early (and estimated) instead of
+#: spending the whole budget first
+OVERLAY_MAX_LAYER = 10_000
 #: ... and beyond this many without numba (the DP in Python: a few tens of ms too)
 OVERLAY_MAX_STATES_PYTHON = 2_500
 
@@ -146,6 +151,7 @@ def overlay_for(
     viewer: int | None = None,
     *,
     max_states: int | None = None,
+    max_layer: int | None = None,
     playouts: int = OVERLAY_PLAYOUTS,
 ) -> dict[str, Any]:
     """The live probability overlay for the player to move in ``game``.
@@ -158,15 +164,16 @@ def overlay_for(
       same fractions as :func:`~dsa_widget.deep_sea.analysis.home_chance`), or ``None`` for
       the choices past the budget of ``max_states`` states for the whole position (default
       :data:`OVERLAY_MAX_STATES` with the compiled DP, :data:`OVERLAY_MAX_STATES_PYTHON`
-      without numba); those choices get ``home_est`` (``[chance, low, high, playouts]`` from
-      ``playouts`` simulated rounds) and ``home_note`` says so;
+      without numba) or, compiled, past ``max_layer`` states in one turn of the DP (default
+      :data:`OVERLAY_MAX_LAYER`; -1: no cap); those choices get ``home_est``
+      (``[chance, low, high, playouts]`` from ``playouts`` simulated rounds) and ``home_note`` says so;
     * ``air``: now, the breath per round of turns, the forecast at the
       player's next turn;
     * ``carry``: the expected value of what he carries, from the viewer's
       knowledge (``real``'s, for a what-if branch: a branch never tells more
       than the real game).
 
-    Which figure a choice gets depends on the position and the two budgets only, never on
+    Which figure a choice gets depends on the position and these counts only, never on
     the clock or on what was computed before (the exact sums start cold every time).  Only
     public information and the knowing seat's :class:`~dsa_widget.deep_sea.view.View` are
     used: never a hidden value.
@@ -182,7 +189,12 @@ def overlay_for(
     if max_states is None:
         max_states = OVERLAY_MAX_STATES if COMPILED else OVERLAY_MAX_STATES_PYTHON
     # at the sink step the round is over: nobody swims any more, so there is no chance to show
-    live = {} if view.step == SINK_STEP else live_home_chances(view, max_states, others="home")
+    layer = OVERLAY_MAX_LAYER if max_layer is None else max_layer
+    live = (
+        {}
+        if view.step == SINK_STEP
+        else live_home_chances(view, max_states, others="home", max_layer=layer if layer >= 0 else None)
+    )
     home: dict[str, Any] = {c: None if v is None else _frac(v) for c, v in live.items()}
     if None in home.values():
         # Too many cases for a live exact sum: estimate those choices by simulation instead,
