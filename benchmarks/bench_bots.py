@@ -1,29 +1,41 @@
 """Bot speed and strength figures (issue 4).  Not a test: it prints numbers.
 
-    python benchmarks/bench_bots.py                    # everything (about 20 minutes on 2 cores)
+    python benchmarks/bench_bots.py                    # everything (about 40 minutes on 2 cores)
     python benchmarks/bench_bots.py --only speed       # decisions/s and games/s (a minute)
     python benchmarks/bench_bots.py --only rank        # heuristic round robin: which is best
     python benchmarks/bench_bots.py --only 2p --games 1000 --search mc
     python benchmarks/bench_bots.py --only 4p --games 500
+    python benchmarks/bench_bots.py --only 2p --games 600 --search ismcts
 
 Sections:
 
 speed   decisions/s of every bot at its default setting, on states taken from
-        heuristic games (2 and 4 players), one process; heuristic-only
+        heuristic games (2 and 4 players), one process, and the CPU time per decision
+        (median, p95, max; the search bots on 40 states); heuristic-only
         tournament throughput (games/s) on --workers processes.
 rank    2-player round robin of the heuristics (which is the best one).
 2p      the search bot against the best heuristic, 2 players, seats rotated:
-        win rate with its 95% Wilson interval (target: at least 70%).
-4p      the search bot against three copies of the best heuristic (target:
-        at least 40%; uniform would be 25%).
+        win rate with its 95% Wilson interval, wall and CPU time (targets, issue 10: mc at
+        least 80%, ismcts at least 70%).
+4p      the search bot against three copies of the best heuristic (target: at least 45%;
+        uniform would be 25%).
 
-Measured on the 2-core dev machine (shared, so timings are noisy), seed 2026:
+Measured on the 2-core dev machine (shared, so timings are noisy), seed 2026, 2 workers under
+nice -n 10 (issue 10; mc: 8,000 kernel playouts a choice; ismcts: 150 iterations of 16 kernel
+rollouts, opponents modelled by planner):
   rank: planner best (57.7% vs baseline over 600 games), then take_n:n=2,min_level=2, baseline
-  2p:   mc (default, 200 playouts/choice) vs planner: 75.6% of 1000 (Wilson 72.9-78.2%), 694 s
-        ismcts (default) vs planner: 68.9% of 400 (64.2-73.2%)
-  4p:   mc vs 3 x planner: 58.8% of 500 (54.4-63.0%), 350 s
-  speed: mc ~30-50 ms a decision, ismcts ~15-25 ms, heuristics ~0.01 ms;
-        heuristic-only tournaments 900 games/s (2p), 560 games/s (4p) on 2 workers
+  2p:   mc vs planner: 75.4% of 1000 (Wilson 72.7-78.0%), 762 s wall, 1161 s CPU
+        (short of the 80% target; 2,000 playouts: 79.0% of 200, 72.8-84.1%; the old 200 Python
+        playouts: 75.6% of 1000)
+        ismcts vs planner: 73.7% of 600 (70.0-77.0%), 558 s wall, 1094 s CPU
+        (the old default, 200 Python rollouts and opponents searched: 68.9% of 400)
+  4p:   mc vs 3 x planner: 59.8% of 500 (55.4-64.0%), 315 s wall, 627 s CPU
+  speed: CPU per decision with a real choice (150 states from heuristic games each):
+        mc 2p median 31 ms, p95 52, max 58; 4p median 47 ms, p95 81, max 98
+        ismcts 2p median 57 ms, p95 78, max 87; 4p median 67 ms, p95 89, max 93
+        (the first decision of a process also loads the compiled kernel, about 1 s);
+        heuristics ~0.01 ms; heuristic-only tournaments 900 games/s (2p), 560 games/s (4p)
+        on 2 workers
 """
 
 from __future__ import annotations
@@ -66,14 +78,24 @@ def bench_speed(workers: int) -> dict:
         for name in BOT_NAMES:
             bot = make_bot(name, seed=1)
             use = states if name not in ("mc", "ismcts") else states[:40]
+            cpu: list[float] = []  # CPU seconds of each decision
             t = time.perf_counter()
             for g in use:
+                c0 = time.process_time()
                 bot(g.view(g.current_player), g.legal_choices())
+                cpu.append(time.process_time() - c0)
             dt = time.perf_counter() - t
             rate = len(use) / dt
+            cpu.sort()
+            med, p95, top = (1000 * cpu[int(q * (len(cpu) - 1))] for q in (0.5, 0.95, 1.0))
             res["decisions_per_s"][f"{name}/{players}p"] = rate
             res["ms_per_decision"][f"{name}/{players}p"] = 1000 / rate
-            print(f"  {name:9s} {players}p: {rate:9.1f} decisions/s ({1000 / rate:7.2f} ms each)", flush=True)
+            res.setdefault("cpu_ms_median_p95_max", {})[f"{name}/{players}p"] = (med, p95, top)
+            print(
+                f"  {name:9s} {players}p: {rate:9.1f} decisions/s ({1000 / rate:7.2f} ms each; "
+                f"CPU ms median {med:.2f}, p95 {p95:.2f}, max {top:.2f})",
+                flush=True,
+            )
     print(f"== speed: heuristic-only tournaments, {workers} workers ==")
     for players, games in ((2, 2000), (4, 2000)):
         bots = (["baseline", "air", "take_n", "depth"] * 2)[:players]
@@ -117,15 +139,18 @@ def bench_match(search: str, opponent: str, players: int, games: int, workers: i
         f"== {players}p: {search} vs {players - 1} x {opponent}, {games} games, {workers} workers ==",
         flush=True,
     )
+    t0 = os.times()
     r = tournament(
         [search] + [opponent] * (players - 1), games=games, seed=seed, workers=workers, progress=True
     )
+    t1 = os.times()  # the worker processes have ended: their CPU time is in children_*
+    cpu = sum(getattr(t1, k) - getattr(t0, k) for k in ("user", "system", "children_user", "children_system"))
     print(r, flush=True)
     row = r.row(search)
     lo, hi = row["win_ci"]
     print(
         f"  {search} win rate {row['win_rate']:.1%} (95% Wilson {lo:.1%} - {hi:.1%}); "
-        f"{r.elapsed:.0f} s, {r.games_per_second:.2f} games/s",
+        f"{r.elapsed:.0f} s wall, {cpu:.0f} s CPU, {r.games_per_second:.2f} games/s",
         flush=True,
     )
     return {
@@ -136,6 +161,7 @@ def bench_match(search: str, opponent: str, players: int, games: int, workers: i
         "win_rate": row["win_rate"],
         "ci": [lo, hi],
         "elapsed_s": r.elapsed,
+        "cpu_s": cpu,
         "rows": r.rows,
     }
 

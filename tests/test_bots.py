@@ -33,6 +33,8 @@ VARIANTS = [(name, CHEAP.get(name, {})) for name in BOT_NAMES] + [
     ("mc", {"playouts": 3, "engine": "python"}),
     ("mc", {"playouts": 3, "engine": "kernel", "horizon": "game", "rollout": "random"}),
     ("ismcts", {"playouts": 12, "engine": "kernel"}),
+    ("ismcts", {"playouts": 12, "leaf_playouts": 1, "opponents": "search", "self_rollout": None}),
+    ("ismcts", {"playouts": 6, "leaf_playouts": 3, "engine": "python"}),
 ]
 
 
@@ -439,7 +441,8 @@ def test_engine_knob():
     assert (
         make_bot("mc", playouts=2).use_kernel and make_bot("ismcts", playouts=2, engine="kernel").use_kernel
     )
-    assert not make_bot("ismcts", playouts=2).use_kernel  # one rollout per iteration: Python
+    assert make_bot("ismcts", playouts=2).use_kernel  # by default several rollouts a leaf: the kernel
+    assert not make_bot("ismcts", playouts=2, leaf_playouts=1).use_kernel  # one rollout: Python
     assert not make_bot("mc", playouts=2, engine="python").use_kernel
     assert not make_bot("mc", playouts=2, rollout="air").use_kernel  # a rollout only Python plays
     for bad in (

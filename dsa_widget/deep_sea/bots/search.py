@@ -24,6 +24,7 @@ True
 
 from __future__ import annotations
 
+import gc
 import math
 import random
 import time
@@ -38,7 +39,7 @@ from ..rules import OVER, ROLL_STEP, Game
 from ..view import View
 from .heuristics import AirAwarePolicy, BaselinePolicy, DepthPolicy, PlannerPolicy, Policy, TakeNPolicy
 
-__all__ = ["ROLLOUT_POLICIES", "ISMCTSBot", "MonteCarloBot", "game_rewards", "rollout"]
+__all__ = ["ROLLOUT_POLICIES", "ISMCTSBot", "MonteCarloBot", "batch_rewards", "game_rewards", "rollout"]
 
 
 class _RandomPolicy(Policy):
@@ -175,7 +176,11 @@ class _SearchBot(Bot):
                 f"{self.name}: the kernel plays the rollout policies {', '.join(KERNEL_POLICIES)} only, "
                 f"not {self.rollout!r} / {self.self_rollout!r}: use engine='python'"
             )
-        self.use_kernel = fast and (self.engine == "kernel" or self.engine == "auto" and self.AUTO_KERNEL)
+        self.use_kernel = fast and (self.engine == "kernel" or self.engine == "auto" and self._auto_kernel())
+
+    def _auto_kernel(self) -> bool:
+        """Whether ``engine="auto"`` runs the playouts on the kernel (when it plays the policies)."""
+        return self.AUTO_KERNEL
 
     def _kernel_seats(self, me: int, n: int) -> list[KernelPolicy]:
         mine = KERNEL_POLICIES[self.self_rollout or self.rollout]
@@ -205,6 +210,22 @@ class _SearchBot(Bot):
         home = rollout(g, policy, me)
         return home, game_rewards(g, self.margin_weight)
 
+    def decide(self, view: View, legal: tuple[str, ...]) -> tuple[str, dict[str, Any]]:
+        """The search (``_decide``) with Python's cyclic garbage collector paused: a search
+        allocates so much that a full collection of the whole process (tens of ms, more the
+        bigger the heap) would otherwise often fall inside a decision.  The collector is
+        switched back on afterwards, so that work is only deferred, never skipped."""
+        if not gc.isenabled():
+            return self._decide(view, legal)
+        gc.disable()
+        try:
+            return self._decide(view, legal)
+        finally:
+            gc.enable()
+
+    def _decide(self, view: View, legal: tuple[str, ...]) -> tuple[str, dict[str, Any]]:
+        raise NotImplementedError
+
     def _sample(self, view: View) -> Game:
         g = view.sample(self.rng)
         g.set_dice(random.Random(self.rng.getrandbits(64)))
@@ -231,15 +252,18 @@ class MonteCarloBot(_SearchBot):
     kernel when it plays the rollout policy), ``"kernel"`` or ``"python"``.  On the kernel a
     decision samples the hidden values once, then every playout deals the unseen ones anew.
 
-    ``playouts=None`` (the default): 2,000 on the compiled kernel, 200 otherwise (each about
-    20–80 ms a decision).  The default (2,000 playouts a choice on the kernel, its own moves
-    in playouts by the ``eager`` rule) won 79.0% of 200 2-player games against the best
-    heuristic, ``planner`` (95% interval 72.8–84.1%; with 200 Python playouts and
-    ``planner`` rollouts it had won 75.6% of 1,000); see ``benchmarks/bench_bots.py``.
+    ``playouts=None`` (the default): 8,000 on the compiled kernel (the rewards of a batch of
+    kernel playouts are summed with numpy, :func:`batch_rewards`), 200 otherwise; on the kernel
+    about 20-80 ms of CPU a decision.  The default (8,000 playouts a choice, its own moves in
+    playouts by the ``eager`` rule) won 75.4% of 1,000 2-player games against the best
+    heuristic, ``planner`` (95% Wilson interval 72.7-78.0%, seed 2026): no better than 2,000
+    playouts (79.0% of 200, 72.8-84.1%) or 200 Python playouts with ``planner`` rollouts
+    (75.6% of 1,000): past a few hundred playouts the rollout model, not the sampling noise,
+    limits it.  See ``benchmarks/bench_bots.py``.
     """
 
     #: playouts a choice by default, on the compiled kernel and otherwise
-    DEFAULT_PLAYOUTS: ClassVar[tuple[int, int]] = (2000, 200)
+    DEFAULT_PLAYOUTS: ClassVar[tuple[int, int]] = (8000, 200)
 
     def _check_knobs(self) -> None:
         auto = self.playouts is None
@@ -260,7 +284,7 @@ class MonteCarloBot(_SearchBot):
         "engine": "auto",
     }
 
-    def decide(self, view: View, legal: tuple[str, ...]) -> tuple[str, dict[str, Any]]:
+    def _decide(self, view: View, legal: tuple[str, ...]) -> tuple[str, dict[str, Any]]:
         if len(legal) == 1:
             return legal[0], {"reason": "the only legal choice"}
         if self.use_kernel:
@@ -328,9 +352,7 @@ class MonteCarloBot(_SearchBot):
                     total[c] += batch * round_rewards(g, self.margin_weight)[me]
                     continue
                 r = playout_from(g, batch, seed=seed, policy=seats, stop_round=stop, redeal=deal)
-                for k in range(batch):
-                    sc = r.scores[k * n : (k + 1) * n]
-                    total[c] += kernel_rewards(sc, r.winners[k], r.ended[k], t_round, self.margin_weight)[me]
+                total[c] += batch_rewards(r.scores, r.winners, r.ended, n, t_round, self.margin_weight)[me]
                 home[c] += sum(1 for h in r.homes if h >> me & 1)
             done += batch
             if deadline is not None and time.perf_counter() > deadline:
@@ -348,7 +370,7 @@ class MonteCarloBot(_SearchBot):
 
 
 #: playouts per choice in one call of the kernel (the clock is read between calls)
-_KERNEL_BATCH = 250
+_KERNEL_BATCH = 1000
 
 #: the rollout policies the playout kernel plays (the others run in Python)
 KERNEL_POLICIES: dict[str, KernelPolicy] = {
@@ -380,6 +402,50 @@ def kernel_rewards(
     return [e[q] / z + margin_weight * _lead(sc, q) for q in range(n)]
 
 
+def batch_rewards(
+    scores: Sequence[int],
+    winners: Sequence[int],
+    ended: Sequence[bool],
+    n: int,
+    t: float,
+    margin_weight: float,
+    vectorized: bool | None = None,
+) -> list[float]:
+    """The sums over a batch of kernel playouts (``scores`` flat, ``n`` a game) of each seat's
+    :func:`kernel_rewards`.  With numpy (``vectorized``, by default when the kernel is compiled,
+    which needs numpy) in a few array operations, else playout by playout.
+
+    >>> sc, w, e = [10, 4, 0, 0], [1, 3], [True, False]
+    >>> a = batch_rewards(sc, w, e, 2, 8.0, 0.2)  # numpy if the kernel is compiled
+    >>> b = batch_rewards(sc, w, e, 2, 8.0, 0.2, vectorized=False)
+    >>> max(abs(x - y) for x, y in zip(a, b)) < 1e-12, round(a[0], 4)
+    (True, 1.53)
+    """
+    k = len(winners)
+    if vectorized is None:
+        vectorized = PLAYOUTS_COMPILED
+    if not vectorized or n < 2:
+        tot = [0.0] * n
+        for j in range(k):
+            r = kernel_rewards(scores[j * n : (j + 1) * n], winners[j], ended[j], t, margin_weight)
+            for q in range(n):
+                tot[q] += r[q]
+        return tot
+    import numpy as np
+
+    sc = np.asarray(scores, dtype=np.float64).reshape(k, n)
+    srt = np.sort(sc, axis=1)
+    top, second = srt[:, -1:], srt[:, -2:-1]
+    best_other = np.where(sc == top, second, top)  # a tie for the top: the other top score
+    lead = np.clip((sc - best_other) / 40.0, -1.0, 1.0)
+    bits = (np.asarray(winners, dtype=np.int64)[:, None] >> np.arange(n)) & 1
+    share = bits / np.maximum(bits.sum(axis=1, keepdims=True), 1)
+    e = np.exp((sc - top) / t)
+    soft = e / e.sum(axis=1, keepdims=True)
+    r = np.where(np.asarray(ended, dtype=bool)[:, None], share, soft) + margin_weight * lead
+    return [float(x) for x in r.sum(axis=0)]
+
+
 class _Node:
     __slots__ = ("children", "n", "w")
 
@@ -399,42 +465,109 @@ class ISMCTSBot(_SearchBot):
     result up.  In this game nobody knows more than anybody else about chip
     values, so the shared public tree is exactly the information-set tree.
 
-    Knobs: ``playouts`` (iterations), ``max_time``, ``rollout``, ``c``
-    (exploration), ``margin_weight``, ``horizon``, ``self_rollout`` and ``engine`` (as
-    for ``mc``; ``engine="auto"`` is Python here: each iteration's single rollout costs less
-    in Python than a call of the kernel), ``opponents``: ``"search"`` (the other divers choose by
-    UCB1 on their own results) or ``"model"`` (they follow
-    the rollout policy in the tree too, so every iteration refines this
-    diver's own plan against that model).
+    Knobs: ``playouts`` (iterations), ``leaf_playouts`` (rollouts that value each new leaf,
+    averaged: a less noisy value per iteration; on the kernel, one call plays them all, each
+    dealing the unseen values anew), ``max_time``, ``rollout``, ``c`` (exploration),
+    ``margin_weight``, ``horizon``, ``self_rollout`` and ``engine`` (as for ``mc``;
+    ``engine="auto"`` is the kernel when ``leaf_playouts`` > 1, Python for a single rollout,
+    which costs less in Python than a call of the kernel), ``opponents``: ``"search"`` (the
+    other divers choose by UCB1 on their own results) or ``"model"`` (they follow the rollout
+    policy in the tree too, so every iteration refines this diver's own plan against that
+    model).
+
+    Defaults (``playouts=None``, ``leaf_playouts=None``): 150 iterations of 16 rollouts each
+    on the compiled kernel (200 of one rollout otherwise), opponents modelled by the rollout
+    policy ``planner``, this diver's own rollout moves by ``eager``.  The old default
+    (200 single Python rollouts, ``opponents="search"``, ``self_rollout=None``) won 68.9% of
+    400 2-player games against ``planner``; the new one won 73.7% of 600 (95% Wilson interval
+    70.0-77.0%, seed 2026), at about 50-70 ms of CPU a decision (``benchmarks/bench_bots.py``).
     """
 
     name = "ismcts"
-    # one rollout per iteration: the kernel's cost per call (building its arrays, ~60 µs) is
-    # more than the Python rollout of a round's rest, so "auto" stays in Python
+    # a single rollout per iteration: the kernel's cost per call (building its arrays) is more
+    # than the Python rollout of a round's rest, so "auto" stays in Python (see _auto_kernel)
     AUTO_KERNEL = False
     KNOBS: ClassVar[dict[str, Any]] = {
-        "playouts": 200,
+        "playouts": None,
         "max_time": None,
         "rollout": "planner",
-        "self_rollout": None,
+        "self_rollout": "eager",
         "margin_weight": 0.2,
         "horizon": "round",
         "engine": "auto",
         "c": 0.7,
-        "opponents": "search",
+        "opponents": "model",
+        "leaf_playouts": None,
     }
     c: float
     opponents: str
+    leaf_playouts: int
+    #: (iterations, rollouts a leaf) by default: on the compiled kernel, and otherwise
+    DEFAULTS: ClassVar[tuple[tuple[int, int], tuple[int, int]]] = ((150, 16), (200, 1))
+
+    def _auto_kernel(self) -> bool:
+        # one kernel call per iteration pays off once it plays several rollouts
+        return self.leaf_playouts > 1
 
     def _check_knobs(self) -> None:
+        auto_n, auto_leaf = self.playouts is None, self.leaf_playouts is None
+        fast = PLAYOUTS_COMPILED and self.engine != "python"
+        if auto_n:
+            self.playouts = 1  # (checked below)
+        if auto_leaf:
+            self.leaf_playouts = self.DEFAULTS[0][1] if fast else 1
+        lp = self.leaf_playouts
+        if type(lp) is not int or lp < 1:
+            raise ValueError(f"ismcts: leaf_playouts must be None or a positive int, got {lp!r}")
         super()._check_knobs()
+        if auto_leaf and not self.use_kernel:  # a rollout policy only Python plays
+            self.leaf_playouts = 1
+        if auto_n:
+            self.playouts = self.DEFAULTS[0 if self.use_kernel and self.leaf_playouts > 1 else 1][0]
         if self.opponents not in ("search", "model"):
             raise ValueError(
                 f"ismcts: opponents must be 'search' (each diver maximizes his own result "
                 f"in the tree) or 'model' (they follow the rollout policy), got {self.opponents!r}"
             )
 
-    def decide(self, view: View, legal: tuple[str, ...]) -> tuple[str, dict[str, Any]]:
+    def _leaf(
+        self, g: Game, me: int, round0: int, policy: Policy, redeal: list[int]
+    ) -> tuple[float, list[float]]:
+        """Finish the iteration from the leaf ``g`` with ``leaf_playouts`` rollouts (on the
+        kernel each deals the values of ``redeal``'s chips anew); return (the share of them
+        in which this diver got back home this round, the mean rewards)."""
+        k = self.leaf_playouts
+        if k == 1:
+            home, r = self._finish(g, me, round0, policy)
+            return float(home), r
+        stop = round0 if self.horizon == "round" else 0
+        if g.is_over or stop and g.round > stop:
+            return float(g.returned[me]), round_rewards(g, self.margin_weight)
+        n = len(g.players)
+        mean = [0.0] * n
+        homes = 0
+        if self.use_kernel:
+            banked = {x for chips in g.banked_chips for x in chips}
+            deal = [x for x in redeal if x not in banked] if banked else redeal
+            seats = self._kernel_seats(me, n)
+            res = playout_from(
+                g, k, seed=self.rng.getrandbits(63), policy=seats, stop_round=stop, redeal=deal
+            )
+            t = 8.0 * math.sqrt(max(1, g.setup.rounds - g.round))
+            mean = batch_rewards(res.scores, res.winners, res.ended, n, t, self.margin_weight)
+            homes = sum(1 for h in res.homes if h >> me & 1)
+        else:
+            for j in range(k):
+                gj = g if j == k - 1 else g.copy(history=False, events=False)
+                if j < k - 1:
+                    gj.set_dice(random.Random(self.rng.getrandbits(64)))
+                home, rj = self._finish(gj, me, round0, policy)
+                homes += home
+                for q in range(n):
+                    mean[q] += rj[q]
+        return homes / k, [x / k for x in mean]
+
+    def _decide(self, view: View, legal: tuple[str, ...]) -> tuple[str, dict[str, Any]]:
         if len(legal) == 1:
             return legal[0], {"reason": "the only legal choice"}
         me = view.seat
@@ -446,7 +579,8 @@ class ISMCTSBot(_SearchBot):
         rng = self.rng
         log = math.log
         sqrt = math.sqrt
-        home = {c: 0 for c in legal}
+        home = dict.fromkeys(legal, 0.0)
+        redeal = _unseen_in_play(view)
         model = self.opponents == "model"
         choose = policy.choose
         deadline = None if self.max_time is None else time.perf_counter() + self.max_time
@@ -497,9 +631,9 @@ class ISMCTSBot(_SearchBot):
                     child = node.children[key] = _Node(seats)
                 node = child
                 visited.append(node)
-            got_home, r = self._finish(g, me, view.round, playout_policy)
+            got_home, r = self._leaf(g, me, view.round, playout_policy, redeal)
             if got_home and first is not None:
-                home[first] += 1
+                home[first] += got_home
             for nd in visited:
                 nd.n += 1
                 w = nd.w
