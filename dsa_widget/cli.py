@@ -223,6 +223,23 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_compile(args: argparse.Namespace) -> int:
+    """Build the compiled twin of Deep Sea Adventure's checked rules (mypyc)."""
+    from .deep_sea import native
+
+    if args.if_stale and native.up_to_date():
+        print("the compiled rules are up to date (built from rules.py as it is)")
+        return 0
+    try:
+        files = native.build(quiet=not args.verbose)
+    except RuntimeError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 1
+    print(f"compiled the Deep Sea Adventure rules: {', '.join(f.name for f in files)}")
+    print("a new Python process runs them (DSA_WIDGET_NO_COMPILED=1 switches them off)")
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m dsa_widget", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
@@ -292,5 +309,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--bot-delay", type=float, default=0.6, help="seconds before each bot choice")
     p.add_argument("--json", action="store_true", help="print the links as one JSON line")
     p.set_defaults(func=_cmd_serve)
+    p = sub.add_parser(
+        "compile",
+        help="compile Deep Sea Adventure's checked rules with mypyc, about 2.5x faster "
+        "(pip install dsa_widget[compile]; needs a C compiler)",
+    )
+    p.add_argument("--if-stale", action="store_true", help="do nothing when the build is up to date")
+    p.add_argument("--verbose", action="store_true", help="print the compiler's output")
+    p.set_defaults(func=_cmd_compile)
     args = parser.parse_args(argv)
     return int(args.func(args))

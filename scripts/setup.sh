@@ -45,4 +45,14 @@ else
   .venv/bin/python -m ipykernel install --sys-prefix --name python3 >/dev/null
   touch "$STAMP"
 fi
+# the checked rules compiled by mypyc (python -m dsa_widget compile): rebuilt only when
+# rules.py changed since the last build (about 35 s); the plain Python rules run until then
+if ! command -v cc >/dev/null 2>&1 || ! .venv/bin/python -c "import os, sys, sysconfig
+sys.exit(not os.path.exists(os.path.join(sysconfig.get_paths()['include'], 'Python.h')))"; then
+  echo "==> installing a C compiler and the Python headers (for the compiled rules)"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq gcc python3-dev >/dev/null
+fi
+echo "==> compiling the checked rules (mypyc), if rules.py changed"
+DSA_WIDGET_NO_COMPILED=1 .venv/bin/python -m dsa_widget compile --if-stale
 echo "==> set up"

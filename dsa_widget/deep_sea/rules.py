@@ -42,8 +42,7 @@ import random
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from fractions import Fraction
 from itertools import chain
-from operator import attrgetter
-from typing import TYPE_CHECKING, Any, NamedTuple, overload
+from typing import TYPE_CHECKING, Any, ClassVar, Final, NamedTuple, overload
 
 from ..core.errors import short_repr as _short
 from ..core.protocol import CHANCE, TERMINAL
@@ -78,41 +77,41 @@ __all__ = [
 ]
 
 # Choices.  Plain strings: readable in a cell, JSON-friendly for the front end.
-BACK = "back"
-CONTINUE = "continue"
-ROLL = "roll"
-NONE = "none"
-TAKE = "take"
+BACK: Final = "back"
+CONTINUE: Final = "continue"
+ROLL: Final = "roll"
+NONE: Final = "none"
+TAKE: Final = "take"
 #: at the sink step: lay the remaining chips in the order they were picked up
-LAY_ALL = "lay all"
+LAY_ALL: Final = "lay all"
 
 # Steps.
-TURN_BACK_STEP = "turn_back"
-ROLL_STEP = "roll"
-SEARCH_STEP = "search"
+TURN_BACK_STEP: Final = "turn_back"
+ROLL_STEP: Final = "roll"
+SEARCH_STEP: Final = "search"
 #: after a round's last turn, each drowning diver with two or more chips lays them in the order
 #: he chooses (option ``sink_order="chosen"``, RULES.md, end of a round, step 2)
-SINK_STEP = "sink"
-OVER = "over"
+SINK_STEP: Final = "sink"
+OVER: Final = "over"
 
-_DROPS: list[str] = [f"drop {i}" for i in range(40)]
+_DROPS: Final[list[str]] = [f"drop {i}" for i in range(40)]
 #: "drop i" -> i for every legal drop choice (what the search step reads back)
-_DROP_INDEX: dict[str, int] = {s: i for i, s in enumerate(_DROPS)}
+_DROP_INDEX: Final[dict[str, int]] = {s: i for i, s in enumerate(_DROPS)}
 #: the largest item index a choice may name: anything past it is not a choice at all (so a
 #: number of any size costs nothing to refuse)
-_MAX_DROP_INDEX = 999_999
-_TURN_BACK_LEGAL: tuple[str, ...] = (BACK, CONTINUE)
-_ROLL_LEGAL: tuple[str, ...] = (ROLL,)
-_TAKE_LEGAL: tuple[str, ...] = (NONE, TAKE)
-_SEARCH_DROP_LEGAL: list[tuple[str, ...]] = [(NONE,) + tuple(_DROPS[:k]) for k in range(41)]
-_LAYS: list[str] = [f"lay {i}" for i in range(40)]
+_MAX_DROP_INDEX: Final = 999_999
+_TURN_BACK_LEGAL: Final[tuple[str, ...]] = (BACK, CONTINUE)
+_ROLL_LEGAL: Final[tuple[str, ...]] = (ROLL,)
+_TAKE_LEGAL: Final[tuple[str, ...]] = (NONE, TAKE)
+_SEARCH_DROP_LEGAL: Final[list[tuple[str, ...]]] = [(NONE,) + tuple(_DROPS[:k]) for k in range(41)]
+_LAYS: Final[list[str]] = [f"lay {i}" for i in range(40)]
 #: "lay i" -> i for every legal lay choice
-_LAY_INDEX: dict[str, int] = {s: i for i, s in enumerate(_LAYS)}
+_LAY_INDEX: Final[dict[str, int]] = {s: i for i, s in enumerate(_LAYS)}
 #: the sink step's legal choices of a diver with ``k`` chips who has laid none yet
-_LAY_LEGAL: list[tuple[str, ...]] = [(LAY_ALL,) + tuple(_LAYS[:k]) for k in range(41)]
+_LAY_LEGAL: Final[list[tuple[str, ...]]] = [(LAY_ALL,) + tuple(_LAYS[:k]) for k in range(41)]
 
 #: The nine equally likely rolls of two dice with faces 1, 1, 2, 2, 3, 3.
-DICE_OUTCOMES: tuple[tuple[int, int], ...] = tuple((a, b) for a in (1, 2, 3) for b in (1, 2, 3))
+DICE_OUTCOMES: Final[tuple[tuple[int, int], ...]] = tuple((a, b) for a in (1, 2, 3) for b in (1, 2, 3))
 _CHANCE_OUTCOMES = tuple((d, Fraction(1, 9)) for d in DICE_OUTCOMES)
 #: the setup keywords of Game(...) (those of Setup.create)
 _SETUP_KEYWORDS = ("players", "air", "rounds", "first_player", "path", "seed", "options")
@@ -247,21 +246,21 @@ def _fast_dice(rng: random.Random | None) -> Any:
 
 
 #: the chip tables of the setup the last game was built from: (setup, levels, values, path)
-_SETUP_MEMO: list[tuple[Any, ...]] = [(None,)]
+_SETUP_MEMO: Final[list[tuple[Any, ...]]] = [(None,)]
 
 # The step log: what each step did, one tuple per step (round events are kept as their dicts).
 #: (_ROLLED, seat, dice, items, from, to, up, the divers' positions before the swim (``()`` when
 #: it met nobody), turn, round, air after breathing, 0 if the diver breathed at the turn-back
 #: step, 1 if he breathes now, 2 and turns back forced)
-_ROLLED = 0
+_ROLLED: Final = 0
 #: (_TURNED, seat, items, turned back?, turn, round, air after breathing)
-_TURNED = 1
+_TURNED: Final = 1
 #: (_TOOK, seat, space, item)
-_TOOK = 2
+_TOOK: Final = 2
 #: (_DROPPED, seat, space, index, item)
-_DROPPED = 3
+_DROPPED: Final = 3
 #: (_SANK, the record's sink object): the orders the drowning divers chose (no event)
-_SANK = 4
+_SANK: Final = 4
 
 
 def _spell(e: Any, lv: Sequence[int], out: list[dict[str, Any]]) -> None:
@@ -355,8 +354,9 @@ class _Log:
 
     def __reversed__(self) -> Iterator[Any]:
         yield from reversed(self._tail)
-        for c in reversed(self._chunks):
-            yield from reversed(c)
+        chunks = self._chunks
+        for j in range(len(chunks) - 1, -1, -1):
+            yield from reversed(chunks[j])
 
     @overload
     def __getitem__(self, k: int) -> Any: ...
@@ -421,6 +421,54 @@ class _Log:
         del self._chunks[q:]
 
 
+#: the Setup that builds an empty Game for copy() and from_view() to fill in (compiled by
+#: mypyc, ``Game.__new__`` would run ``__init__`` on a fresh default setup first)
+_BLANK: Setup = object.__new__(Setup)
+
+_GAME_SLOTS = (
+    "setup",
+    "_lv",
+    "_val",
+    "_path",
+    "_occ",
+    "_pos",
+    "_up",
+    "_home",
+    "_carry",
+    "_banked",
+    "_score",
+    "_air",
+    "_round",
+    "_player",
+    "_step",
+    "_over",
+    "_legal",
+    "_breathed",
+    "_forced",
+    "_last",
+    "_n_home",
+    "_last_home",
+    "_winners",
+    "_nturns",
+    "_log",
+    "_ev_on",
+    "_hist_on",
+    "_evc",
+    "_hc",
+    "_ldice",
+    "_rng",
+    "_bits",
+    "_dice",
+    "_vcache",
+    "_requires",
+    "_n",
+    "_sink_queue",
+    "_sink_done",
+    "_laying",
+    "_drowned",
+)
+
+
 class Game:
     """A game of Deep Sea Adventure under the rules of RULES.md.
 
@@ -436,70 +484,31 @@ class Game:
     log of steps and spelled out as dicts when first read, so keeping them costs little.
     """
 
-    #: the action name of a chance step (the runner rolls; bots are never asked)
-    CHANCE_ACTION = ROLL
-    #: where this game's bots are registered (``parse_bot_spec``), for bot names
-    BOTS = "dsa_widget.deep_sea.bots.registry"
-    #: how tournaments play this game
-    ARENA = "dsa_widget.deep_sea.bots.arena:ARENA"
-    #: its fixed-size numbers for learning libraries and OpenSpiel (``dsa_widget.core.encoding``)
-    ENCODING = "dsa_widget.deep_sea.encoding:Encoding"
-    #: its OpenSpiel rules (``dsa_widget.adapters.openspiel`` registers the game from them)
-    OPENSPIEL = "dsa_widget.deep_sea.openspiel:RULES"
+    __slots__ = _GAME_SLOTS
 
-    __slots__ = (
-        "setup",
-        "_lv",
-        "_val",
-        "_path",
-        "_occ",
-        "_pos",
-        "_up",
-        "_home",
-        "_carry",
-        "_banked",
-        "_score",
-        "_air",
-        "_round",
-        "_player",
-        "_step",
-        "_over",
-        "_legal",
-        "_breathed",
-        "_forced",
-        "_last",
-        "_n_home",
-        "_last_home",
-        "_winners",
-        "_nturns",
-        "_log",
-        "_ev_on",
-        "_hist_on",
-        "_evc",
-        "_hc",
-        "_ldice",
-        "_rng",
-        "_bits",
-        "_dice",
-        "_vcache",
-        "_requires",
-        "_n",
-        "_sink_queue",
-        "_sink_done",
-        "_laying",
-        "_drowned",
-    )
+    #: the action name of a chance step (the runner rolls; bots are never asked)
+    CHANCE_ACTION: ClassVar[str] = ROLL
+    #: where this game's bots are registered (``parse_bot_spec``), for bot names
+    BOTS: ClassVar[str] = "dsa_widget.deep_sea.bots.registry"
+    #: how tournaments play this game
+    ARENA: ClassVar[str] = "dsa_widget.deep_sea.bots.arena:ARENA"
+    #: its fixed-size numbers for learning libraries and OpenSpiel (``dsa_widget.core.encoding``)
+    ENCODING: ClassVar[str] = "dsa_widget.deep_sea.encoding:Encoding"
+    #: its OpenSpiel rules (``dsa_widget.adapters.openspiel`` registers the game from them)
+    OPENSPIEL: ClassVar[str] = "dsa_widget.deep_sea.openspiel:RULES"
 
     def __init__(
         self,
         setup: Setup | None = None,
         /,
         *,
-        rng: int | random.Random | None = None,
-        events: bool = True,
-        history: bool = True,
+        rng: Any = None,
+        events: object = True,
+        history: object = True,
         **setup_kwargs: Any,
     ) -> None:
+        if setup is _BLANK:
+            return  # copy() and from_view() set every field themselves
         if setup is None:
             unknown = sorted((k for k in setup_kwargs if k not in _SETUP_KEYWORDS), key=repr)
             if unknown:
@@ -795,7 +804,7 @@ class Game:
     def _next_dice(self) -> tuple[int, int]:
         bits = self._bits
         if bits is not None:  # rng.choice(DICE_OUTCOMES), written out (see _FAST_DICE)
-            r = bits(4)
+            r: int = bits(4)
             while r >= 9:
                 r = bits(4)
             return DICE_OUTCOMES[r]
@@ -837,7 +846,7 @@ class Game:
         if dice is None:
             bits = self._bits
             if bits is not None:  # _next_dice, written out
-                r = bits(4)
+                r: int = bits(4)
                 while r >= 9:
                     r = bits(4)
                 dice = DICE_OUTCOMES[r]
@@ -859,19 +868,21 @@ class Game:
         seen: tuple[int, ...] = ()
         if steps <= 0:
             pos = start
-        elif up:
-            if steps < start and max(occ[start - steps : start]) < 0:
-                pos = start - steps
-            elif 0 < start <= steps and (start == 1 or max(occ[1:start]) < 0):
-                pos = 0  # back in the submarine
+        else:
+            # a swim that passes nobody lands ``steps`` away (or in the submarine); one that
+            # passes a diver (or meets the path's end) swims, keeping where the divers were
+            lo, hi = (start - steps if start > steps else 1, start) if up else (start + 1, start + steps + 1)
+            clear = hi <= len(occ) and (start > 0 or not up)
+            if clear:
+                for i in range(lo, hi):
+                    if occ[i] >= 0:
+                        clear = False
+                        break
+            if clear:
+                pos = (start - steps if start > steps else 0) if up else start + steps
             else:
                 pos = swim(start, up, steps, occ)
                 seen = tuple(pos_of)
-        elif start + steps < len(occ) and max(occ[start + 1 : start + steps + 1]) < 0:
-            pos = start + steps
-        else:
-            pos = swim(start, up, steps, occ)
-            seen = tuple(pos_of)
         log = self._log
         if log is not None:
             # the turn, breathe, turn_back (forced), roll and move events in one tuple
@@ -1191,9 +1202,7 @@ class Game:
             raise IllegalChoiceError(self._why_illegal(ROLL, ROLL), ROLL, self._legal)
         self._roll(None if dice is None else _check_dice(dice))
 
-    def play_turn(
-        self, back: bool = False, dice: Sequence[int] | None = None, search: Any = NONE, sink: Any = None
-    ) -> None:
+    def play_turn(self, back: Any = False, dice: Any = None, search: Any = NONE, sink: Any = None) -> None:
         """Play a whole turn as a record states it (``back``, ``dice``, ``search`` and, on a turn
         that ends a round, ``sink``: ``{"seat": [chip indices, ...]}``, the order each drowning
         diver lays his chips; a diver not named lays them in pickup order).
@@ -1234,7 +1243,9 @@ class Game:
             raise IllegalChoiceError("a turn needs its dice", None, self._legal)
         seat = self._player
         turn_no = self.turn_number
-        self._drowned = None
+        # cleared by a call, not an assignment: mypy would keep ``_drowned`` narrowed to None
+        # past the turn's steps (which set it), and the compiled rules would check that type
+        self._forget_drowned()
         self.roll(dice)
         norm = _normalize_choice(search)
         if self.turn_number == turn_no and self._player == seat and self._step == SEARCH_STEP:
@@ -1251,6 +1262,9 @@ class Game:
                     "sink is written only on a turn that ends a round, under sink_order 'chosen'", sink, ()
                 )
             self._sink_orders(sink, self._drowned)
+
+    def _forget_drowned(self) -> None:
+        self._drowned = None
 
     def _play_sink(self, sink: Any) -> None:
         """The sink step as a record writes it: for each drowning diver named, the order of his
@@ -1356,17 +1370,10 @@ class Game:
         """``'turn_back'``, ``'roll'``, ``'search'``, ``'sink'`` or ``'over'``."""
         return self._step
 
-    if TYPE_CHECKING:
-
-        @property
-        def is_over(self) -> bool:
-            """True once the game is over (step ``'over'``)."""
-            return self._over
-
-    else:
-        # read on every step of a game loop, so a getter written in C (the ``_over`` flag is
-        # set with the step ``'over'``)
-        is_over = property(attrgetter("_over"), doc="True once the game is over (step ``'over'``).")
+    @property
+    def is_over(self) -> bool:
+        """True once the game is over (step ``'over'``)."""
+        return self._over
 
     @property
     def is_chance(self) -> bool:
@@ -1503,7 +1510,9 @@ class Game:
 
     # ------------------------------------------------------------------ copying
 
-    def copy(self, *, history: bool = True, events: bool = True, rng: random.Random | None = None) -> Game:
+    def copy(
+        self, *, history: object = True, events: object = True, rng: random.Random | None = None
+    ) -> Game:
         """An independent game in the same state (dice generator included).
 
         ``history=False`` / ``events=False`` leave the turn list / event log
@@ -1511,7 +1520,7 @@ class Game:
         ``rng`` gives the copy that generator for its dice instead of a copy
         of this game's (a search that rolls its own dice need not copy them).
         """
-        g = Game.__new__(Game)
+        g = Game(_BLANK)  # every field is set below
         g.setup = self.setup
         g._n = self._n
         g._lv = self._lv
@@ -1537,8 +1546,8 @@ class Game:
         g._last_home = self._last_home
         g._winners = self._winners
         g._nturns = self._nturns
-        ev = g._ev_on = events and self._ev_on
-        hist = g._hist_on = history and self._hist_on
+        ev = g._ev_on = bool(events) and self._ev_on
+        hist = g._hist_on = bool(history) and self._hist_on
         if ev or hist:
             log: _Log = self._log  # type: ignore[assignment]
             g._log = log.copy()
@@ -1568,17 +1577,18 @@ class Game:
         return g
 
     def _restore(self, other: Game) -> None:
-        for name in Game.__slots__:
+        for name in _GAME_SLOTS:
             setattr(self, name, getattr(other, name))
 
-    def restore(self, snapshot: Game) -> None:
+    def restore(self, snapshot: object) -> None:
         """Become a copy of ``snapshot`` in place (an earlier copy of this game: undo in a
         widget keeps the same object).  ``snapshot`` is left as it is."""
         if not isinstance(snapshot, Game) or snapshot.setup != self.setup:
             raise ValueError("restore() takes a copy of this same game (same setup)")
         self._restore(snapshot.copy())
 
-    __copy__ = copy
+    def __copy__(self) -> Game:
+        return self.copy()
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Game:
         return self.copy()
@@ -1639,11 +1649,15 @@ class Game:
 
         return load_record(record, events=events)
 
-    load = from_record
+    @classmethod
+    def load(cls, record: Any, *, events: bool = True) -> Game:
+        from .record import load_record
+
+        return load_record(record, events=events)
 
     # ------------------------------------------------------------------ views
 
-    def view(self, seat: int, *, knower: int | None | str = "seat") -> View:
+    def view(self, seat: object, *, knower: object = "seat") -> View:
         """What ``seat`` may know: a :class:`~dsa_widget.deep_sea.view.View` (no hidden values).
 
         ``knower=None`` gives the knowledge of an onlooker instead (a shared screen): only what
@@ -1718,8 +1732,8 @@ class Game:
         view: View,
         values: Sequence[int],
         *,
-        rng: int | random.Random | None = None,
-        events: bool = False,
+        rng: Any = None,
+        events: object = False,
     ) -> Game:
         """The full game in ``view``'s position in which chip ``c`` has value ``values[c]``.
 
@@ -1746,7 +1760,7 @@ class Game:
             seed=None,
         )
         n = len(view.players)
-        g = cls.__new__(cls)
+        g = Game(_BLANK)  # every field is set below
         g.setup = setup
         g._n = n
         g._lv = levels
@@ -1793,7 +1807,7 @@ class Game:
         g.set_dice(rng)
         return g
 
-    def set_dice(self, rng: int | random.Random | None) -> None:
+    def set_dice(self, rng: Any) -> None:
         """Roll from now on with other dice: an int seeds the game's own generator (a one-int
         generator, free to copy), a :class:`random.Random` is drawn from, ``None`` is random."""
         if isinstance(rng, random.Random):
@@ -1866,3 +1880,56 @@ def _check_dice(dice: object) -> tuple[int, int]:
     ):
         return (dice[0], dice[1])
     raise IllegalChoiceError(f"dice must be two integers from 1 to 3, got {_short(dice)}", dice, ())
+
+
+# ---------------------------------------------------------------------- the compiled twin
+# (dsa_widget.deep_sea.native): a copy of this file compiled by mypyc, used in place of the
+# definitions above when it was built from this very source.  Only the module named
+# ``dsa_widget.deep_sea.rules`` looks for it; the copy itself (and any other import of this
+# file under another name, such as the tests' plain-Python twin) keeps its own definitions.
+
+#: True when this module's classes and functions are the compiled twin's
+NATIVE = False
+#: which engine runs, and why (see :func:`dsa_widget.deep_sea.native.status`)
+NATIVE_STATUS = "plain Python"
+
+
+def _use_native() -> None:
+    global NATIVE, NATIVE_STATUS
+    import hashlib
+    import importlib
+    import os
+    import warnings
+
+    if os.environ.get("DSA_WIDGET_NO_COMPILED"):
+        NATIVE_STATUS = "plain Python (DSA_WIDGET_NO_COMPILED is set)"
+        return
+    try:
+        twin = importlib.import_module(f"{__package__}._rules_native")
+    except ImportError:
+        NATIVE_STATUS = "plain Python (no compiled build: python -m dsa_widget compile)"
+        return
+    with open(__file__, "rb") as f:
+        mine = hashlib.sha256(f.read()).hexdigest()
+    if getattr(twin, "_SOURCE_HASH", None) != mine:
+        NATIVE_STATUS = "plain Python (the compiled build is stale: python -m dsa_widget compile)"
+        warnings.warn(
+            "dsa_widget: the compiled rules were built from another version of rules.py and are "
+            "not used; rebuild them with `python -m dsa_widget compile`",
+            RuntimeWarning,
+            stacklevel=2,
+        )
+        return
+    space = globals()
+    for name, value in vars(twin).items():
+        if not name.startswith("__") and name not in ("NATIVE", "NATIVE_STATUS", "_use_native"):
+            if getattr(value, "__module__", None) == twin.__name__:
+                # its classes and functions are this module's (doctests, pickles, help())
+                value.__module__ = __name__
+            space[name] = value
+    NATIVE = True
+    NATIVE_STATUS = f"compiled by mypyc ({twin.__file__})"
+
+
+if __name__ == "dsa_widget.deep_sea.rules":
+    _use_native()

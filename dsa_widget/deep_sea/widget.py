@@ -445,7 +445,7 @@ class DeepSea(anywidget.AnyWidget):
                 choice = "roll"
                 self._branch.roll(None)
             else:
-                choice = b(g.view(seat), g.legal_choices())  # type: ignore[misc, arg-type]
+                choice = b(g.view(seat), g.legal_choices())  # type: ignore[misc]
                 self._branch.apply(choice)
             self._publish()
             return choice
