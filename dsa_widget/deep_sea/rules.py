@@ -41,7 +41,6 @@ import json
 import random
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from fractions import Fraction
-from itertools import chain
 from typing import TYPE_CHECKING, Any, ClassVar, Final, NamedTuple, overload
 
 from ..core.errors import short_repr as _short
@@ -134,6 +133,22 @@ def lay(i: int) -> str:
     'lay 1'
     """
     return _LAYS[i] if 0 <= i < len(_LAYS) else f"lay {i}"
+
+
+def _n_chips(items: tuple[tuple[int, ...], ...]) -> int:
+    """How many chips ``items`` hold (a stack holds several)."""
+    k = 0
+    for item in items:
+        k += len(item)
+    return k
+
+
+def _chips(items: tuple[tuple[int, ...], ...]) -> list[int]:
+    """The chips of ``items`` in pickup order, stacks broken into their chips."""
+    out: list[int] = []
+    for item in items:
+        out.extend(item)
+    return out
 
 
 def _ensure_drops(k: int) -> None:
@@ -642,8 +657,10 @@ class Game:
 
     def _drowning(self) -> list[int]:
         """The divers still in the water, in drop order (RULES.md, end of a round, step 2)."""
-        water = [q for q in range(self._n) if not self._home[q] and self._pos[q] > 0]
-        water.sort(key=self._pos.__getitem__, reverse=self.setup.options.drop_order == "farthest_first")
+        home, pos = self._home, self._pos
+        water = [q for q in range(self._n) if not home[q] and pos[q] > 0]
+        if len(water) > 1:  # no two divers share a space: the order is strict
+            water.sort(key=pos.__getitem__, reverse=self.setup.options.drop_order == "farthest_first")
         return water
 
     def _chips_of(self, q: int) -> list[int]:
@@ -655,7 +672,7 @@ class Game:
         if self.setup.options.sink_order != "chosen":
             return False
         carry = self._carry
-        queue = tuple(q for q in self._drowning() if sum(map(len, carry[q])) >= 2)
+        queue = tuple(q for q in self._drowning() if _n_chips(carry[q]) >= 2)
         if not queue:
             return False
         self._sink_queue, self._sink_done, self._laying = queue, {}, ()
@@ -666,7 +683,7 @@ class Game:
 
     def _lay_legal(self) -> tuple[str, ...]:
         """The legal choices of the first diver in the sink queue, who has laid none yet."""
-        k = sum(map(len, self._carry[self._sink_queue[0]]))
+        k = _n_chips(self._carry[self._sink_queue[0]])
         if k >= len(_LAY_LEGAL):
             _ensure_lays(k + 1)
         return _LAY_LEGAL[k]
@@ -711,12 +728,16 @@ class Game:
                 }
             )
         carry = self._carry
+        home = self._home
         # 1. Divers in the submarine bank every item they carry.
         for q in range(n):
-            if self._home[q] and carry[q]:
-                chips = tuple(chain.from_iterable(carry[q]))
+            if home[q] and carry[q]:
+                chips = tuple(_chips(carry[q]))
                 self._banked[q] = self._banked[q] + chips
-                self._score[q] += sum(map(val.__getitem__, chips))
+                gain = 0
+                for c in chips:
+                    gain += val[c]
+                self._score[q] += gain
                 if ev is not None:
                     ev.append({"type": "bank", "seat": q, "chips": [[lv[c], val[c]] for c in chips]})
         # 2. Divers still in the water drop everything, nearest (or farthest) first, each laying
@@ -724,9 +745,13 @@ class Game:
         water = self._drowning()
         done = self._sink_done
         sunk: list[int] = []
-        self._drowned = {q: sum(map(len, carry[q])) for q in water if carry[q]}
+        drowned: dict[int, int] = {}
         for q in water:
-            pickup = list(chain.from_iterable(carry[q]))
+            if carry[q]:
+                drowned[q] = _n_chips(carry[q])
+        self._drowned = drowned
+        for q in water:
+            pickup = _chips(carry[q])
             laid = [pickup[i] for i in done[q]] if q in done else pickup
             sunk.extend(laid)
             if ev is not None and laid:
@@ -734,7 +759,9 @@ class Game:
         self._sink_done = {}
         # 3. Remove the blanks and close the gaps; the sunk chips lie past the end in stacks of 3.
         path: list[tuple[int, ...] | None] = [None]
-        path += filter(None, self._path)  # items are non-empty tuples; blanks are None
+        for item in self._path:
+            if item is not None:  # items are non-empty tuples; blanks are None
+                path.append(item)
         for i in range(0, len(sunk), 3):
             path.append(tuple(sunk[i : i + 3]))
         self._path = path
