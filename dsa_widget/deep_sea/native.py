@@ -4,7 +4,8 @@
 compiled twin is built from *a copy of that very file*, named ``_rules_native``, by mypyc (the
 compiler that ships with mypy); :mod:`.rules` then puts the compiled classes and functions in
 place of its own, so ``from dsa_widget import Game`` gives the compiled ``Game`` with nothing
-else changed: the same choices, dice, events, history, records and errors, about twice as fast.
+else changed: the same choices, dice, events, history, records and errors, about three times
+as fast.
 
 The twin is used only when it was built from the rules file as it is now: the copy carries the
 SHA-256 of the source it came from, and :mod:`.rules` compares it with its own file at import;
