@@ -7,7 +7,7 @@ import random
 from pathlib import Path
 from typing import Any
 
-from dsa_widget import Game
+from dsa_widget import Game, Setup
 
 
 def game(players: Any = 2, path: Any = None, **kw: Any) -> Game:
@@ -117,3 +117,39 @@ def run_notebook(path: Path) -> tuple[Any, str]:
     assert not [o for o in outputs if o.get("output_type") == "error"]
     text = "".join(str(o.get("text", "")) + str(o.get("data", {}).get("text/plain", "")) for o in outputs)
     return nb, text
+
+
+#: every rule option with the values it takes
+OPTION_CHOICES: dict[str, tuple[Any, ...]] = {
+    "turn_back_requires_treasure": (True, False),
+    "drop_order": ("nearest_first", "farthest_first"),
+    "tiebreak": ("level4", "levels_desc"),
+    "reveal": ("public", "owner"),
+    "sink_order": ("chosen", "pickup"),
+}
+
+
+def random_setup(rng: random.Random) -> Setup:
+    """A random setup: 2-6 players, any options, the standard path or a short, crowded one
+    or a long one with big values, little or much air, 1-5 rounds."""
+    n = rng.randint(2, 6)
+    options = {k: rng.choice(v) for k, v in OPTION_CHOICES.items()}
+    kind = rng.random()
+    path: list[tuple[int, int]] | None
+    if kind < 0.3:
+        path = None  # the standard 32 chips
+    elif kind < 0.9:  # short paths: crowded, blocked, emptied, stacks soon
+        length = rng.randint(1, 14)
+        path = [(rng.randint(1, 4), rng.randint(0, 16)) for _ in range(length)]
+    else:  # long paths, big values
+        length = rng.randint(20, 80)
+        path = [(rng.randint(1, 4), rng.randint(0, 2**40)) for _ in range(length)]
+    return Setup.create(
+        players=n,
+        air=rng.choice([1, 2, 3, 5, 8, 12, 25, 40]),
+        rounds=rng.randint(1, 5),
+        first_player=rng.randrange(n),
+        path=path,
+        seed=rng.randrange(2**31),
+        options=options,
+    )

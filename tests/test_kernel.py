@@ -22,6 +22,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from helpers import OPTION_CHOICES, random_setup
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -39,14 +40,6 @@ from dsa_widget.deep_sea.playouts import (
 )
 
 ROOT = Path(__file__).resolve().parents[1]
-
-OPTION_CHOICES: dict[str, tuple[Any, ...]] = {
-    "turn_back_requires_treasure": (True, False),
-    "drop_order": ("nearest_first", "farthest_first"),
-    "tiebreak": ("level4", "levels_desc"),
-    "reveal": ("public", "owner"),
-    "sink_order": ("chosen", "pickup"),
-}
 
 
 # --------------------------------------------------------------------------- the checked side
@@ -121,30 +114,6 @@ def mismatch(trace: Trace, start: Game) -> str | None:
 
 
 # --------------------------------------------------------------------------- games to check
-
-
-def random_setup(rng: random.Random) -> Setup:
-    n = rng.randint(2, 6)
-    options = {k: rng.choice(v) for k, v in OPTION_CHOICES.items()}
-    kind = rng.random()
-    path: list[tuple[int, int]] | None
-    if kind < 0.3:
-        path = None  # the standard 32 chips
-    elif kind < 0.9:  # short paths: crowded, blocked, emptied, stacks soon
-        length = rng.randint(1, 14)
-        path = [(rng.randint(1, 4), rng.randint(0, 16)) for _ in range(length)]
-    else:  # long paths, big values
-        length = rng.randint(20, 80)
-        path = [(rng.randint(1, 4), rng.randint(0, 2**40)) for _ in range(length)]
-    return Setup.create(
-        players=n,
-        air=rng.choice([1, 2, 3, 5, 8, 12, 25, 40]),
-        rounds=rng.randint(1, 5),
-        first_player=rng.randrange(n),
-        path=path,
-        seed=rng.randrange(2**31),
-        options=options,
-    )
 
 
 def _random_moves(g: Game, rng: random.Random, limit: int) -> list[str]:
@@ -236,9 +205,9 @@ def test_differential_plain_python_in_process() -> None:
 def _script(games: int, env: dict[str, str], prelude: str = "") -> str:
     code = (
         prelude
-        + "import runpy, sys; sys.argv = ['test_kernel', '%d'];"
+        + "import runpy, sys; sys.argv = ['test_kernel', '%d']; sys.path.insert(0, %r);"
         + "runpy.run_path(%r, run_name='__main__')"
-    ) % (games, str(Path(__file__)))
+    ) % (games, str(Path(__file__).parent), str(Path(__file__)))
     out = subprocess.run(
         [sys.executable, "-c", code],
         cwd=ROOT,

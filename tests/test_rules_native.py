@@ -24,20 +24,12 @@ from types import ModuleType
 from typing import Any
 
 import pytest
+from helpers import random_setup
 
-from dsa_widget import Setup
 from dsa_widget.deep_sea import native, rules
 
 ROOT = Path(__file__).resolve().parents[1]
 RULES_FILE = Path(rules.__file__ or "").resolve()
-
-OPTION_CHOICES: dict[str, tuple[Any, ...]] = {
-    "turn_back_requires_treasure": (True, False),
-    "drop_order": ("nearest_first", "farthest_first"),
-    "tiebreak": ("level4", "levels_desc"),
-    "reveal": ("public", "owner"),
-    "sink_order": ("chosen", "pickup"),
-}
 
 #: choices no state accepts, or only some: each must fail (or pass) alike in both engines
 ODD_CHOICES: tuple[Any, ...] = (
@@ -78,27 +70,6 @@ def _plain_rules() -> ModuleType:
 def _compiled_rules() -> ModuleType:
     twin = importlib.import_module(f"dsa_widget.deep_sea.{native.MODULE}")
     return twin
-
-
-def random_setup(rng: random.Random) -> Setup:
-    n = rng.randint(2, 6)
-    kind = rng.random()
-    path: list[tuple[int, int]] | None
-    if kind < 0.4:
-        path = None  # the standard 32 chips
-    elif kind < 0.9:  # short paths: crowded, blocked, emptied, stacks soon
-        path = [(rng.randint(1, 4), rng.randint(0, 16)) for _ in range(rng.randint(1, 14))]
-    else:
-        path = [(rng.randint(1, 4), rng.randint(0, 2**40)) for _ in range(rng.randint(20, 60))]
-    return Setup.create(
-        players=n,
-        air=rng.choice([1, 2, 3, 5, 8, 12, 25, 40]),
-        rounds=rng.randint(1, 4),
-        first_player=rng.randrange(n),
-        path=path,
-        seed=rng.randrange(2**31),
-        options={k: rng.choice(v) for k, v in OPTION_CHOICES.items()},
-    )
 
 
 def _outcome(call: Any) -> tuple[str, str]:
