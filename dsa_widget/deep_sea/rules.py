@@ -143,14 +143,6 @@ def _n_chips(items: tuple[tuple[int, ...], ...]) -> int:
     return k
 
 
-def _chips(items: tuple[tuple[int, ...], ...]) -> list[int]:
-    """The chips of ``items`` in pickup order, stacks broken into their chips."""
-    out: list[int] = []
-    for item in items:
-        out.extend(item)
-    return out
-
-
 def _ensure_drops(k: int) -> None:
     """Legal-choice tuples for divers carrying up to ``k`` items (grows with what the game
     deals, never with what a caller asks for)."""
@@ -732,7 +724,7 @@ class Game:
         # 1. Divers in the submarine bank every item they carry.
         for q in range(n):
             if home[q] and carry[q]:
-                chips = tuple(_chips(carry[q]))
+                chips = tuple(self._chips_of(q))
                 self._banked[q] = self._banked[q] + chips
                 gain = 0
                 for c in chips:
@@ -751,7 +743,7 @@ class Game:
                 drowned[q] = _n_chips(carry[q])
         self._drowned = drowned
         for q in water:
-            pickup = _chips(carry[q])
+            pickup = self._chips_of(q)
             laid = [pickup[i] for i in done[q]] if q in done else pickup
             sunk.extend(laid)
             if ev is not None and laid:
@@ -1296,7 +1288,7 @@ class Game:
     def _play_sink(self, sink: Any) -> None:
         """The sink step as a record writes it: for each drowning diver named, the order of his
         chips; one not named lays them in pickup order."""
-        chips = {q: len(self._chips_of(q)) for q in self._drowning() if self._carry[q]}
+        chips = {q: _n_chips(self._carry[q]) for q in self._drowning() if self._carry[q]}
         orders = self._sink_orders({} if sink is None else sink, chips)
         while self._step == SINK_STEP:
             order = orders.get(self._sink_queue[0])
@@ -1678,9 +1670,8 @@ class Game:
 
     @classmethod
     def load(cls, record: Any, *, events: bool = True) -> Game:
-        from .record import load_record
-
-        return load_record(record, events=events)
+        """The same as :meth:`from_record`."""
+        return cls.from_record(record, events=events)
 
     # ------------------------------------------------------------------ views
 
@@ -1923,22 +1914,21 @@ NATIVE_STATUS = "plain Python"
 
 def _use_native() -> None:
     global NATIVE, NATIVE_STATUS
-    import hashlib
     import importlib
     import os
     import warnings
+
+    from . import native
 
     if os.environ.get("DSA_WIDGET_NO_COMPILED"):
         NATIVE_STATUS = "plain Python (DSA_WIDGET_NO_COMPILED is set)"
         return
     try:
-        twin = importlib.import_module(f"{__package__}._rules_native")
+        twin = importlib.import_module(f"{__package__}.{native.MODULE}")
     except ImportError:
         NATIVE_STATUS = "plain Python (no compiled build: python -m dsa_widget compile)"
         return
-    with open(__file__, "rb") as f:
-        mine = hashlib.sha256(f.read()).hexdigest()
-    if getattr(twin, "_SOURCE_HASH", None) != mine:
+    if getattr(twin, "_SOURCE_HASH", None) != native.source_hash():
         NATIVE_STATUS = "plain Python (the compiled build is stale: python -m dsa_widget compile)"
         warnings.warn(
             "dsa_widget: the compiled rules were built from another version of rules.py and are "
