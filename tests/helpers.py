@@ -4,10 +4,29 @@ from __future__ import annotations
 
 import os
 import random
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
 from dsa_widget import Game, Setup
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def run_python(
+    *args: str, env: dict[str, str] | None = None, timeout: float = 300
+) -> subprocess.CompletedProcess[str]:
+    """``python *args`` in a subprocess at the repository root, with ``env`` added to this
+    process's environment; its output captured as text."""
+    return subprocess.run(
+        [sys.executable, *args],
+        cwd=ROOT,
+        env={**os.environ, **(env or {})},
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
 
 
 def game(players: Any = 2, path: Any = None, **kw: Any) -> Game:

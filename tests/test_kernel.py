@@ -15,14 +15,12 @@ Run as a script (``python tests/test_kernel.py GAMES``), it runs the differentia
 
 from __future__ import annotations
 
-import os
 import random
-import subprocess
 import sys
 from pathlib import Path
 from typing import Any
 
-from helpers import OPTION_CHOICES, random_setup
+from helpers import OPTION_CHOICES, random_setup, run_python
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -38,9 +36,6 @@ from dsa_widget.deep_sea.playouts import (
     random_playouts,
     trace_playout,
 )
-
-ROOT = Path(__file__).resolve().parents[1]
-
 
 # --------------------------------------------------------------------------- the checked side
 
@@ -208,14 +203,7 @@ def _script(games: int, env: dict[str, str], prelude: str = "") -> str:
         + "import runpy, sys; sys.argv = ['test_kernel', '%d']; sys.path.insert(0, %r);"
         + "runpy.run_path(%r, run_name='__main__')"
     ) % (games, str(Path(__file__).parent), str(Path(__file__)))
-    out = subprocess.run(
-        [sys.executable, "-c", code],
-        cwd=ROOT,
-        env={**os.environ, **env},
-        capture_output=True,
-        text=True,
-        timeout=900,
-    )
+    out = run_python("-c", code, env=env, timeout=900)
     assert out.returncode == 0, out.stdout + out.stderr
     return out.stdout.strip().splitlines()[-1]
 

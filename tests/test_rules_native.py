@@ -16,7 +16,6 @@ import importlib
 import importlib.util
 import os
 import random
-import subprocess
 import sys
 from functools import partial
 from pathlib import Path
@@ -24,11 +23,10 @@ from types import ModuleType
 from typing import Any
 
 import pytest
-from helpers import random_setup
+from helpers import random_setup, run_python
 
 from dsa_widget.deep_sea import native, rules
 
-ROOT = Path(__file__).resolve().parents[1]
 RULES_FILE = Path(rules.__file__ or "").resolve()
 
 #: choices no state accepts, or only some: each must fail (or pass) alike in both engines
@@ -214,27 +212,10 @@ def test_errors_and_docs_survive_compilation() -> None:
 def test_the_rules_tests_pass_on_plain_python() -> None:
     """The rules' own test files, run on the plain Python engine in a subprocess."""
     files = ["tests/test_rules.py", "tests/test_records.py", "tests/test_sink.py", "tests/test_step_log.py"]
-    out = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-x", *files],
-        cwd=ROOT,
-        env={**os.environ, "DSA_WIDGET_NO_COMPILED": "1"},
-        capture_output=True,
-        text=True,
-        timeout=1200,
-    )
+    pytest = ["-m", "pytest", "-q", "-p", "no:cacheprovider", "-x", *files]
+    out = run_python(*pytest, env={"DSA_WIDGET_NO_COMPILED": "1"}, timeout=1200)
     assert out.returncode == 0, out.stdout[-3000:] + out.stderr[-3000:]
     assert " passed" in out.stdout and "failed" not in out.stdout
-
-
-def _run(code: str, **env: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-c", code],
-        cwd=ROOT,
-        env={**os.environ, **env},
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
 
 
 def test_a_stale_build_is_never_run() -> None:
@@ -249,7 +230,7 @@ def test_a_stale_build_is_never_run() -> None:
         "    from dsa_widget.deep_sea import rules\n"
         "print(rules.NATIVE, type(rules.Game.apply).__name__, [str(x.message) for x in w])\n"
     )
-    out = _run(code, DSA_WIDGET_NO_COMPILED="")
+    out = run_python("-c", code, env={"DSA_WIDGET_NO_COMPILED": ""})
     assert out.returncode == 0, out.stderr
     native_flag, kind, warned = out.stdout.split(" ", 2)
     assert (native_flag, kind) == ("False", "function")
@@ -257,9 +238,10 @@ def test_a_stale_build_is_never_run() -> None:
 
 
 def test_the_switch_turns_the_build_off() -> None:
-    out = _run(
+    out = run_python(
+        "-c",
         "from dsa_widget.deep_sea import rules; print(rules.NATIVE, rules.NATIVE_STATUS)",
-        DSA_WIDGET_NO_COMPILED="1",
+        env={"DSA_WIDGET_NO_COMPILED": "1"},
     )
     assert out.stdout.startswith("False plain Python (DSA_WIDGET_NO_COMPILED is set)"), out.stderr
 
@@ -267,14 +249,7 @@ def test_the_switch_turns_the_build_off() -> None:
 def test_compile_command_skips_an_up_to_date_build() -> None:
     """``python -m dsa_widget compile --if-stale`` (what scripts/setup.sh runs) rebuilds only
     when rules.py changed; here the build is current."""
-    out = subprocess.run(
-        [sys.executable, "-m", "dsa_widget", "compile", "--if-stale"],
-        cwd=ROOT,
-        env={**os.environ, "DSA_WIDGET_NO_COMPILED": "1"},
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+    out = run_python("-m", "dsa_widget", "compile", "--if-stale", env={"DSA_WIDGET_NO_COMPILED": "1"})
     assert out.returncode == 0, out.stderr
     assert "up to date" in out.stdout
     assert native.up_to_date() and native.built_hash() == native.source_hash()
