@@ -21,20 +21,21 @@ rank    2-player round robin of the heuristics (which is the best one).
         uniform would be 25%).
 
 Measured on the 2-core dev machine (shared, so timings are noisy), seed 2026, 2 workers under
-nice -n 10 (issue 10; mc: 8,000 kernel playouts a choice; ismcts: 150 iterations of 16 kernel
-rollouts, opponents modelled by planner):
+nice -n 10 (issue 10; mc: 8,000 kernel playouts a choice, whole games with 2 players, at most
+700,000 diver turns a decision; ismcts: 150 iterations of 16 kernel rollouts, opponents
+modelled by planner):
   rank: planner best (57.7% vs baseline over 600 games), then take_n:n=2,min_level=2, baseline
-  2p:   mc vs planner: 75.4% of 1000 (Wilson 72.7-78.0%), 762 s wall, 1161 s CPU
-        (short of the 80% target; 2,000 playouts: 79.0% of 200, 72.8-84.1%; the old 200 Python
-        playouts: 75.6% of 1000)
+  2p:   mc vs planner: 79.2% of 1000 (Wilson 76.6-81.6%), 993 s wall, 1969 s CPU
+        (short of the 80% target; no cap, --search mc:max_turns=none: 79.5%, 76.9-81.9%;
+        the round horizon, the old default, --search mc:horizon=round: 75.4%, 72.7-78.0%)
         ismcts vs planner: 73.7% of 600 (70.0-77.0%), 558 s wall, 1094 s CPU
         (the old default, 200 Python rollouts and opponents searched: 68.9% of 400)
-  4p:   mc vs 3 x planner: 59.8% of 500 (55.4-64.0%), 315 s wall, 627 s CPU
-  speed: CPU per decision with a real choice (150 states from heuristic games each):
-        mc 2p median 31 ms, p95 52, max 58; 4p median 47 ms, p95 81, max 98
-        ismcts 2p median 57 ms, p95 78, max 87; 4p median 67 ms, p95 89, max 93
-        (the first decision of a process also loads the compiled kernel, about 1 s);
-        heuristics ~0.01 ms; heuristic-only tournaments 900 games/s (2p), 560 games/s (4p)
+  4p:   mc vs 3 x planner: 59.8% of 500 (55.4-64.0%), 355 s wall, 699 s CPU
+  speed: CPU per decision with a real choice (150 states from heuristic games each, after an
+        untimed first decision, which also loads the compiled kernel, about 1 s):
+        mc 2p median 82 ms, p95 114, max 141; 4p median 47 ms, p95 76, max 89
+        ismcts 2p median 45 ms, p95 72, max 80; 4p median 69 ms, p95 81, max 87;
+        heuristics ~0.02 ms; heuristic-only tournaments 850 games/s (2p), 530-650 games/s (4p)
         on 2 workers
 """
 
@@ -77,7 +78,15 @@ def bench_speed(workers: int) -> dict:
         states = decision_states(200, players, seed=players)
         for name in BOT_NAMES:
             bot = make_bot(name, seed=1)
-            use = states if name not in ("mc", "ismcts") else states[:40]
+            # the search bots: 150 decisions with a real choice (a lone choice costs nothing)
+            use = (
+                states
+                if name not in ("mc", "ismcts")
+                else [g for g in states if len(g.legal_choices()) > 1][:150]
+            )
+            if name in ("mc", "ismcts"):  # untimed: the first call loads the compiled kernel (~1 s)
+                warm = use[-1]
+                make_bot(name, seed=2)(warm.view(warm.current_player), warm.legal_choices())
             cpu: list[float] = []  # CPU seconds of each decision
             t = time.perf_counter()
             for g in use:

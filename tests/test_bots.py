@@ -131,6 +131,9 @@ def test_unknown_bot_name_lists_names():
         make_bot("ismcts", opponents="telepathy")
     with pytest.raises(ValueError, match="max_time"):
         make_bot("mc", max_time=-1)
+    for bad in (0, 2.5, "many"):
+        with pytest.raises(ValueError, match="max_turns"):
+            make_bot("mc", max_turns=bad)
     with pytest.raises(ValueError, match="unknown bot"):
         play_until(Game(players=2), {0: "nobody"})
 
@@ -406,6 +409,43 @@ def test_max_time_caps_the_search():
     ism = make_bot("ismcts", seed=1, playouts=30)
     ism(g.view(0), g.legal_choices())
     assert sum(ism.last_explanation["visits"].values()) == 30 and "visits" in ism.explain()
+
+
+def test_mc_horizon_auto_plays_whole_games_with_two_players_only():
+    """horizon="auto" (mc's default): playouts run to the end of the game with two players,
+    to the end of the round with more; "game" and "round" do what they say at any size."""
+    for players, auto in ((2, "game"), (3, "round"), (4, "round")):
+        g = Game(players=players, seed=8)
+        g.roll((3, 3))
+        for engine in ("kernel", "python"):
+            for horizon, expected in (("auto", auto), ("game", "game"), ("round", "round")):
+                bot = make_bot("mc", seed=1, playouts=4, horizon=horizon, engine=engine)
+                bot(g.view(0), g.legal_choices())
+                assert bot.last_explanation["horizon"] == expected, (players, engine, horizon)
+    assert make_bot("mc").horizon == "auto" and make_bot("mc").self_rollout == "eager"
+
+
+def test_mc_max_turns_caps_the_work_by_a_count():
+    """max_turns: the search stops once its playouts have played that many diver turns (checked
+    after each batch: 1,000 playouts a choice on the kernel, one in Python), so the cap is a
+    count and the same seed makes the same choice on any machine."""
+    g = Game(players=2, seed=8)
+    g.roll((3, 3))
+    view, legal = g.view(0), g.legal_choices()
+    for engine, batch in (("kernel", 1000), ("python", 1)):
+        free = make_bot("mc", seed=1, playouts=2 * batch, max_turns=None, engine=engine)
+        free(view, legal)
+        e = free.last_explanation
+        assert e["playouts"] == 2 * batch
+        # a whole game's rest a playout, every choice: more than one turn a playout
+        assert e["turns"] > 2 * batch * len(legal)
+        capped = make_bot("mc", seed=1, playouts=2 * batch, max_turns=1, engine=engine)
+        choice = capped(view, legal)
+        assert capped.last_explanation["playouts"] == batch
+        assert 0 < capped.last_explanation["turns"] < e["turns"]
+        again = make_bot("mc", seed=1, playouts=2 * batch, max_turns=1, engine=engine)
+        assert again(view, legal) == choice
+        assert again.last_explanation == capped.last_explanation
 
 
 def test_search_engines_estimate_the_same_values():

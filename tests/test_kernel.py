@@ -369,14 +369,18 @@ def test_planner_policy_is_the_planner_bots_rule() -> None:
     """Policy("planner") chooses exactly what the ``planner`` bot's rule of thumb
     (heuristics.PlannerPolicy) chooses on the checked Game, choice for choice, with its knobs."""
     from dsa_widget.deep_sea.bots.heuristics import PlannerPolicy
+    from dsa_widget.deep_sea.bots.search import EAGER
 
+    # the search bots' own rollout rule, as the kernel takes its knobs (ints)
+    eager = {k: int(v) for k, v in EAGER.items()}
     rng = random.Random(11)
     checked = 0
     for _ in range(250):
         start = random_start(rng)
         knobs = {"carry": rng.randint(0, 4), "slack": rng.randint(-2, 8), "up_slack": rng.randint(-2, 6)}
         if rng.random() < 0.5:
-            knobs = {"carry": 2, "slack": 4, "up_slack": 2}  # the bot's defaults
+            # the bot's defaults, or the search bots' own rollout rule (eager)
+            knobs = rng.choice([{"carry": 2, "slack": 4, "up_slack": 2}, eager])
         rule = PlannerPolicy(
             slack=float(knobs["slack"]), carry=knobs["carry"], up_slack=float(knobs["up_slack"])
         )

@@ -68,6 +68,12 @@ ROLLOUT_POLICIES: dict[str, Callable[[random.Random], Policy]] = {
 }
 
 
+#: How far a playout runs: to the end of the game, of the current round, or (``"auto"``) the
+#: game with two players and the round with more (where a whole game's playouts cost too much
+#: time a decision).
+HORIZONS = ("game", "round", "auto")
+
+
 class _SelfPolicy(Policy):
     """One policy for diver ``me``, another for everybody else."""
 
@@ -165,8 +171,10 @@ class _SearchBot(Bot):
                 f"{self.name}: self_rollout must be None or one of {', '.join(ROLLOUT_POLICIES)}, "
                 f"got {self.self_rollout!r}"
             )
-        if self.horizon not in ("game", "round"):
-            raise ValueError(f"{self.name}: horizon must be 'game' or 'round', got {self.horizon!r}")
+        if self.horizon not in HORIZONS:
+            raise ValueError(
+                f"{self.name}: horizon must be one of {', '.join(map(repr, HORIZONS))}, got {self.horizon!r}"
+            )
         self.policy = ROLLOUT_POLICIES[self.rollout](self.rng)
         if self.engine not in ("auto", "kernel", "python"):
             raise ValueError(f"{self.name}: engine must be 'auto', 'kernel' or 'python', got {self.engine!r}")
@@ -192,10 +200,16 @@ class _SearchBot(Bot):
             return self.policy
         return _SelfPolicy(me, ROLLOUT_POLICIES[self.self_rollout](self.rng), self.policy)
 
+    def _to_round_end(self, players: int) -> bool:
+        """Whether playouts stop at the end of the round (``horizon``; ``"auto"``: unless the
+        game has two players)."""
+        return self.horizon == "round" or self.horizon == "auto" and players > 2
+
     def _finish(self, g: Game, me: int, round0: int, policy: Policy) -> tuple[bool, list[float]]:
         """Run the playout; return (back home this round, rewards)."""
+        to_round_end = self._to_round_end(len(g.players))
         if self.use_kernel:
-            stop = round0 if self.horizon == "round" else 0
+            stop = round0 if to_round_end else 0
             if g.is_over or stop and g.round > stop:
                 return bool(g.returned[me]), round_rewards(g, self.margin_weight)
             seats = self._kernel_seats(me, len(g.players))
@@ -204,7 +218,7 @@ class _SearchBot(Bot):
             return bool(r.homes[0] >> me & 1), kernel_rewards(
                 r.scores, r.winners[0], r.ended[0], t, self.margin_weight
             )
-        if self.horizon == "round":
+        if to_round_end:
             home = rollout(g, policy, me, round0)
             return home, round_rewards(g, self.margin_weight)
         home = rollout(g, policy, me)
@@ -242,33 +256,46 @@ class MonteCarloBot(_SearchBot):
     random numbers), so the comparison is sharp with few playouts.
 
     Knobs: ``playouts`` per choice (strength), ``max_time`` (seconds per
-    decision, optional; makes play depend on the clock), ``rollout`` (the
-    policy all divers follow in playouts), ``self_rollout`` (another policy
-    for this diver's own moves in playouts; ``None``: the same), ``margin_weight``, ``horizon``:
-    ``"round"`` (default) plays each playout to the end of this round only and
-    scores it by the chance of winning estimated from the scores (cheaper and
-    less noisy; blind to later rounds, except in the last round where it is
-    exact), ``"game"`` plays on to the end of the game; ``engine``: ``"auto"`` (the
-    kernel when it plays the rollout policy), ``"kernel"`` or ``"python"``.  On the kernel a
-    decision samples the hidden values once, then every playout deals the unseen ones anew.
+    decision, optional; makes play depend on the clock), ``max_turns`` (the most diver turns
+    the playouts of one decision may play, all choices together, checked after each batch of
+    playouts: a count, so the same seed makes the same choice on any machine; ``None``: no
+    cap), ``rollout`` (the policy all divers follow in playouts), ``self_rollout`` (another
+    policy for this diver's own moves in playouts; ``None``: the same), ``margin_weight``,
+    ``horizon``: ``"round"`` plays each playout to the end of this round only and scores it by
+    the chance of winning estimated from the scores (cheaper and less noisy; blind to later
+    rounds, except in the last round where it is exact), ``"game"`` plays on to the end of the
+    game, ``"auto"`` (default) the game with two players and the round with more (where whole
+    games cost too much time a decision); ``engine``: ``"auto"`` (the kernel when it plays the
+    rollout policy), ``"kernel"`` or ``"python"``.  On the kernel a decision samples the hidden
+    values once, then every playout deals the unseen ones anew.
 
     ``playouts=None`` (the default): 8,000 on the compiled kernel (the rewards of a batch of
-    kernel playouts are summed with numpy, :func:`batch_rewards`), 200 otherwise; on the kernel
-    about 20-80 ms of CPU a decision.  The default (8,000 playouts a choice, its own moves in
-    playouts by the ``eager`` rule) won 75.4% of 1,000 2-player games against the best
-    heuristic, ``planner`` (95% Wilson interval 72.7-78.0%, seed 2026): no better than 2,000
-    playouts (79.0% of 200, 72.8-84.1%) or 200 Python playouts with ``planner`` rollouts
-    (75.6% of 1,000): past a few hundred playouts the rollout model, not the sampling noise,
-    limits it.  See ``benchmarks/bench_bots.py``.
+    kernel playouts are summed with numpy, :func:`batch_rewards`), 200 otherwise, within
+    ``max_turns=700_000``.  On the kernel, CPU a decision with a real choice (150 states of
+    heuristic games each, ``bench_bots.py --only speed``): 2 players median 82 ms, p95 114,
+    max 141 ms (the cap cuts the playouts of about one decision in seven);
+    4 players median 47 ms, p95 76, max 89 ms.
+
+    Strength against the best heuristic, ``planner``, 2-player games, seats rotated, seed 2026
+    (95% Wilson intervals; ``benchmarks/bench_bots.py``): the default won 79.2% of 1,000
+    (76.6-81.6%); without the cap, 79.5% (76.9-81.9%); with the round horizon (the default
+    before), 75.4% (72.7-78.0%).  On the first 300 of those games (whole-game playouts, no cap:
+    82.2%), its own moves by ``planner`` instead of ``eager`` did worse (77.0%), and so did
+    2,000 playouts a choice (80.3%).  Past a few thousand playouts the rollout model, not the
+    sampling noise, limits it.
     """
 
     #: playouts a choice by default, on the compiled kernel and otherwise
     DEFAULT_PLAYOUTS: ClassVar[tuple[int, int]] = (8000, 200)
+    max_turns: int | None
 
     def _check_knobs(self) -> None:
         auto = self.playouts is None
         if auto:
             self.playouts = 1  # (checked below)
+        mt = self.max_turns
+        if mt is not None and (type(mt) is not int or mt < 1):
+            raise ValueError(f"mc: max_turns must be None or a positive int (diver turns), got {mt!r}")
         super()._check_knobs()
         if auto:
             self.playouts = self.DEFAULT_PLAYOUTS[0 if self.use_kernel and PLAYOUTS_COMPILED else 1]
@@ -277,10 +304,11 @@ class MonteCarloBot(_SearchBot):
     KNOBS: ClassVar[dict[str, Any]] = {
         "playouts": None,
         "max_time": None,
+        "max_turns": 700_000,
         "rollout": "planner",
         "self_rollout": "eager",
         "margin_weight": 0.2,
-        "horizon": "round",
+        "horizon": "auto",
         "engine": "auto",
     }
 
@@ -296,16 +324,21 @@ class MonteCarloBot(_SearchBot):
         home = {c: 0 for c in legal}
         deadline = None if self.max_time is None else time.perf_counter() + self.max_time
         n = 0
+        work = 0  # diver turns the playouts have played
         for _ in range(self.playouts):
             g0 = self._sample(view)
             for c in legal:
                 g = g0.copy(history=False, events=False)
                 g.apply_unchecked(c)
+                t0 = g.turn_number
                 got_home, r = self._finish(g, me, r0, policy)
+                work += g.turn_number - t0
                 home[c] += got_home
                 total[c] += r[me]
             n += 1
             if deadline is not None and time.perf_counter() > deadline:
+                break
+            if self.max_turns is not None and work >= self.max_turns:
                 break
         values = {c: total[c] / n for c in legal}
         best = max(legal, key=lambda c: (values[c], -legal.index(c)))
@@ -316,6 +349,8 @@ class MonteCarloBot(_SearchBot):
             "values": values,
             "p_home": p_home,
             "playouts": n,
+            "turns": work,
+            "horizon": "round" if self._to_round_end(len(view.players)) else "game",
         }
 
     def _decide_kernel(self, view: View, legal: tuple[str, ...]) -> tuple[str, dict[str, Any]]:
@@ -327,7 +362,7 @@ class MonteCarloBot(_SearchBot):
         g0 = self._sample(view)
         redeal = _unseen_in_play(view)
         seats = self._kernel_seats(me, n)
-        stop = view.round if self.horizon == "round" else 0
+        stop = view.round if self._to_round_end(n) else 0
         rounds = view.rounds
         t_round = 8.0 * math.sqrt(max(1, rounds - view.round))  # round_rewards' temperature then
         after: dict[str, tuple[Game, list[int]]] = {}
@@ -343,6 +378,7 @@ class MonteCarloBot(_SearchBot):
         home = dict.fromkeys(legal, 0)
         deadline = None if self.max_time is None else time.perf_counter() + self.max_time
         done = 0
+        work = 0  # diver turns the playouts have played (all choices)
         while done < self.playouts:
             batch = min(_KERNEL_BATCH, self.playouts - done)
             seed = self.rng.getrandbits(63)  # one seed for every choice: common random numbers
@@ -354,8 +390,11 @@ class MonteCarloBot(_SearchBot):
                 r = playout_from(g, batch, seed=seed, policy=seats, stop_round=stop, redeal=deal)
                 total[c] += batch_rewards(r.scores, r.winners, r.ended, n, t_round, self.margin_weight)[me]
                 home[c] += sum(1 for h in r.homes if h >> me & 1)
+                work += sum(r.turns) - batch * g.turn_number
             done += batch
             if deadline is not None and time.perf_counter() > deadline:
+                break
+            if self.max_turns is not None and work >= self.max_turns:
                 break
         values = {c: total[c] / done for c in legal}
         p_home = {c: home[c] / done for c in legal}
@@ -366,6 +405,8 @@ class MonteCarloBot(_SearchBot):
             "values": values,
             "p_home": p_home,
             "playouts": done,
+            "turns": work,
+            "horizon": "round" if stop else "game",
         }
 
 
@@ -540,7 +581,7 @@ class ISMCTSBot(_SearchBot):
         if k == 1:
             home, r = self._finish(g, me, round0, policy)
             return float(home), r
-        stop = round0 if self.horizon == "round" else 0
+        stop = round0 if self._to_round_end(len(g.players)) else 0
         if g.is_over or stop and g.round > stop:
             return float(g.returned[me]), round_rewards(g, self.margin_weight)
         n = len(g.players)
