@@ -11,8 +11,8 @@ times the straightforward reference DP of home_chance on the same states.
 The home-chance figures are CPU times (``time.process_time``) on 200 mid-round positions of
 sensible play (``realistic_states``) and 24 crowded ones (``crowded_states``: four to six divers
 deep in the water with 18 to 24 air left): for each, the live figure (what the board's overlay
-computes: exact within its budgets of states, the whole position's and one DP layer's, else an
-estimate) and the exact
+computes: the exact fraction within a small budget of states, past it the same DP in floating
+point within its budgets, the whole position's and one DP layer's, else an estimate) and the exact
 ``home_chance()`` of every legal choice (within its default budget, ``MAX_STATES``).
 ``DSA_WIDGET_NO_NUMBA=1`` measures the DP in Python.
 """
@@ -105,6 +105,7 @@ def home_figures(states: list[Game], crowded: list[Game]) -> None:
     """The live figure and the exact home_chance() on every position (see the module text)."""
     from dsa_widget.deep_sea.analysis import home_chance
     from dsa_widget.deep_sea.analysis.overlay import (
+        OVERLAY_EXACT_STATES,
         OVERLAY_MAX_LAYER,
         OVERLAY_MAX_STATES,
         OVERLAY_MAX_STATES_PYTHON,
@@ -116,8 +117,13 @@ def home_figures(states: list[Game], crowded: list[Game]) -> None:
     budget = OVERLAY_MAX_STATES if home_mod.COMPILED else OVERLAY_MAX_STATES_PYTHON
     print(
         f"exact DP {'compiled by numba' if home_mod.COMPILED else 'in Python (no numba)'}; "
-        f"first call {time.process_time() - t:.2f} s; live budget {budget:,} states a position"
-        + (f", at most {OVERLAY_MAX_LAYER:,} in one layer" if home_mod.COMPILED else "")
+        f"first call {time.process_time() - t:.2f} s; live budget "
+        + (
+            f"{OVERLAY_EXACT_STATES:,} states a position for fractions, then {budget:,} in floating "
+            f"point, at most {OVERLAY_MAX_LAYER:,} in one layer"
+            if home_mod.COMPILED
+            else f"{budget:,} states a position"
+        )
     )
     rows = []  # (live s, exact s, estimated?, divers in the water, exact past its budget?) a position
     for g in states + crowded:
@@ -133,16 +139,20 @@ def home_figures(states: list[Game], crowded: list[Game]) -> None:
         except AnalysisError:
             over = True
         t_exact = time.process_time() - t
-        rows.append((t_live, t_exact, "home_est" in ov, sum(p > 0 for p in g.positions), over))
+        rows.append(
+            (t_live, t_exact, "home_est" in ov, sum(p > 0 for p in g.positions), over, "home_float" in ov)
+        )
     k = len(states)
     for label, group in (("realistic", rows[:k]), ("crowded", rows[k:]), ("all", rows)):
         estimated = sum(r[2] for r in group)
+        floats = sum(r[5] and not r[2] for r in group)
         wet = sum(r[3] > 3 for r in group)
         print(f"chance to get home, {label}: {len(group)} positions ({wet} with 4 to 6 divers in the water)")
         print(
             "  "
             + summary("live figure (overlay)", [r[0] for r in group])
-            + f"; exact on {len(group) - estimated}, estimated on {estimated}   [target < 100 ms]"
+            + f"; exact on {len(group) - estimated} ({floats} of them in floating point), "
+            f"estimated on {estimated}   [target < 100 ms]"
         )
         over = sum(r[4] for r in group)
         print(

@@ -3,7 +3,7 @@
 
 import { MARGIN, spaceXY, TOP } from "./board.js";
 import { h, s } from "./dom.js";
-import { fracText, fracTitle } from "./history.js";
+import { fracText, fracTitle, precisePct } from "./history.js";
 import { obj, poss, subj } from "./model.js";
 
 const CHOICE_WORDS = { back: "turn back", continue: "keep diving", roll: "roll", take: "take", none: "do nothing" };
@@ -126,6 +126,21 @@ export function drawHints(st, ov, { hints, picked, folded = false, onHints, onPi
     Object.entries(home).forEach(([c, v], i) => {
       const sep = i ? " · " : "";
       if (!v) {
+        const fl = ov.home_float?.[c];
+        if (fl) {
+          // the exact DP summed in floating point: [chance, 1 - chance] (1 - chance kept apart
+          // so that a figure near 100% shows its digits)
+          dd.append(
+            h("span", {
+              class: "dsa-ov-cell dsa-ov-float",
+              "data-home": c,
+              "data-float": fl[0],
+              title: ov.home_float_note || "",
+              text: `${sep}${choiceWords(c)}: ≈ ${precisePct(100 * fl[0], 100 * fl[1])}`,
+            }),
+          );
+          return;
+        }
         const est = ov.home_est?.[c];
         if (est) {
           const pct = (x) => `${Math.round(100 * x)}%`;
@@ -157,6 +172,8 @@ export function drawHints(st, ov, { hints, picked, folded = false, onHints, onPi
       );
     });
     list.append(dd);
+    if (ov.home_float && ov.home_float_note)
+      list.append(h("dd", { class: "dsa-hint dsa-ov-float-note", text: `≈ ${ov.home_float_note}` }));
     if (ov.home_note) list.append(h("dd", { class: "dsa-hint", text: ov.home_note }));
   } else {
     list.append(h("dd", { class: "dsa-hint", text: ov.home_note || "not available" }));

@@ -242,6 +242,35 @@ def _widget_states(nb) -> list[dict]:
     return [m["state"] for m in states.values() if "history_tail" in m.get("state", {})]
 
 
+CROWDED_CELL = """from dsa_widget import DeepSea, Game
+g = Game(players=5, seed=4)
+while g.air > 18:  # every diver takes his first chip and keeps diving
+    q = g.current_player
+    if g.step == "search":
+        g.apply("take" if "take" in g.legal_choices() and not g.carrying[q] else "none")
+    else:
+        g.apply("continue" if g.step == "turn_back" else g.legal_choices()[0])
+w = DeepSea(g)
+w"""
+
+
+def test_a_crowded_position_shows_the_exact_dp_in_floating_point(lab, page, console):
+    """Five divers deep with 18 air: too many cases for the fraction live, so the overlay
+    shows the exact DP's float (issue 10, item 4), marked as such, and it is Python's."""
+    nb = lab.open("crowded.ipynb", [CROWDED_CELL])
+    nb.run_all()
+    root = page.locator(".dsa-root").first
+    cell = root.locator(".dsa-ov-home .dsa-ov-float[data-home='roll']")
+    expect(cell).to_be_visible()
+    want = json.loads(nb.execute("import json; print(json.dumps(w.overlay['home_float']['roll']))").stdout)
+    assert float(cell.get_attribute("data-float")) == want[0]
+    expect(cell).to_contain_text(f"≈ {100 * want[0]:.1f}%")
+    assert "floating point" in (cell.get_attribute("title") or "")
+    expect(root.locator(".dsa-ov-float-note")).to_contain_text("floating point")
+    expect(root.locator(".dsa-ov-est")).to_have_count(0)
+    root.screenshot(path=str(SCREENS / "hints-float.png"))
+
+
 def test_static_export_of_the_lesson_can_be_scrubbed(static_export, page, console, tmp_path):
     from . import static as static_mod
 

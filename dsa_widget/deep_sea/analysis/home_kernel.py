@@ -56,6 +56,7 @@ __all__ = [
     "limbs_for",
     "fits",
     "solve",
+    "solve_float",
     "plain_solve",
     "warm_up",
 ]
@@ -64,6 +65,8 @@ _F = TypeVar("_F", bound=Callable[..., Any])
 
 #: a flat int buffer: a numpy int64 array (compiled) or a list (plain Python)
 Buf = MutableSequence[int]
+#: ... and a flat float buffer (float64)
+FBuf = MutableSequence[float]
 
 _numba: Any = importlib.import_module("numba") if COMPILED else None
 _np: Any = importlib.import_module("numpy") if COMPILED else None
@@ -77,7 +80,7 @@ def _jit(f: _F) -> _F:
     _KERNEL.append(f.__name__)
     if _numba is None:
         return f
-    inline = "never" if f.__name__ == "solve" else "always"
+    inline = "never" if f.__name__ in ("solve", "solve_float") else "always"
     return _numba.njit(cache=True, nogil=True, error_model="numpy", inline=inline)(f)  # type: ignore[no-any-return]
 
 
@@ -116,10 +119,17 @@ if _np is not None:
     def _alloc(size: int) -> Buf:
         return _np_zeros(size, _np_int64)  # type: ignore[no-any-return]
 
+    @_numba.njit(cache=True, nogil=True)  # type: ignore[untyped-decorator]
+    def _alloc_f(size: int) -> FBuf:
+        return _np_zeros(size, _np.float64)  # type: ignore[no-any-return]
+
 else:
 
     def _alloc(size: int) -> Buf:
         return [0] * size
+
+    def _alloc_f(size: int) -> FBuf:
+        return [0.0] * size
 
 
 #: the status codes of :func:`solve`: done; more states than the budget; more than K limbs
@@ -331,6 +341,12 @@ def _find(keys: Buf, mask: int, key: int) -> int:
 @_jit
 def _muladd(vals: Buf, b: int, w: int, src: Buf, so: int, kk: int) -> int:
     """``vals[b:b + kk] += w * src[so:so + kk]`` (limbs, ``w <= 9``); the carry out of the top limb."""
+    if kk == 2:  # the usual width (up to 36 turns): unrolled
+        v = vals[b] + w * src[so]
+        vals[b] = v & _LMASK
+        v = vals[b + 1] + w * src[so + 1] + (v >> LIMB)
+        vals[b + 1] = v & _LMASK
+        return v >> LIMB
     carry = 0
     for j in range(kk):
         v = vals[b + j] + w * src[so + j] + carry
@@ -355,6 +371,160 @@ def _add(keys: Buf, vals: Buf, used: Buf, count: int, mask: int, kk: int, key: i
     if _muladd(vals, b, w, mass, 0, kk):
         return -count - 1
     return count
+
+
+@_jit
+def _tables(n: int, loads: Buf, nxt: Buf, breath: Buf, outs: Buf, light: Buf) -> None:
+    """Per home mask ``hm`` (the divers back in the submarine): ``nxt[q * 2**n + hm]``, the next
+    diver to play after q; ``breath``, what one round of turns breathes; ``outs``, the divers
+    out; ``light``, 1 when nobody out carries 2 items or more."""
+    full = 1 << n
+    for hm in range(full):
+        b = 0
+        o = 0
+        lt = 1
+        for i in range(n):
+            if not (hm >> i) & 1:
+                b += loads[i]
+                o += 1
+                if loads[i] >= 2:
+                    lt = 0
+        breath[hm] = b
+        outs[hm] = o
+        light[hm] = lt
+        for q in range(n):
+            nq = q
+            for _ in range(n):
+                nq = nq + 1 if nq + 1 < n else 0
+                if not (hm >> nq) & 1:
+                    break
+            nxt[q * full + hm] = nq
+
+
+@_jit
+def _root_key(roots: Buf, row: int, n: int) -> int:
+    """The packed key of the root at ``roots[row:row + 4 + n]`` (its weight is ``roots[row]``)."""
+    key = roots[row + 1] | roots[row + 3] << 3 | roots[row + 2] << (3 + n + n * _PB)
+    for i in range(n):
+        key |= roots[row + 4 + i] << (3 + n + i * _PB)
+    return key
+
+
+#: what :func:`_expand` puts for a roll that settles the question: our diver back, or not
+_WIN, _LOSS = -1, -2
+
+
+@_jit
+def _expand(
+    key: int,
+    n: int,
+    length: int,
+    d: int,
+    req: int,
+    loads: Buf,
+    pol: Buf,
+    nxt: Buf,
+    breath: Buf,
+    outs: Buf,
+    light: Buf,
+    left: Buf,
+    ps: Buf,
+    dest: Buf,
+    tos: Buf,
+    wts: Buf,
+    nkeys: Buf,
+) -> int:
+    """One state's turn (``home._Solver.start``): :data:`_WIN` or :data:`_LOSS` when the
+    shortcuts settle the state, else the number ``k`` of distinct outcomes of the roll, each with
+    its weight ``wts[c]`` (out of 9) and ``nkeys[c]``: the key of the state it leads to, or
+    :data:`_WIN` / :data:`_LOSS` when it settles the question.  ``nxt``, ``breath``, ``outs``,
+    ``light``: :func:`_tables`; ``left``, ``ps``, ``dest``, ``tos``: scratch."""
+    full = 1 << n
+    top = 3 + n + n * _PB
+    low = (1 << top) - 1
+    pmask = (1 << _PB) - 1
+    q = key & 7
+    upm = (key >> 3) & (full - 1)
+    air = key >> top
+    hm = 0
+    occ = 0
+    for i in range(n):
+        p = (key >> (3 + n + i * _PB)) & pmask
+        ps[i] = p
+        if p > 0:
+            occ |= 1 << p
+        elif (upm >> i) & 1:
+            hm |= 1 << i
+    v = _decided(q, air, ps, 0, upm, hm, n, length, d, req, loads, pol, light, breath, outs, left)
+    if v == 1:
+        return _WIN
+    if v == 0:
+        return _LOSS
+    # q breathes, turns back if he does, and swims: the same for every roll but the sum
+    air2 = air - loads[q]
+    last = air2 <= 0
+    p = ps[q]
+    upq = (upm >> q) & 1
+    occo = occ & ~(1 << p) if p else occ
+    hd = _heading(q, p, upq, occo, length, pol, loads, req)
+    if hd and not upq:
+        upm |= 1 << q
+    nq = nxt[q * full + hm]
+    base = (key & low & ~((1 << (3 + n)) - 1)) | upm << 3 | air2 << top | nq
+    sh = 3 + n + q * _PB
+    k = loads[q]
+    most = 6 - k  # the most steps a roll gives him
+    if most > 0:
+        _swims(p, hd, most, occo, length, dest)
+    nd = 0
+    for sm in range(2, 7):
+        w = 3 - abs(sm - 4)  # the weights of a sum of two 3-sided dice: 1, 2, 3, 2, 1
+        to = dest[sm - k] if sm > k else p
+        j = 0
+        while j < nd and tos[j] != to:
+            j += 1
+        if j == nd:
+            tos[j] = to
+            wts[j] = w
+            nd += 1
+        else:
+            wts[j] += w
+    pd = ps[d]
+    for c in range(nd):
+        to = tos[c]
+        v = -1
+        if to == 0 and hd:
+            if q == d:
+                v = 1
+            elif last:
+                v = 1 if pd == 0 else 0
+        elif last:  # the round ends: our diver is back only if he is in the submarine
+            v = (1 if pd == 0 else 0) if q != d else (1 if to == 0 else 0)
+        if v == 1:
+            nkeys[c] = _WIN
+        elif v == 0:
+            nkeys[c] = _LOSS
+        else:
+            nkeys[c] = base - (p << sh) + (to << sh)
+    return nd
+
+
+@_jit
+def _grown(keys: Buf, vals: Buf, used: Buf, count: int, kk: int, gvals: Buf) -> tuple[Buf, Buf, Buf]:
+    """A layer's table (keys, ``kk`` values a slot, the used slots) at twice the size, its
+    values in ``gvals`` (``2 * kk * len(keys)`` of them, zero: ints or floats)."""
+    gcap = 2 * len(keys)
+    gmask = gcap - 1
+    gkeys = _alloc(gcap)
+    gused = _alloc(gcap)
+    for u in range(count):
+        i1 = used[u]
+        i2 = _find(gkeys, gmask, keys[i1])
+        gkeys[i2] = keys[i1]
+        gused[u] = i2
+        for j in range(kk):
+            gvals[i2 * kk + j] = vals[i1 * kk + j]
+    return gkeys, gvals, gused
 
 
 @_jit
@@ -391,38 +561,17 @@ def solve(
     m = cfg[6]
     layer = cfg[7] if len(cfg) > 7 else -1
     full = 1 << n
-    top = 3 + n + n * _PB
-    low = (1 << top) - 1
-    # per home mask: the next diver to play after q, the breath per round, the divers out
     nxt = _alloc(n * full)
     breath = _alloc(full)
     outs = _alloc(full)
     light = _alloc(full)
-    for hm in range(full):
-        b = 0
-        o = 0
-        lt = 1
-        for i in range(n):
-            if not (hm >> i) & 1:
-                b += loads[i]
-                o += 1
-                if loads[i] >= 2:
-                    lt = 0
-        breath[hm] = b
-        outs[hm] = o
-        light[hm] = lt
-        for q in range(n):
-            nq = q
-            for _ in range(n):
-                nq = nq + 1 if nq + 1 < n else 0
-                if not (hm >> nq) & 1:
-                    break
-            nxt[q * full + hm] = nq
+    _tables(n, loads, nxt, breath, outs, light)
     left = _alloc(n)
     ps = _alloc(n)
     dest = _alloc(7)  # dest[1..6]: the most steps is 6, carrying nothing
     tos = _alloc(5)
     wts = _alloc(5)
+    nks = _alloc(5)
     mass = _alloc(kk)
     rsum = _alloc(kk)  # the successes so far, scaled to the current layer
     tcur = _alloc(kk)  # the successes of the current layer
@@ -435,26 +584,20 @@ def solve(
     cvals = _alloc(cap * kk)
     cused = _alloc(cap)
     ccount = 0
-    ncap = cap
-    nmask = mask
-    nkeys = _alloc(ncap)
-    nvals = _alloc(ncap * kk)
-    nused = _alloc(ncap)
+    nkeys = _alloc(cap)
+    nvals = _alloc(cap * kk)
+    nused = _alloc(cap)
     ncount = 0
     for r in range(m):
         row = r * (4 + n)
-        key = roots[row + 1] | roots[row + 3] << 3 | roots[row + 2] << top
-        for i in range(n):
-            key |= roots[row + 4 + i] << (3 + n + i * _PB)
         mass[0] = 1
-        ccount = _add(ckeys, cvals, cused, ccount, mask, kk, key, roots[row], mass)
+        ccount = _add(ckeys, cvals, cused, ccount, mask, kk, _root_key(roots, row, n), roots[row], mass)
     fresh = 0
     t = 0
     arrived = 0
     over = 0
-    pmask = (1 << _PB) - 1
-    umask = full - 1
     while True:
+        nmask = len(nkeys) - 1
         for u in range(ccount):
             i0 = cused[u]
             key = ckeys[i0]
@@ -462,95 +605,30 @@ def solve(
             b = i0 * kk
             for j in range(kk):
                 mass[j] = cvals[b + j]
-            q = key & 7
-            upm = (key >> 3) & umask
-            air = key >> top
-            hm = 0
-            occ = 0
-            for i in range(n):
-                p = (key >> (3 + n + i * _PB)) & pmask
-                ps[i] = p
-                if p > 0:
-                    occ |= 1 << p
-                elif (upm >> i) & 1:
-                    hm |= 1 << i
-            v = _decided(q, air, ps, 0, upm, hm, n, length, d, req, loads, pol, light, breath, outs, left)
-            if v == 1:
+            nd = _expand(
+                key, n, length, d, req, loads, pol, nxt, breath, outs, light, left, ps, dest, tos, wts, nks
+            )
+            if nd == _WIN:
                 over |= _muladd(tcur, 0, 1, mass, 0, kk)
                 continue
-            if v == 0:
+            if nd == _LOSS:
                 continue
             fresh += 1
             if budget >= 0 and fresh > budget:
                 stats[0] = fresh
                 return OVER_BUDGET
-            # q breathes, turns back if he does, and swims: the same for every roll but the sum
-            air2 = air - loads[q]
-            last = air2 <= 0
-            p = ps[q]
-            upq = (upm >> q) & 1
-            occo = occ & ~(1 << p) if p else occ
-            hd = _heading(q, p, upq, occo, length, pol, loads, req)
-            if hd and not upq:
-                upm |= 1 << q
-            nq = nxt[q * full + hm]
-            base = (key & low & ~((1 << (3 + n)) - 1)) | upm << 3 | air2 << top | nq
-            sh = 3 + n + q * _PB
-            k = loads[q]
-            most = 6 - k  # the most steps a roll gives him
-            if most > 0:
-                _swims(p, hd, most, occo, length, dest)
-            nd = 0
-            for sm in range(2, 7):
-                w = 3 - abs(sm - 4)  # the weights of a sum of two 3-sided dice: 1, 2, 3, 2, 1
-                to = dest[sm - k] if sm > k else p
-                j = 0
-                while j < nd and tos[j] != to:
-                    j += 1
-                if j == nd:
-                    tos[j] = to
-                    wts[j] = w
-                    nd += 1
-                else:
-                    wts[j] += w
-            pd = ps[d]
             for c in range(nd):
-                to = tos[c]
-                w = wts[c]
-                v = -1
-                if to == 0 and hd:
-                    if q == d:
-                        v = 1
-                    elif last:
-                        v = 1 if pd == 0 else 0
-                elif last:  # the round ends: our diver is back only if he is in the submarine
-                    v = (1 if pd == 0 else 0) if q != d else (1 if to == 0 else 0)
-                if v == 1:
+                nk = nks[c]
+                if nk == _WIN:
                     arrived = 1
-                    over |= _muladd(tnext, 0, w, mass, 0, kk)
+                    over |= _muladd(tnext, 0, wts[c], mass, 0, kk)
                     continue
-                if v == 0:
+                if nk == _LOSS:
                     continue
-                if 2 * (ncount + 1) > ncap:  # grow the next layer's table (keep it at most half full)
-                    gcap = ncap * 2
-                    gmask = gcap - 1
-                    gkeys = _alloc(gcap)
-                    gvals = _alloc(gcap * kk)
-                    gused = _alloc(gcap)
-                    for u2 in range(ncount):
-                        i1 = nused[u2]
-                        i2 = _find(gkeys, gmask, nkeys[i1])
-                        gkeys[i2] = nkeys[i1]
-                        gused[u2] = i2
-                        for j in range(kk):
-                            gvals[i2 * kk + j] = nvals[i1 * kk + j]
-                    nkeys = gkeys
-                    nvals = gvals
-                    nused = gused
-                    ncap = gcap
-                    nmask = gmask
-                ckey = base - (p << sh) + (to << sh)
-                ncount = _add(nkeys, nvals, nused, ncount, nmask, kk, ckey, w, mass)
+                if 2 * (ncount + 1) > len(nkeys):  # grow the next layer's table (keep it at most half full)
+                    nkeys, nvals, nused = _grown(nkeys, nvals, nused, ncount, kk, _alloc(2 * len(nkeys) * kk))
+                    nmask = len(nkeys) - 1
+                ncount = _add(nkeys, nvals, nused, ncount, nmask, kk, nk, wts[c], mass)
                 if ncount < 0:
                     over = 1
                     ncount = -ncount - 1
@@ -571,8 +649,6 @@ def solve(
         ckeys, nkeys = nkeys, ckeys
         cvals, nvals = nvals, cvals
         cused, nused = nused, cused
-        cap, ncap = ncap, cap
-        mask, nmask = nmask, mask
         ccount = ncount
         ncount = 0
         t += 1
@@ -581,6 +657,110 @@ def solve(
     stats[0] = fresh
     stats[1] = t
     return OVERFLOW if over else OK
+
+
+@_jit
+def solve_float(cfg: Buf, loads: Buf, pol: Buf, roots: Buf, out: FBuf, stats: Buf) -> int:
+    """:func:`solve` in double precision: the same states expanded in the same order, each
+    holding the probability of reaching it (a float) instead of an exact count, so about
+    1.5 times as fast; :data:`OK` or :data:`OVER_BUDGET` (``cfg``'s ``K`` is not used).
+
+    ``out[0]``: the sum of ``w / 9 * chance(root)`` over the roots (note the ``/ 9``: the
+    roots' weights are out of 9); ``stats`` as for :func:`solve`.  Every step is an IEEE
+    double operation in a fixed order (no fast-math), so the float is the same on every
+    machine; its rounding error is far below the last digit the overlay shows.
+    """
+    n = cfg[0]
+    length = cfg[1]
+    d = cfg[2]
+    req = cfg[3]
+    budget = cfg[4]
+    m = cfg[6]
+    layer = cfg[7] if len(cfg) > 7 else -1
+    full = 1 << n
+    nxt = _alloc(n * full)
+    breath = _alloc(full)
+    outs = _alloc(full)
+    light = _alloc(full)
+    _tables(n, loads, nxt, breath, outs, light)
+    left = _alloc(n)
+    ps = _alloc(n)
+    dest = _alloc(7)
+    tos = _alloc(5)
+    wts = _alloc(5)
+    nks = _alloc(5)
+    ninth = 1.0 / 9.0
+    cap = 1 << 10
+    ckeys = _alloc(cap)
+    cvals = _alloc_f(cap)
+    cused = _alloc(cap)
+    ccount = 0
+    nkeys = _alloc(cap)
+    nvals = _alloc_f(cap)
+    nused = _alloc(cap)
+    ncount = 0
+    for r in range(m):
+        key = _root_key(roots, r * (4 + n), n)
+        i = _find(ckeys, cap - 1, key)
+        if ckeys[i] == 0:
+            ckeys[i] = key
+            cused[ccount] = i
+            ccount += 1
+            cvals[i] = 0.0
+        cvals[i] += roots[r * (4 + n)] * ninth
+    fresh = 0
+    t = 0
+    won = 0.0
+    while ccount:
+        nmask = len(nkeys) - 1
+        for u in range(ccount):
+            i0 = cused[u]
+            key = ckeys[i0]
+            ckeys[i0] = 0
+            mass = cvals[i0]
+            nd = _expand(
+                key, n, length, d, req, loads, pol, nxt, breath, outs, light, left, ps, dest, tos, wts, nks
+            )
+            if nd == _WIN:
+                won += mass
+                continue
+            if nd == _LOSS:
+                continue
+            fresh += 1
+            if budget >= 0 and fresh > budget:
+                stats[0] = fresh
+                return OVER_BUDGET
+            for c in range(nd):
+                nk = nks[c]
+                if nk == _LOSS:
+                    continue
+                share = mass * wts[c] * ninth
+                if nk == _WIN:
+                    won += share
+                    continue
+                if 2 * (ncount + 1) > len(nkeys):
+                    nkeys, nvals, nused = _grown(nkeys, nvals, nused, ncount, 1, _alloc_f(2 * len(nkeys)))
+                    nmask = len(nkeys) - 1
+                i = _find(nkeys, nmask, nk)
+                if nkeys[i] == 0:
+                    nkeys[i] = nk
+                    nused[ncount] = i
+                    ncount += 1
+                    nvals[i] = 0.0
+                nvals[i] += share
+                if _too_wide(ncount, layer):
+                    stats[0] = fresh
+                    return OVER_BUDGET
+        ckeys, nkeys = nkeys, ckeys
+        cvals, nvals = nvals, cvals
+        cused, nused = nused, cused
+        ccount = ncount
+        ncount = 0
+        t += 1
+    out[0] = won
+    stats[0] = fresh
+    stats[1] = t
+    return OK
 
 
 def warm_up() -> float:
@@ -598,8 +778,9 @@ def warm_up() -> float:
     return time.perf_counter() - t0
 
 
-def plain_solve(**overrides: Any) -> Callable[..., int]:
-    """:func:`solve` as plain Python on lists, whatever :data:`COMPILED` says (for the tests).
+def plain_solve(which: str = "solve", **overrides: Any) -> Callable[..., int]:
+    """:func:`solve` (or ``which="solve_float"``: :func:`solve_float`) as plain Python on lists,
+    whatever :data:`COMPILED` says (for the tests).
 
     ``overrides`` replace the kernel's globals in this copy only (a test gives a wrong rule to
     check that it is caught).
@@ -607,8 +788,11 @@ def plain_solve(**overrides: Any) -> Callable[..., int]:
     >>> plain_solve() is not plain_solve()
     True
     """
+    if which not in ("solve", "solve_float"):
+        raise KeyError(which)
     ns: dict[str, Any] = dict(globals())
     ns["_alloc"] = _alloc_list
+    ns["_alloc_f"] = _alloc_float_list
     for name in _KERNEL:
         f = ns[name]
         code = getattr(f, "py_func", f).__code__
@@ -617,8 +801,12 @@ def plain_solve(**overrides: Any) -> Callable[..., int]:
         if key not in ns:
             raise KeyError(key)
         ns[key] = value
-    return ns["solve"]  # type: ignore[no-any-return]
+    return ns[which]  # type: ignore[no-any-return]
 
 
 def _alloc_list(size: int) -> Buf:
     return [0] * size
+
+
+def _alloc_float_list(size: int) -> FBuf:
+    return [0.0] * size

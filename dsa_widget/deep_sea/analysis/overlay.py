@@ -25,6 +25,7 @@ from .values import item_value
 __all__ = [
     "AIR_ASSUMPTION",
     "HOME_ASSUMPTION",
+    "OVERLAY_EXACT_STATES",
     "OVERLAY_MAX_LAYER",
     "OVERLAY_MAX_STATES",
     "OVERLAY_MAX_STATES_PYTHON",
@@ -35,15 +36,23 @@ __all__ = [
 
 # ---------------------------------------------------------------------- probability overlays
 
-#: the exact home chances of a live overlay (all the choices of one position together) stop
-#: beyond this many states of the compiled DP (tens of ms); the choices left are estimated instead
-OVERLAY_MAX_STATES = 100_000
-#: ... or as soon as one turn of the compiled DP holds more than this many states: a position
-#: that is going to need far more than the budget is given up early (and estimated) instead of
+#: the live overlay's home chances, compiled: exact fractions within this many states of the
+#: DP (all the choices of one position together; a few ms) ...
+OVERLAY_EXACT_STATES = 10_000
+#: ... past it, the same DP in double precision within this many more (tens of ms); the choices
+#: left are estimated instead
+OVERLAY_MAX_STATES = 150_000
+#: ... or as soon as one turn of that DP holds more than this many states: a position that is
+#: going to need far more than the budget is given up early (and estimated) instead of
 #: spending the whole budget first
-OVERLAY_MAX_LAYER = 10_000
+OVERLAY_MAX_LAYER = 40_000
 #: ... and beyond this many without numba (the DP in Python: a few tens of ms too)
 OVERLAY_MAX_STATES_PYTHON = 2_500
+
+FLOAT_NOTE = (
+    "the exact sum over the dice, computed in floating point (to about 1e-13): too many cases to "
+    "show its fraction live; home_chance() in a cell gives the fraction"
+)
 
 HOME_ASSUMPTION = (
     "Exact over the dice, assuming every other diver keeps what he carries and heads home at his first "
@@ -153,6 +162,7 @@ def overlay_for(
     max_states: int | None = None,
     max_layer: int | None = None,
     playouts: int = OVERLAY_PLAYOUTS,
+    exact_states: int | None = OVERLAY_EXACT_STATES,
 ) -> dict[str, Any]:
     """The live probability overlay for the player to move in ``game``.
 
@@ -161,11 +171,15 @@ def overlay_for(
     * ``home``: for each legal choice, the exact chance ``[num, den]`` that the
       player to move is back when the round ends
       (:func:`~dsa_widget.deep_sea.analysis.home.live_home_chances`, ``others="home"``: the
-      same fractions as :func:`~dsa_widget.deep_sea.analysis.home_chance`), or ``None`` for
-      the choices past the budget of ``max_states`` states for the whole position (default
-      :data:`OVERLAY_MAX_STATES` with the compiled DP, :data:`OVERLAY_MAX_STATES_PYTHON`
-      without numba) or, compiled, past ``max_layer`` states in one turn of the DP (default
-      :data:`OVERLAY_MAX_LAYER`; -1: no cap); those choices get ``home_est``
+      same fractions as :func:`~dsa_widget.deep_sea.analysis.home_chance`), or ``None``.
+      With the compiled DP the fractions stop past ``exact_states`` states for the whole
+      position (default :data:`OVERLAY_EXACT_STATES`); the choices left get the same DP in
+      double precision in ``home_float`` (``[chance, 1 - chance]``, said by
+      ``home_float_note``) within ``max_states`` more states (default
+      :data:`OVERLAY_MAX_STATES`) and ``max_layer`` in one turn of the DP (default
+      :data:`OVERLAY_MAX_LAYER`; -1: no cap).  ``exact_states=None``: fractions only, within
+      ``max_states``.  Without numba: fractions within :data:`OVERLAY_MAX_STATES_PYTHON`.
+      The choices past every budget get ``home_est``
       (``[chance, low, high, playouts]`` from ``playouts`` simulated rounds) and ``home_note`` says so;
     * ``air``: now, the breath per round of turns, the forecast at the
       player's next turn;
@@ -193,13 +207,23 @@ def overlay_for(
     live = (
         {}
         if view.step == SINK_STEP
-        else live_home_chances(view, max_states, others="home", max_layer=layer if layer >= 0 else None)
+        else live_home_chances(
+            view,
+            max_states,
+            others="home",
+            max_layer=layer if layer >= 0 else None,
+            exact_states=exact_states,
+        )
     )
-    home: dict[str, Any] = {c: None if v is None else _frac(v) for c, v in live.items()}
-    if None in home.values():
+    home: dict[str, Any] = {c: _frac(v) if isinstance(v, Fraction) else None for c, v in live.items()}
+    floats = {c: [v, 1.0 - v] for c, v in live.items() if isinstance(v, float)}
+    if floats:
+        out["home_float"] = floats
+        out["home_float_note"] = FLOAT_NOTE
+    if any(v is None for v in live.values()):
         # Too many cases for a live exact sum: estimate those choices by simulation instead,
         # shown with its 95% interval (every number on screen is exact or carries its interval).
-        est = {c: _home_estimate(view, seat, c, playouts) for c, v in home.items() if v is None}
+        est = {c: _home_estimate(view, seat, c, playouts) for c, v in live.items() if v is None}
         out["home_est"] = est
         out["home_note"] = (
             f"≈ estimated from {playouts:,} playouts (95% interval): too many cases for a live exact "
