@@ -123,8 +123,11 @@ def test_unknown_bot_name_lists_names():
         make_bot("mc", playouts=0)
     with pytest.raises(ValueError, match="rollout"):
         make_bot("ismcts", rollout="clairvoyant")
-    with pytest.raises(ValueError, match="self_rollout"):
-        make_bot("mc", self_rollout="oracle")
+    for bad in ("oracle", "eager+oracle", "eager+eager", "eager+"):
+        with pytest.raises(ValueError, match="self_rollout"):
+            make_bot("mc", self_rollout=bad)
+    with pytest.raises(ValueError, match="self_rollout"):  # several own policies: mc only
+        make_bot("ismcts", self_rollout="eager+planner")
     with pytest.raises(ValueError, match="horizon"):
         make_bot("mc", horizon="forever")
     with pytest.raises(ValueError, match="opponents"):
@@ -422,7 +425,7 @@ def test_mc_horizon_auto_plays_whole_games_with_two_players_only():
                 bot = make_bot("mc", seed=1, playouts=4, horizon=horizon, engine=engine)
                 bot(g.view(0), g.legal_choices())
                 assert bot.last_explanation["horizon"] == expected, (players, engine, horizon)
-    assert make_bot("mc").horizon == "auto" and make_bot("mc").self_rollout == "eager"
+    assert make_bot("mc").horizon == "auto" and make_bot("mc").self_rollout == "eager+planner"
 
 
 def test_mc_max_turns_caps_the_work_by_a_count():
@@ -433,19 +436,52 @@ def test_mc_max_turns_caps_the_work_by_a_count():
     g.roll((3, 3))
     view, legal = g.view(0), g.legal_choices()
     for engine, batch in (("kernel", 1000), ("python", 1)):
-        free = make_bot("mc", seed=1, playouts=2 * batch, max_turns=None, engine=engine)
+        one = {"engine": engine, "self_rollout": "eager"}  # one own policy: whole batches
+        free = make_bot("mc", seed=1, playouts=2 * batch, max_turns=None, **one)
         free(view, legal)
         e = free.last_explanation
         assert e["playouts"] == 2 * batch
         # a whole game's rest a playout, every choice: more than one turn a playout
         assert e["turns"] > 2 * batch * len(legal)
-        capped = make_bot("mc", seed=1, playouts=2 * batch, max_turns=1, engine=engine)
+        capped = make_bot("mc", seed=1, playouts=2 * batch, max_turns=1, **one)
         choice = capped(view, legal)
         assert capped.last_explanation["playouts"] == batch
         assert 0 < capped.last_explanation["turns"] < e["turns"]
-        again = make_bot("mc", seed=1, playouts=2 * batch, max_turns=1, engine=engine)
+        again = make_bot("mc", seed=1, playouts=2 * batch, max_turns=1, **one)
         assert again(view, legal) == choice
         assert again.last_explanation == capped.last_explanation
+    # several own policies (the default): batches as much smaller, as much work between checks
+    default = make_bot("mc", seed=1, max_turns=1)
+    default(view, legal)
+    k = len(default.self_rollout.split("+"))
+    assert k > 1 and default.last_explanation["playouts"] == 1000 // k
+
+
+def test_mc_with_several_own_policies_takes_the_best_for_each_choice():
+    """self_rollout="eager+planner" (parallel rollouts): each choice is played out with every
+    named policy for the bot's own later moves, on the same seeds, and is worth the best of
+    those averages; so its values are the maxima of the single-policy searches' values (one
+    batch of playouts: the same seeds as each single search)."""
+    g = Game(players=2, seed=8)
+    g.roll((3, 3))
+    view, legal = g.view(0), g.legal_choices()
+    for engine, playouts in (("kernel", 500), ("python", 6)):
+        single = {}
+        for name in ("eager", "planner"):
+            bot = make_bot("mc", seed=4, playouts=playouts, self_rollout=name, engine=engine)
+            bot(view, legal)
+            single[name] = bot.last_explanation["values"]
+        both = make_bot("mc", seed=4, playouts=playouts, self_rollout="eager+planner", engine=engine)
+        choice = both(view, legal)
+        e = both.last_explanation
+        for c in legal:
+            best = max(("eager", "planner"), key=lambda x: (single[x][c], x == "eager"))
+            assert e["values"][c] == pytest.approx(single[best][c], abs=1e-12)
+            assert e["self_rollout"][c] == best
+        assert choice == max(legal, key=lambda c: (e["values"][c], -legal.index(c)))
+        assert f"own moves by {e['self_rollout'][choice]}" in both.explain()
+    one = make_bot("mc", seed=4, playouts=500, self_rollout="eager")
+    assert "self_rollout" not in one.decide(view, legal)[1]
 
 
 def test_search_engines_estimate_the_same_values():

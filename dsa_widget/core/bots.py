@@ -168,12 +168,15 @@ class Bot:
         if values:
             p_home = e.get("p_home", {})
             visits = e.get("visits", {})
+            own = e.get("self_rollout", {})  # the own policy that valued each choice best
             for c, v in sorted(values.items(), key=lambda kv: -kv[1]):
                 extra = []
                 if c in p_home:
                     extra.append(f"back home {p_home[c]:.0%}")
                 if c in visits:
                     extra.append(f"{visits[c]} visits")
+                if c in own:
+                    extra.append(f"own moves by {own[c]}")
                 lines.append(f"  {c:<9} value {v:.3f}" + (f" ({', '.join(extra)})" if extra else ""))
         return "\n".join(lines)
 

@@ -154,8 +154,11 @@ class _SearchBot(Bot):
     policy: Policy
     engine: str
     use_kernel: bool
+    self_names: list[str]
     #: whether engine="auto" runs the playouts on the kernel
     AUTO_KERNEL: ClassVar[bool] = True
+    #: whether ``self_rollout`` may name several policies (``"eager+planner"``)
+    SEVERAL_SELF: ClassVar[bool] = False
 
     def _check_knobs(self) -> None:
         if self.rollout not in ROLLOUT_POLICIES:
@@ -166,11 +169,7 @@ class _SearchBot(Bot):
             raise ValueError(f"{self.name}: playouts must be a positive int, got {self.playouts!r}")
         if self.max_time is not None and not self.max_time > 0:
             raise ValueError(f"{self.name}: max_time must be a positive number of seconds or None")
-        if self.self_rollout is not None and self.self_rollout not in ROLLOUT_POLICIES:
-            raise ValueError(
-                f"{self.name}: self_rollout must be None or one of {', '.join(ROLLOUT_POLICIES)}, "
-                f"got {self.self_rollout!r}"
-            )
+        self.self_names = self._self_names()
         if self.horizon not in HORIZONS:
             raise ValueError(
                 f"{self.name}: horizon must be one of {', '.join(map(repr, HORIZONS))}, got {self.horizon!r}"
@@ -178,7 +177,7 @@ class _SearchBot(Bot):
         self.policy = ROLLOUT_POLICIES[self.rollout](self.rng)
         if self.engine not in ("auto", "kernel", "python"):
             raise ValueError(f"{self.name}: engine must be 'auto', 'kernel' or 'python', got {self.engine!r}")
-        fast = self.rollout in KERNEL_POLICIES and (self.self_rollout or self.rollout) in KERNEL_POLICIES
+        fast = self.rollout in KERNEL_POLICIES and all(x in KERNEL_POLICIES for x in self.self_names)
         if self.engine == "kernel" and not fast:
             raise ValueError(
                 f"{self.name}: the kernel plays the rollout policies {', '.join(KERNEL_POLICIES)} only, "
@@ -186,19 +185,39 @@ class _SearchBot(Bot):
             )
         self.use_kernel = fast and (self.engine == "kernel" or self.engine == "auto" and self._auto_kernel())
 
+    def _self_names(self) -> list[str]:
+        """The policies of this diver's own moves in playouts (``self_rollout``; several, joined by
+        ``+``, where :attr:`SEVERAL_SELF` allows it); raises ValueError for a bad value."""
+        sr = self.self_rollout
+        if sr is None:
+            return [self.rollout]
+        names = sr.split("+") if isinstance(sr, str) and self.SEVERAL_SELF else [sr]
+        if any(x not in ROLLOUT_POLICIES for x in names) or len(set(names)) < len(names):
+            several = " (or several of them joined by '+', each once)" if self.SEVERAL_SELF else ""
+            raise ValueError(
+                f"{self.name}: self_rollout must be None or one of {', '.join(ROLLOUT_POLICIES)}"
+                f"{several}, got {sr!r}"
+            )
+        return names
+
     def _auto_kernel(self) -> bool:
         """Whether ``engine="auto"`` runs the playouts on the kernel (when it plays the policies)."""
         return self.AUTO_KERNEL
 
-    def _kernel_seats(self, me: int, n: int) -> list[KernelPolicy]:
-        mine = KERNEL_POLICIES[self.self_rollout or self.rollout]
+    def _kernel_seats(self, me: int, n: int, mine_name: str | None = None) -> list[KernelPolicy]:
+        """The kernel's policy for each seat: ``mine_name`` (default: the first of
+        ``self_rollout``) for ``me``, ``rollout`` for the others."""
+        mine = KERNEL_POLICIES[mine_name or self.self_names[0]]
         others = KERNEL_POLICIES[self.rollout]
         return [mine if q == me else others for q in range(n)]
 
-    def _playout_policy(self, me: int) -> Policy:
-        if self.self_rollout is None or self.self_rollout == self.rollout:
+    def _playout_policy(self, me: int, mine_name: str | None = None) -> Policy:
+        """The playouts' policy: ``mine_name`` (default: the first of ``self_rollout``) for
+        ``me``, ``rollout`` for the others."""
+        name = mine_name or self.self_names[0]
+        if name == self.rollout:
             return self.policy
-        return _SelfPolicy(me, ROLLOUT_POLICIES[self.self_rollout](self.rng), self.policy)
+        return _SelfPolicy(me, ROLLOUT_POLICIES[name](self.rng), self.policy)
 
     def _to_round_end(self, players: int) -> bool:
         """Whether playouts stop at the end of the round (``horizon``; ``"auto"``: unless the
@@ -259,8 +278,11 @@ class MonteCarloBot(_SearchBot):
     decision, optional; makes play depend on the clock), ``max_turns`` (the most diver turns
     the playouts of one decision may play, all choices together, checked after each batch of
     playouts: a count, so the same seed makes the same choice on any machine; ``None``: no
-    cap), ``rollout`` (the policy all divers follow in playouts), ``self_rollout`` (another
-    policy for this diver's own moves in playouts; ``None``: the same), ``margin_weight``,
+    cap), ``rollout`` (the policy all divers follow in playouts), ``self_rollout`` (the
+    policy for this diver's own moves in playouts; ``None``: ``rollout``; or several joined by
+    ``+``, default ``"eager+planner"``: each choice is played out once per policy, on the same
+    seeds, and is worth the best of those averages, *parallel rollouts*, at least as good as
+    the better policy alone; the batches are as much smaller), ``margin_weight``,
     ``horizon``: ``"round"`` plays each playout to the end of this round only and scores it by
     the chance of winning estimated from the scores (cheaper and less noisy; blind to later
     rounds, except in the last round where it is exact), ``"game"`` plays on to the end of the
@@ -271,18 +293,18 @@ class MonteCarloBot(_SearchBot):
 
     ``playouts=None`` (the default): 8,000 on the compiled kernel (the rewards of a batch of
     kernel playouts are summed with numpy, :func:`batch_rewards`), 200 otherwise, within
-    ``max_turns=700_000``.  On the kernel, CPU a decision with a real choice (150 states of
-    heuristic games each, ``bench_bots.py --only speed``): 2 players median 82 ms, p95 114,
-    max 141 ms (the cap cuts the playouts of about one decision in seven);
-    4 players median 47 ms, p95 76, max 89 ms.
+    ``max_turns=700_000`` (split between the own policies).  On the kernel, CPU a decision
+    with a real choice (150 states of heuristic games each, ``bench_bots.py --only speed``, a
+    quiet machine): 2 players median 48 ms, p95 56, max 58 ms; 4 players median 52 ms, p95 61,
+    max 76 ms (the same work measured 82 / 114 / 141 ms on a loaded day).
 
     Strength against the best heuristic, ``planner``, 2-player games, seats rotated, seed 2026
-    (95% Wilson intervals; ``benchmarks/bench_bots.py``): the default won 79.2% of 1,000
-    (76.6-81.6%); without the cap, 79.5% (76.9-81.9%); with the round horizon (the default
-    before), 75.4% (72.7-78.0%).  On the first 300 of those games (whole-game playouts, no cap:
-    82.2%), its own moves by ``planner`` instead of ``eager`` did worse (77.0%), and so did
-    2,000 playouts a choice (80.3%).  Past a few thousand playouts the rollout model, not the
-    sampling noise, limits it.
+    (95% Wilson intervals; ``benchmarks/bench_bots.py``): the default won 799.5 of 1,000
+    games, 79.95% (77.4-82.3%), half a game short of 80%.  One own policy, ``eager``: 79.2%
+    (76.6-81.6%); the same with 30,000 playouts a choice: 77.3%; without the cap: 79.5%; with
+    the round horizon (the default before): 75.4% (72.7-78.0%); three own policies (``eager``,
+    ``planner`` and one halfway between): 79.8%.  Past a few thousand playouts the rollout
+    model, not the sampling noise, limits it.
     """
 
     #: playouts a choice by default, on the compiled kernel and otherwise
@@ -301,12 +323,13 @@ class MonteCarloBot(_SearchBot):
             self.playouts = self.DEFAULT_PLAYOUTS[0 if self.use_kernel and PLAYOUTS_COMPILED else 1]
 
     name = "mc"
+    SEVERAL_SELF = True
     KNOBS: ClassVar[dict[str, Any]] = {
         "playouts": None,
         "max_time": None,
         "max_turns": 700_000,
         "rollout": "planner",
-        "self_rollout": "eager",
+        "self_rollout": "eager+planner",
         "margin_weight": 0.2,
         "horizon": "auto",
         "engine": "auto",
@@ -319,39 +342,59 @@ class MonteCarloBot(_SearchBot):
             return self._decide_kernel(view, legal)
         me = view.seat
         r0 = view.round
-        policy = self._playout_policy(me)
-        total = {c: 0.0 for c in legal}
-        home = {c: 0 for c in legal}
+        policies = [self._playout_policy(me, x) for x in self.self_names]
+        k = len(policies)
+        total = {c: [0.0] * k for c in legal}
+        home = {c: [0] * k for c in legal}
         deadline = None if self.max_time is None else time.perf_counter() + self.max_time
         n = 0
         work = 0  # diver turns the playouts have played
         for _ in range(self.playouts):
             g0 = self._sample(view)
             for c in legal:
-                g = g0.copy(history=False, events=False)
-                g.apply_unchecked(c)
-                t0 = g.turn_number
-                got_home, r = self._finish(g, me, r0, policy)
-                work += g.turn_number - t0
-                home[c] += got_home
-                total[c] += r[me]
+                for j, policy in enumerate(policies):
+                    g = g0.copy(history=False, events=False)
+                    g.apply_unchecked(c)
+                    t0 = g.turn_number
+                    got_home, r = self._finish(g, me, r0, policy)
+                    work += g.turn_number - t0
+                    home[c][j] += got_home
+                    total[c][j] += r[me]
             n += 1
             if deadline is not None and time.perf_counter() > deadline:
                 break
             if self.max_turns is not None and work >= self.max_turns:
                 break
-        values = {c: total[c] / n for c in legal}
+        return self._verdict(legal, total, home, n, work, self._to_round_end(len(view.players)))
+
+    def _verdict(
+        self,
+        legal: tuple[str, ...],
+        total: dict[str, list[float]],
+        home: dict[str, list[int]],
+        n: int,
+        work: int,
+        to_round_end: bool,
+    ) -> tuple[str, dict[str, Any]]:
+        """The best choice and the explanation from the sums of the playouts' rewards and
+        homecomings, per choice and per own policy (a choice is worth its best policy's average)."""
+        names = self.self_names
+        pick = {c: max(range(len(names)), key=lambda j: (total[c][j], -j)) for c in legal}
+        values = {c: total[c][pick[c]] / n for c in legal}
+        p_home = {c: home[c][pick[c]] / n for c in legal}
         best = max(legal, key=lambda c: (values[c], -legal.index(c)))
-        p_home = {c: home[c] / n for c in legal}
-        return best, {
+        out: dict[str, Any] = {
             "reason": f"best average over {n} sampled games per choice "
             f"(back home this round {p_home[best]:.0%})",
             "values": values,
             "p_home": p_home,
             "playouts": n,
             "turns": work,
-            "horizon": "round" if self._to_round_end(len(view.players)) else "game",
+            "horizon": "round" if to_round_end else "game",
         }
+        if len(names) > 1:
+            out["self_rollout"] = {c: names[pick[c]] for c in legal}
+        return best, out
 
     def _decide_kernel(self, view: View, legal: tuple[str, ...]) -> tuple[str, dict[str, Any]]:
         """The same search on the playout kernel: one sampled game, then for each choice
@@ -361,7 +404,8 @@ class MonteCarloBot(_SearchBot):
         n = len(view.players)
         g0 = self._sample(view)
         redeal = _unseen_in_play(view)
-        seats = self._kernel_seats(me, n)
+        seatings = [self._kernel_seats(me, n, x) for x in self.self_names]
+        k = len(seatings)
         stop = view.round if self._to_round_end(n) else 0
         rounds = view.rounds
         t_round = 8.0 * math.sqrt(max(1, rounds - view.round))  # round_rewards' temperature then
@@ -374,40 +418,34 @@ class MonteCarloBot(_SearchBot):
                 after[c] = (g, [x for x in redeal if x not in banked])
             else:
                 after[c] = (g, redeal)
-        total = dict.fromkeys(legal, 0.0)
-        home = dict.fromkeys(legal, 0)
+        total = {c: [0.0] * k for c in legal}
+        home = {c: [0] * k for c in legal}
         deadline = None if self.max_time is None else time.perf_counter() + self.max_time
         done = 0
         work = 0  # diver turns the playouts have played (all choices)
         while done < self.playouts:
-            batch = min(_KERNEL_BATCH, self.playouts - done)
+            # (with several own policies, smaller batches: as much work between two checks)
+            batch = min(_KERNEL_BATCH // k, self.playouts - done)
             seed = self.rng.getrandbits(63)  # one seed for every choice: common random numbers
             for c in legal:
                 g, deal = after[c]
                 if stop and g.round > stop or g.is_over:  # nothing left to play in the horizon
-                    total[c] += batch * round_rewards(g, self.margin_weight)[me]
+                    for j in range(k):
+                        total[c][j] += batch * round_rewards(g, self.margin_weight)[me]
                     continue
-                r = playout_from(g, batch, seed=seed, policy=seats, stop_round=stop, redeal=deal)
-                total[c] += batch_rewards(r.scores, r.winners, r.ended, n, t_round, self.margin_weight)[me]
-                home[c] += sum(1 for h in r.homes if h >> me & 1)
-                work += sum(r.turns) - batch * g.turn_number
+                for j, seats in enumerate(seatings):
+                    r = playout_from(g, batch, seed=seed, policy=seats, stop_round=stop, redeal=deal)
+                    total[c][j] += batch_rewards(
+                        r.scores, r.winners, r.ended, n, t_round, self.margin_weight
+                    )[me]
+                    home[c][j] += sum(1 for h in r.homes if h >> me & 1)
+                    work += sum(r.turns) - batch * g.turn_number
             done += batch
             if deadline is not None and time.perf_counter() > deadline:
                 break
             if self.max_turns is not None and work >= self.max_turns:
                 break
-        values = {c: total[c] / done for c in legal}
-        p_home = {c: home[c] / done for c in legal}
-        best = max(legal, key=lambda c: (values[c], -legal.index(c)))
-        return best, {
-            "reason": f"best average over {done} sampled games per choice "
-            f"(back home this round {p_home[best]:.0%})",
-            "values": values,
-            "p_home": p_home,
-            "playouts": done,
-            "turns": work,
-            "horizon": "round" if stop else "game",
-        }
+        return self._verdict(legal, total, home, done, work, bool(stop))
 
 
 #: playouts per choice in one call of the kernel (the clock is read between calls)
