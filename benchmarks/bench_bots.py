@@ -22,25 +22,26 @@ rank    2-player round robin of the heuristics (which is the best one).
 
 Measured on the 2-core dev machine (shared, so timings are noisy), seed 2026, 2 workers under
 nice -n 10 (issue 10; mc: 8,000 kernel playouts a choice, whole games with 2 players, its own
-moves by eager and by planner, at most 700,000 diver turns a decision; ismcts: 150 iterations
-of 16 kernel rollouts, opponents modelled by planner):
+moves by eager and by planner, at most 1,000,000 diver turns a decision; ismcts: 150
+iterations of 16 kernel rollouts, opponents modelled by planner):
   rank: planner best (57.7% vs baseline over 600 games), then take_n:n=2,min_level=2, baseline
-  2p:   mc vs planner: 799.5 of 1000, 79.95% (Wilson 77.4-82.3%), 834 s wall, 1407 s CPU
-        (half a game short of the 80% target; one own policy, the default before,
-        --search mc:self_rollout=eager: 79.2%, 76.6-81.6%; that with 30,000 playouts a choice:
-        77.3%; with no cap: 79.5%; the round horizon, --search mc:horizon=round,
-        self_rollout=eager: 75.4%, 72.7-78.0%; three own policies, eager, planner and one
-        halfway (carry 3, slack 12, up_slack 0): 79.8%)
+  2p:   mc vs planner: 802 of 1000, 80.2% (Wilson 77.6-82.6%), 866 s wall, 1705 s CPU
+        (with max_turns=700000: 79.95%, 77.4-82.3%; one own policy, the default before,
+        --search mc:self_rollout=eager,max_turns=700000: 79.2%, 76.6-81.6%; that with 30,000
+        playouts a choice: 77.3%; with no cap: 79.5%; the round horizon: 75.4%, 72.7-78.0%;
+        three own policies at 700,000, eager, planner and one halfway (carry 3, slack 12,
+        up_slack 0): 79.8%)
         ismcts vs planner: 73.7% of 600 (70.0-77.0%), 558 s wall, 1094 s CPU
         (the old default, 200 Python rollouts and opponents searched: 68.9% of 400)
-  4p:   mc vs 3 x planner: 61.5% of 500 (57.2-65.7%), 317 s wall, 609 s CPU
-        (one own policy: 59.8%, 55.4-64.0%)
+  4p:   mc vs 3 x planner: 62.3% of 500 (58.0-66.4%), 303 s wall, 601 s CPU
+        (at 700,000 turns: 61.5%, 57.2-65.7%; one own policy: 59.8%, 55.4-64.0%)
   speed: CPU per decision with a real choice (150 states from heuristic games each, after an
         untimed first decision, which also loads the compiled kernel, about 1 s), a quiet day:
-        mc 2p median 48 ms, p95 56, max 58; 4p median 52 ms, p95 61, max 76
-        ismcts 2p median 24 ms, p95 27, max 27; 4p median 27 ms, p95 29, max 31;
-        heuristics ~0.01 ms; heuristic-only tournaments 2,500 games/s (2p), 1,850 games/s (4p)
-        on 2 workers (a loaded day: mc 2p 82 / 114 / 141 ms, 850 games/s)
+        mc 2p median 63 ms, p95 69, max 76; 4p median 51 ms, p95 73, max 79
+        ismcts 2p median 22 ms, p95 23, max 25; 4p median 25 ms, p95 26, max 27;
+        heuristics ~0.01 ms; heuristic-only tournaments 2,900 games/s (2p), 2,100 games/s (4p)
+        on 2 workers (work that took mc 48 / 56 / 58 ms on this quiet day took 82 / 114 / 141
+        ms on a loaded one, with 850 games/s)
 """
 
 from __future__ import annotations

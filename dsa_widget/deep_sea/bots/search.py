@@ -293,18 +293,19 @@ class MonteCarloBot(_SearchBot):
 
     ``playouts=None`` (the default): 8,000 on the compiled kernel (the rewards of a batch of
     kernel playouts are summed with numpy, :func:`batch_rewards`), 200 otherwise, within
-    ``max_turns=700_000`` (split between the own policies).  On the kernel, CPU a decision
+    ``max_turns=1_000_000`` (split between the own policies).  On the kernel, CPU a decision
     with a real choice (150 states of heuristic games each, ``bench_bots.py --only speed``, a
-    quiet machine): 2 players median 48 ms, p95 56, max 58 ms; 4 players median 52 ms, p95 61,
-    max 76 ms (the same work measured 82 / 114 / 141 ms on a loaded day).
+    quiet machine): 2 players median 63 ms, p95 69, max 76 ms; 4 players median 51 ms, p95 73,
+    max 79 ms (work that took 48 / 56 / 58 ms here took 82 / 114 / 141 ms on a loaded day).
 
     Strength against the best heuristic, ``planner``, 2-player games, seats rotated, seed 2026
-    (95% Wilson intervals; ``benchmarks/bench_bots.py``): the default won 799.5 of 1,000
-    games, 79.95% (77.4-82.3%), half a game short of 80%.  One own policy, ``eager``: 79.2%
-    (76.6-81.6%); the same with 30,000 playouts a choice: 77.3%; without the cap: 79.5%; with
-    the round horizon (the default before): 75.4% (72.7-78.0%); three own policies (``eager``,
-    ``planner`` and one halfway between): 79.8%.  Past a few thousand playouts the rollout
-    model, not the sampling noise, limits it.
+    (95% Wilson intervals; ``benchmarks/bench_bots.py``): the default won 802 of 1,000 games,
+    80.2% (77.6-82.6%); with ``max_turns=700_000``, 79.95% (77.4-82.3%).  One own policy,
+    ``eager`` (the default before, with 700,000 turns): 79.2% (76.6-81.6%); that with 30,000
+    playouts a choice: 77.3%; without the cap: 79.5%; with the round horizon: 75.4%
+    (72.7-78.0%); three own policies (``eager``, ``planner`` and one halfway between) at
+    700,000 turns: 79.8%.  These differ by less than their intervals: past a few thousand
+    playouts the rollout model, not the sampling noise, limits it.
     """
 
     #: playouts a choice by default, on the compiled kernel and otherwise
@@ -327,7 +328,7 @@ class MonteCarloBot(_SearchBot):
     KNOBS: ClassVar[dict[str, Any]] = {
         "playouts": None,
         "max_time": None,
-        "max_turns": 700_000,
+        "max_turns": 1_000_000,
         "rollout": "planner",
         "self_rollout": "eager+planner",
         "margin_weight": 0.2,
