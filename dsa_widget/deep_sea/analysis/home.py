@@ -657,6 +657,26 @@ def _fits(board: Board) -> bool:
     return home_kernel.fits(board.n, board.path_length, max(board.air, 0))
 
 
+def _kernel_inputs(
+    board: Board,
+    d: int,
+    home_policy: list[bool],
+    loads: list[int],
+    roots: list[tuple[int, _Root]],
+    budget: int | None,
+    layer: int | None,
+    kk: int,
+) -> list[list[int]]:
+    """``[cfg, loads, pol, roots]`` as :func:`.home_kernel.solve` and ``solve_float`` take them
+    (``kk``: the limbs of a count)."""
+    flat: list[int] = []
+    for w, (q, air, upm, pos) in roots:
+        flat += [w, q, air, upm, *pos]
+    cfg = [board.n, board.path_length, d, int(board.requires_treasure), -1 if budget is None else budget]
+    cfg += [kk, len(roots), -1 if layer is None else layer]
+    return [cfg, loads, [int(x) for x in home_policy], flat]
+
+
 def _kernel_sum(
     board: Board,
     d: int,
@@ -676,15 +696,9 @@ def _kernel_sum(
     """
     arrays = run is None and home_kernel.COMPILED
     run = run or home_kernel.solve
-    n = board.n
-    flat: list[int] = []
-    for w, (q, air, upm, pos) in roots:
-        flat += [w, q, air, upm, *pos]
     kk = 2
     while True:
-        cfg = [n, board.path_length, d, int(board.requires_treasure), -1 if budget is None else budget]
-        cfg += [kk, len(roots), -1 if layer is None else layer]
-        bufs = [cfg, loads, [int(x) for x in home_policy], flat]
+        bufs = _kernel_inputs(board, d, home_policy, loads, roots, budget, layer, kk)
         outs = [[0] * kk, [0, 0]]
         if arrays:
             bufs = [_np_array(b) for b in bufs]
@@ -714,13 +728,7 @@ def _kernel_float(
     precision; ``run``: the tests pass :func:`.home_kernel.plain_solve` ``("solve_float")``)."""
     arrays = run is None and home_kernel.COMPILED
     run = run or home_kernel.solve_float
-    n = board.n
-    flat: list[int] = []
-    for w, (q, air, upm, pos) in roots:
-        flat += [w, q, air, upm, *pos]
-    cfg = [n, board.path_length, d, int(board.requires_treasure), -1 if budget is None else budget]
-    cfg += [1, len(roots), -1 if layer is None else layer]
-    bufs: list[Any] = [cfg, loads, [int(x) for x in home_policy], flat, [0.0], [0, 0]]
+    bufs: list[Any] = [*_kernel_inputs(board, d, home_policy, loads, roots, budget, layer, 1), [0.0], [0, 0]]
     if arrays:
         import numpy as np
 
@@ -730,6 +738,15 @@ def _kernel_float(
     if status == home_kernel.OVER_BUDGET:
         return None, fresh
     return float(bufs[4][0]), fresh
+
+
+def _split_plan(
+    board: Board, d: int, home_policy: list[bool], loads: list[int], choice: str | None
+) -> tuple[bool, int, list[tuple[int, _Root]]]:
+    """:func:`_plan` as (mixed, the weight of the items settled at once as 1, the roots left)."""
+    mixed, items = _plan(board, d, home_policy, loads, choice)
+    sure = sum(w * x for w, x in items if isinstance(x, int))
+    return mixed, sure, [(w, x) for w, x in items if isinstance(x, tuple)]
 
 
 def _fast_float(
@@ -743,9 +760,7 @@ def _fast_float(
     run: Any = None,
 ) -> tuple[float | None, int]:
     """:func:`_fast` in double precision (None past ``budget`` or ``layer`` states)."""
-    mixed, items = _plan(board, d, home_policy, loads, choice)
-    sure = sum(w * x for w, x in items if isinstance(x, int))
-    roots = [(w, x) for w, x in items if isinstance(x, tuple)]
+    mixed, sure, roots = _split_plan(board, d, home_policy, loads, choice)
     rest, fresh = (
         _kernel_float(board, d, home_policy, loads, roots, budget, layer, run) if roots else (0.0, 0)
     )
@@ -792,9 +807,7 @@ def _fast(
 ) -> tuple[Fraction | None, int]:
     """The chance by the compiled DP (None past ``budget`` states, or past ``layer`` states in
     one layer) and the states it expanded (``run``: as for :func:`_kernel_sum`)."""
-    mixed, items = _plan(board, d, home_policy, loads, choice)
-    sure = sum(w * x for w, x in items if isinstance(x, int))
-    roots = [(w, x) for w, x in items if isinstance(x, tuple)]
+    mixed, sure, roots = _split_plan(board, d, home_policy, loads, choice)
     rest, fresh = (
         _kernel_sum(board, d, home_policy, loads, roots, budget, run, layer) if roots else (Fraction(0), 0)
     )

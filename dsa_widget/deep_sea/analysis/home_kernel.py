@@ -402,6 +402,20 @@ def _tables(n: int, loads: Buf, nxt: Buf, breath: Buf, outs: Buf, light: Buf) ->
 
 
 @_jit
+def _scratch(n: int, loads: Buf) -> tuple[Buf, Buf, Buf, Buf, Buf, Buf, Buf, Buf, Buf, Buf]:
+    """What both DPs allocate first: :func:`_tables` (``nxt``, ``breath``, ``outs``, ``light``),
+    then :func:`_expand`'s scratch (``left``, ``ps``, ``dest``: ``dest[1..6]``, the most steps
+    is 6, carrying nothing; ``tos``, ``wts``, ``nks``: at most 5 outcomes of a roll)."""
+    full = 1 << n
+    nxt = _alloc(n * full)
+    breath = _alloc(full)
+    outs = _alloc(full)
+    light = _alloc(full)
+    _tables(n, loads, nxt, breath, outs, light)
+    return nxt, breath, outs, light, _alloc(n), _alloc(n), _alloc(7), _alloc(5), _alloc(5), _alloc(5)
+
+
+@_jit
 def _root_key(roots: Buf, row: int, n: int) -> int:
     """The packed key of the root at ``roots[row:row + 4 + n]`` (its weight is ``roots[row]``)."""
     key = roots[row + 1] | roots[row + 3] << 3 | roots[row + 2] << (3 + n + n * _PB)
@@ -560,18 +574,7 @@ def solve(
     kk = cfg[5]
     m = cfg[6]
     layer = cfg[7] if len(cfg) > 7 else -1
-    full = 1 << n
-    nxt = _alloc(n * full)
-    breath = _alloc(full)
-    outs = _alloc(full)
-    light = _alloc(full)
-    _tables(n, loads, nxt, breath, outs, light)
-    left = _alloc(n)
-    ps = _alloc(n)
-    dest = _alloc(7)  # dest[1..6]: the most steps is 6, carrying nothing
-    tos = _alloc(5)
-    wts = _alloc(5)
-    nks = _alloc(5)
+    nxt, breath, outs, light, left, ps, dest, tos, wts, nks = _scratch(n, loads)
     mass = _alloc(kk)
     rsum = _alloc(kk)  # the successes so far, scaled to the current layer
     tcur = _alloc(kk)  # the successes of the current layer
@@ -677,18 +680,7 @@ def solve_float(cfg: Buf, loads: Buf, pol: Buf, roots: Buf, out: FBuf, stats: Bu
     budget = cfg[4]
     m = cfg[6]
     layer = cfg[7] if len(cfg) > 7 else -1
-    full = 1 << n
-    nxt = _alloc(n * full)
-    breath = _alloc(full)
-    outs = _alloc(full)
-    light = _alloc(full)
-    _tables(n, loads, nxt, breath, outs, light)
-    left = _alloc(n)
-    ps = _alloc(n)
-    dest = _alloc(7)
-    tos = _alloc(5)
-    wts = _alloc(5)
-    nks = _alloc(5)
+    nxt, breath, outs, light, left, ps, dest, tos, wts, nks = _scratch(n, loads)
     ninth = 1.0 / 9.0
     cap = 1 << 10
     ckeys = _alloc(cap)

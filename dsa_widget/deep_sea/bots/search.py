@@ -431,8 +431,8 @@ class MonteCarloBot(_SearchBot):
             for c in legal:
                 g, deal = after[c]
                 if stop and g.round > stop or g.is_over:  # nothing left to play in the horizon
-                    for j in range(k):
-                        total[c][j] += batch * round_rewards(g, self.margin_weight)[me]
+                    r_now = batch * round_rewards(g, self.margin_weight)[me]
+                    total[c] = [x + r_now for x in total[c]]
                     continue
                 for j, seats in enumerate(seatings):
                     r = playout_from(g, batch, seed=seed, policy=seats, stop_round=stop, redeal=deal)
