@@ -327,10 +327,21 @@ def _too_wide(count: int, layer: int) -> bool:
 
 
 @_jit
-def _find(keys: Buf, mask: int, key: int) -> int:
-    """The slot of ``key`` in a table of keys (0: empty), or of the empty slot where it would go."""
-    h = (key ^ (key >> 17)) * 0x5851F42D4C957F2D
-    i = (h ^ (h >> 31)) & mask
+def _find(keys: Buf, mask: int, key: int, n: int) -> int:
+    """The slot of ``key`` in a table of keys (0: empty), or of the empty slot where it would go.
+
+    The probe starts at a hash of the key without the position of the diver seated before the
+    next to play (the one who has just played, unless someone between is back), plus that
+    position: the states one turn leads to differ in that position only, so they land a few
+    slots apart, in a cache line or two, instead of anywhere in the table.  Which slot a key
+    takes changes nothing else: a layer is walked in the order its states were first reached.
+    """
+    nq = key & 7
+    sh = 3 + n + (nq - 1 if nq > 0 else n - 1) * _PB
+    f = (key >> sh) & ((1 << _PB) - 1)
+    rest = key ^ (f << sh)
+    h = (rest ^ (rest >> 17)) * 0x5851F42D4C957F2D
+    i = ((h ^ (h >> 31)) + f) & mask
     while True:
         k = keys[i]
         if k == key or k == 0:
@@ -356,11 +367,13 @@ def _muladd(vals: Buf, b: int, w: int, src: Buf, so: int, kk: int) -> int:
 
 
 @_jit
-def _add(keys: Buf, vals: Buf, used: Buf, count: int, mask: int, kk: int, key: int, w: int, mass: Buf) -> int:
+def _add(
+    keys: Buf, vals: Buf, used: Buf, count: int, mask: int, kk: int, key: int, w: int, mass: Buf, n: int
+) -> int:
     """Add ``w * mass`` to ``key``'s count in a layer's table (keys, and ``kk`` limbs a slot in
     ``vals``; a new entry if need be); returns the number of entries, or minus one more than it
     if the top limb overflowed."""
-    i = _find(keys, mask, key)
+    i = _find(keys, mask, key, n)
     b = i * kk
     if keys[i] == 0:
         keys[i] = key
@@ -524,7 +537,7 @@ def _expand(
 
 
 @_jit
-def _grown(keys: Buf, vals: Buf, used: Buf, count: int, kk: int, gvals: Buf) -> tuple[Buf, Buf, Buf]:
+def _grown(keys: Buf, vals: Buf, used: Buf, count: int, kk: int, gvals: Buf, n: int) -> tuple[Buf, Buf, Buf]:
     """A layer's table (keys, ``kk`` values a slot, the used slots) at twice the size, its
     values in ``gvals`` (``2 * kk * len(keys)`` of them, zero: ints or floats)."""
     gcap = 2 * len(keys)
@@ -533,7 +546,7 @@ def _grown(keys: Buf, vals: Buf, used: Buf, count: int, kk: int, gvals: Buf) -> 
     gused = _alloc(gcap)
     for u in range(count):
         i1 = used[u]
-        i2 = _find(gkeys, gmask, keys[i1])
+        i2 = _find(gkeys, gmask, keys[i1], n)
         gkeys[i2] = keys[i1]
         gused[u] = i2
         for j in range(kk):
@@ -594,7 +607,7 @@ def solve(
     for r in range(m):
         row = r * (4 + n)
         mass[0] = 1
-        ccount = _add(ckeys, cvals, cused, ccount, mask, kk, _root_key(roots, row, n), roots[row], mass)
+        ccount = _add(ckeys, cvals, cused, ccount, mask, kk, _root_key(roots, row, n), roots[row], mass, n)
     fresh = 0
     t = 0
     arrived = 0
@@ -629,9 +642,11 @@ def solve(
                 if nk == _LOSS:
                     continue
                 if 2 * (ncount + 1) > len(nkeys):  # grow the next layer's table (keep it at most half full)
-                    nkeys, nvals, nused = _grown(nkeys, nvals, nused, ncount, kk, _alloc(2 * len(nkeys) * kk))
+                    nkeys, nvals, nused = _grown(
+                        nkeys, nvals, nused, ncount, kk, _alloc(2 * len(nkeys) * kk), n
+                    )
                     nmask = len(nkeys) - 1
-                ncount = _add(nkeys, nvals, nused, ncount, nmask, kk, nk, wts[c], mass)
+                ncount = _add(nkeys, nvals, nused, ncount, nmask, kk, nk, wts[c], mass, n)
                 if ncount < 0:
                     over = 1
                     ncount = -ncount - 1
@@ -693,7 +708,7 @@ def solve_float(cfg: Buf, loads: Buf, pol: Buf, roots: Buf, out: FBuf, stats: Bu
     ncount = 0
     for r in range(m):
         key = _root_key(roots, r * (4 + n), n)
-        i = _find(ckeys, cap - 1, key)
+        i = _find(ckeys, cap - 1, key, n)
         if ckeys[i] == 0:
             ckeys[i] = key
             cused[ccount] = i
@@ -731,9 +746,9 @@ def solve_float(cfg: Buf, loads: Buf, pol: Buf, roots: Buf, out: FBuf, stats: Bu
                     won += share
                     continue
                 if 2 * (ncount + 1) > len(nkeys):
-                    nkeys, nvals, nused = _grown(nkeys, nvals, nused, ncount, 1, _alloc_f(2 * len(nkeys)))
+                    nkeys, nvals, nused = _grown(nkeys, nvals, nused, ncount, 1, _alloc_f(2 * len(nkeys)), n)
                     nmask = len(nkeys) - 1
-                i = _find(nkeys, nmask, nk)
+                i = _find(nkeys, nmask, nk, n)
                 if nkeys[i] == 0:
                     nkeys[i] = nk
                     nused[ncount] = i
