@@ -12,7 +12,8 @@ The home-chance figures are CPU times (``time.process_time``) on 200 mid-round p
 sensible play (``realistic_states``) and 24 crowded ones (``crowded_states``: four to six divers
 deep in the water with 18 to 24 air left): for each, the live figure (what the board's overlay
 computes: the exact fraction within a small budget of states, past it the same DP in floating
-point within its budgets, the whole position's and one DP layer's, else an estimate) and the exact
+point within its budgets, the whole position's and one DP layer's, else an estimate from random
+rounds of the same DP's model, whose playouts and widest interval are printed too) and the exact
 ``home_chance()`` of every legal choice (within its default budget, ``MAX_STATES``).
 ``DSA_WIDGET_NO_NUMBA=1`` measures the DP in Python.
 """
@@ -34,7 +35,13 @@ import contextlib
 from home_reference import reference_chance  # noqa: E402
 
 from dsa_widget import Game  # noqa: E402
-from dsa_widget.deep_sea.analysis import AnalysisError, home_chances, landing_distributions, win_chances  # noqa: E402
+from dsa_widget.deep_sea.analysis import (  # noqa: E402
+    AnalysisError,
+    home_chances,
+    home_kernel,
+    landing_distributions,
+    win_chances,
+)
 from dsa_widget.deep_sea.analysis import home as home_mod  # noqa: E402
 from dsa_widget.deep_sea.analysis import solo as solo_mod  # noqa: E402
 
@@ -113,7 +120,7 @@ def home_figures(states: list[Game], crowded: list[Game]) -> None:
     )
 
     t = time.process_time()
-    home_chance(crowded[0], max_states=None)  # numba compiles the DP here, or loads it from its cache
+    home_kernel.warm_up()  # numba compiles the DP, its float twin and its sampler here, or loads them
     budget = OVERLAY_MAX_STATES if home_mod.COMPILED else OVERLAY_MAX_STATES_PYTHON
     print(
         f"exact DP {'compiled by numba' if home_mod.COMPILED else 'in Python (no numba)'}; "
@@ -139,8 +146,18 @@ def home_figures(states: list[Game], crowded: list[Game]) -> None:
         except AnalysisError:
             over = True
         t_exact = time.process_time() - t
+        widths = [e[2] - e[1] for e in ov.get("home_est", {}).values() if e]
         rows.append(
-            (t_live, t_exact, "home_est" in ov, sum(p > 0 for p in g.positions), over, "home_float" in ov)
+            (
+                t_live,
+                t_exact,
+                "home_est" in ov,
+                sum(p > 0 for p in g.positions),
+                over,
+                "home_float" in ov,
+                max(widths, default=0.0),
+                max((e[3] for e in ov.get("home_est", {}).values() if e), default=0),
+            )
         )
     k = len(states)
     for label, group in (("realistic", rows[:k]), ("crowded", rows[k:]), ("all", rows)):
@@ -154,6 +171,11 @@ def home_figures(states: list[Game], crowded: list[Game]) -> None:
             + f"; exact on {len(group) - estimated} ({floats} of them in floating point), "
             f"estimated on {estimated}   [target < 100 ms]"
         )
+        if estimated:
+            print(
+                f"  the estimates: {max(r[7] for r in group):,} playouts each, 95% intervals at most "
+                f"{100 * max(r[6] for r in group):.1f} points wide"
+            )
         over = sum(r[4] for r in group)
         print(
             "  "

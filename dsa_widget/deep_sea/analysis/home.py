@@ -82,11 +82,13 @@ from ..rules import swim
 from . import home_kernel
 from ._common import AnalysisError, Board, Chance, board_of, check_seat, occupancy
 from .dice import SUM_WEIGHTS
+from .estimate import HomeEstimate
 
 __all__ = [
     "home_chance",
     "home_chances",
     "live_home_chances",
+    "live_home_estimates",
     "clear_cache",
     "POLICIES",
     "MAX_STATES",
@@ -1035,6 +1037,63 @@ def live_home_chances(
             out[c] = x
             left_float = 0 if x is None else left_float - used
     return out
+
+
+def live_home_estimates(
+    state: Any, choices: list[str], playouts: int, *, others: Any = "home", seed: int = 0
+) -> dict[str, HomeEstimate] | None:
+    """The live overlay's estimate for the choices :func:`live_home_chances` leaves open: for
+    each of ``choices`` of the player to move, ``playouts`` random rounds of the very model
+    :func:`home_chance` sums (:func:`.home_kernel.sample`: the same turns, policies and
+    shortcuts, one drawn roll at a time), compiled.  The hits depend on the position,
+    ``playouts`` and ``seed`` only.  ``None`` when the compiled DP is not there or the
+    position does not fit it (then :func:`~.estimate.estimate_home_chance` plays the rounds
+    on the game engine instead, some 20 times slower).
+
+    >>> from dsa_widget import Game
+    >>> g = Game(players=["Ann", "Bob"], path=[(1, 0)] * 12, air=8, seed=0)
+    >>> g.play_turn(dice=(2, 3), search="take"); g.play_turn(dice=(1, 2), search="take")
+    >>> r = live_home_estimates(g, ["continue"], 20_000)
+    >>> r is None or abs(r["continue"].chance - 0.998412) < 0.002
+    True
+    """
+    board = board_of(state)
+    d = check_seat(board, None)
+    pol = _policies(board, d, others, "home")
+    if isinstance(playouts, bool) or not isinstance(playouts, int) or playouts < 1:
+        raise AnalysisError(f"playouts must be a whole number >= 1, got {playouts!r}")
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise AnalysisError(f"seed must be a whole number, got {seed!r}")
+    if not (COMPILED and _fits(board)):
+        return None
+    out: dict[str, HomeEstimate] = {}
+    for c in choices:
+        done, loads = _start(board, d, c)
+        if done is not None:
+            out[c] = HomeEstimate(playouts if done == 1 else 0, playouts)
+            continue
+        out[c] = HomeEstimate(_sample(board, d, pol, loads, c, playouts, seed), playouts)
+    return out
+
+
+def _sample(
+    board: Board,
+    d: int,
+    home_policy: list[bool],
+    loads: list[int],
+    choice: str | None,
+    playouts: int,
+    seed: int,
+    run: Any = None,
+) -> int:
+    """The hits of :func:`.home_kernel.sample` (``run``: the tests pass :func:`.home_kernel.plain_solve`
+    ``("sample")``, which takes lists)."""
+    mixed, sure, roots = _split_plan(board, d, home_policy, loads, choice)
+    bufs: list[Any] = _kernel_inputs(board, d, home_policy, loads, roots, None, None, 1)
+    if run is None and home_kernel.COMPILED:
+        bufs = [_np_array(b) for b in bufs]
+    fn: Any = run or home_kernel.sample
+    return int(fn(*bufs, 9 if mixed else 1, sure, playouts, seed % (1 << 62)))  # an int64 either way
 
 
 def home_chance(

@@ -57,6 +57,7 @@ __all__ = [
     "fits",
     "solve",
     "solve_float",
+    "sample",
     "plain_solve",
     "warm_up",
 ]
@@ -80,7 +81,7 @@ def _jit(f: _F) -> _F:
     _KERNEL.append(f.__name__)
     if _numba is None:
         return f
-    inline = "never" if f.__name__ in ("solve", "solve_float") else "always"
+    inline = "never" if f.__name__ in ("solve", "solve_float", "sample") else "always"
     return _numba.njit(cache=True, nogil=True, error_model="numpy", inline=inline)(f)  # type: ignore[no-any-return]
 
 
@@ -770,24 +771,92 @@ def solve_float(cfg: Buf, loads: Buf, pol: Buf, roots: Buf, out: FBuf, stats: Bu
     return OK
 
 
+#: the multiplier and modulus of :func:`sample`'s random numbers (the "minimal standard"
+#: Lehmer generator: products stay below 2**62, so numba and plain Python draw the same)
+_LEHMER_A, _LEHMER_M = 48271, 2147483647
+
+
+@_jit
+def sample(
+    cfg: Buf, loads: Buf, pol: Buf, roots: Buf, total: int, sure: int, playouts: int, seed: int
+) -> int:
+    """The DP that :func:`solve` sums, simulated: how many of ``playouts`` random descents
+    end with our diver back.
+
+    ``cfg``, ``loads``, ``pol``, ``roots``: as for :func:`solve` (its budgets are not used).
+    A descent draws its first step out of ``total`` (9 when the first step is a roll, else 1):
+    the first ``sure`` of them are settled for him, then each root takes its weight, and what
+    is left is settled against him.  From a root it follows one roll a turn, drawn with the
+    weights 1, 2, 3, 2, 1 out of 9, through the same turns and shortcuts as the DP, so it
+    estimates exactly the chance :func:`solve` computes.  The random numbers come from a
+    Lehmer generator started at ``seed``: the same hits compiled or not, on every machine.
+    """
+    n = cfg[0]
+    length = cfg[1]
+    d = cfg[2]
+    req = cfg[3]
+    m = cfg[6]
+    nxt, breath, outs, light, left, ps, dest, tos, wts, nks = _scratch(n, loads)
+    x = seed % (_LEHMER_M - 1) + 1
+    hits = 0
+    for _ in range(playouts):
+        x = x * _LEHMER_A % _LEHMER_M
+        u = x % total
+        if u < sure:
+            hits += 1
+            continue
+        u -= sure
+        key = 0
+        for r in range(m):
+            w = roots[r * (4 + n)]
+            if u < w:
+                key = _root_key(roots, r * (4 + n), n)
+                break
+            u -= w
+        while key > 0:  # a root's key is never 0: its air is at least 1
+            nd = _expand(
+                key, n, length, d, req, loads, pol, nxt, breath, outs, light, left, ps, dest, tos, wts, nks
+            )
+            if nd == _WIN:
+                hits += 1
+                break
+            if nd == _LOSS:
+                break
+            x = x * _LEHMER_A % _LEHMER_M
+            u = x % 9
+            c = 0
+            while u >= wts[c]:
+                u -= wts[c]
+                c += 1
+            key = nks[c]
+            if key == _WIN:
+                hits += 1
+    return hits
+
+
 def warm_up() -> float:
-    """Compile :func:`solve` now (numba compiles on first use, about 10 s of CPU, or loads it from
-    its cache in ``__pycache__``, under a second) and return the seconds it took; 0.0-ish
-    without numba."""
+    """Compile :func:`solve`, :func:`solve_float` and :func:`sample` now (numba compiles on first
+    use, some seconds of CPU each, or loads them from its cache in ``__pycache__``, under a
+    second) and return the seconds it took; 0.0-ish without numba."""
     import time
 
     t0 = time.perf_counter()
     cfg = [2, 4, 0, 1, -1, 2, 1]
     bufs: list[Any] = [cfg, [1, 1], [1, 1], [9, 0, 5, 0, 2, 1], [0, 0], [0, 0]]
+    fout: Any = [0.0]
     if COMPILED:
         bufs = [_np.array(b, dtype=_np.int64) for b in bufs]
+        fout = _np.zeros(1)
     solve(*bufs)
+    cfg_, loads, pol, roots = bufs[:4]
+    solve_float(cfg_, loads, pol, roots, fout, bufs[5])
+    sample(cfg_, loads, pol, roots, 9, 0, 1, 0)
     return time.perf_counter() - t0
 
 
 def plain_solve(which: str = "solve", **overrides: Any) -> Callable[..., int]:
-    """:func:`solve` (or ``which="solve_float"``: :func:`solve_float`) as plain Python on lists,
-    whatever :data:`COMPILED` says (for the tests).
+    """:func:`solve` (or ``which="solve_float"`` or ``"sample"``: :func:`solve_float`,
+    :func:`sample`) as plain Python on lists, whatever :data:`COMPILED` says (for the tests).
 
     ``overrides`` replace the kernel's globals in this copy only (a test gives a wrong rule to
     check that it is caught).
@@ -795,7 +864,7 @@ def plain_solve(which: str = "solve", **overrides: Any) -> Callable[..., int]:
     >>> plain_solve() is not plain_solve()
     True
     """
-    if which not in ("solve", "solve_float"):
+    if which not in ("solve", "solve_float", "sample"):
         raise KeyError(which)
     ns: dict[str, Any] = dict(globals())
     ns["_alloc"] = _alloc_list

@@ -17,8 +17,8 @@ from typing import Any
 from ..rules import SINK_STEP, Game
 from ..view import View
 from ._common import AnalysisError
-from .estimate import estimate_home_chance
-from .home import COMPILED, live_home_chances
+from .estimate import HomeEstimate, estimate_home_chance
+from .home import COMPILED, live_home_chances, live_home_estimates
 from .landing import landing_distributions
 from .values import item_value
 
@@ -30,6 +30,7 @@ __all__ = [
     "OVERLAY_MAX_STATES",
     "OVERLAY_MAX_STATES_PYTHON",
     "OVERLAY_PLAYOUTS",
+    "OVERLAY_SAMPLES",
     "air_forecast",
     "overlay_for",
 ]
@@ -122,12 +123,17 @@ def air_forecast(view: Any) -> dict[str, Any]:
     return out
 
 
-#: playouts behind a live estimate when the exact home chance is out of reach
+#: playouts behind a live estimate when the exact home chance is out of reach, played on the
+#: game engine (without numba: a few ms) ...
 OVERLAY_PLAYOUTS = 400
+#: ... and with numba, random rounds of the compiled DP's own model (``live_home_estimates``,
+#: about 2-3 us each: some 10 ms, an interval of about +-1.5 points at 50%)
+OVERLAY_SAMPLES = 4_000
 
 
 def _home_estimate(view: View, seat: int, choice: str, playouts: int) -> list[float] | None:
-    """``[chance, low, high, playouts]`` for ``choice`` by simulation (public facts only)."""
+    """``[chance, low, high, playouts]`` for ``choice`` by simulation on the game engine (public
+    facts only)."""
     g = view.sample(random.Random(0))  # hidden values play no part in getting home
     if choice != "roll":
         g.apply_unchecked(choice)
@@ -137,8 +143,26 @@ def _home_estimate(view: View, seat: int, choice: str, playouts: int) -> list[fl
         est = estimate_home_chance(g, seat=seat, playouts=playouts, seed=1)
     except AnalysisError:
         return None
+    return _estimate_row(est)
+
+
+def _estimate_row(est: HomeEstimate) -> list[float]:
     lo, hi = est.interval
     return [round(est.chance, 4), round(lo, 4), round(hi, 4), est.playouts]
+
+
+def _home_estimates(
+    view: View, seat: int, choices: list[str], playouts: int | None
+) -> tuple[dict[str, Any], int]:
+    """The estimates of ``choices`` and the playouts behind each: compiled, random rounds of the
+    DP's model (:data:`OVERLAY_SAMPLES` by default), else rounds on the game engine
+    (:data:`OVERLAY_PLAYOUTS`)."""
+    count = OVERLAY_SAMPLES if playouts is None else playouts
+    sims = live_home_estimates(view, choices, count, others="home", seed=1)
+    if sims is not None:
+        return {c: _estimate_row(e) for c, e in sims.items()}, count
+    count = OVERLAY_PLAYOUTS if playouts is None else playouts
+    return {c: _home_estimate(view, seat, c, count) for c in choices}, count
 
 
 #: JavaScript numbers hold integers exactly up to this
@@ -161,7 +185,7 @@ def overlay_for(
     *,
     max_states: int | None = None,
     max_layer: int | None = None,
-    playouts: int = OVERLAY_PLAYOUTS,
+    playouts: int | None = None,
     exact_states: int | None = OVERLAY_EXACT_STATES,
 ) -> dict[str, Any]:
     """The live probability overlay for the player to move in ``game``.
@@ -180,7 +204,9 @@ def overlay_for(
       :data:`OVERLAY_MAX_LAYER`; -1: no cap).  ``exact_states=None``: fractions only, within
       ``max_states``.  Without numba: fractions within :data:`OVERLAY_MAX_STATES_PYTHON`.
       The choices past every budget get ``home_est``
-      (``[chance, low, high, playouts]`` from ``playouts`` simulated rounds) and ``home_note`` says so;
+      (``[chance, low, high, playouts]`` from ``playouts`` simulated rounds: by default
+      :data:`OVERLAY_SAMPLES` rounds of the compiled DP's model, or without numba
+      :data:`OVERLAY_PLAYOUTS` on the game engine) and ``home_note`` says so;
     * ``air``: now, the breath per round of turns, the forecast at the
       player's next turn;
     * ``carry``: the expected value of what he carries, from the viewer's
@@ -223,10 +249,10 @@ def overlay_for(
     if any(v is None for v in live.values()):
         # Too many cases for a live exact sum: estimate those choices by simulation instead,
         # shown with its 95% interval (every number on screen is exact or carries its interval).
-        est = {c: _home_estimate(view, seat, c, playouts) for c, v in live.items() if v is None}
+        est, count = _home_estimates(view, seat, [c for c, v in live.items() if v is None], playouts)
         out["home_est"] = est
         out["home_note"] = (
-            f"≈ estimated from {playouts:,} playouts (95% interval): too many cases for a live exact "
+            f"≈ estimated from {count:,} playouts (95% interval): too many cases for a live exact "
             "figure; home_chance() in a cell gives it exactly"
         )
     out["home"] = home
