@@ -51,7 +51,9 @@ budget, from a cold start (and, compiled, a cap on the states of one turn's laye
 position far past the budget is given up early), so that the answer depends on the position
 only.  Compiled, it can also try the fractions within a small budget first and then sum the
 same DP in double precision (:func:`.home_kernel.solve_float`, about 1.5 times as fast): the
-exact chance to within about 1e-13, as a float.
+exact chance to within about 1e-13, as a float.  Past every budget,
+:func:`live_home_estimates` plays random rounds of the same model (:func:`.home_kernel.sample`)
+for an estimate with its interval.
 
 Worked example: Ann on space 3 heading up with 2 items, Bob already back,
 4 air.  She breathes 2 a turn, so she gets two swims (the second on the last
