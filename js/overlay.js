@@ -150,7 +150,7 @@ export function drawHints(st, ov, { hints, picked, folded = false, onHints, onPi
               "data-home": c,
               "data-est": est[0],
               text:
-                `${sep}${choiceWords(c)}: ≈ ${pct(est[0])} (estimate from ${est[3]} playouts; ` +
+                `${sep}${choiceWords(c)}: ≈ ${pct(est[0])} (estimate from ${Number(est[3]).toLocaleString("en-US")} playouts; ` +
                 `95% interval ${pct(est[1])}–${pct(est[2])})`,
             }),
           );

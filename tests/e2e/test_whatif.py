@@ -272,6 +272,32 @@ def test_a_crowded_position_shows_the_exact_dp_in_floating_point(lab, page, cons
     root.screenshot(path=str(SCREENS / "hints-float.png"))
 
 
+CROWDED6_CELL = CROWDED_CELL.replace("players=4, seed=2", "players=6, seed=1")
+CROWDED6_CELL = CROWDED6_CELL.replace("g.air > 18", "g.air > 20")
+
+
+def test_a_position_past_every_budget_shows_an_estimate_with_its_interval(lab, page, console):
+    """Six divers deep with 20 air: past every budget of the exact DP, fraction and float alike,
+    so the overlay shows an estimate from 4,000 random rounds of the DP's model with its 95%
+    interval, and it is Python's."""
+    nb = lab.open("crowded6.ipynb", [CROWDED6_CELL])
+    nb.run_all()
+    root = page.locator(".dsa-root").first
+    cell = root.locator(".dsa-ov-home .dsa-ov-est[data-home='roll']")
+    expect(cell).to_be_visible()
+    want = json.loads(nb.execute("import json; print(json.dumps(w.overlay['home_est']['roll']))").stdout)
+    assert float(cell.get_attribute("data-est")) == want[0] and want[3] == 4000
+
+    def pct(x: float) -> str:  # Math.round, as the board rounds
+        return f"{int(100 * x + 0.5)}%"
+
+    expect(cell).to_contain_text(
+        f"≈ {pct(want[0])} (estimate from 4,000 playouts; 95% interval {pct(want[1])}–{pct(want[2])})"
+    )
+    expect(root.locator(".dsa-ov-float")).to_have_count(0)
+    console.assert_no_errors()
+
+
 def test_static_export_of_the_lesson_can_be_scrubbed(static_export, page, console, tmp_path):
     from . import static as static_mod
 
