@@ -254,16 +254,24 @@ w = DeepSea(g)
 w"""
 
 
+def _home_cell(lab, page, name: str, cell: str, kind: str, key: str):
+    """Run ``cell`` (a widget ``w`` on a position whose one choice is "roll") in a fresh notebook;
+    the board, its ``.dsa-ov-{kind}`` home cell for "roll" (visible) and Python's
+    ``w.overlay[key]["roll"]``."""
+    nb = lab.open(name, [cell])
+    nb.run_all()
+    root = page.locator(".dsa-root").first
+    shown = root.locator(f".dsa-ov-home .dsa-ov-{kind}[data-home='roll']")
+    expect(shown).to_be_visible()
+    want = json.loads(nb.execute(f"import json; print(json.dumps(w.overlay[{key!r}]['roll']))").stdout)
+    return root, shown, want
+
+
 def test_a_crowded_position_shows_the_exact_dp_in_floating_point(lab, page, console):
     """Four divers deep with 18 air: too many cases for the fraction live (some 87,000 states
     of the DP), so the overlay shows the exact DP's float (issue 10, item 4), marked as such,
     and it is Python's."""
-    nb = lab.open("crowded.ipynb", [CROWDED_CELL])
-    nb.run_all()
-    root = page.locator(".dsa-root").first
-    cell = root.locator(".dsa-ov-home .dsa-ov-float[data-home='roll']")
-    expect(cell).to_be_visible()
-    want = json.loads(nb.execute("import json; print(json.dumps(w.overlay['home_float']['roll']))").stdout)
+    root, cell, want = _home_cell(lab, page, "crowded.ipynb", CROWDED_CELL, "float", "home_float")
     assert float(cell.get_attribute("data-float")) == want[0]
     expect(cell).to_contain_text(f"≈ {100 * want[0]:.1f}%")
     assert "floating point" in (cell.get_attribute("title") or "")
@@ -280,12 +288,7 @@ def test_a_position_past_every_budget_shows_an_estimate_with_its_interval(lab, p
     """Six divers deep with 20 air: past every budget of the exact DP, fraction and float alike,
     so the overlay shows an estimate from 4,000 random rounds of the DP's model with its 95%
     interval, and it is Python's."""
-    nb = lab.open("crowded6.ipynb", [CROWDED6_CELL])
-    nb.run_all()
-    root = page.locator(".dsa-root").first
-    cell = root.locator(".dsa-ov-home .dsa-ov-est[data-home='roll']")
-    expect(cell).to_be_visible()
-    want = json.loads(nb.execute("import json; print(json.dumps(w.overlay['home_est']['roll']))").stdout)
+    root, cell, want = _home_cell(lab, page, "crowded6.ipynb", CROWDED6_CELL, "est", "home_est")
     assert float(cell.get_attribute("data-est")) == want[0] and want[3] == 4000
 
     def pct(x: float) -> str:  # Math.round, as the board rounds
