@@ -146,7 +146,7 @@ def home_figures(states: list[Game], crowded: list[Game]) -> None:
         except AnalysisError:
             over = True
         t_exact = time.process_time() - t
-        widths = [e[2] - e[1] for e in ov.get("home_est", {}).values() if e]
+        ests = [e for e in ov.get("home_est", {}).values() if e]  # [chance, low, high, playouts]
         rows.append(
             (
                 t_live,
@@ -155,8 +155,8 @@ def home_figures(states: list[Game], crowded: list[Game]) -> None:
                 sum(p > 0 for p in g.positions),
                 over,
                 "home_float" in ov,
-                max(widths, default=0.0),
-                max((e[3] for e in ov.get("home_est", {}).values() if e), default=0),
+                max((e[2] - e[1] for e in ests), default=0.0),
+                max((e[3] for e in ests), default=0),
             )
         )
     k = len(states)
