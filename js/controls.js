@@ -1,5 +1,6 @@
 // Buttons for exactly the legal choices (plus bot pause/step), with shortcuts.
 import { h } from "./dom.js";
+import { ariaKey, keyLabel } from "./keys.js";
 import { chipsOf, choiceLabel, isBot, subj } from "./model.js";
 
 /**
@@ -24,19 +25,19 @@ export function drawControls(state, { paused, pending, send, onPause, onStep }) 
       h("button", {
         class: "dsa-btn",
         "data-action": "pause",
-        "aria-label": paused ? "Resume bots (P)" : "Pause bots (P)",
-        "aria-keyshortcuts": "P",
+        "aria-label": `${paused ? "Resume" : "Pause"} bots (${keyLabel("pause")})`,
+        "aria-keyshortcuts": ariaKey("pause"),
         onclick: () => onPause(!paused),
-        text: paused ? "Resume (P)" : "Pause (P)",
+        text: `${paused ? "Resume" : "Pause"} (${keyLabel("pause")})`,
       }),
       h("button", {
         class: "dsa-btn",
         "data-action": "step",
-        "aria-label": "Let the bot make one move (S)",
-        "aria-keyshortcuts": "S",
+        "aria-label": `Let the bot make one move (${keyLabel("botMove")})`,
+        "aria-keyshortcuts": ariaKey("botMove"),
         onclick: onStep,
         disabled: !paused || pending,
-        text: "Step (S)",
+        text: `Step (${keyLabel("botMove")})`,
       }),
     );
     return box;

@@ -88,14 +88,13 @@ export function choiceLabel(choice, state) {
   return { text: choice, key: "", aria: choice };
 }
 
-/** The choice a key stands for, if legal. */
-/** Every key the board uses (at one step or another): while the board has the keys, these never
- * reach JupyterLab, even when they mean nothing at this step; any other key does. */
-export function isBoardKey(key) {
-  if (key.length === 1) return "rtnbcl123456789psw uydkqh".includes(key.toLowerCase());
-  return ["Escape", "ArrowLeft", "ArrowRight", "Home", "End"].includes(key);
-}
+/** Deep Sea Adventure's own keys (the common ones, history, what-if, bots, are js/keys.js's). */
+export const GAME_HELP =
+  "Game keys: R/Space roll · T take · N do nothing · B turn back · C keep diving · 1–9 put down (or lay) · " +
+  "L keep the order · D roll the chosen dice (what-if) · H hints";
+export const GAME_ARIA = "R Space T N B C L 1 2 3 4 5 6 7 8 9 D H";
 
+/** The choice a key stands for, if legal. */
 export function choiceForKey(key, legal) {
   const k = key.toLowerCase();
   const map = { b: "back", c: "continue", r: "roll", " ": "roll", t: "take", n: "none", l: "lay all" };

@@ -2,6 +2,7 @@
 // and branch a what-if from the turn shown.
 import { h } from "./dom.js";
 import { turnText } from "./history.js";
+import { ariaKey, keyLabel } from "./keys.js";
 
 /**
  * frames: decoded frames; shown: the turn shown (null = live); live: the live state.
@@ -12,14 +13,15 @@ export function drawTimebar(frames, shown, live, on) {
   const bar = h("div", { class: "dsa-timebar", role: "group", "aria-label": "Game history" });
   if (n < 0) return bar;
   const at = shown === null ? n : shown;
+  // key: the common action of js/keys.js the button's key does
   const btn = (action, text, aria, key, disabled, fn) =>
     h("button", {
       class: "dsa-btn dsa-btn-small",
       "data-action": action,
-      "aria-label": `${aria}${key ? ` (${key})` : ""}`,
-      "aria-keyshortcuts": key || null,
+      "aria-label": `${aria} (${keyLabel(key)})`,
+      "aria-keyshortcuts": ariaKey(key),
       disabled,
-      title: `${aria}${key ? ` (${key})` : ""}`,
+      title: `${aria} (${keyLabel(key)})`,
       onclick: fn,
       text,
     });
@@ -44,11 +46,11 @@ export function drawTimebar(frames, shown, live, on) {
   if (isLive) label.append(h("strong", { text: live.mode === "whatif" ? "Real game: " : "Live: " }), `after turn ${n}`);
   else label.append(h("strong", { text: `Turn ${at} of ${n}: ` }), turnText(frames[at], live.players));
   bar.append(
-    btn("hist-first", "|◀", "First turn", "Home", at === 0, () => on.seek(0)),
-    btn("hist-prev", "◀", "Previous turn", "←", at === 0, () => on.seek(Math.max(0, at - 1))),
+    btn("hist-first", "|◀", "First turn", "first", at === 0, () => on.seek(0)),
+    btn("hist-prev", "◀", "Previous turn", "prev", at === 0, () => on.seek(Math.max(0, at - 1))),
     slider,
-    btn("hist-next", "▶", "Next turn", "→", isLive, () => on.seek(at + 1 > n ? null : at + 1)),
-    btn("hist-live", "Live", "Back to the live game", "End", isLive, () => on.seek(null)),
+    btn("hist-next", "▶", "Next turn", "next", isLive, () => on.seek(at + 1 > n ? null : at + 1)),
+    btn("hist-live", "Live", "Back to the live game", "live", isLive, () => on.seek(null)),
     label,
   );
   return bar;

@@ -1,5 +1,6 @@
 // What-if mode: the banner, undo/redo, chosen dice, "back to the real game" and the compare panel.
 import { h } from "./dom.js";
+import { ariaKey, keyLabel } from "./keys.js";
 import { color, isBot, letter } from "./model.js";
 
 function posText(d) {
@@ -79,23 +80,26 @@ export function drawWhatIf(st, { pending, on, dice }) {
     ),
   );
   const row = h("div", { class: "dsa-controls dsa-whatif-controls", role: "group", "aria-label": "What-if tools" });
-  const btn = (action, text, aria, key, disabled, fn, extra = "") =>
-    h(
+  // key: a common action of js/keys.js ("undo"), or this game's own key ("D")
+  const btn = (action, text, aria, key, disabled, fn, extra = "") => {
+    const [label, aKey] = key.length > 1 ? [keyLabel(key), ariaKey(key)] : [key, key];
+    return h(
       "button",
       {
         class: `dsa-btn ${extra}`,
         "data-action": action,
-        "aria-label": `${aria} (${key})`,
-        "aria-keyshortcuts": key,
+        "aria-label": `${aria} (${label})`,
+        "aria-keyshortcuts": aKey,
         disabled: disabled || pending,
         onclick: fn,
       },
       text,
-      h("kbd", { text: key }),
+      h("kbd", { text: label }),
     );
+  };
   row.append(
-    btn("undo", "Undo", "Undo the last choice or roll in the what-if", "U", !w.can_undo, on.undo),
-    btn("redo", "Redo", "Redo in the what-if", "Y", !w.can_redo, on.redo),
+    btn("undo", "Undo", "Undo the last choice or roll in the what-if", "undo", !w.can_undo, on.undo),
+    btn("redo", "Redo", "Redo in the what-if", "redo", !w.can_redo, on.redo),
   );
   if (!st.over && st.legal.includes("roll")) {
     const pick = (i) => {
@@ -132,7 +136,7 @@ export function drawWhatIf(st, { pending, on, dice }) {
         "bot-move",
         `${st.seats[st.current]} bot moves`,
         `Let the ${st.seats[st.current]} bot choose for ${st.players[st.current]}`,
-        "S",
+        "botMove",
         false,
         on.botMove,
       ),
@@ -143,7 +147,7 @@ export function drawWhatIf(st, { pending, on, dice }) {
       "keep",
       "Keep for comparison",
       "Keep this what-if state as a row of the comparison, then try something else",
-      "K",
+      "keep",
       w.can_keep === false,
       on.keep,
     ),
@@ -153,7 +157,7 @@ export function drawWhatIf(st, { pending, on, dice }) {
       "back-to-real",
       "Back to the real game",
       "Leave the what-if: back to the real game",
-      "Q",
+      "back",
       false,
       on.back,
       "dsa-back",

@@ -7,8 +7,9 @@ import { drawControls, drawWaiting } from "./controls.js";
 import { drawCurtain } from "./curtain.js";
 import { h, replaceChildren } from "./dom.js";
 import { expandFrames, frameState } from "./history.js";
+import { ariaKey, attachKeys, COMMON_ARIA, COMMON_HELP, keyLabel } from "./keys.js";
 import { drawLog, drawPastLog } from "./log.js";
-import { choiceForKey, isBoardKey, isBot, statusText } from "./model.js";
+import { choiceForKey, GAME_ARIA, GAME_HELP, isBot, statusText } from "./model.js";
 import { drawHints, drawLanding } from "./overlay.js";
 import { drawPlayers } from "./players.js";
 import { createSetupPanel } from "./setup-panel.js";
@@ -32,10 +33,8 @@ function renderView(model, el, bots) {
   const animator = new Animator();
   const status = h("div", { class: "dsa-status", role: "status", "aria-live": "polite" });
   const dice = h("div", { class: "dsa-dice-box" });
-  // whether the board's keys are live (it has the focus) or not (click it to give them)
-  const keysState = h("span", { class: "dsa-keys-state", text: "keys off: click the board" });
-  const header = h("div", { class: "dsa-header" }, status, keysState, dice);
-  const boardBox = h("div", { class: "dsa-board-box", title: "Click the board or press Escape to skip animations" });
+  const header = h("div", { class: "dsa-header" }, status, dice);
+  const boardBox = h("div", { class: "dsa-board-box", title: "Click the board to skip animations" });
   const controlsBox = h("div", { class: "dsa-controls-box" });
   const error = h("div", { class: "dsa-error", role: "alert", hidden: true });
   const playersBox = h("div", { class: "dsa-players-box" });
@@ -45,10 +44,12 @@ function renderView(model, el, bots) {
   logDetails.addEventListener("toggle", () => {
     if (logDetails.open) logBox.scrollTop = logBox.scrollHeight;
   });
-  const help = h("p", {
-    class: "dsa-keys",
-    text: "Keys: R/Space roll · T take · N do nothing · B turn back · C keep diving · 1–9 put down · P pause bots · S step · Esc skip animation · ←/→ history · End live · W what-if · U undo · Y redo · D roll chosen dice · K keep for comparison · Q back to the real game · H hints",
-  });
+  const help = h(
+    "div",
+    { class: "dsa-keys-help" },
+    h("p", { class: "dsa-keys", text: GAME_HELP }),
+    h("p", { class: "dsa-keys dsa-common-keys", text: COMMON_HELP }),
+  );
   const whatIfBox = h("div", { class: "dsa-whatif-box" });
   const pastBanner = h("div", { class: "dsa-banner dsa-past-banner", role: "note", hidden: true });
   const timeBox = h("div", { class: "dsa-time-box" });
@@ -61,18 +62,16 @@ function renderView(model, el, bots) {
     getBotHelp: () => model.get("bot_help") || {},
     start: (s) => {
       send({ type: "new_game", seq: model.get("state").seq, setup: s });
-      root.focus({ preventScroll: true }); // a new game: its keys are live at once
+      keys.focus(); // a new game: its keys are live at once
     },
   });
   const root = h(
     "div",
     {
       class: "dsa-root",
-      tabindex: "0",
       role: "group",
       "aria-label": "Deep Sea Adventure game",
-      "aria-keyshortcuts": "R Space T N B C 1 2 3 4 5 6 7 8 9 P S Escape ArrowLeft ArrowRight Home End W U Y D Q H",
-      "data-keys": "off",
+      "aria-keyshortcuts": `${GAME_ARIA} ${COMMON_ARIA}`,
     },
     // the play column, and beside it in a wide cell (below it in a narrow one) the players'
     // cards first, so scores and loads stay in sight, then the hints, the log and the rest
@@ -93,6 +92,9 @@ function renderView(model, el, bots) {
     h("div", { class: "dsa-side" }, playersBox, hintsBox, logDetails, remote ? null : setup.el, remote ? null : help),
   );
   el.append(root);
+  // the shared focus rule and common keys (js/keys.js); this game's own keys are onKeydown's
+  const keys = attachKeys(root, { onKey: onKeydown, onEscape });
+  header.insertBefore(keys.badge, dice);
 
   let pending = false;
   let hintsFolded = false; // the hints panel folded to its header line
@@ -116,14 +118,14 @@ function renderView(model, el, bots) {
       drawSummary(st, sum, {
         close: () => {
           closeSummary();
-          root.focus({ preventScroll: true });
+          keys.focus();
         },
         playAgain: remote
           ? null
           : () => {
               closeSummary();
               send({ type: "play_again", seq: model.get("state").seq });
-              root.focus({ preventScroll: true });
+              keys.focus();
             },
       }),
     );
@@ -212,7 +214,7 @@ function renderView(model, el, bots) {
   }
 
   function setPaused(p) {
-    send({ type: "pause", paused: p });
+    send({ type: "pause", seq: model.get("state").seq, paused: p });
   }
   function stepBot() {
     const st = model.get("state");
@@ -233,7 +235,6 @@ function renderView(model, el, bots) {
 
   function drawControlsNow() {
     const live = model.get("state");
-    const hadFocus = controlsBox.contains(document.activeElement) || whatIfBox.contains(document.activeElement);
     if (inHistory()) {
       replaceChildren(
         controlsBox,
@@ -246,25 +247,25 @@ function renderView(model, el, bots) {
             {
               class: "dsa-btn",
               "data-action": "hist-live",
-              "aria-label": "Back to the live game (End)",
-              "aria-keyshortcuts": "End",
+              "aria-label": `Back to the live game (${keyLabel("live")})`,
+              "aria-keyshortcuts": ariaKey("live"),
               onclick: () => seek(null),
             },
             "Back to live",
-            h("kbd", { text: "End" }),
+            h("kbd", { text: keyLabel("live") }),
           ),
           h(
             "button",
             {
               class: "dsa-btn dsa-whatif-btn",
               "data-action": "whatif",
-              "aria-label": `What-if from turn ${viewTurn} (W)`,
-              "aria-keyshortcuts": "W",
+              "aria-label": `What-if from turn ${viewTurn} (${keyLabel("whatIf")})`,
+              "aria-keyshortcuts": ariaKey("whatIf"),
               disabled: pending,
               onclick: branchHere,
             },
             "What-if from here",
-            h("kbd", { text: "W" }),
+            h("kbd", { text: keyLabel("whatIf") }),
           ),
         ),
       );
@@ -294,20 +295,19 @@ function renderView(model, el, bots) {
             {
               class: "dsa-btn dsa-whatif-btn",
               "data-action": "whatif",
-              "aria-label": "What-if: try another move in a branch (W)",
-              "aria-keyshortcuts": "W",
+              "aria-label": `What-if: try another move in a branch (${keyLabel("whatIf")})`,
+              "aria-keyshortcuts": ariaKey("whatIf"),
               disabled: pending,
               onclick: branchHere,
             },
             "What-if…",
-            h("kbd", { text: "W" }),
+            h("kbd", { text: keyLabel("whatIf") }),
           ),
         );
       }
       replaceChildren(controlsBox, c);
       replaceChildren(whatIfBox);
     }
-    if (hadFocus) root.focus({ preventScroll: true });
   }
 
   function drawTimebarNow() {
@@ -477,59 +477,24 @@ function renderView(model, el, bots) {
     }
   }
 
-  // The board's keys.  Listened for on the window in the capture phase, before JupyterLab's
-  // own shortcuts see the key: a key the board handles is stopped there (so R rolls instead of
-  // turning a cell raw), and any other key goes on to the notebook untouched.  The board
-  // listens while it has the focus, or while its cell is the notebook's selected cell in
-  // command mode (the focus on the notebook itself, not in an editor).
-  function boardOwnsKeys(ev) {
-    if (!root.isConnected) return false;
-    if (root.contains(ev.target)) return true;
-    const cell = root.closest(".jp-Cell");
-    if (!cell?.classList.contains("jp-mod-active")) return false;
-    const t = ev.target;
-    if (t?.closest?.("input, select, textarea, [contenteditable], .cm-editor, .jp-mod-editMode")) return false;
-    return t === document.body || Boolean(t?.closest?.(".jp-Notebook"));
+  /** Escape skips the animations and closes the summary (then the keys stay); else it releases them. */
+  function onEscape() {
+    animator.skip();
+    if (!summaryBox.firstChild) return false;
+    closeSummary();
+    return true;
   }
-  const onWindowKeydown = (ev) => {
-    if (boardOwnsKeys(ev)) onKeydown(ev);
-  };
-  window.addEventListener("keydown", onWindowKeydown, true);
-  root.addEventListener("focusin", () => {
-    root.dataset.keys = "on";
-    keysState.textContent = "⌨ keys on";
-  });
-  root.addEventListener("focusout", (ev) => {
-    if (root.contains(ev.relatedTarget)) return;
-    root.dataset.keys = "off";
-    keysState.textContent = "keys off: click the board";
-  });
 
-  function onKeydown(ev) {
-    if (ev.target.closest?.("input, select, textarea, summary, form")) return;
-    if (ev.ctrlKey || ev.metaKey || ev.altKey) return;
+  /** A key while the board has the focus (js/keys.js): `action` is the common action, if any. */
+  function onKeydown(ev, action) {
+    if (ev.ctrlKey || ev.metaKey || ev.altKey) return false;
     // Space/Enter on a focused button press that button (the browser does it)
-    if ((ev.key === " " || ev.key === "Enter") && ev.target.closest?.("button")) return;
+    if ((ev.key === " " || ev.key === "Enter") && ev.target.closest?.("button")) return false;
     const st = model.get("state");
+    if (curtainDown(st)) return false; // nothing behind the curtain answers a key
     const k = ev.key.length === 1 ? ev.key.toLowerCase() : ev.key;
-    const done = () => {
-      ev.preventDefault();
-      ev.stopImmediatePropagation(); // JupyterLab never sees a key the board used
-    };
-    if (curtainDown(st)) {
-      if (isBoardKey(ev.key)) done(); // nothing behind the curtain answers a key
-      return;
-    }
-    if (remote && ["w", "p", "s", "h"].includes(k)) {
-      done(); // what-if, bots and hints are the host's, in the notebook
-      return;
-    }
-    if (ev.key === "Escape") {
-      animator.skip();
-      if (summaryBox.firstChild) closeSummary(); // skips the summary too
-      done();
-      return;
-    }
+    // what-if, bots and hints are the host's, in the notebook
+    if (remote && (["whatIf", "pause", "botMove"].includes(action) || k === "h")) return true;
     if (k === "h") {
       model.set("hints", !model.get("hints"));
       try {
@@ -538,85 +503,69 @@ function renderView(model, el, bots) {
         /* no kernel */
       }
       drawOverlayNow();
-      done();
-      return;
+      return true;
     }
     if (st.mode !== "whatif") {
       const n = frames.length - 1;
       const at = viewTurn === null ? n : viewTurn;
-      if (k === "ArrowLeft" && n >= 0) {
-        seek(Math.max(0, at - 1));
-        done();
-        return;
+      if (action === "prev") {
+        if (n >= 0) seek(Math.max(0, at - 1));
+        return true;
       }
-      if (k === "ArrowRight" && viewTurn !== null) {
-        seek(at + 1 > n ? null : at + 1);
-        done();
-        return;
+      if (action === "next") {
+        if (viewTurn !== null) seek(at + 1 > n ? null : at + 1);
+        return true;
       }
-      if (k === "Home" && n >= 0) {
-        seek(0);
-        done();
-        return;
+      if (action === "first") {
+        if (n >= 0) seek(0);
+        return true;
       }
-      if (k === "End") {
+      if (action === "live") {
         seek(null);
-        done();
-        return;
+        return true;
       }
-      if (k === "w" && (inHistory() || !st.over)) {
-        branchHere();
-        done();
-        return;
+      if (action === "whatIf") {
+        if (inHistory() || !st.over) branchHere();
+        return true;
       }
-      if (inHistory()) return;
+      if (inHistory()) return false;
     } else {
-      if (k === "u") {
+      if (action === "undo") {
         if (st.whatif.can_undo) whatIfTools.undo();
-        done();
-        return;
+        return true;
       }
-      if (k === "y") {
+      if (action === "redo") {
         if (st.whatif.can_redo) whatIfTools.redo();
-        done();
-        return;
+        return true;
       }
-      if (k === "q") {
+      if (action === "back") {
         whatIfTools.back();
-        done();
-        return;
+        return true;
       }
-      if (k === "k") {
+      if (action === "keep") {
         if (st.whatif.can_keep !== false) whatIfTools.keep();
-        done();
-        return;
+        return true;
       }
       if (k === "d" && st.legal.includes("roll")) {
         whatIfTools.rollDice(pickedDice.slice());
-        done();
-        return;
+        return true;
       }
-      if (k === "s" && isBot(st, st.current)) {
+      if (action === "botMove" && isBot(st, st.current)) {
         stepBot();
-        done();
-        return;
+        return true;
       }
     }
-    if (ev.key === "p" || ev.key === "P") {
+    if (action === "pause") {
       setPaused(!model.get("paused"));
-      done();
-      return;
+      return true;
     }
-    if ((ev.key === "s" || ev.key === "S") && model.get("paused")) {
-      stepBot();
-      done();
-      return;
+    if (action === "botMove") {
+      if (model.get("paused")) stepBot();
+      return true;
     }
     const choice = choiceForKey(ev.key, st.legal);
-    if (choice) {
-      done();
-      intent(choice);
-    } else if (isBoardKey(ev.key)) done(); // a game key with nothing to do now: still not the notebook's
+    if (choice) intent(choice);
+    return !!choice;
   }
   boardBox.addEventListener("click", () => animator.skip());
 
@@ -710,12 +659,8 @@ function renderView(model, el, bots) {
   } catch {
     /* the timer says it */
   }
-  // the board takes the focus when it appears (unless the user is typing somewhere), so its
-  // keys work at once after Shift+Enter
-  const typing = document.activeElement?.closest?.("input, select, textarea, [contenteditable], .cm-editor");
-  if (!typing) requestAnimationFrame(() => root.isConnected && root.focus({ preventScroll: true }));
   return () => {
-    window.removeEventListener("keydown", onWindowKeydown, true);
+    keys.dispose();
     clearTimeout(helloTimer);
     model.off("change:hello", onHello);
     detachBots();

@@ -157,23 +157,6 @@ const LETTER_KEYS = {
   k: ["keep"],
 };
 
-/** Every key the board answers (while it has the focus these never reach JupyterLab). */
-export function isBoardKey(key) {
-  if (key.length === 1) return "cpankr0123456789wuyqszo".includes(key.toLowerCase());
-  return [
-    "ArrowLeft",
-    "ArrowRight",
-    "ArrowUp",
-    "ArrowDown",
-    "Home",
-    "End",
-    "Enter",
-    "Escape",
-    "PageUp",
-    "PageDown",
-  ].includes(key);
-}
-
 /** The legal "take N" actions in task order (digit k takes the k-th of them). */
 export function takeActions(legal) {
   return (legal || []).filter((a) => a.startsWith("take "));
@@ -187,7 +170,7 @@ export function predictActions(legal) {
 /**
  * What a key means now. ctx = {legal, focused (card id or null), hand (sorted ids)}.
  * Returns {kind: "intent", action} | {kind: "focus", index} | null.
- * - ArrowLeft/ArrowRight (also Up/Down), Home/End: move along the hand;
+ * - ArrowLeft/ArrowRight (also Up/Down): move along the hand (Home/End are the history's, js/keys.js);
  * - Enter: play the focused card (or pass it on, distress); C: communicate it (first legal position);
  * - digits 1-9: take the k-th task offered, or predict that number (0 too);
  * - P pass, A agree/accept/confirm/volunteer, R refuse/reject/decline/no, N no distress, K keep.
@@ -202,8 +185,6 @@ export function keyIntent(key, ctx) {
   if (hand.length && (key === "ArrowLeft" || key === "ArrowUp")) {
     return { kind: "focus", index: i < 0 ? hand.length - 1 : Math.max(0, i - 1) };
   }
-  if (hand.length && key === "Home") return { kind: "focus", index: 0 };
-  if (hand.length && key === "End") return { kind: "focus", index: hand.length - 1 };
   if (key === "Enter" && ctx.focused) {
     const a = [`play ${ctx.focused}`, `give ${ctx.focused}`].find((x) => legal.includes(x));
     return a ? { kind: "intent", action: a } : null;

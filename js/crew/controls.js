@@ -1,6 +1,7 @@
 // Buttons for the legal actions that are not a card of the hand or a task's Take button:
 // pass, distress, predictions, the free-selection proposal, timed/untimed, and the bot controls.
 import { h } from "../dom.js";
+import { ariaKey, keyLabel } from "../keys.js";
 import { actionLabel, actorOf, parseAction, seatName } from "./cards.js";
 
 const KEYS = {
@@ -123,20 +124,20 @@ export function drawControls(state, opts) {
         class: "dsa-btn",
         type: "button",
         "data-action": "pause",
-        "aria-label": paused ? "Resume bots (Z)" : "Pause bots (Z)",
-        "aria-keyshortcuts": "Z",
+        "aria-label": `${paused ? "Resume" : "Pause"} bots (${keyLabel("pause")})`,
+        "aria-keyshortcuts": ariaKey("pause"),
         onclick: () => onPause(!paused),
-        text: paused ? "Resume (Z)" : "Pause (Z)",
+        text: `${paused ? "Resume" : "Pause"} (${keyLabel("pause")})`,
       }),
       h("button", {
         class: "dsa-btn",
         type: "button",
         "data-action": "step",
-        "aria-label": "Let the bot make one move (S)",
-        "aria-keyshortcuts": "S",
+        "aria-label": `Let the bot make one move (${keyLabel("botMove")})`,
+        "aria-keyshortcuts": ariaKey("botMove"),
         disabled: !paused || pending,
         onclick: onStep,
-        text: "Step (S)",
+        text: `Step (${keyLabel("botMove")})`,
       }),
     );
     return box;

@@ -1,17 +1,20 @@
 // History (scrub back through the actions; Python sends the view of the step shown) and the
 // what-if bar: undo/redo, keep for comparison, back to the real game, and the compare table.
 import { h } from "../dom.js";
+import { ariaKey, keyLabel } from "../keys.js";
 
+/** key: the common action of js/keys.js the button's key does ("undo"). */
 function btn(action, text, aria, key, disabled, fn, extra = "") {
+  const label = key ? `${aria} (${keyLabel(key)})` : aria;
   return h(
     "button",
     {
       class: `dsa-btn dsa-btn-small ${extra}`,
       type: "button",
       "data-action": action,
-      "aria-label": key ? `${aria} (${key})` : aria,
-      "aria-keyshortcuts": key || null,
-      title: key ? `${aria} (${key})` : aria,
+      "aria-label": label,
+      "aria-keyshortcuts": key ? ariaKey(key) : null,
+      title: label,
       disabled,
       onclick: fn,
     },
@@ -51,11 +54,11 @@ export function drawHistoryBar(state, { pending, on }) {
     label.append(h("strong", { text: `Step ${at} of ${n}: ` }), what);
   }
   bar.append(
-    btn("hist-first", "|◀", "First step", "", at === 0 || pending, () => on.seek(0)),
-    btn("hist-prev", "◀", "Previous step", "PageUp", at === 0 || pending, () => on.seek(Math.max(0, at - 1))),
+    btn("hist-first", "|◀", "First step", "first", at === 0 || pending, () => on.seek(0)),
+    btn("hist-prev", "◀", "Previous step", "prev", at === 0 || pending, () => on.seek(Math.max(0, at - 1))),
     slider,
-    btn("hist-next", "▶", "Next step", "PageDown", live || pending, () => on.seek(at + 1 >= n ? null : at + 1)),
-    btn("hist-live", "Live", "Back to the live game", "Escape", live || pending, () => on.seek(null)),
+    btn("hist-next", "▶", "Next step", "next", live || pending, () => on.seek(at + 1 >= n ? null : at + 1)),
+    btn("hist-live", "Live", "Back to the live game", "live", live || pending, () => on.seek(null)),
     label,
   );
   if (!state.whatif) {
@@ -64,7 +67,7 @@ export function drawHistoryBar(state, { pending, on }) {
         "whatif",
         live ? "What-if…" : "What-if from here",
         live ? "What-if: try another move in a branch" : `What-if from step ${at}`,
-        "W",
+        "whatIf",
         pending || state.can_branch === false,
         on.whatIf,
         "dsa-whatif-btn",
@@ -120,15 +123,22 @@ export function drawWhatIf(state, { pending, on, botTurn }) {
   );
   const row = h("div", { class: "dsa-controls dsa-whatif-controls", role: "group", "aria-label": "What-if tools" });
   row.append(
-    btn("undo", "Undo", "Undo the last action in the what-if", "U", !w.can_undo || pending, on.undo),
-    btn("redo", "Redo", "Redo in the what-if", "Y", !w.can_redo || pending, on.redo),
+    btn("undo", "Undo", "Undo the last action in the what-if", "undo", !w.can_undo || pending, on.undo),
+    btn("redo", "Redo", "Redo in the what-if", "redo", !w.can_redo || pending, on.redo),
   );
   if (botTurn && !state.outcome) {
-    row.append(btn("bot-move", "Bot moves", "Let a bot choose for the seat to move", "S", pending, on.botMove));
+    row.append(btn("bot-move", "Bot moves", "Let a bot choose for the seat to move", "botMove", pending, on.botMove));
   }
   if (!state.outcome) {
     row.append(
-      btn("play-out", "Bots play on", "Let bots play every other seat until you are to move", "O", pending, on.playOut),
+      btn(
+        "play-out",
+        "Bots play on",
+        "Let bots play every other seat until you are to move",
+        "playOut",
+        pending,
+        on.playOut,
+      ),
     );
   }
   row.append(
@@ -136,7 +146,7 @@ export function drawWhatIf(state, { pending, on, botTurn }) {
       "keep",
       "Keep for comparison",
       "Keep this what-if state as a row of the comparison",
-      "K",
+      "keep",
       w.can_keep === false || pending,
       on.keep,
     ),
@@ -144,7 +154,7 @@ export function drawWhatIf(state, { pending, on, botTurn }) {
       "back-to-real",
       "Back to the real game",
       "Leave the what-if: back to the real game",
-      "Q",
+      "back",
       pending,
       on.back,
       "dsa-back",

@@ -4,7 +4,8 @@
 import { createBotTimer } from "../bot-timer.js";
 import { drawCurtain } from "../curtain.js";
 import { h, replaceChildren } from "../dom.js";
-import { actorOf, isBoardKey, keyIntent, outcomeText, sortCards, turnText } from "./cards.js";
+import { attachKeys, COMMON_ARIA, COMMON_HELP, keyLabel } from "../keys.js";
+import { actorOf, keyIntent, outcomeText, sortCards, turnText } from "./cards.js";
 import { drawControls } from "./controls.js";
 import { drawHand, keepFocus } from "./hand.js";
 import { drawHistoryBar, drawWhatIf } from "./history.js";
@@ -17,8 +18,10 @@ const ANSWER_TIMEOUT_MS = 3000;
 /** Below this width of the output area the tasks and seats go under the play column. */
 const NARROW_PX = 700;
 const NO_KERNEL = "No kernel is connected: this board is a picture (run the notebook to play).";
+/** The Crew's own keys (the common ones, history, what-if, bots, are js/keys.js's). */
 export const HELP_TEXT =
-  "Keys: ←/→ move along your hand · Enter play the focused card · C communicate it · 1–9 take the n-th task offered (or predict that number, 0 too) · P pass · A agree/accept/confirm · R refuse/reject · N no distress · K keep the tasks · Z pause bots · S step a bot · PageUp/PageDown history · Esc live · W what-if · U undo · Y redo · O bots play on · K keep for comparison · Q back to the real game";
+  "Game keys: ←/→ move along your hand · Enter play the focused card · C communicate it · 1–9 take the n-th task offered (or predict that number, 0 too) · P pass · A agree/accept/confirm · R refuse/reject · N no distress · K keep the tasks";
+const GAME_ARIA = "ArrowLeft ArrowRight Enter C 0 1 2 3 4 5 6 7 8 9 P A R N K";
 
 /** The state as js/bot-timer.js reads it: {players, seats (bot name or "human"), current, over, seq, mode}. */
 export function botState(st) {
@@ -57,9 +60,8 @@ const isBotSeat = (st, q) => {
 
 function renderView(model, el, bots) {
   const status = h("div", { class: "dsa-status crew-status", role: "status", "aria-live": "polite" });
-  const keysState = h("span", { class: "dsa-keys-state", text: "keys off: click the board" });
   const clock = h("span", { class: "crew-clock", role: "timer", "aria-live": "off", hidden: true });
-  const header = h("div", { class: "dsa-header" }, status, clock, keysState);
+  const header = h("div", { class: "dsa-header" }, status, clock);
   const outcome = h("div", { class: "crew-outcome", role: "alert", hidden: true });
   const curtainBox = h("div", { class: "dsa-curtain-box" });
   const whatIfBox = h("div", { class: "dsa-whatif-box" });
@@ -72,7 +74,12 @@ function renderView(model, el, bots) {
   const tasksBox = h("div", { class: "crew-tasks-outer" });
   const seatsBox = h("div", { class: "crew-seats-box" });
   const factsBox = h("div", { class: "crew-facts-box" });
-  const help = h("p", { class: "dsa-keys crew-keys", text: HELP_TEXT });
+  const help = h(
+    "div",
+    { class: "dsa-keys-help" },
+    h("p", { class: "dsa-keys crew-keys", text: HELP_TEXT }),
+    h("p", { class: "dsa-keys dsa-common-keys", text: COMMON_HELP }),
+  );
   const rule = h("p", {
     class: "crew-rule",
     text: "Table rule: do not talk about your cards; share information only by communicating a card.",
@@ -83,19 +90,16 @@ function renderView(model, el, bots) {
     getBotHelp: () => model.get("bot_help") || {},
     start: (s) => {
       request({ type: "new_game", setup: s });
-      root.focus({ preventScroll: true });
+      keys.focus();
     },
   });
   const root = h(
     "div",
     {
       class: "dsa-root crew-root",
-      tabindex: "0",
       role: "group",
       "aria-label": "The Crew: Mission Deep Sea",
-      "aria-keyshortcuts":
-        "ArrowLeft ArrowRight Home End Enter C 0 1 2 3 4 5 6 7 8 9 P A R N K Z S PageUp PageDown Escape W U Y O Q",
-      "data-keys": "off",
+      "aria-keyshortcuts": `${GAME_ARIA} ${COMMON_ARIA}`,
     },
     h(
       "div",
@@ -118,6 +122,9 @@ function renderView(model, el, bots) {
     ),
   );
   el.append(root);
+  // the shared focus rule and common keys (js/keys.js); this game's own keys are onKeydown's
+  const keys = attachKeys(root, { onKey: onKeydown });
+  header.append(keys.badge);
   // a page served by the seat server (model.get("remote")) sends intents only: no setup panel
   const served = !!model.get("remote");
   setup.el.hidden = served;
@@ -179,7 +186,7 @@ function renderView(model, el, bots) {
     request({ type: "intent", choice: action });
   }
   function setPaused(p) {
-    send({ type: "pause", paused: p });
+    send({ type: "pause", seq: live().seq, paused: p });
   }
   function stepBot() {
     const st = live();
@@ -206,7 +213,6 @@ function renderView(model, el, bots) {
   function drawActive() {
     const st = live();
     if (!st?.players) return;
-    const hadFocus = root.contains(document.activeElement) && document.activeElement !== root;
     const handFocus = handBox.contains(document.activeElement);
     const inMode = st.mode === "whatif";
     const actor = st.actor ?? actorOf(st);
@@ -249,7 +255,6 @@ function renderView(model, el, bots) {
       inMode ? drawWhatIf(st, { pending, on: tools, botTurn: !st.can_act && actor !== null }) : null,
     );
     if (handFocus && focused) focusCard(focused);
-    if (hadFocus && !root.contains(document.activeElement)) root.focus({ preventScroll: true });
   }
 
   function focusCard(card) {
@@ -303,7 +308,6 @@ function renderView(model, el, bots) {
     if (focused && !hand.includes(focused)) focused = keepFocus(hand, null, focusIndex);
     root.classList.toggle("dsa-mode-whatif", st.mode === "whatif");
     root.classList.toggle("dsa-mode-past", st.mode === "history");
-    const hadFocus = root.contains(document.activeElement);
     drawCurtainNow(st);
     const turn = turnText(st);
     status.textContent =
@@ -318,12 +322,10 @@ function renderView(model, el, bots) {
     pastBanner.hidden = st.mode !== "history";
     pastBanner.textContent =
       st.mode === "history"
-        ? `History: the table after step ${st.history.at} of ${st.history.n}, as this seat saw it. Esc: back to the live game.`
+        ? `History: the table after step ${st.history.at} of ${st.history.n}, as this seat saw it. ${keyLabel("live")}: back to the live game.`
         : "";
     drawClock(st);
     drawActive();
-    // the button pressed (Show, a card) may be gone: the board keeps the keys
-    if (hadFocus && !root.contains(document.activeElement)) root.focus({ preventScroll: true });
     const err = model.get("error");
     if (!err?.message) showError("");
     Object.assign(root.dataset, {
@@ -362,110 +364,66 @@ function renderView(model, el, bots) {
     }
   }
 
-  function boardOwnsKeys(ev) {
-    if (!root.isConnected) return false;
-    if (root.contains(ev.target)) return true;
-    const cell = root.closest(".jp-Cell");
-    if (!cell?.classList.contains("jp-mod-active")) return false;
-    const t = ev.target;
-    if (t?.closest?.("input, select, textarea, [contenteditable], .cm-editor, .jp-mod-editMode")) return false;
-    return t === document.body || Boolean(t?.closest?.(".jp-Notebook"));
-  }
-  const onWindowKeydown = (ev) => {
-    if (boardOwnsKeys(ev)) onKeydown(ev);
-  };
-  window.addEventListener("keydown", onWindowKeydown, true);
-  root.addEventListener("focusin", () => {
-    root.dataset.keys = "on";
-    keysState.textContent = "⌨ keys on";
-  });
-  root.addEventListener("focusout", (ev) => {
-    if (root.contains(ev.relatedTarget)) return;
-    root.dataset.keys = "off";
-    keysState.textContent = "keys off: click the board";
-  });
-
-  function onKeydown(ev) {
-    if (ev.target.closest?.("input, select, textarea, summary, form")) return;
-    if (ev.ctrlKey || ev.metaKey || ev.altKey) return;
+  /** A key while the board has the focus (js/keys.js): `action` is the common action, if any. */
+  function onKeydown(ev, action) {
+    if (ev.ctrlKey || ev.metaKey || ev.altKey) return false;
     const st = live();
-    if (!st?.players) return;
+    if (!st?.players) return false;
     const onCardButton = ev.target.closest?.("button.crew-card-btn");
     // Space/Enter on another focused button press that button (the browser does it)
-    if ((ev.key === " " || ev.key === "Enter") && ev.target.closest?.("button") && !onCardButton) return;
-    const done = () => {
-      ev.preventDefault();
-      ev.stopImmediatePropagation();
-    };
-    if (root.classList.contains("dsa-curtained")) {
-      if (isBoardKey(ev.key)) done();
-      return;
-    }
-    const k = ev.key.length === 1 ? ev.key.toLowerCase() : ev.key;
+    if ((ev.key === " " || ev.key === "Enter") && ev.target.closest?.("button") && !onCardButton) return false;
+    if (root.classList.contains("dsa-curtained")) return false;
     const hist = st.history || { n: 0, at: null };
     const inHist = st.mode === "history";
-    if (k === "PageUp" && hist.n > 0 && st.mode !== "whatif") {
-      const at = hist.at ?? hist.n;
-      seek(Math.max(0, at - 1));
-      return done();
+    const inWhatIf = st.mode === "whatif";
+    const nav = {
+      prev: () => !inWhatIf && hist.n > 0 && seek(Math.max(0, (hist.at ?? hist.n) - 1)),
+      next: () => inHist && seek(hist.at + 1 >= hist.n ? null : hist.at + 1),
+      first: () => !inWhatIf && hist.n > 0 && seek(0),
+      live: () => inHist && seek(null),
+      whatIf: () => !inWhatIf && st.can_branch !== false && whatIf(),
+    };
+    if (nav[action]) {
+      nav[action]();
+      return true;
     }
-    if (k === "PageDown" && inHist) {
-      seek(hist.at + 1 >= hist.n ? null : hist.at + 1);
-      return done();
-    }
-    if (k === "Escape" && inHist) {
-      seek(null);
-      return done();
-    }
-    if (k === "w" && st.mode !== "whatif") {
-      if (st.can_branch !== false) whatIf();
-      return done();
-    }
-    if (st.mode === "whatif") {
+    if (inWhatIf) {
       const w = st.whatif || {};
-      const map = {
-        u: () => w.can_undo && tools.undo(),
-        y: () => w.can_redo && tools.redo(),
-        q: () => tools.back(),
-        o: () => !st.outcome && tools.playOut(),
-        s: () => !st.can_act && tools.botMove(),
-      };
-      if (k === "k" && !(st.legal || []).includes("keep")) {
-        if (w.can_keep !== false) tools.keep();
-        return done();
-      }
-      if (map[k]) {
-        map[k]();
-        return done();
-      }
-    } else {
-      if (k === "z") {
-        setPaused(!model.get("paused"));
-        return done();
-      }
-      if (k === "s" && model.get("paused")) {
-        stepBot();
-        return done();
+      const tool = {
+        undo: () => w.can_undo && tools.undo(),
+        redo: () => w.can_redo && tools.redo(),
+        keep: () => w.can_keep !== false && tools.keep(),
+        back: () => tools.back(),
+        playOut: () => !st.outcome && tools.playOut(),
+        botMove: () => !st.can_act && tools.botMove(),
+      }[action];
+      if (tool) {
+        tool();
+        return true;
       }
     }
-    if (inHist) {
-      if (isBoardKey(ev.key)) done();
-      return;
+    if (action === "pause") {
+      setPaused(!model.get("paused"));
+      return true;
     }
+    if (action === "botMove") {
+      if (model.get("paused")) stepBot();
+      return true;
+    }
+    if (inHist || action) return false;
     const hand = sortCards(st.hand || []);
     const r = keyIntent(ev.key, { legal: canAct(st) ? st.legal : [], focused, hand });
     if (r?.kind === "focus") {
       focused = hand[r.index];
       focusIndex = r.index;
       focusCard(focused);
-      return done();
+      return true;
     }
     if (r?.kind === "intent") {
-      done();
       intent(r.action);
-      return;
+      return true;
     }
-    if (isBoardKey(ev.key)) done();
+    return false;
   }
 
   // a narrow output area stacks the table under the play column
@@ -511,10 +469,8 @@ function renderView(model, el, bots) {
   } catch {
     /* the timer says it */
   }
-  const typing = document.activeElement?.closest?.("input, select, textarea, [contenteditable], .cm-editor");
-  if (!typing) requestAnimationFrame(() => root.isConnected && root.focus({ preventScroll: true }));
   return () => {
-    window.removeEventListener("keydown", onWindowKeydown, true);
+    keys.dispose();
     clearTimeout(helloTimer);
     clearInterval(clockTimer);
     clearTimeout(watchdog);

@@ -1,11 +1,12 @@
 // The status line, the legal actions that are not drawn on the board, the bot, history and
-// what-if tools, and the keyboard help line.
+// what-if tools, and the keyboard help lines (this game's keys, then the common ones).
 import { h } from "../dom.js";
+import { ariaKey, COMMON_HELP, keyLabel } from "../keys.js";
 import { colourMark, tileLabel, tileWords } from "./tiles.js";
 
-export const KEYS_HELP =
-  "Keys: 1–9 pick the n-th highlighted action · Enter the first · Space pause/resume bots · " +
-  "W what-if · U undo · R redo · B back to real · ←/→ history · S setup";
+/** Submarine's own keys (the common ones, history, what-if, bots, are js/keys.js's). */
+export const KEYS_HELP = "Game keys: 1–9 pick the n-th highlighted action · Enter the first";
+export const GAME_ARIA = "1 2 3 4 5 6 7 8 9 Enter";
 
 /** Words for an action (aria-label) and a short button text. */
 export function describe(a) {
@@ -84,11 +85,14 @@ export function drawControls(st, { act, canAct, tools, pending }) {
   );
   const hist = st.history || { n: 0, at: null, labels: [] };
   const at = hist.at ?? hist.n;
-  const tool = (action, text, label, enabled, fn) =>
+  // key: the common action of js/keys.js the button's key does
+  const tool = (action, text, label, key, enabled, fn) =>
     h("button", {
       class: "dsa-btn sub-tool",
       "data-action": action,
-      "aria-label": label,
+      "aria-label": `${label} (${keyLabel(key)})`,
+      "aria-keyshortcuts": ariaKey(key),
+      title: `${label} (${keyLabel(key)})`,
       disabled: !enabled || pending,
       onclick: fn,
       text,
@@ -101,18 +105,19 @@ export function drawControls(st, { act, canAct, tools, pending }) {
       "pause",
       st.paused ? "resume bots" : "pause bots",
       st.paused ? "Resume bots" : "Pause bots",
+      "pause",
       true,
       tools.pause,
     ),
     st.mode === "whatif"
       ? [
           h("span", { class: "sub-whatif-tag", text: `WHAT-IF${wi?.sampled ? " (hidden cards re-dealt)" : ""}` }),
-          tool("undo", "↶ undo", "Undo in the what-if", wi?.can_undo, tools.undo),
-          tool("redo", "↷ redo", "Redo in the what-if", wi?.can_redo, tools.redo),
-          tool("play-out", "bots play", "Bots play until you are to act", !st.over, tools.playOut),
-          tool("back", "back to real", "Back to the real game", true, tools.back),
+          tool("undo", "↶ undo", "Undo in the what-if", "undo", wi?.can_undo, tools.undo),
+          tool("redo", "↷ redo", "Redo in the what-if", "redo", wi?.can_redo, tools.redo),
+          tool("play-out", "bots play", "Bots play until you are to act", "playOut", !st.over, tools.playOut),
+          tool("back", "back to real", "Back to the real game", "back", true, tools.back),
         ]
-      : tool("what-if", "what-if", "Try something in a what-if branch", !st.curtain, tools.whatIf),
+      : tool("what-if", "what-if", "Try something in a what-if branch", "whatIf", !st.curtain, tools.whatIf),
     h(
       "label",
       { class: "sub-scrub" },
@@ -128,7 +133,7 @@ export function drawControls(st, { act, canAct, tools, pending }) {
         onchange: (ev) => tools.scrub(Number(ev.target.value)),
       }),
     ),
-    st.mode === "history" ? tool("live", "live", "Back to live play", true, () => tools.scrub(null)) : null,
+    st.mode === "history" ? tool("live", "live", "Back to live play", "live", true, () => tools.scrub(null)) : null,
   );
   const last = hist.labels.slice(Math.max(0, at - 6), at);
   return h(
@@ -141,6 +146,7 @@ export function drawControls(st, { act, canAct, tools, pending }) {
       { class: "sub-log", start: Math.max(1, at - 5), "aria-label": "Recent actions" },
       last.map((t) => h("li", { text: t })),
     ),
-    h("p", { class: "sub-keys", text: KEYS_HELP }),
+    h("p", { class: "dsa-keys sub-keys", text: KEYS_HELP }),
+    h("p", { class: "dsa-keys dsa-common-keys", text: COMMON_HELP }),
   );
 }

@@ -3,8 +3,9 @@
 // seat is to move, wait `bot_delay` ms and send {type: "bot_step", seq}.
 import { drawCurtain } from "../curtain.js";
 import { h, replaceChildren } from "../dom.js";
+import { attachKeys, COMMON_ARIA } from "../keys.js";
 import { drawBoard } from "./board.js";
-import { drawControls, statusText } from "./controls.js";
+import { drawControls, GAME_ARIA, statusText } from "./controls.js";
 import { drawHand } from "./hand.js";
 import { drawPlayers } from "./players.js";
 import { drawSetup } from "./setup.js";
@@ -12,8 +13,15 @@ import { drawSetup } from "./setup.js";
 const ANSWER_TIMEOUT_MS = 15000;
 
 function render({ model, el }) {
-  const root = h("div", { class: "dsa-root sub-root", tabindex: 0 });
+  const root = h("div", {
+    class: "dsa-root sub-root",
+    role: "group",
+    "aria-label": "Submarine game",
+    "aria-keyshortcuts": `${GAME_ARIA} ${COMMON_ARIA}`,
+  });
   el.append(root);
+  // the shared focus rule and common keys (js/keys.js); this game's own keys are onKey's
+  const keys = attachKeys(root, { onKey });
   let pending = false;
   let watchdog = null;
   let botTimer = null;
@@ -59,7 +67,7 @@ function render({ model, el }) {
     request({ type: "intent", choice: a });
   }
   const tools = {
-    pause: () => send({ type: "pause", paused: !model.get("paused") }),
+    pause: () => send({ type: "pause", seq: live().seq, paused: !model.get("paused") }),
     undo: () => request({ type: "undo" }),
     redo: () => request({ type: "redo" }),
     back: () => request({ type: "back_to_real" }),
@@ -101,6 +109,7 @@ function render({ model, el }) {
       "div",
       { class: "dsa-header" },
       h("span", { class: "dsa-status sub-status", role: "status", "aria-live": "polite", text: statusText(st) }),
+      keys.badge,
       h("button", {
         class: "dsa-btn",
         "data-action": "setup",
@@ -167,33 +176,41 @@ function render({ model, el }) {
     }
   }
 
-  function onKey(ev) {
-    if (ev.target.closest?.("input, select, textarea, form")) return;
-    if (ev.ctrlKey || ev.metaKey || ev.altKey) return;
+  /** A key while the board has the focus (js/keys.js): `action` is the common action, if any. */
+  function onKey(ev, action) {
+    if (ev.ctrlKey || ev.metaKey || ev.altKey) return false;
+    // Space/Enter on a focused button press that button (the browser does it)
+    if ((ev.key === " " || ev.key === "Enter") && ev.target.closest?.("button")) return false;
     const st = live();
     const buttons = [...root.querySelectorAll("button.sub-legal[data-choice]:not([disabled])")];
     const k = ev.key;
-    let done = true;
-    if (/^[1-9]$/.test(k) && buttons[Number(k) - 1]) buttons[Number(k) - 1].click();
-    else if (k === "Enter" && buttons[0]) buttons[0].click();
+    if (/^[1-9]$/.test(k)) {
+      buttons[Number(k) - 1]?.click();
+      return true;
+    }
+    if (k === "Enter") {
+      buttons[0]?.click();
+      return true;
+    }
     // a served page (model.get("remote")) only plays: the notebook's tools are not there
-    else if (model.get("remote")) done = false;
-    else if (k === " ") tools.pause();
-    else if ((k === "w" || k === "W") && st.mode !== "whatif") tools.whatIf();
-    else if ((k === "u" || k === "U") && st.whatif?.can_undo) tools.undo();
-    else if ((k === "r" || k === "R") && st.whatif?.can_redo) tools.redo();
-    else if ((k === "b" || k === "B") && st.mode === "whatif") tools.back();
-    else if (k === "ArrowLeft" && st.mode !== "whatif") tools.scrub(Math.max(0, (st.history.at ?? st.history.n) - 1));
-    else if (k === "ArrowRight" && st.mode === "history") {
-      const next = st.history.at + 1;
-      tools.scrub(next >= st.history.n ? null : next);
-    } else if (k === "s" || k === "S") {
-      showSetup = !showSetup;
-      draw();
-    } else done = false;
-    if (done) ev.preventDefault();
+    if (!action || model.get("remote") || !st.players) return false;
+    const hist = st.history || { n: 0, at: null };
+    const whatIf = st.mode === "whatif";
+    const run = {
+      pause: () => tools.pause(),
+      whatIf: () => !whatIf && !st.curtain && tools.whatIf(),
+      undo: () => st.whatif?.can_undo && tools.undo(),
+      redo: () => st.whatif?.can_redo && tools.redo(),
+      back: () => whatIf && tools.back(),
+      playOut: () => whatIf && !st.over && tools.playOut(),
+      prev: () => !whatIf && hist.n > 0 && tools.scrub(Math.max(0, (hist.at ?? hist.n) - 1)),
+      next: () => st.mode === "history" && tools.scrub(hist.at + 1 >= hist.n ? null : hist.at + 1),
+      first: () => !whatIf && hist.n > 0 && tools.scrub(0),
+      live: () => st.mode === "history" && tools.scrub(null),
+    }[action];
+    run?.(); // S (a bot move) has nothing to do here: Submarine's bots move on their own
+    return true;
   }
-  root.addEventListener("keydown", onKey);
 
   const onState = () => {
     clearTimeout(watchdog);
@@ -220,7 +237,7 @@ function render({ model, el }) {
   return () => {
     clearTimeout(watchdog);
     clearTimeout(botTimer);
-    root.removeEventListener("keydown", onKey);
+    keys.dispose();
     model.off("change:state", onState);
     model.off("change:error", onError);
     model.off("change:paused", onPaused);

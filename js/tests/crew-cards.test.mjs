@@ -10,7 +10,6 @@ import {
   cardKey,
   cardName,
   forTonoja,
-  isBoardKey,
   keyIntent,
   outcomeText,
   parseAction,
@@ -23,8 +22,8 @@ import {
   takeActions,
   turnText,
 } from "../crew/cards.js";
-import { optionValue } from "../crew/setup.js";
 import { botModel, botState, HELP_TEXT } from "../crew/widget.js";
+import { COMMON_HELP, commonAction } from "../keys.js";
 
 const FIXTURE = JSON.parse(readFileSync(new URL("../crew/fixture.json", import.meta.url), "utf8"));
 const four = () => ({ ...structuredClone(FIXTURE.four), seq: 7, kinds: ["human", "crewmate", "crewmate", "crewmate"] });
@@ -87,7 +86,9 @@ test("keys: arrows move along the hand, Enter plays, C communicates, digits take
   assert.deepEqual(keyIntent("ArrowRight", { legal, focused: "S2", hand }), { kind: "focus", index: 7 });
   assert.deepEqual(keyIntent("ArrowLeft", { legal, focused: "P3", hand }), { kind: "focus", index: 0 });
   assert.deepEqual(keyIntent("ArrowLeft", { legal, focused: null, hand }), { kind: "focus", index: 7 });
-  assert.deepEqual(keyIntent("End", { legal, focused: null, hand }), { kind: "focus", index: 7 });
+  // Home/End are the history's (js/keys.js), not the hand's
+  assert.equal(keyIntent("End", { legal, focused: null, hand }), null);
+  assert.equal(keyIntent("Home", { legal, focused: null, hand }), null);
   assert.deepEqual(keyIntent("Enter", { legal, focused: "P7", hand }), { kind: "intent", action: "play P7" });
   assert.equal(keyIntent("Enter", { legal, focused: "Y9", hand }), null, "not a legal play");
   assert.deepEqual(keyIntent("Enter", { legal: ["give Y9", "give B2"], focused: "Y9", hand }), {
@@ -111,11 +112,12 @@ test("keys: arrows move along the hand, Enter plays, C communicates, digits take
     action: "no distress",
   });
   assert.equal(keyIntent("x", { legal, focused: "P3", hand }), null);
-  for (const k of ["ArrowLeft", "Enter", "c", "C", "1", "p", "w", "PageUp", "Escape"]) assert.ok(isBoardKey(k), k);
-  for (const k of ["x", "F5", "Tab", "b"]) assert.ok(!isBoardKey(k), k);
-  for (const word of ["Enter", "C communicate", "1–9", "P pass", "W what-if", "U undo", "Q back"]) {
-    assert.ok(HELP_TEXT.includes(word), word);
+  // the game's own keys are never common keys: P passes, K keeps the tasks, arrows move in the hand
+  for (const key of ["ArrowLeft", "ArrowRight", "Enter", "c", "0", "9", "p", "a", "r", "n", "k"]) {
+    assert.equal(commonAction({ key }), null, key);
   }
+  for (const word of ["Enter", "C communicate", "1–9", "P pass", "K keep"]) assert.ok(HELP_TEXT.includes(word), word);
+  for (const word of ["W what-if", "U undo", "Q back", "Z pause"]) assert.ok(COMMON_HELP.includes(word), word);
 });
 
 test("the captain acts for Tonoja; the live region names whose turn it is", () => {
@@ -166,18 +168,4 @@ test("the bot clock sees bots by seat, never a human or Tonoja, and waits in wha
   assert.equal(bm.get("state").current, 1);
   bm.send({ type: "bot_step", seq: 7 });
   assert.deepEqual(sent, [{ type: "bot_step", seq: 7 }]);
-});
-
-test("setup option values round-trip through the menus (tuples arrive as lists)", () => {
-  assert.deepEqual(
-    optionValue(
-      [
-        [2, 2, 3],
-        [2, 3, 3],
-      ],
-      "[2,3,3]",
-    ),
-    [2, 3, 3],
-  );
-  assert.equal(optionValue(["forced", "any_true"], "any_true"), "any_true");
 });

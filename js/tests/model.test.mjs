@@ -3,7 +3,19 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { COLS, diverXY, polygonPoints, spaceXY } from "../board.js";
-import { choiceForKey, choiceLabel, isBoardKey, isBot, itemText, obj, poss, statusText, subj } from "../model.js";
+import { commonAction } from "../keys.js";
+import {
+  choiceForKey,
+  choiceLabel,
+  GAME_ARIA,
+  GAME_HELP,
+  isBot,
+  itemText,
+  obj,
+  poss,
+  statusText,
+  subj,
+} from "../model.js";
 import { parsePath } from "../setup-panel.js";
 
 const state = {
@@ -92,12 +104,16 @@ test("the sink step: chips numbered in pickup order, stacks broken, keys 1-9 and
   assert.match(statusText(sink), /choose the order your chips sink in/);
 });
 
-test("the board's keys are the documented ones; others are the notebook's", () => {
-  for (const k of ["r", "R", " ", "t", "n", "b", "c", "l", "1", "9", "p", "s", "w", "u", "y", "d", "k", "q", "h"])
-    assert.equal(isBoardKey(k), true, k);
-  for (const k of ["Escape", "ArrowLeft", "ArrowRight", "Home", "End"]) assert.equal(isBoardKey(k), true, k);
-  for (const k of ["a", "x", "m", "0", "Enter", "ArrowUp", "ArrowDown", "Tab", "F1"])
-    assert.equal(isBoardKey(k), false, k);
+test("Deep Sea's own keys are documented and none is a common key (js/keys.js)", () => {
+  const legal = ["roll", "take", "none", "back", "continue", "lay all", "drop 0", "lay 8"];
+  for (const k of ["r", "R", " ", "t", "n", "b", "c", "l", "1", "9"]) assert.ok(choiceForKey(k, legal), k);
+  for (const k of GAME_ARIA.split(" ")) {
+    const key = k === "Space" ? " " : k.length === 1 ? k.toLowerCase() : k;
+    assert.equal(commonAction({ key }), null, k);
+    assert.ok(GAME_HELP.includes(/^[1-9]$/.test(k) ? "1–9" : k), k);
+  }
+  // the keys that were Deep Sea's own for common actions are gone (P pause, K keep, arrows)
+  for (const k of ["p", "k", "ArrowLeft", "ArrowRight"]) assert.equal(choiceForKey(k, legal), null, k);
 });
 
 test("a player called You reads in the second person", () => {

@@ -3,7 +3,8 @@
 
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { describe, KEYS_HELP, statusText } from "../submarine/controls.js";
+import { commonAction } from "../keys.js";
+import { describe, GAME_ARIA, KEYS_HELP, statusText } from "../submarine/controls.js";
 import { colourMark, parseTile, tileLabel, tileWords } from "../submarine/tiles.js";
 
 test("tiles carry type and colour as text", () => {
@@ -33,7 +34,8 @@ test("every kind of action has words", () => {
     assert.ok(label.length > 3 && text.length > 1, a);
     assert.notEqual(label, a, a);
   }
-  assert.match(KEYS_HELP, /Keys:/);
+  assert.match(KEYS_HELP, /Game keys:/);
+  for (const key of GAME_ARIA.split(" ")) assert.equal(commonAction({ key }), null, key);
 });
 
 test("the status names the winner at the end", () => {

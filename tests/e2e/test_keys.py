@@ -2,8 +2,9 @@
 
 JupyterLab's command mode binds single letters (R turns a cell raw, A inserts a cell above,
 ...).  The board takes the focus when it appears and when a game starts, says whether its
-keys are live, and stops every key it uses before JupyterLab sees it; any other key still
-reaches the notebook.
+keys are live, and while it has the focus no key at all reaches JupyterLab (js/keys.js; the
+same rule for every game: tests/e2e/test_keys_all_games.py).  When the notebook has the focus
+(its cell selected in command mode, as after Escape) the keys are the notebook's again.
 """
 
 from __future__ import annotations
@@ -47,25 +48,26 @@ def test_keys_never_edit_the_notebook(lab, page, console):
     expect(root).not_to_have_attribute("data-seq", seq)
     assert cells(page) == before
 
-    # the board's cell selected in command mode (the focus on the notebook, not the board)
+    # the board's cell selected in command mode (the focus on the notebook, not the board):
+    # the keys are the notebook's, the board says so and does not play
     page.evaluate(SELECT_CELL_JS, 0)
     expect(root).to_have_attribute("data-keys", "off")
     expect(root.locator(".dsa-keys-state")).to_contain_text("keys off")
     assert nb.eval("w.game.step") == "'search'"
-    page.keyboard.press("r")  # a board key with nothing to do now: the cell stays a code cell
-    page.keyboard.press("b")  # (B would insert a cell below)
-    assert cells(page) == before
     seq = root.get_attribute("data-seq")
-    page.keyboard.press("n")  # ... and a legal one plays
-    expect(root).not_to_have_attribute("data-seq", seq)
-    assert nb.eval("w.game.current_player") == "1" and cells(page) == before
+    page.keyboard.press("n")  # the board's "do nothing": not the board's now
+    page.keyboard.press("j")  # the notebook's: select the cell below
+    page.wait_for_function("() => window.jupyterapp.shell.currentWidget.content.activeCellIndex === 1")
+    assert root.get_attribute("data-seq") == seq and nb.eval("w.game.step") == "'search'"
+    assert cells(page) == before
 
-    # a key the board does not use still works for the notebook: A inserts a cell above
+    # with the board focused again, a key it does not use does not reach the notebook either
     root.click(position={"x": 5, "y": 5})
     expect(root).to_have_attribute("data-keys", "on")
-    page.keyboard.press("a")
-    page.wait_for_function("() => window.jupyterapp.shell.currentWidget.content.widgets.length === 4")
-    assert [c[0] for c in cells(page)] == ["code", "code", "markdown", "code"]
+    page.keyboard.press("a")  # (A would insert a cell above)
+    page.keyboard.press("n")  # the board's key plays
+    expect(root).not_to_have_attribute("data-seq", seq)
+    assert nb.eval("w.game.current_player") == "1" and cells(page) == before
 
     # a new game from the setup panel gives the board the focus again
     page.evaluate(SELECT_CELL_JS, 0)

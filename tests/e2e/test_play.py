@@ -281,7 +281,8 @@ def test_errors_pause_step_and_dark_theme(lab, page, console):
     root.focus()
     page.keyboard.press("r")
     expect(page.locator(".dsa-error")).to_be_hidden()
-    # the roll's state is drawn (its animation starts in the same draw); Escape skips it
+    # the roll's state is drawn (its animation starts in the same draw); Escape skips it (and
+    # gives the keys back to the notebook: js/keys.js)
     expect(root).not_to_have_attribute("data-seq", seq)
     page.keyboard.press("Escape")
     running = page.evaluate(
@@ -290,6 +291,8 @@ def test_errors_pause_step_and_dark_theme(lab, page, console):
         " && a.playState === 'running').length"
     )
     assert running == 0
+    expect(root).to_have_attribute("data-keys", "off")
+    root.focus()
     page.keyboard.press("b")
     page.keyboard.press("c")
     assert page.locator(".jp-Notebook .jp-Cell").count() == cells_before

@@ -207,7 +207,7 @@ def test_overlays_what_if_and_history_in_lab(lab, page, console):
     expect(root).to_have_attribute("data-view", "live")
     root.screenshot(path=str(SCREENS / "hints-dark.png"))
     root.focus()
-    page.keyboard.press("ArrowLeft")
+    page.keyboard.press("PageUp")
     expect(root).to_have_attribute("data-view", "history")
     root.screenshot(path=str(SCREENS / "history-dark.png"))
     page.keyboard.press("End")
@@ -345,7 +345,7 @@ def test_static_export_of_the_lesson_can_be_scrubbed(static_export, page, consol
     expect(root).to_have_attribute("data-view-turn", "6")
     assert dom()["pos"] == [x["pos"] for x in frames[6]["divers"]]
     root.focus()
-    page.keyboard.press("ArrowLeft")
+    page.keyboard.press("PageUp")
     expect(root).to_have_attribute("data-view-turn", "5")
     page.screenshot(path=str(SCREENS / "static-history.png"), full_page=True)
     root.screenshot(path=str(SCREENS / "static-history-board.png"))

@@ -1,0 +1,211 @@
+// The board's keys, one set of rules for the three games (Deep Sea Adventure, The Crew, Submarine).
+//
+// ONE key map for the actions the games share (a game without the action ignores its key):
+//   PageUp / PageDown  history: one step back / one forward (forward from the last step: live)
+//   Home / End         history: the first step / back to the live game
+//   W  what-if from the step shown        Q  back to the real game
+//   U  undo (what-if)                     Y  redo (what-if)
+//   M  keep for comparison (what-if)      O  bots play on (what-if)
+//   S  bot move (a paused bot's step, or the what-if's bot)
+//   Z  pause / resume the bots            Esc  release the keys (back to the notebook)
+// Each game's own action keys stay in its file and use none of these: Deep Sea Adventure
+// R/Space T N B C L 1–9 D H; The Crew ←/→ (↑/↓) Enter C 0–9 P A R N K; Submarine 1–9 Enter.
+//
+// ONE focus rule: the board's root is focusable (tabindex 0); it takes the focus when it appears
+// (unless the user is typing somewhere) and after every click inside it, and keeps it when a
+// redraw removes the element that had it.  While the board has the focus its keys are live: the
+// header badge says "keys on" and the root carries data-keys="on" (else "off"), and no key
+// reaches JupyterLab's shortcuts (which edit the notebook in command mode: X cuts the cell, R
+// makes it raw...): the root carries `data-lm-suppress-shortcuts` (Lumino matches no shortcut
+// for an event whose target is inside such an element) and the root stops every keydown's
+// propagation (JupyterLab listens on the document in the bubbling phase; this also covers a
+// focused button inside, which Lumino's ":focus" selectors could otherwise match).  Ctrl/⌘+S
+// alone still goes through: it saves the notebook.  Escape releases the keys: the board gives
+// the focus back to its notebook cell, so command mode works again (a game may first use Escape
+// to close something of its own, then the next Escape releases).
+
+/** The common actions and their keys (KeyboardEvent.key, letters in lower case). */
+export const KEYS = Object.freeze({
+  prev: "PageUp",
+  next: "PageDown",
+  first: "Home",
+  live: "End",
+  whatIf: "w",
+  undo: "u",
+  redo: "y",
+  keep: "m",
+  playOut: "o",
+  back: "q",
+  botMove: "s",
+  pause: "z",
+  release: "Escape",
+});
+
+const ACTION_OF = Object.fromEntries(Object.entries(KEYS).map(([a, k]) => [k, a]));
+const SHORT = { PageUp: "PgUp", PageDown: "PgDn", Escape: "Esc" };
+
+/** The key of a common action as the board writes it on a button: "W", "PgUp", "End". */
+export function keyLabel(action) {
+  const k = KEYS[action];
+  return SHORT[k] || (k.length === 1 ? k.toUpperCase() : k);
+}
+
+/** The key of a common action for aria-keyshortcuts: "W", "PageUp". */
+export function ariaKey(action) {
+  const k = KEYS[action];
+  return k.length === 1 ? k.toUpperCase() : k;
+}
+
+/** aria-keyshortcuts of the common keys (a game appends its own). */
+export const COMMON_ARIA = Object.keys(KEYS).map(ariaKey).join(" ");
+
+/** The help line every board shows (with its game's own line). */
+export const COMMON_HELP =
+  "Keys: PgUp/PgDn history · Home first step · End live · W what-if · U undo · Y redo · " +
+  "M keep for comparison · O bots play on · Q back to the real game · S bot move · Z pause bots · " +
+  "Esc release keys";
+
+/** The common action a key stands for ("undo", "prev"...), or null (modifier keys: never). */
+export function commonAction(ev) {
+  if (ev.ctrlKey || ev.metaKey || ev.altKey || typeof ev.key !== "string") return null;
+  const k = ev.key.length === 1 ? ev.key.toLowerCase() : ev.key;
+  return (k !== "Escape" && ACTION_OF[k]) || null;
+}
+
+/** A key typed into a form field of the board (a name, a seed, the setup): not a board key. */
+export function inField(ev) {
+  return !!ev.target?.closest?.("input, select, textarea, [contenteditable], summary, form");
+}
+
+/** Ctrl/⌘+S: the one key that still reaches JupyterLab (it saves the notebook). */
+export function isSaveKey(ev) {
+  return (ev.ctrlKey || ev.metaKey) && !ev.altKey && !ev.shiftKey && String(ev.key).toLowerCase() === "s";
+}
+
+const SUPPRESS = "data-lm-suppress-shortcuts";
+const TYPING = "input, select, textarea, [contenteditable], .cm-editor";
+const ON_TEXT = "⌨ keys on";
+const OFF_TEXT = "keys off: click the board";
+
+/**
+ * Give `root` the board's focus rule and key handling.
+ * opts.onKey(ev, action): a keydown of the board (not in a form field, not Escape); `action` is
+ *   the common action of the key or null.  Return true when the board used the key (its default
+ *   is then prevented; a common key's always is).  Whatever it returns, JupyterLab never sees it.
+ * opts.onEscape(ev): optional; return true when the game used Escape (the keys stay).
+ * Returns {badge (the "keys on/off" element for the header), focus(), release(), dispose()}.
+ */
+export function attachKeys(root, { onKey, onEscape } = {}) {
+  const doc = root.ownerDocument || document;
+  const badge = doc.createElement("span");
+  badge.className = "dsa-keys-state";
+  badge.title = "While the board has the keys, the notebook's shortcuts wait: Esc gives them back";
+  root.setAttribute("tabindex", "0");
+  root.setAttribute(SUPPRESS, "true");
+  // the board had the focus and the user did not take it elsewhere (a redraw may have removed it)
+  let owns = false;
+  let restoreSuppress = null;
+
+  const has = () => root.contains(doc.activeElement);
+  function show(on) {
+    root.dataset.keys = on ? "on" : "off";
+    badge.textContent = on ? ON_TEXT : OFF_TEXT;
+  }
+  function focus() {
+    if (root.isConnected && !has()) root.focus({ preventScroll: true });
+  }
+  /** Escape: the focus goes back to the board's notebook cell (command mode), or nowhere. */
+  function release() {
+    owns = false;
+    if (has() && doc.activeElement !== root) doc.activeElement.blur?.();
+    const cell = root.closest(".jp-Cell");
+    const target = [cell, root.closest(".jp-Notebook")].find((n) => n?.hasAttribute("tabindex"));
+    if (target) target.focus({ preventScroll: true });
+    else root.blur();
+    if (!has()) show(false);
+  }
+
+  const onKeydown = (ev) => {
+    if (isSaveKey(ev)) {
+      // let JupyterLab save: lift the opt-out for this one event (Lumino reads it on the document)
+      root.removeAttribute(SUPPRESS);
+      clearTimeout(restoreSuppress);
+      restoreSuppress = setTimeout(() => root.setAttribute(SUPPRESS, "true"), 0);
+      return;
+    }
+    ev.stopPropagation(); // whatever the key, the notebook's shortcuts never see it
+    if (ev.key === "Escape" && !(ev.ctrlKey || ev.metaKey || ev.altKey)) {
+      ev.preventDefault();
+      if (!onEscape?.(ev)) release();
+      return;
+    }
+    if (inField(ev)) return;
+    const action = commonAction(ev);
+    const used = onKey ? onKey(ev, action) : false;
+    // a board key's default (PageUp scrolls the notebook, Space too) is not wanted either
+    if (used || action || (ev.key === " " && !ev.target?.closest?.("button"))) ev.preventDefault();
+  };
+  const onFocusIn = () => {
+    owns = true;
+    show(true);
+  };
+  const onFocusOut = (ev) => {
+    if (!root.contains(ev.relatedTarget)) show(false);
+  };
+  // after a click inside, the board has the keys (a button the click redrew away had them)
+  const onClick = () => {
+    owns = true;
+    focus();
+  };
+  // the user gave the focus to something else: the board leaves it there
+  const onDocFocusIn = (ev) => {
+    if (!root.contains(ev.target)) owns = false;
+  };
+  const onDocPointer = (ev) => {
+    if (!root.contains(ev.target)) owns = false;
+  };
+  // a redraw removed (or disabled) the element that had the focus: the board takes it back
+  const observer =
+    typeof MutationObserver === "function"
+      ? new MutationObserver(() => {
+          const a = doc.activeElement;
+          if (owns && (!a || a === doc.body) && root.isConnected) focus();
+        })
+      : null;
+  observer?.observe(root, {
+    childList: true,
+    subtree: true,
+    attributes: true,
+    attributeFilter: ["disabled", "hidden"],
+  });
+  root.addEventListener("keydown", onKeydown);
+  root.addEventListener("focusin", onFocusIn);
+  root.addEventListener("focusout", onFocusOut);
+  root.addEventListener("click", onClick);
+  doc.addEventListener("focusin", onDocFocusIn, true);
+  doc.addEventListener("pointerdown", onDocPointer, true);
+  show(has());
+  // the board takes the focus when it appears (unless the user is typing somewhere), so its
+  // keys work at once after Shift+Enter
+  const raf = typeof requestAnimationFrame === "function" ? requestAnimationFrame : (f) => setTimeout(f, 0);
+  raf(() => {
+    const a = doc.activeElement;
+    if (!(a && !root.contains(a) && a.closest?.(TYPING))) focus();
+  });
+
+  return {
+    badge,
+    focus,
+    release,
+    dispose() {
+      observer?.disconnect();
+      clearTimeout(restoreSuppress);
+      root.removeEventListener("keydown", onKeydown);
+      root.removeEventListener("focusin", onFocusIn);
+      root.removeEventListener("focusout", onFocusOut);
+      root.removeEventListener("click", onClick);
+      doc.removeEventListener("focusin", onDocFocusIn, true);
+      doc.removeEventListener("pointerdown", onDocPointer, true);
+    },
+  };
+}

@@ -1,0 +1,193 @@
+// js/keys.js: the common key map and the focus rule, with a small fake DOM (no browser).
+
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import {
+  ariaKey,
+  attachKeys,
+  COMMON_ARIA,
+  COMMON_HELP,
+  commonAction,
+  inField,
+  isSaveKey,
+  KEYS,
+  keyLabel,
+} from "../keys.js";
+import { GAME_ARIA as DEEP_SEA_KEYS } from "../model.js";
+import { GAME_ARIA as SUBMARINE_KEYS } from "../submarine/controls.js";
+
+test("one key per common action, each documented in the help line", () => {
+  const keys = Object.values(KEYS);
+  assert.equal(new Set(keys).size, keys.length, "no key does two common actions");
+  assert.equal(commonAction({ key: "z" }), "pause");
+  assert.equal(commonAction({ key: "Z" }), "pause");
+  assert.equal(commonAction({ key: "y" }), "redo");
+  assert.equal(commonAction({ key: "q" }), "back");
+  assert.equal(commonAction({ key: "s" }), "botMove");
+  assert.equal(commonAction({ key: "PageUp" }), "prev");
+  assert.equal(commonAction({ key: "End" }), "live");
+  assert.equal(commonAction({ key: "Escape" }), null, "Escape is the focus rule's, not an action");
+  assert.equal(commonAction({ key: "z", ctrlKey: true }), null, "Ctrl+Z is not Z");
+  assert.equal(commonAction({ key: "x" }), null);
+  for (const action of Object.keys(KEYS)) {
+    assert.ok(COMMON_HELP.includes(keyLabel(action)), action);
+    assert.ok(COMMON_ARIA.split(" ").includes(ariaKey(action)), action);
+  }
+  assert.equal(keyLabel("prev"), "PgUp");
+  assert.equal(keyLabel("whatIf"), "W");
+  assert.equal(ariaKey("next"), "PageDown");
+  // no game's own key is a common one (The Crew's: js/tests/crew-cards.test.mjs)
+  for (const k of [...DEEP_SEA_KEYS.split(" "), ...SUBMARINE_KEYS.split(" ")]) {
+    const key = k === "Space" ? " " : k.length === 1 ? k.toLowerCase() : k;
+    assert.equal(commonAction({ key }), null, k);
+  }
+  assert.ok(isSaveKey({ key: "s", ctrlKey: true }) && isSaveKey({ key: "S", metaKey: true }));
+  assert.ok(!isSaveKey({ key: "s" }) && !isSaveKey({ key: "s", ctrlKey: true, shiftKey: true }));
+});
+
+/** Just enough of the DOM for attachKeys: elements with listeners, attributes and focus. */
+function fakeDom() {
+  const doc = { listeners: {}, activeElement: null };
+  const el = (name, parent = null) => {
+    const e = {
+      name,
+      parent,
+      attrs: {},
+      dataset: {},
+      listeners: {},
+      ownerDocument: doc,
+      isConnected: true,
+      textContent: "",
+      setAttribute: (k, v) => {
+        e.attrs[k] = String(v);
+      },
+      getAttribute: (k) => e.attrs[k] ?? null,
+      hasAttribute: (k) => k in e.attrs,
+      removeAttribute: (k) => {
+        delete e.attrs[k];
+      },
+      addEventListener: (t, f) => {
+        e.listeners[t] = f;
+      },
+      removeEventListener: (t) => {
+        delete e.listeners[t];
+      },
+      contains: (o) => {
+        for (let x = o; x; x = x.parent) if (x === e) return true;
+        return false;
+      },
+      closest: (sel) => {
+        for (let x = e; x; x = x.parent) if (x.name === sel) return x;
+        return null;
+      },
+      focus: () => {
+        const old = doc.activeElement;
+        doc.activeElement = e;
+        old?.listeners.focusout?.({ target: old, relatedTarget: e });
+        for (let x = e; x; x = x.parent) x.listeners.focusin?.({ target: e });
+        doc.listeners.focusin?.({ target: e });
+      },
+      blur: () => {
+        if (doc.activeElement === e) doc.activeElement = doc.body;
+        for (let x = e; x; x = x.parent) x.listeners.focusout?.({ target: e, relatedTarget: null });
+      },
+    };
+    return e;
+  };
+  doc.body = el("body");
+  doc.activeElement = doc.body;
+  doc.createElement = (name) => el(name);
+  doc.addEventListener = (t, f) => {
+    doc.listeners[t] = f;
+  };
+  doc.removeEventListener = (t) => {
+    delete doc.listeners[t];
+  };
+  const cell = el(".jp-Cell", doc.body);
+  cell.setAttribute("tabindex", "0");
+  const root = el("div", cell);
+  const button = el("button", root);
+  return { doc, cell, root, button };
+}
+
+function keydown(target, key, extra = {}) {
+  const ev = {
+    key,
+    target,
+    ...extra,
+    stopped: false,
+    prevented: false,
+    stopPropagation() {
+      ev.stopped = true;
+    },
+    preventDefault() {
+      ev.prevented = true;
+    },
+  };
+  for (let x = target; x && !ev.stopped; x = x.parent) x.listeners.keydown?.(ev);
+  return ev;
+}
+
+test("the focus rule: focusable root, keys on/off, no key reaches the notebook, Escape releases", async () => {
+  const { doc, cell, root, button } = fakeDom();
+  const seen = [];
+  let escapes = 0;
+  const keys = attachKeys(root, {
+    onKey: (ev, action) => {
+      seen.push([ev.key, action]);
+      return ev.key === "r";
+    },
+    onEscape: () => ++escapes === 1, // the first Escape is the game's (it closes something)
+  });
+  assert.equal(root.getAttribute("tabindex"), "0");
+  assert.ok(root.hasAttribute("data-lm-suppress-shortcuts"));
+  assert.equal(root.dataset.keys, "off");
+  await new Promise((r) => setTimeout(r, 5)); // it takes the focus when it appears
+  assert.equal(doc.activeElement, root);
+  assert.equal(root.dataset.keys, "on");
+  assert.equal(keys.badge.textContent, "⌨ keys on");
+
+  // every key stops at the board; a used or common key's default is prevented, others' not
+  const r = keydown(root, "r");
+  assert.ok(r.stopped && r.prevented);
+  const x = keydown(root, "x");
+  assert.ok(x.stopped && !x.prevented);
+  const z = keydown(button, "z");
+  assert.ok(z.stopped && z.prevented);
+  const tab = keydown(root, "Tab");
+  assert.ok(tab.stopped && !tab.prevented, "Tab still moves the focus");
+  assert.deepEqual(seen, [
+    ["r", null],
+    ["x", null],
+    ["z", "pause"],
+    ["Tab", null],
+  ]);
+  // a key typed in a field of the board is the field's (still not the notebook's)
+  const typed = keydown({ parent: root, listeners: {}, closest: () => ({}) }, "w");
+  assert.ok(typed.stopped && !typed.prevented);
+  assert.equal(seen.length, 4);
+  assert.ok(inField(typed));
+  // Ctrl+S goes on to JupyterLab (save), with the opt-out lifted for that event only
+  const save = keydown(root, "s", { ctrlKey: true });
+  assert.ok(!save.stopped && !root.hasAttribute("data-lm-suppress-shortcuts"));
+  await new Promise((r) => setTimeout(r, 5));
+  assert.ok(root.hasAttribute("data-lm-suppress-shortcuts"));
+
+  // a click inside gives the board the keys back (the clicked button was redrawn away)
+  doc.activeElement = doc.body;
+  root.listeners.click({ target: button });
+  assert.equal(doc.activeElement, root);
+
+  // Escape: first the game's, then it releases the keys to the notebook cell
+  const e1 = keydown(root, "Escape");
+  assert.ok(e1.stopped && doc.activeElement === root);
+  const e2 = keydown(root, "Escape");
+  assert.ok(e2.stopped && e2.prevented);
+  assert.equal(doc.activeElement, cell);
+  assert.equal(root.dataset.keys, "off");
+  assert.equal(keys.badge.textContent, "keys off: click the board");
+
+  keys.dispose();
+  assert.equal(root.listeners.keydown, undefined);
+  assert.equal(doc.listeners.focusin, undefined);
+});
