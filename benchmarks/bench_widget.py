@@ -116,6 +116,40 @@ def analysis_costs(games: int, players: int) -> dict:
     }
 
 
+def platform_games(games: int) -> dict[str, dict]:
+    """Every registered game whose board stands on the platform (the bridge and the session):
+    random-bot games played through ``handle_intent`` (a click's path in the kernel, minus the
+    websocket), milliseconds from intent to published state and the bytes of each state."""
+    from dsa_widget.bridge import GameWidget
+    from dsa_widget.core.registry import games as registered
+
+    out: dict[str, dict] = {}
+    for spec in registered():
+        cls = spec.widget_class()
+        if cls is None or not issubclass(cls, GameWidget):
+            continue
+        lo, _hi = spec.seats
+        ms: list[float] = []
+        sizes: list[int] = []
+        for seed in range(games):
+            w = cls(players=lo + 1, seats=["random"] * (lo + 1), seed=seed, bot_seed=seed)
+            while not w.game.is_over:
+                t0 = time.perf_counter()
+                w.handle_intent({"type": "bot_step", "seq": w.seq})
+                ms.append((time.perf_counter() - t0) * 1000)
+                sizes.append(len(json.dumps(w.state)))
+            w.close()
+        out[spec.name] = {
+            "updates": len(ms),
+            "step_ms_p50": pct(ms, 0.5),
+            "step_ms_p95": pct(ms, 0.95),
+            "step_ms_max": max(ms),
+            "bytes_mean": statistics.mean(sizes),
+            "bytes_max": max(sizes),
+        }
+    return out
+
+
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=20)
@@ -126,11 +160,13 @@ def main(argv: list[str] | None = None) -> None:
     for reveal in (False, True):
         res["reveal_all" if reveal else "hidden"] = run(a.games, a.players, reveal)
     res["analysis"] = analysis_costs(a.games, a.players)
+    res["platform"] = platform_games(max(1, a.games // 4))
     if a.json:
         print(json.dumps(res, indent=1))
         return
     print(f"{a.games} games, {a.players} players, every choice one published state")
     an = res.pop("analysis")
+    plat = res.pop("platform")
     for name, r in res.items():
         print(
             f"  {name:<10} {r['updates']} updates | intent->published p50 {r['step_ms_p50']:.2f} ms, "
@@ -151,6 +187,12 @@ def main(argv: list[str] | None = None) -> None:
         f" {an['home_ms_max']:.1f} ms (target < 100),"
         f" gave up (too many states for a live figure) {an['home_gave_up']}"
     )
+    for name, r in plat.items():
+        print(
+            f"  {name:<10} (on the platform) {r['updates']} updates | intent->published"
+            f" p50 {r['step_ms_p50']:.2f} ms, p95 {r['step_ms_p95']:.2f} ms, max {r['step_ms_max']:.2f} ms"
+            f" | bytes/update mean {r['bytes_mean']:.0f}, max {r['bytes_max']}"
+        )
     # one state as it travels, for the curious
     w = DeepSea(players=2, seed=1)
     print(f"  an opening state: {state_bytes(w.state)} bytes")

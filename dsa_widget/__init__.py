@@ -1,6 +1,12 @@
-"""Deep Sea Adventure for Jupyter: a rules engine, bots, probability tools and a widget.
+"""Board games in Jupyter: play, study and teach *Deep Sea Adventure*, *The Crew: Mission Deep
+Sea*, *Submarine* and *Pig* (``python -m dsa_widget games`` lists them).
 
-The rules live in :mod:`dsa_widget.deep_sea.rules` (no widget code is imported by them):
+Each game is a subpackage that exports the same names: its ``Game``, its ``View``, its
+widget class and ``IllegalActionError`` (:mod:`dsa_widget.deep_sea`, :mod:`dsa_widget.crew`,
+:mod:`dsa_widget.submarine`, :mod:`dsa_widget.pig`); the game registry
+(:mod:`dsa_widget.core.registry`) lists them.  Deep Sea Adventure, the first, is also
+importable from the top level.  Its rules live in :mod:`dsa_widget.deep_sea.rules` (no widget
+code is imported by them):
 
 >>> from dsa_widget import Game
 >>> g = Game(players=["Ann", "Bob"], seed=1)
@@ -26,7 +32,7 @@ from .deep_sea import (
     Game,
     drop,
 )
-from .deep_sea.errors import DeepSeaError, IllegalChoiceError, RecordError, SetupError
+from .deep_sea.errors import DeepSeaError, IllegalActionError, RecordError, SetupError
 from .deep_sea.events import describe, narrate
 from .deep_sea.record import FORMAT, load_record
 from .deep_sea.setup import Options, Setup, standard_path
@@ -45,7 +51,7 @@ __all__ = [
     "FORMAT",
     "DeepSeaError",
     "SetupError",
-    "IllegalChoiceError",
+    "IllegalActionError",
     "RecordError",
     "BACK",
     "CONTINUE",
@@ -65,4 +71,8 @@ def __getattr__(name: str) -> Any:
         from .deep_sea.widget import DeepSea
 
         return DeepSea
+    if name == "IllegalChoiceError":
+        from .deep_sea.errors import deprecated_alias
+
+        return deprecated_alias(name)
     raise AttributeError(f"module 'dsa_widget' has no attribute {name!r}")

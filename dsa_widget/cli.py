@@ -10,7 +10,9 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
+from .core import registry
 from .core.errors import GameError
+from .core.registry import GameSpec, Option
 
 
 def _cmd_replay(args: argparse.Namespace) -> int:
@@ -48,38 +50,114 @@ def _cmd_demo(args: argparse.Namespace) -> int:
     return 0 if same else 1
 
 
-def _cmd_tournament(args: argparse.Namespace) -> int:
-    """Rank bots over many seeded games: ``python -m dsa_widget tournament mc baseline --games 100``."""
-    from .deep_sea.bots import tournament
+def _option_value(schema: Sequence[Option], key: str, text: str) -> Any:
+    """``text`` read as the value of rule option ``key`` (its schema says which values exist)."""
+    for opt in schema:
+        if opt.key != key:
+            continue
+        if not opt.choices:
+            try:
+                return int(text)
+            except ValueError:
+                raise ValueError(f"--option {key}: a whole number, got {text!r}") from None
+        for value, _words in opt.choices:
+            spelled = ",".join(map(str, value)) if isinstance(value, tuple) else str(value)
+            if spelled.lower() == text.lower():
+                return value
+        listed = ", ".join(
+            ",".join(map(str, v))
+            if isinstance(v, tuple)
+            else str(v).lower()
+            if isinstance(v, bool)
+            else str(v)
+            for v, _ in opt.choices
+        )
+        raise ValueError(f"--option {key}: one of {listed}, got {text!r}")
+    known = ", ".join(o.key for o in schema) or "none"
+    raise ValueError(f"--option: unknown option {key!r}; this game's options: {known}")
 
+
+def _setup(spec: GameSpec, args: argparse.Namespace, *, players: bool) -> dict[str, Any]:
+    """The setup keywords the command line gives for ``spec``'s game (``--players``, ``--seed``,
+    the game's own setup flags such as ``--air``, ``--option KEY=VALUE``, ``--reveal``)."""
     setup: dict[str, Any] = {}
-    if args.air is not None:
-        setup["air"] = args.air
-    if args.rounds is not None:
-        setup["rounds"] = args.rounds
-    options = {}
+    if players:
+        names = args.players or [str(spec.default_players)]
+        setup["players"] = int(names[0]) if len(names) == 1 and names[0].isdigit() else names
+    if getattr(args, "seed_game", None) is not None:
+        setup["seed"] = args.seed_game
+    own = {o.key for o in spec.setup_schema()}
+    for key in sorted(_SETUP_FLAGS):
+        value = getattr(args, key, None)
+        if value is None:
+            continue
+        if key not in own:
+            raise ValueError(f"--{key} is not a setting of {spec.title}")
+        setup[key] = value
+    schema = spec.option_schema()
+    options: dict[str, Any] = {}
     for opt in args.option or []:
-        key, eq, value = opt.partition("=")
+        key, eq, text = opt.partition("=")
         if not eq:
-            print(f"error: --option expects key=value, got {opt!r}", file=sys.stderr)
-            return 2
-        options[key] = {"true": True, "false": False}.get(value.lower(), value)
+            raise ValueError(f"--option expects KEY=VALUE, got {opt!r}")
+        options[key] = _option_value(schema, key, text)
+    if getattr(args, "reveal", None):
+        options["reveal"] = _option_value(schema, "reveal", args.reveal)
     if options:
         setup["options"] = options
+    return setup
+
+
+#: the games' own setup flags (``--air``, ``--target``, ...), gathered from the registry
+_SETUP_FLAGS: dict[str, str] = {}
+
+
+def _add_setup_flags(p: argparse.ArgumentParser) -> None:
+    for spec in registry.games():
+        for opt in spec.setup_schema():
+            if opt.key not in _SETUP_FLAGS:
+                _SETUP_FLAGS[opt.key] = f"{spec.name}: {opt.label.lower()} (default {opt.default})"
+            else:
+                _SETUP_FLAGS[opt.key] += f"; {spec.name}: default {opt.default}"
+    for key, text in _SETUP_FLAGS.items():
+        p.add_argument(f"--{key}", type=int, default=None, help=text)
+    p.add_argument("--option", action="append", metavar="KEY=VALUE", help="a rule option, repeatable")
+
+
+def _fail(e: BaseException) -> int:
+    print(f"error: {' '.join(str(e).split())}", file=sys.stderr)
+    return 2
+
+
+def _cmd_games(args: argparse.Namespace) -> int:
+    """List the registered games, one a line, with their record format."""
+    for spec in registry.games():
+        print(spec.line())
+    return 0
+
+
+def _cmd_tournament(args: argparse.Namespace) -> int:
+    """Rank bots over many seeded games: ``python -m dsa_widget tournament mc baseline --games 100``."""
+    from .core.tournament import tournament
+
     try:
+        spec = registry.game(args.game)
+        arena = spec.arena_of()
+        if arena is None:
+            raise ValueError(f"{spec.title} has no tournaments; see its README section")
         result = tournament(
             args.bots,
             games=args.games,
-            setups=[setup],
+            setups=[_setup(spec, args, players=False)],
             seed=args.seed,
             workers=args.workers,
             progress=not args.quiet,
             executor="ray" if args.ray is not None else "process",
             address=args.ray,
+            game=arena,
         )
     except ValueError as e:  # every input error is a ValueError (GameError)
-        print(f"error: {' '.join(str(e).split())}", file=sys.stderr)
-        return 2
+        return _fail(e)
     if args.json:
         data = result.to_dict()
         if not args.per_game:
@@ -88,16 +166,6 @@ def _cmd_tournament(args: argparse.Namespace) -> int:
     else:
         print(result)
     return 0
-
-
-def _key_values(pairs: Sequence[str] | None) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for opt in pairs or []:
-        key, eq, value = opt.partition("=")
-        if not eq:
-            raise ValueError(f"--option expects key=value, got {opt!r}")
-        out[key] = {"true": True, "false": False}.get(value.lower(), value)
-    return out
 
 
 def _seat_bots(specs: Sequence[str] | None) -> dict[int, str]:
@@ -110,51 +178,6 @@ def _seat_bots(specs: Sequence[str] | None) -> dict[int, str]:
     return seats
 
 
-def _crew_table(args: argparse.Namespace) -> Any:
-    """``serve --game crew``: a table of The Crew (dsa_widget.crew.remote)."""
-    from .crew.remote import make_crew_table
-
-    for key in ("air", "rounds", "reveal"):
-        if getattr(args, key) is not None:
-            raise ValueError(f"--{key} is for --game deep-sea")
-    if args.resume:
-        return make_crew_table(resume=args.resume, record=args.record, bot_delay=args.bot_delay)
-    names = args.players or ["Player 1", "Player 2", "Player 3"]
-    setup: dict[str, Any] = {
-        "players": int(names[0]) if len(names) == 1 and names[0].isdigit() else names,
-        "target": 3 if args.target is None else args.target,
-    }
-    if args.seed is not None:
-        setup["seed"] = args.seed
-    options = _key_values(args.option)
-    if options:
-        setup["options"] = options
-    return make_crew_table(seats=_seat_bots(args.seat), record=args.record, bot_delay=args.bot_delay, **setup)
-
-
-def _submarine_table(args: argparse.Namespace) -> Any:
-    """``serve --game submarine``: a table of Submarine (dsa_widget.submarine.remote)."""
-    from .submarine.remote import make_submarine_table
-
-    for key in ("air", "rounds", "reveal", "target"):
-        if getattr(args, key) is not None:
-            raise ValueError(f"--{key} is not for --game submarine")
-    if args.resume:
-        return make_submarine_table(resume=args.resume, record=args.record, bot_delay=args.bot_delay)
-    names = args.players or ["Player 1", "Player 2", "Player 3"]
-    setup: dict[str, Any] = {"players": int(names[0]) if len(names) == 1 and names[0].isdigit() else names}
-    if args.seed is not None:
-        setup["seed"] = args.seed
-    options = {
-        k: int(v) if isinstance(v, str) and v.isdigit() else v for k, v in _key_values(args.option).items()
-    }
-    if options:
-        setup["options"] = options
-    return make_submarine_table(
-        seats=_seat_bots(args.seat), record=args.record, bot_delay=args.bot_delay, **setup
-    )
-
-
 def _cmd_serve(args: argparse.Namespace) -> int:
     """Serve a game: one link per seat (each sees only its own view), one for spectators."""
     try:
@@ -163,38 +186,17 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         print(f"error: {e}; install it with pip install 'dsa_widget[server]'", file=sys.stderr)
         return 2
     try:
-        if args.game == "crew":
-            table = _crew_table(args)
-        elif args.game == "submarine":
-            table = _submarine_table(args)
-        elif args.target is not None:
-            raise ValueError("--target is for --game crew")
-        elif args.resume:
+        if args.resume:
             table = make_table(resume=args.resume, record=args.record, bot_delay=args.bot_delay)
         else:
-            setup: dict[str, Any] = {}
-            names = args.players or ["Player 1", "Player 2"]
-            setup["players"] = int(names[0]) if len(names) == 1 and names[0].isdigit() else names
-            for key in ("air", "rounds", "seed"):
-                if getattr(args, key) is not None:
-                    setup[key] = getattr(args, key)
-            options: dict[str, Any] = {}
-            for opt in args.option or []:
-                key, eq, value = opt.partition("=")
-                if not eq:
-                    raise ValueError(f"--option expects key=value, got {opt!r}")
-                options[key] = {"true": True, "false": False}.get(value.lower(), value)
-            if args.reveal:
-                options["reveal"] = args.reveal
-            if options:
-                setup["options"] = options
-            seats: dict[int, str] = {}
-            for spec in args.seat or []:
-                q, eq, bot = spec.partition("=")
-                if not eq or not q.isdigit():
-                    raise ValueError(f"--seat expects SEAT=BOT (e.g. 2=planner), got {spec!r}")
-                seats[int(q)] = bot
-            table = make_table(seats=seats, record=args.record, bot_delay=args.bot_delay, **setup)
+            spec = registry.game(args.game)
+            table = make_table(
+                game=spec,
+                seats=_seat_bots(args.seat),
+                record=args.record,
+                bot_delay=args.bot_delay,
+                **_setup(spec, args, players=True),
+            )
         srv = Server(
             table,
             host=args.host,
@@ -203,8 +205,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
             allowed_origins=args.allow_origin or (),
         )
     except (ValueError, OSError) as e:
-        print(f"error: {' '.join(str(e).split())}", file=sys.stderr)
-        return 2
+        return _fail(e)
     if args.start:
         table.start(fill=args.fill)
     else:
@@ -251,13 +252,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--save", help="write the game's record to this file")
     p.set_defaults(func=_cmd_demo)
+    names = [g.name for g in registry.games()]
+    game_help = ", ".join(f"{g.name} ({g.title})" for g in registry.games())
+    p = sub.add_parser("games", help="list the games, one a line, with their record format")
+    p.set_defaults(func=_cmd_games)
     p = sub.add_parser("tournament", help="rank bots over many seeded games, seats rotated")
     p.add_argument(
         "bots",
         nargs="+",
-        help="one bot per seat: a name (random, take_n, depth, air, baseline, planner, mc, "
-        "ismcts) or name:knob=value,knob=value, e.g. mc:playouts=40",
+        help="one bot per seat: a name of the game's bots (Deep Sea Adventure: random, take_n, depth, "
+        "air, baseline, planner, mc, ismcts) or name:knob=value,knob=value, e.g. mc:playouts=40",
     )
+    p.add_argument("--game", default="deep-sea", metavar="GAME", help=f"one of {game_help}")
     p.add_argument("--games", type=int, default=100, help="games to play (default 100)")
     p.add_argument("--seed", type=int, default=0, help="the same seed gives the same results")
     p.add_argument("--workers", type=int, default=2, help="processes to use (default 2)")
@@ -268,34 +274,24 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="play on a Ray cluster instead of local processes: 'local' starts one on this "
         "machine, 'auto' joins the running one, or ray://host:10001 (pip install dsa_widget[ray])",
     )
-    p.add_argument("--air", type=int, default=None, help="air per round (default 25)")
-    p.add_argument("--rounds", type=int, default=None, help="rounds (default 3)")
-    p.add_argument("--option", action="append", metavar="KEY=VALUE", help="a rule option, repeatable")
+    _add_setup_flags(p)
     p.add_argument("--json", action="store_true", help="print the results as JSON")
     p.add_argument("--per-game", action="store_true", help="with --json: include every game")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=_cmd_tournament)
     p = sub.add_parser("serve", help="serve a game: one link per seat, each seeing only its own view")
-    p.add_argument(
-        "--game",
-        choices=["deep-sea", "crew", "submarine"],
-        default="deep-sea",
-        help="deep-sea (Deep Sea Adventure, the default), crew (The Crew: Mission Deep Sea) or submarine",
-    )
+    p.add_argument("--game", default="deep-sea", choices=names, metavar="GAME", help=f"one of {game_help}")
     p.add_argument(
         "--players",
         nargs="+",
-        help="names in seat order, or a number of seats (default 2; crew, submarine: 3)",
+        help="names in seat order, or a number of seats (default: the game's usual count)",
     )
     p.add_argument(
         "--seat", action="append", metavar="SEAT=BOT", help="a bot seat, e.g. 2=planner; repeatable"
     )
-    p.add_argument("--air", type=int, default=None)
-    p.add_argument("--rounds", type=int, default=None)
-    p.add_argument("--seed", type=int, default=None)
-    p.add_argument("--reveal", choices=["public", "owner"], help="who sees banked values (a rule option)")
-    p.add_argument("--target", type=int, default=None, help="crew: the tasks' difficulty target (default 3)")
-    p.add_argument("--option", action="append", metavar="KEY=VALUE", help="a rule option, repeatable")
+    p.add_argument("--seed", dest="seed_game", type=int, default=None, help="the game's seed")
+    p.add_argument("--reveal", choices=["public", "owner"], help="deep-sea: who sees banked values")
+    _add_setup_flags(p)
     p.add_argument(
         "--host", default="127.0.0.1", help="the address to bind (default 127.0.0.1: this machine only)"
     )

@@ -21,6 +21,7 @@ OWNERS = {
     "dsa_widget/crew/rules.py",
     "dsa_widget/crew/status.py",
     "dsa_widget/submarine/rules.py",
+    "dsa_widget/pig/rules.py",
 }
 
 

@@ -172,3 +172,20 @@ def random_setup(rng: random.Random) -> Setup:
         seed=rng.randrange(2**31),
         options=options,
     )
+
+
+def play_choices(g: Any, choices: list[int], limit: int | None = None) -> Any:
+    """Play a drawn move list on ``g`` (each an index into the legal actions, or into the chance
+    outcomes at a chance step), at most ``limit`` of them; returns ``g``."""
+    from dsa_widget.core.protocol import CHANCE
+
+    for k in choices[:limit]:
+        if g.is_over:
+            break
+        if g.to_move == CHANCE:
+            outcomes = g.chance_outcomes()
+            g.apply_chance(outcomes[k % len(outcomes)][0])
+        else:
+            legal = g.legal_actions()
+            g.apply(legal[k % len(legal)])
+    return g

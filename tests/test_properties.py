@@ -9,7 +9,7 @@ from helpers import snapshot
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from dsa_widget import Game, IllegalChoiceError, load_record
+from dsa_widget import Game, IllegalActionError, load_record
 from dsa_widget.deep_sea.rules import _normalize_choice
 
 ALL_CHOICES = (
@@ -115,7 +115,7 @@ def _play_random(g: Game, rng: random.Random, check_illegal: bool = False) -> in
                 before = snapshot(g)
                 try:
                     g.apply(bad)  # type: ignore[arg-type]
-                except IllegalChoiceError:
+                except IllegalActionError:
                     pass
                 else:
                     raise AssertionError(f"{bad!r} accepted at step {g.step}")

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+from helpers import play_choices
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -68,18 +69,7 @@ def _dsa_hide(g: Game, rng: random.Random) -> Game:
 GAMES = [GameKind("deep_sea", _dsa_new, _dsa_hide)]
 
 
-def _play(g: Any, choices: list[int]) -> Any:
-    """Play the drawn move list (each an index into the legal actions or chance outcomes)."""
-    for k in choices:
-        if g.is_over:
-            break
-        if g.to_move == CHANCE:
-            outcomes = g.chance_outcomes()
-            g.apply_chance(outcomes[k % len(outcomes)][0])
-        else:
-            legal = g.legal_actions()
-            g.apply(legal[k % len(legal)])
-    return g
+_play = play_choices
 
 
 moves = st.lists(st.integers(0, 1000), max_size=120)

@@ -7,7 +7,7 @@ from fractions import Fraction
 import pytest
 from helpers import game, snapshot, turns
 
-from dsa_widget import DICE_OUTCOMES, Game, IllegalChoiceError
+from dsa_widget import DICE_OUTCOMES, Game, IllegalActionError
 from dsa_widget.deep_sea.setup import CHIP_VALUES, STANDARD_CHIPS, standard_path
 
 # --------------------------------------------------------------------------- components
@@ -163,7 +163,7 @@ def test_cannot_turn_back_on_first_turn():
     carries nothing).'"""
     g = game(options={"turn_back_requires_treasure": False})
     assert g.step == "roll"
-    with pytest.raises(IllegalChoiceError, match="in the submarine"):
+    with pytest.raises(IllegalActionError, match="in the submarine"):
         g.play_turn(back=True, dice=(1, 1))
 
 
@@ -173,7 +173,7 @@ def test_turn_back_requires_treasure_by_default():
     g = turns(game(), ((1, 1), "none"), ((1, 1), "none"))
     assert g.step == "roll"  # Ann carries nothing: no turn-back choice
     before = snapshot(g)
-    with pytest.raises(IllegalChoiceError, match="carries no treasure"):
+    with pytest.raises(IllegalActionError, match="carries no treasure"):
         g.play_turn(back=True, dice=(1, 1))
     assert snapshot(g) == before
     g2 = turns(game(options={"turn_back_requires_treasure": False}), ((1, 1), "none"), ((1, 1), "none"))
@@ -185,7 +185,7 @@ def test_turn_back_once_per_round_and_only_before_rolling():
     g = turns(game(players=2), ((1, 1), "take"), ((1, 1), "take"))
     assert g.legal_choices() == ("back", "continue")
     g.apply("continue")
-    with pytest.raises(IllegalChoiceError):
+    with pytest.raises(IllegalActionError):
         g.apply("back")  # after declaring 'continue' the roll comes
     g.roll((1, 1))  # Ann: 2 - 1 = 1 step, 3 is Bob's -> jumps to 4
     assert g.divers[0].position == 4
@@ -195,7 +195,7 @@ def test_turn_back_once_per_round_and_only_before_rolling():
     # Bob heading up cannot turn back again
     g.play_turn(dice=(1, 1))  # Ann
     assert g.current_player == 1 and g.step == "roll"
-    with pytest.raises(IllegalChoiceError, match="already heading up"):
+    with pytest.raises(IllegalActionError, match="already heading up"):
         g.play_turn(back=True, dice=(1, 1))
 
 
@@ -369,7 +369,7 @@ def test_cannot_take_a_blank_or_drop_on_a_chip():
     g.roll((1, 2))  # Ann 2 steps: (3) 4, 5
     assert g.legal_choices() == ("none", "take")
     before = snapshot(g)
-    with pytest.raises(IllegalChoiceError, match="only be put down on a blank"):
+    with pytest.raises(IllegalActionError, match="only be put down on a blank"):
         g.apply("drop 0")
     assert snapshot(g) == before
 
@@ -384,7 +384,7 @@ def test_no_search_in_the_submarine():
     assert g.divers[0].returned and g.turn_number == before_turns + 1
     g2 = game(players=2)
     turns(g2, ((1, 1), "take"), ((1, 1), "none"))
-    with pytest.raises(IllegalChoiceError, match="does not search"):
+    with pytest.raises(IllegalActionError, match="does not search"):
         g2.play_turn(back=True, dice=(3, 3), search="take")
 
 

@@ -199,7 +199,7 @@ def test_a_deliberately_different_engine_is_caught() -> None:
 def test_errors_and_docs_survive_compilation() -> None:
     """Typed arguments give the rules' own errors, not the compiler's TypeError; help() works."""
     g = rules.Game(players=2)
-    with pytest.raises(rules.IllegalChoiceError):
+    with pytest.raises(rules.IllegalActionError):
         g.play_turn(back=1, dice=(1, 1), search="none")  # type: ignore[arg-type]
     with pytest.raises(ValueError):
         g.view("0")  # type: ignore[arg-type]

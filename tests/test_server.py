@@ -304,8 +304,9 @@ def test_the_record_is_written_after_every_turn_and_resume_loses_nothing(tmp_pat
                 {"type": "intent", "seq": st["seq"], "choice": "take" if "take" in st["legal"] else "none"}
             )
             c.state_at_least(st["seq"] + 1)
-        on_disk = json.loads(path.read_text())
-        assert len(on_disk["turns"]) == game_of(srv).turn_number  # after every turn
+        # read on the server's loop, so that the bot seat cannot play between the two reads
+        on_disk, turns = srv.call(lambda: (json.loads(path.read_text()), game_of(srv).turn_number))
+        assert len(on_disk["turns"]) == turns  # after every turn
     # a roll of the turn under way: not yet in the record, kept in the sidecar
     st = ann.state_at_least(srv.table.seq)
     while st["current"] != 0:

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from server_helpers import Client, leaks, marker_path, markers_in, simple_choice
 
-from dsa_widget import Game, IllegalChoiceError
+from dsa_widget import Game, IllegalActionError
 from dsa_widget.deep_sea.widget import DeepSea
 from dsa_widget.server.lobby import Lobby
 
@@ -72,7 +72,7 @@ def test_the_curtain_lifts_only_for_a_human_seat_to_move():
     w.apply("roll")
     w.apply("take")
     assert w.is_bot_turn() and w.state["curtain"] is None  # a bot plays in the open
-    with pytest.raises(IllegalChoiceError):
+    with pytest.raises(IllegalActionError):
         w.show_seat()
     w.handle_intent({"type": "show_seat", "seq": w.seq})
     assert w.error["kind"] == "illegal"

@@ -10,7 +10,7 @@ from helpers import game, random_game, snapshot, turns
 from dsa_widget import (
     DeepSeaError,
     Game,
-    IllegalChoiceError,
+    IllegalActionError,
     Options,
     RecordError,
     Setup,
@@ -78,7 +78,7 @@ def test_setup_variants():
 
 
 def test_errors_are_value_errors():
-    for cls in (SetupError, IllegalChoiceError, RecordError):
+    for cls in (SetupError, IllegalActionError, RecordError):
         assert issubclass(cls, DeepSeaError) and issubclass(cls, ValueError)
 
 
@@ -95,16 +95,16 @@ def test_illegal_choices_at_every_step_change_nothing():
                 if bad in g.legal_choices():
                     continue
                 before = snapshot(g)
-                with pytest.raises(IllegalChoiceError) as e:
+                with pytest.raises(IllegalActionError) as e:
                     g.apply(bad)  # type: ignore[arg-type]
                 assert "legal" in str(e.value)
                 assert snapshot(g) == before
             g.apply(rng.choice(g.legal_choices()))
         assert {"roll", "search", "turn_back"} <= seen_steps
         before = snapshot(g)
-        with pytest.raises(IllegalChoiceError, match="game is over"):
+        with pytest.raises(IllegalActionError, match="game is over"):
             g.apply("roll")
-        with pytest.raises(IllegalChoiceError):
+        with pytest.raises(IllegalActionError):
             g.roll((1, 1))
         assert snapshot(g) == before
 
@@ -113,11 +113,11 @@ def test_roll_only_at_roll_step_and_dice_checked():
     g = game()
     before = snapshot(g)
     for bad in [(0, 1), (1, 4), (1,), (1, 1, 1), ("1", "2"), (True, 1), 5]:
-        with pytest.raises(IllegalChoiceError):
+        with pytest.raises(IllegalActionError):
             g.roll(bad)  # type: ignore[arg-type]
         assert snapshot(g) == before
     g.roll((1, 1))
-    with pytest.raises(IllegalChoiceError, match="step 'search'"):
+    with pytest.raises(IllegalActionError, match="step 'search'"):
         g.roll((1, 1))
 
 
@@ -126,11 +126,11 @@ def test_play_turn_is_atomic():
     play_turn truncates back rather than copies)."""
     g = turns(game(), ((1, 1), "take"), ((1, 1), "take"))
     before = snapshot(g), list(g.events), g.to_record()
-    with pytest.raises(IllegalChoiceError):
+    with pytest.raises(IllegalActionError):
         # Ann: up 2 steps to the submarine; the turn has ended (logged) before the search fails
         g.play_turn(back=True, dice=(1, 2), search="take")
     assert (snapshot(g), list(g.events), g.to_record()) == before
-    with pytest.raises(IllegalChoiceError):
+    with pytest.raises(IllegalActionError):
         g.play_turn(dice=(1, 1), search={"drop": 4})
     assert (snapshot(g), list(g.events), g.to_record()) == before
     g.play_turn(back=True, dice=(1, 2))  # the same turn, legal this time, is logged once

@@ -12,7 +12,7 @@ import pytest
 
 from dsa_widget import DeepSea, Game, RecordError, load_record
 from dsa_widget.deep_sea.bots import make_bot, play_bot_move
-from dsa_widget.deep_sea.errors import IllegalChoiceError
+from dsa_widget.deep_sea.errors import IllegalActionError
 
 PATH = [(1, 0), (1, 3), (2, 5), (2, 6), (3, 9), (4, 13)]
 OPENING = [
@@ -231,7 +231,7 @@ def test_the_widget_asks_a_human_and_lets_a_bot_choose():
     assert w.error == {} and w.state["current"] == 0  # Bob is done; Ann (a bot) lays hers
     w.handle_intent({"type": "bot_step", "seq": w.seq})
     assert w.game.round == 2 and w.error == {}
-    with pytest.raises(IllegalChoiceError):
+    with pytest.raises(IllegalActionError):
         w.game.apply("lay 0")  # the step is over
 
 

@@ -22,7 +22,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dsa_widget import Game, IllegalChoiceError
+from dsa_widget import Game, IllegalActionError
 from dsa_widget.deep_sea.rules import swim
 
 #: events of one turn's steps; the rest belong to a round's end or start
@@ -254,7 +254,7 @@ def _scenario(setup: dict[str, Any], seed: int) -> None:
                 bad = dict(turn, search="tkae") if r.random() < 0.7 else dict(turn, dice=(4, 1))
                 hist = ref["has_history"]
                 before = (g.state_dict(), g.events, g.history if hist else None, g.n_events)
-                with pytest.raises(IllegalChoiceError):
+                with pytest.raises(IllegalActionError):
                     g.play_turn(**bad)
                 assert (g.state_dict(), g.events, g.history if hist else None, g.n_events) == before
                 continue

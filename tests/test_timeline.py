@@ -9,7 +9,7 @@ from helpers import random_game, snapshot
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dsa_widget import Game, IllegalChoiceError, load_record
+from dsa_widget import Game, IllegalActionError, load_record
 from dsa_widget.core.timeline import Timeline, TimelineError
 from dsa_widget.deep_sea.compare import compare
 
@@ -70,7 +70,7 @@ def test_acting_after_undo_drops_the_redo_frames():
 
 def test_illegal_choice_in_timeline_changes_nothing():
     t = Timeline(Game(players=2, seed=1))
-    with pytest.raises(IllegalChoiceError):
+    with pytest.raises(IllegalActionError):
         t.apply("take")
     assert len(t) == 1 and t.index == 0
     with pytest.raises(TimelineError):

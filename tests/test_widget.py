@@ -8,7 +8,7 @@ import random
 import pytest
 from helpers import snapshot
 
-from dsa_widget import Game, IllegalChoiceError, SetupError
+from dsa_widget import Game, IllegalActionError, SetupError
 from dsa_widget.deep_sea.state import build_state, state_bytes
 from dsa_widget.deep_sea.widget import DeepSea, bot_names, resolve_bot
 
@@ -345,7 +345,7 @@ def test_python_api_updates_state_live(tmp_path):
     assert w.state["divers"][0]["pos"] == 6
     w.apply("take")
     assert w.state["divers"][0]["items"] == [[[1]]]
-    with pytest.raises(IllegalChoiceError):
+    with pytest.raises(IllegalActionError):
         w.apply("take")
     assert w.play_bots() >= 1 and w.game.current_player == 0
     assert w.seq > seqs[-1]

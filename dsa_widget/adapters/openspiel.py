@@ -1,8 +1,8 @@
 """The package's games as OpenSpiel games (``pyspiel``), written against the game protocol.
 
-Importing this module registers every game of the package that names OpenSpiel rules in its
-``OPENSPIEL`` class attribute (``"module:object"``); Deep Sea Adventure registers as
-``python_deep_sea_adventure``.  Registering twice is harmless.
+Importing this module registers with OpenSpiel every game of the game registry
+(:mod:`dsa_widget.core.registry`) that names OpenSpiel rules for this adapter; Deep Sea
+Adventure registers as ``python_deep_sea_adventure``.  Registering twice is harmless.
 
 >>> import pyspiel
 >>> game = pyspiel.load_game("python_deep_sea_adventure", {"players": 2})
@@ -68,7 +68,6 @@ states clone cheaply (the engine's ``copy(history=False, events=False)``).
 
 from __future__ import annotations
 
-import importlib
 import random
 from collections.abc import Hashable, Mapping, Sequence
 from fractions import Fraction
@@ -81,9 +80,9 @@ from open_spiel.python.algorithms import ismcts, mcts
 from ..core.bots import Bot, draw_chance
 from ..core.encoding import Encoding
 from ..core.protocol import CHANCE, TERMINAL, GameState
+from ..core.registry import game_of, games
 
 __all__ = [
-    "GAME_CLASSES",
     "IsmctsBot",
     "SpielConfig",
     "SpielGame",
@@ -96,9 +95,6 @@ __all__ = [
     "rules_of",
     "state_from_view",
 ]
-
-#: the game classes whose ``OPENSPIEL`` rules are registered when this module is imported
-GAME_CLASSES = ("dsa_widget.deep_sea.rules:Game",)
 
 RETURNS = ("score", "win")
 
@@ -148,12 +144,11 @@ class SpielRules(Protocol):
 
 
 def rules_of(game_class: type) -> SpielRules:
-    """The OpenSpiel rules a game class names in its ``OPENSPIEL`` attribute."""
-    spec = getattr(game_class, "OPENSPIEL", None)
-    if not isinstance(spec, str) or ":" not in spec:
-        raise TypeError(f"{game_class.__name__} names no OPENSPIEL rules ('module:object')")
-    mod, _, name = spec.partition(":")
-    rules: SpielRules = getattr(importlib.import_module(mod), name)
+    """The OpenSpiel rules of a game class (the game registry names them)."""
+    spec = game_of(game_class)
+    rules: SpielRules | None = spec.openspiel_rules()
+    if rules is None:
+        raise TypeError(f"{spec.title} has no OpenSpiel rules for the generic adapter")
     return rules
 
 
@@ -240,8 +235,11 @@ class SpielGame(pyspiel.Game):  # type: ignore[misc]
         super().__init__(_TYPES[rules.short_name], info, {**params, "returns": mode})
 
     def new_initial_state(self) -> SpielState:
-        """The start of a game: the first deal node."""
-        return SpielState(self, _Core(self.config, self.win))
+        """The start of a game: the first deal node (a game with no deal starts with its engine)."""
+        core = _Core(self.config, self.win)
+        if self.config.deal_length == 0:
+            core.engine = self.config.start(())
+        return SpielState(self, core)
 
     def make_py_observer(
         self, iig_obs_type: Any = None, params: Mapping[str, Any] | None = None
@@ -618,9 +616,10 @@ class IsmctsBot(Bot):
 
 
 def _register_builtin() -> None:
-    for spec in GAME_CLASSES:
-        mod, _, name = spec.partition(":")
-        register(rules_of(getattr(importlib.import_module(mod), name)))
+    for spec in games():
+        rules = spec.openspiel_rules()
+        if rules is not None:
+            register(rules)
 
 
 _register_builtin()

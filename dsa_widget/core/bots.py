@@ -17,13 +17,12 @@ A plain function qualifies:
 
 Bots are never asked at a chance node (``game.to_move == CHANCE``): the
 runner draws the outcome (from the game's own generator, or ``rng``).
-Bot *names* are looked up in the game's own bot registry (the module named
-by the game class's ``BOTS`` attribute).
+Bot *names* are looked up in the game's own :class:`BotRegistry`, which the game registry
+(:mod:`dsa_widget.core.registry`) names.
 """
 
 from __future__ import annotations
 
-import importlib
 import random
 from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
@@ -196,15 +195,12 @@ def _turn_of(game: Any) -> int:
 def _where(game: Any) -> str:
     p = game.current_player
     who = f"seat {p} ({game.players[p]})" if p is not None else "no seat"
-    where = f"turn {_turn_of(game)}"
-    if hasattr(game, "round"):
-        where += f" (round {game.round}, step {game.step!r})"
-    return f"{who}, {where}"
+    return f"{who}, turn {_turn_of(game)}"
 
 
 class BotRegistry:
-    """One game's built-in bots by name, for the game's registry module (the module its
-    ``BOTS`` attribute names): ``bot_class``, ``make_bot`` and ``parse_bot_spec``.
+    """One game's built-in bots by name (the game registry names each game's):
+    ``bot_class``, ``make_bot`` and ``parse_bot_spec``.
 
     ``names`` lists the bots (simplest first, as menus show them); ``classes`` gives the bot
     class of each name, called on first use (so that importing a registry stays cheap).
@@ -220,9 +216,16 @@ class BotRegistry:
     dsa_widget.core.bots.UnknownBotError: unknown bot 'busy'; available: lazy
     """
 
-    def __init__(self, names: tuple[str, ...], classes: Callable[[], Mapping[str, type[Bot]]]) -> None:
+    def __init__(
+        self,
+        names: tuple[str, ...],
+        classes: Callable[[], Mapping[str, type[Bot]]],
+        summaries: Mapping[str, str] | None = None,
+    ) -> None:
         self.names = names
         self._load = classes
+        #: one line per bot, for menus and help
+        self.summaries: dict[str, str] = dict(summaries or {})
 
     def bot_class(self, name: str) -> type[Bot]:
         """The class behind a bot name (raises :class:`UnknownBotError`)."""
@@ -262,11 +265,12 @@ def _spec_value(text: str) -> Any:
 
 
 def resolve_bot(bot: Any, game_type: type, seed: int | None = None) -> Any:
-    """A bot from a callable (as it is) or a name in the registry of ``game_type`` (its
-    ``BOTS`` attribute names a module with ``parse_bot_spec(spec, seed)``)."""
+    """A bot from a callable (as it is) or a bot spec of ``game_type``'s game (its
+    :class:`BotRegistry` in the game registry)."""
     if isinstance(bot, str):
-        registry = importlib.import_module(game_type.BOTS)  # type: ignore[attr-defined]
-        return registry.parse_bot_spec(bot, seed=seed)
+        from .registry import game_of
+
+        return game_of(game_type).bot_registry().parse_bot_spec(bot, seed=seed)
     if not callable(bot):
         raise TypeError(f"a bot must be callable as bot(view, legal) or a bot name, got {bot!r}")
     return bot
@@ -301,7 +305,7 @@ def play_bot_move(game: Any, bot: Any, *, rng: random.Random | None = None) -> A
     >>> play_bot_move(g, lambda view, legal: "dive!")
     Traceback (most recent call last):
     ...
-    dsa_widget.core.bots.BotError: bot '<lambda>' returned 'dive!', which is not legal at seat 0 (Player 1), turn 1 (round 1, step 'search'); legal: 'none', 'take'
+    dsa_widget.core.bots.BotError: bot '<lambda>' returned 'dive!', which is not legal at seat 0 (Player 1), turn 1; legal: 'none', 'take'
     """
     to_move = game.to_move
     if to_move == TERMINAL:
@@ -363,12 +367,12 @@ def _seat_map(game: Any, bots: Any) -> dict[int, Any]:
 def play_until(
     game: Any,
     bots: Any,
-    until: str = "turn",
+    until: str | Callable[[Any], bool] = "turn",
     *,
     rng: random.Random | None = None,
 ) -> list[tuple[int, Any]]:
-    """Let the seated bots play until the end of the ``"turn"``, ``"round"`` (games that
-    have rounds) or ``"game"``, or until a seat without a bot must act.
+    """Let the seated bots play until the end of the ``"turn"`` or the ``"game"``, or until a
+    seat without a bot must act.
 
     ``bots`` maps seats (or player names) to bots or bot names; a list gives
     one bot per seat (``None`` for a human) and a single bot plays every
@@ -380,21 +384,20 @@ def play_until(
     >>> g.is_over, len(moves) > 10
     (True, True)
     >>> g = Game(players=["Ann", "Bob"], seed=2)
-    >>> play_until(g, {1: "random"}, until="round")   # Ann (seat 0) is human: nothing to do
+    >>> play_until(g, {1: "random"}, until="game")   # Ann (seat 0) is human: nothing to do
     []
+
+    ``until`` may also be a function of the game: play stops before a move once it is true.
     """
-    if until not in ("turn", "round", "game"):
-        raise ValueError(f"until must be 'turn', 'round' or 'game', got {until!r}")
-    if until == "round" and not hasattr(game, "round"):
-        raise ValueError(f"{type(game).__name__} has no rounds: until must be 'turn' or 'game'")
+    if not (until in ("turn", "game") or callable(until)):
+        raise ValueError(f"until must be 'turn', 'game' or a function of the game, got {until!r}")
     seats = _seat_map(game, bots)
     done: list[tuple[int, Any]] = []
-    start_round = getattr(game, "round", None)
     while not game.is_over:
-        p: int = game.current_player
+        p = game.current_player
         if until == "turn" and done and game.at_turn_boundary:
             break
-        if until == "round" and game.round != start_round:
+        if callable(until) and until(game):
             break
         if p not in seats:
             break

@@ -8,7 +8,7 @@ board fix every size).  It numbers every action the game can ever offer a seat, 
 documents field by field.  The encoding reads views only, so an observation can never hold
 a value that seat may not know.
 
-A game class names its encoding in its ``ENCODING`` attribute (``"module:ClassName"``);
+The game registry (:mod:`dsa_widget.core.registry`) names each game's encoding;
 :func:`encoding_of` builds it for a state:
 
 >>> from dsa_widget import Game
@@ -21,7 +21,6 @@ True
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
@@ -75,13 +74,15 @@ class Encoding(Protocol):
 
 
 def encoding_of(state: Any) -> Encoding:
-    """The :class:`Encoding` of a state's game for the state's setup (the game class names it
-    in its ``ENCODING`` attribute as ``module:ClassName``; the class takes the state)."""
-    spec = getattr(type(state), "ENCODING", None)
-    if not isinstance(spec, str) or ":" not in spec:
-        raise TypeError(f"{type(state).__name__} names no ENCODING ('module:ClassName')")
-    mod, _, name = spec.partition(":")
-    enc = getattr(importlib.import_module(mod), name)(state)
+    """The :class:`Encoding` of a state's game for the state's setup (the game registry names
+    the encoding class, which takes the state)."""
+    from .registry import game_of
+
+    spec = game_of(state)
+    make = spec.encoding_class()
+    if make is None:
+        raise TypeError(f"{spec.title} has no action numbering for the adapters")
+    enc = make(state)
     if not isinstance(enc, Encoding):  # pragma: no cover - a game's own wiring
-        raise TypeError(f"{spec} does not build an Encoding")
+        raise TypeError(f"{spec.encoding} does not build an Encoding")
     return enc

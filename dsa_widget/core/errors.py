@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-__all__ = ["GameError", "short_repr"]
+__all__ = ["GameError", "IllegalActionError", "short_repr"]
 
 
 class GameError(ValueError):
@@ -11,6 +11,23 @@ class GameError(ValueError):
     It is a :class:`ValueError`, so ``except ValueError`` catches all of them.  When it is
     raised, the object that raised it is unchanged.
     """
+
+
+class IllegalActionError(GameError):
+    """An action the rules do not allow now, in any game (each game's ``IllegalActionError``
+    derives from it); ``legal`` lists what was legal.  The game is unchanged.
+
+    >>> from dsa_widget.crew import CrewGame
+    >>> try:
+    ...     CrewGame(3, seed=1, target=1).apply("fly away")
+    ... except IllegalActionError as e:
+    ...     print(type(e).__module__)
+    dsa_widget.crew.errors
+    """
+
+    def __init__(self, message: str, legal: tuple[str, ...] = ()) -> None:
+        super().__init__(message)
+        self.legal = legal
 
 
 def short_repr(x: object, limit: int = 60) -> str:

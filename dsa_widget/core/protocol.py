@@ -22,6 +22,11 @@ follows OpenSpiel's state API in spirit:
 * :meth:`GameState.clone`, :meth:`GameState.to_record` and the game's
   ``from_record`` class method make states cheap to branch and easy to keep.
 
+Every game of the game registry (:mod:`dsa_widget.core.registry`) satisfies these protocols
+by assignment under ``mypy --strict`` (``tests/typing_conformance.py``), and the shared
+contract suites (``tests/contract/``) run on each.  Code outside a game's folder uses the
+members declared here and nothing else of a state.
+
 Deep Sea Adventure's :class:`~dsa_widget.deep_sea.Game` implements it:
 
 >>> from fractions import Fraction
@@ -40,7 +45,7 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
-from typing import Any, Protocol, TypeVar, runtime_checkable
+from typing import Any, ClassVar, Protocol, TypeVar, runtime_checkable
 
 __all__ = ["CHANCE", "TERMINAL", "GameState", "GameView", "S"]
 
@@ -55,8 +60,8 @@ class GameView(Protocol):
     """What one seat may know at one moment (no hidden value, ever)."""
 
     @property
-    def seat(self) -> int:
-        """The seat whose knowledge this is."""
+    def seat(self) -> int | None:
+        """The seat whose knowledge this is (``None``: a spectator's, public knowledge only)."""
 
     @property
     def legal(self) -> tuple[Any, ...]:
@@ -65,10 +70,16 @@ class GameView(Protocol):
     def sample(self, rng: random.Random) -> GameState:
         """A full state consistent with this view, drawn with ``rng`` only."""
 
+    def to_dict(self) -> dict[str, Any]:
+        """The view as JSON-ready data (two views are the same knowledge when these are equal)."""
+
 
 @runtime_checkable
 class GameState(Protocol):
     """One state of one game: the single source of truth for its rules."""
+
+    #: the word a chance step is reported with when a runner plays it (``"roll"``)
+    CHANCE_ACTION: ClassVar[str]
 
     @property
     def players(self) -> tuple[str, ...]:
@@ -77,6 +88,11 @@ class GameState(Protocol):
     @property
     def to_move(self) -> int:
         """A seat ``>= 0``, :data:`CHANCE` or :data:`TERMINAL`."""
+
+    @property
+    def current_player(self) -> int | None:
+        """The seat whose turn it is, chance steps of that turn included (``None`` once over).
+        At a seat's decision it is :attr:`to_move`."""
 
     @property
     def is_over(self) -> bool: ...

@@ -1,37 +1,35 @@
 """Records of every game: reading JSON documents and dispatching on their ``format``.
 
-Each game registers its record format once (see :func:`register_format`);
+Each game names its record format in the game registry (:mod:`dsa_widget.core.registry`);
 ``python -m dsa_widget replay FILE`` reads the document, finds the game by
 the record's ``format`` and replays it with that game's loader.
 
 >>> sorted(f for f in formats())            # the games known to replay
-['deep-sea-adventure/record@1', 'submarine/record@1', 'the-crew-deep-sea/record@1']
+['deep-sea-adventure/record@1', 'pig/record@1', 'submarine/record@1', 'the-crew-deep-sea/record@1']
 >>> replay({"format": "chess/pgn@1"})
 Traceback (most recent call last):
 ...
-dsa_widget.core.records.RecordFormatError: key 'format': unknown record format 'chess/pgn@1'; known: 'deep-sea-adventure/record@1', 'submarine/record@1', 'the-crew-deep-sea/record@1'
+dsa_widget.core.records.RecordFormatError: key 'format': unknown record format 'chess/pgn@1'; known: 'deep-sea-adventure/record@1', 'pig/record@1', 'submarine/record@1', 'the-crew-deep-sea/record@1'
 """
 
 from __future__ import annotations
 
-import importlib
 import json
 import os
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from typing import Any
 
-from .errors import GameError
+from .errors import GameError, short_repr
+from .registry import GameSpec, games
 
 __all__ = [
     "MAX_BYTES",
     "MAX_DEPTH",
-    "RecordFormat",
     "RecordFormatError",
     "formats",
     "load",
     "read_document",
-    "register_format",
+    "read_record",
     "replay",
 ]
 
@@ -45,32 +43,9 @@ class RecordFormatError(GameError):
         self.turn: int | None = None
 
 
-@dataclass(frozen=True)
-class RecordFormat:
-    """How one game reads and shows its records."""
-
-    format: str
-    #: the document (a dict) -> the game after its last turn; raises the game's record error
-    load: Callable[[Mapping[str, Any]], Any]
-    #: the game -> the JSON object ``replay`` prints
-    show: Callable[[Any], Any]
-
-
-_FORMATS: dict[str, RecordFormat] = {}
-#: modules that register a format when imported (imported on first use, so the CLI stays light)
-_GAME_MODULES = ("dsa_widget.deep_sea.record", "dsa_widget.crew.record", "dsa_widget.submarine.record")
-
-
-def register_format(fmt: RecordFormat) -> None:
-    """Make ``replay`` (and :func:`replay`) know a record format."""
-    _FORMATS[fmt.format] = fmt
-
-
-def formats() -> dict[str, RecordFormat]:
-    """Every registered record format, by its ``format`` string."""
-    for mod in _GAME_MODULES:
-        importlib.import_module(mod)
-    return dict(_FORMATS)
+def formats() -> dict[str, GameSpec]:
+    """Every registered game, by its record ``format`` string."""
+    return {spec.record_format: spec for spec in games()}
 
 
 #: the largest record read, in bytes (RECORD.md: at most 10 MB) ...
@@ -181,7 +156,25 @@ def read_document(source: Any) -> dict[str, Any]:
     return doc
 
 
-def _format_of(doc: Mapping[str, Any]) -> RecordFormat:
+def read_record(source: Any, fmt: str, error: Callable[..., GameError]) -> dict[str, Any]:
+    """A record document of one game (:func:`read_document`, then its ``format`` checked to be
+    ``fmt``); every failure is ``error(message, key=...)``, the game's own record error.
+
+    >>> read_record('{"format": "pig/record@1"}', "chess/pgn@1", RecordFormatError)
+    Traceback (most recent call last):
+    ...
+    dsa_widget.core.records.RecordFormatError: key 'format': expected 'chess/pgn@1', got 'pig/record@1'
+    """
+    try:
+        doc = read_document(source)
+    except RecordFormatError as e:
+        raise error(str(e), key=e.key) from None
+    if doc.get("format") != fmt:
+        raise error(f"key 'format': expected {fmt!r}, got {short_repr(doc.get('format'))}", key="format")
+    return doc
+
+
+def _format_of(doc: Mapping[str, Any]) -> GameSpec:
     known = formats()
     name = doc.get("format")
     fmt = known.get(name) if isinstance(name, str) else None
@@ -196,11 +189,11 @@ def _format_of(doc: Mapping[str, Any]) -> RecordFormat:
 def replay(source: Any) -> Any:
     """Replay a record of any known game: the JSON object ``python -m dsa_widget replay`` prints."""
     doc = read_document(source)
-    fmt = _format_of(doc)
-    return fmt.show(fmt.load(doc))
+    spec = _format_of(doc)
+    return spec.show(spec.from_record(doc))
 
 
 def load(source: Any) -> Any:
     """The game a record of any known game describes, after its last turn."""
     doc = read_document(source)
-    return _format_of(doc).load(doc)
+    return _format_of(doc).from_record(doc)

@@ -11,7 +11,6 @@ to count); ``dsa_widget.deep_sea.bots.tournament`` is Deep Sea Adventure's.
 from __future__ import annotations
 
 import html
-import importlib
 import random
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -60,13 +59,15 @@ class Arena:
 
 
 def arena_of(game: Any) -> Arena:
-    """The :class:`Arena` of a game class (its ``ARENA`` attribute names ``module:object``)."""
+    """The :class:`Arena` of a game class (the game registry names it)."""
     if isinstance(game, Arena):
         return game
-    mod, _, name = str(game.ARENA).partition(":")
-    arena = getattr(importlib.import_module(mod), name)
-    if not isinstance(arena, Arena):  # pragma: no cover - a game's own wiring
-        raise TypeError(f"{game.ARENA} is not an Arena")
+    from .registry import game_of
+
+    spec = game_of(game)
+    arena = spec.arena_of()
+    if not isinstance(arena, Arena):
+        raise TypeError(f"{spec.title} has no tournament arena")
     return arena
 
 
@@ -96,8 +97,7 @@ def play_game(
     g = arena.new_game(list(labels), game_seed, setup)
 
     def move(game: Any) -> Any:
-        p = game.current_player
-        return play_bot_move(game, bots[p])
+        return play_bot_move(game, bots[game.current_player])
 
     extra: dict[str, list[tuple[float, float]]] = {}
     if arena.watch is not None:

@@ -25,6 +25,10 @@ from .rules import TONOJA, CrewGame, Outcome, TaskState
 from .tasks import TASKS, Task
 from .view import CrewView
 
+#: the names every game's package exports: its ``Game``, its ``View`` (and its widget class)
+Game = CrewGame
+View = CrewView
+
 __all__ = [
     "CAMPAIGN",
     "DEFAULTS",
@@ -34,8 +38,11 @@ __all__ = [
     "CrewError",
     "CrewGame",
     "CrewView",
+    "Game",
+    "View",
     "IllegalActionError",
     "Mission",
+    "Crew",
     "Outcome",
     "RecordError",
     "SetupError",

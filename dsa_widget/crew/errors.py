@@ -5,6 +5,7 @@ When one is raised, the game that raised it is unchanged.
 
 from __future__ import annotations
 
+from ..core import errors as _core
 from ..core.errors import GameError
 
 __all__ = ["CrewError", "IllegalActionError", "RecordError", "SetupError"]
@@ -22,12 +23,11 @@ class SetupError(CrewError):
         self.field = field
 
 
-class IllegalActionError(CrewError):
+class IllegalActionError(CrewError, _core.IllegalActionError):
     """An action that is not legal now (or not this seat's to make); ``legal`` lists what is."""
 
     def __init__(self, message: str, legal: tuple[str, ...] = ()) -> None:
-        super().__init__(message)
-        self.legal = legal
+        super().__init__(message, legal=legal)
 
 
 class RecordError(CrewError):

@@ -31,7 +31,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from ..core.errors import short_repr
-from ..core.records import RecordFormat, RecordFormatError, read_document, register_format
+from ..core.records import RecordFormatError, read_document
 from .cards import DECK, NCARDS, CardError, card
 from .draw import deal_exception
 from .errors import IllegalActionError, RecordError, SetupError
@@ -644,10 +644,3 @@ def state_dict(game: CrewGame) -> dict[str, Any]:
         "finished": game.is_over,
         "winners": list(game.winners),
     }
-
-
-def _load_for_replay(doc: Mapping[str, Any]) -> CrewGame:
-    return load_record(doc)
-
-
-register_format(RecordFormat(FORMAT, load=_load_for_replay, show=lambda g: state_dict(g)))

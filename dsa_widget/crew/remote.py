@@ -35,7 +35,6 @@ from ..core.errors import GameError
 from ..server.table import IntentError
 
 if TYPE_CHECKING:
-    from ..server.limits import Limits
     from ..server.runner import Server
     from ..server.table import Table
     from .rules import CrewGame
@@ -298,13 +297,18 @@ class CrewTable:
     # ------------------------------------------------------------------ resuming
 
     @classmethod
-    def resume(cls, record: Any, seats: Sequence[Any], **kwargs: Any) -> CrewTable:
+    def resume(
+        cls, record: Any, seats: Sequence[Any], pending: Sequence[Any] | None = None, **kwargs: Any
+    ) -> CrewTable:
         """The table of a record this server wrote (a path or the record) and its seat labels;
-        a seat a bot function played (its label is no bot name) comes back as a human's."""
+        a seat a bot function played (its label is no bot name) comes back as a human's.
+        ``pending`` is always empty: every action of The Crew is a turn of its record."""
         from .rules import CrewGame
 
         if isinstance(record, (str, os.PathLike)):
             record = json.loads(Path(record).read_text(encoding="utf-8"))
+        if pending:
+            raise ValueError("the table file holds a turn under way, which The Crew never has")
         g = CrewGame.from_record(record)
         names = bot_names()
         specs = [s if s == HUMAN or s in names else HUMAN for s in seats]
@@ -314,117 +318,23 @@ class CrewTable:
 # ---------------------------------------------------------------------- serving
 
 
-def _seat_list(seats: Mapping[int, Any] | Sequence[Any] | None, n: int) -> list[Any]:
-    specs: list[Any] = [HUMAN] * n
-    if seats is None:
-        return specs
-    if isinstance(seats, Mapping):
-        for k, v in seats.items():
-            if not isinstance(k, int) or isinstance(k, bool) or not 0 <= k < n:
-                raise ValueError(f"seats: seat {k!r} is not 0..{n - 1}")
-            specs[k] = v
-        return specs
-    if isinstance(seats, str) or len(seats) != n:
-        raise ValueError(f"seats: one entry per seat ({n})")
-    return list(seats)
+def make_crew_table(source: Any = None, /, **kwargs: Any) -> Table:
+    """:func:`dsa_widget.server.make_table` for Crew: a table from setup keywords (as
+    ``CrewGame``), a ``CrewGame``, a ``Crew`` widget (its game and seats), a record, or
+    ``resume=PATH``."""
+    from ..server import make_table
+
+    return make_table(source, game="crew", **kwargs)
 
 
-def _game_of(source: Any, setup: Mapping[str, Any]) -> tuple[Any, list[Any] | None]:
-    """The game to serve and, for a Crew widget, its seats (labels)."""
-    from .rules import CrewGame
+def serve_crew(source: Any = None, /, **kwargs: Any) -> Server:
+    """:func:`dsa_widget.server.serve` for Crew (``source`` may be a ``Crew`` widget).
 
-    if source is None:
-        return CrewGame(**setup), None
-    if setup:
-        raise TypeError("give either a game (or a Crew widget, or a record) or setup keywords, not both")
-    if isinstance(source, CrewGame):
-        return source, None
-    inner = getattr(source, "game", None)
-    if isinstance(inner, CrewGame):  # a Crew widget: its game and its seats
-        labels = list(getattr(source, "seats", None) or [])
-        return inner, labels or None
-    if isinstance(source, Mapping):
-        return CrewGame.from_record(source), None
-    if isinstance(source, (str, os.PathLike)):
-        return CrewGame.from_record(json.loads(Path(source).read_text(encoding="utf-8"))), None
-    raise TypeError(f"cannot serve {type(source).__name__}: give a CrewGame, a Crew widget or a record")
-
-
-def make_crew_table(
-    source: Any = None,
-    /,
-    *,
-    seats: Mapping[int, Any] | Sequence[Any] | None = None,
-    record: str | os.PathLike[str] | None = None,
-    resume: str | os.PathLike[str] | None = None,
-    limits: Limits | None = None,
-    bot_delay: float = 0.6,
-    bot_seed: int | None = None,
-    started: bool = False,
-    **setup: Any,
-) -> Table:
-    """A Crew table: from setup keywords (as ``CrewGame``), a ``CrewGame``, a ``Crew`` widget
-    (its game and seats), a record, or ``resume=PATH`` (a record this server wrote, with its
-    sidecar: the same seats, the same links).  ``record``: where the record is written after
-    every action."""
-    from ..server.seats import SeatKeys
-    from ..server.table import Table, read_sidecar
-
-    delay_ms = int(bot_delay * 1000)
-    if resume is not None:
-        if source is not None or setup or seats is not None:
-            raise TypeError("resume=PATH takes the game, its seats and links from the files")
-        side = read_sidecar(resume)
-        game = CrewTable.resume(resume, side["seats"], bot_seed=bot_seed, bot_delay_ms=delay_ms)
-        return Table(
-            game,
-            keys=SeatKeys.from_dict(side["keys"]),
-            limits=limits,
-            record=record or resume,
-            bot_delay=bot_delay,
-            started=bool(side.get("started")),
-        )
-    g, labels = _game_of(source, setup)
-    n = int(g.seats)
-    if seats is None and labels is not None:
-        names = bot_names()
-        specs = [s if s in names else HUMAN for s in labels]
-    else:
-        specs = _seat_list(seats, n)
-    return Table(
-        CrewTable(g, specs, bot_seed=bot_seed, bot_delay_ms=delay_ms),
-        limits=limits,
-        record=record,
-        bot_delay=bot_delay,
-        started=started,
-    )
-
-
-def serve_crew(
-    source: Any = None,
-    /,
-    *,
-    host: str = "127.0.0.1",
-    port: int = 0,
-    base_url: str | None = None,
-    allowed_origins: Sequence[str] = (),
-    fill: str | None = None,
-    **kwargs: Any,
-) -> Server:
-    """Serve a Crew table (keywords as :func:`make_crew_table`; ``source`` may be a ``Crew``
-    widget) and return the running :class:`~dsa_widget.server.Server`: ``srv.seat_urls``,
-    ``srv.spectator_url``, ``srv.table.start(fill="random")``, ``srv.lobby`` in a notebook.
-    ``fill``: the bot the lobby's Start button offers for the seats nobody holds.
-
-    >>> srv = serve_crew(players=["Ann", "Bob", "Cy"], seats={2: "random"}, target=1, seed=1)
-    >>> len(srv.seat_urls), srv.table.game.seats
-    (3, ['human', 'human', 'random'])
+    >>> srv = serve_crew(players=["Ann", "Bob", "Cy"], seats={2: "random"}, seed=1, target=1)
+    >>> len(srv.seat_urls), srv.table.game.seats, srv.fill
+    (3, ['human', 'human', 'random'], 'crewmate')
     >>> srv.stop()
     """
-    from ..server.runner import Server
+    from ..server import serve
 
-    table = make_crew_table(source, **kwargs)
-    srv = Server(table, host=host, port=port, base_url=base_url, allowed_origins=allowed_origins)
-    names = bot_names()
-    srv.fill = fill if fill is not None else ("crewmate" if "crewmate" in names else names[0])
-    return srv.start()
+    return serve(source, game="crew", **kwargs)

@@ -140,7 +140,7 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any, NamedTuple, overload
+from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple, overload
 
 from ..core.errors import short_repr
 from ..core.protocol import TERMINAL
@@ -294,8 +294,8 @@ def _is_predicted(t: Task) -> bool:
 class CrewGame:
     """One attempt of a mission of *The Crew: Mission Deep Sea* (see the module docstring)."""
 
-    #: the bot registry module (not written yet for this game)
-    BOTS = "dsa_widget.crew.bots"
+    #: the word a chance step is reported with (the protocol's; the deal is drawn at setup)
+    CHANCE_ACTION: ClassVar[str] = "deal"
 
     def __init__(
         self,

@@ -65,7 +65,7 @@ import traitlets
 from ..core.errors import GameError
 from ..core.timeline import Timeline, TimelineError
 from .errors import IllegalActionError, SetupError
-from .options import DEFAULTS, OPTIONS, resolve_options
+from .options import DEFAULTS, OPTIONS, SCHEMA, resolve_options
 
 if TYPE_CHECKING:
     from .rules import CrewGame
@@ -199,6 +199,18 @@ def _actor(g: Any) -> int | None:
 
 def _legal(g: Any) -> list[str]:
     return [str(a) for a in g.legal_actions()]
+
+
+def _jsonable_option(d: dict[str, Any]) -> dict[str, Any]:
+    """An option of the schema as JSON (tuple values, such as task 11's, as lists)."""
+
+    def conv(v: Any) -> Any:
+        return list(v) if isinstance(v, tuple) else v
+
+    out = dict(d, default=conv(d["default"]))
+    if "choices" in out:
+        out["choices"] = [{"value": conv(c["value"]), "label": c["label"]} for c in out["choices"]]
+    return out
 
 
 def _is_int(x: object) -> TypeGuard[int]:
@@ -1296,6 +1308,7 @@ class Crew(anywidget.AnyWidget):
                 k: [list(x) if isinstance(x, tuple) else x for x in v] for k, v in OPTIONS.items()
             },
             "defaults": {k: list(v) if isinstance(v, tuple) else v for k, v in DEFAULTS.items()},
+            "schema": [_jsonable_option(o.to_dict()) for o in SCHEMA],
             "communications": list(COMMUNICATIONS),
             "draw_rule": DRAW_RULE,
             "max_target": _MAX_TARGET,

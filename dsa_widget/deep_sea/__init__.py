@@ -15,7 +15,9 @@ timelines, tournaments, records' dispatch) lives in :mod:`dsa_widget.core`.
 
 from __future__ import annotations
 
-from .errors import DeepSeaError, IllegalChoiceError, RecordError, SetupError
+from typing import Any
+
+from .errors import DeepSeaError, IllegalActionError, RecordError, SetupError
 from .events import describe, narrate
 from .record import FORMAT, load_record
 from .rules import BACK, CONTINUE, DICE_OUTCOMES, NONE, ROLL, TAKE, Diver, Game, drop
@@ -33,7 +35,8 @@ __all__ = [
     "DeepSeaError",
     "Diver",
     "Game",
-    "IllegalChoiceError",
+    "DeepSea",
+    "IllegalActionError",
     "Options",
     "RecordError",
     "Setup",
@@ -45,3 +48,16 @@ __all__ = [
     "narrate",
     "standard_path",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    # the widget is loaded on first use: the rules never import ipywidgets/anywidget
+    if name == "DeepSea":
+        from .widget import DeepSea
+
+        return DeepSea
+    if name == "IllegalChoiceError":
+        from .errors import deprecated_alias
+
+        return deprecated_alias(name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -8,9 +8,13 @@ leaves the game exactly as it was, a bad record loads nothing.
 
 from __future__ import annotations
 
+import warnings
+from typing import Any
+
+from ..core import errors as _core
 from ..core.errors import GameError
 
-__all__ = ["DeepSeaError", "SetupError", "IllegalChoiceError", "RecordError"]
+__all__ = ["DeepSeaError", "SetupError", "IllegalActionError", "RecordError"]
 
 
 class DeepSeaError(GameError):
@@ -32,8 +36,9 @@ class SetupError(DeepSeaError):
         super().__init__(f"setup key {field!r}: {message}")
 
 
-class IllegalChoiceError(DeepSeaError):
-    """A choice that the rules do not allow at this moment.
+class IllegalActionError(DeepSeaError, _core.IllegalActionError):
+    """A choice that the rules do not allow at this moment (every game's illegal action is a
+    :class:`dsa_widget.core.errors.IllegalActionError`).
 
     ``choice`` is what was asked for and ``legal`` the choices that were
     legal; the game is unchanged.
@@ -41,8 +46,7 @@ class IllegalChoiceError(DeepSeaError):
 
     def __init__(self, message: str, choice: object = None, legal: tuple[str, ...] = ()) -> None:
         self.choice = choice
-        self.legal = legal
-        super().__init__(message)
+        super().__init__(message, legal=legal)
 
 
 class RecordError(DeepSeaError):
@@ -56,3 +60,20 @@ class RecordError(DeepSeaError):
         self.turn = turn
         self.key = key
         super().__init__(message)
+
+
+def __getattr__(name: str) -> Any:
+    if name == "IllegalChoiceError":
+        return deprecated_alias(name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def deprecated_alias(name: str) -> type[IllegalActionError]:
+    """``IllegalChoiceError``, this game's old name of :class:`IllegalActionError` (kept, with
+    a :class:`DeprecationWarning`, for one release)."""
+    warnings.warn(
+        f"{name} is now IllegalActionError, the name every game uses; {name} goes in the next release",
+        DeprecationWarning,
+        stacklevel=3,
+    )
+    return IllegalActionError

@@ -21,8 +21,8 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from ..core.errors import short_repr
-from ..core.records import RecordFormat, RecordFormatError, read_document, register_format
-from .errors import IllegalChoiceError, RecordError, SetupError
+from ..core.records import RecordFormatError, read_document
+from .errors import IllegalActionError, RecordError, SetupError
 from .setup import Setup
 
 if TYPE_CHECKING:
@@ -86,7 +86,7 @@ def load_record(source: Any, *, events: bool = True) -> Game:
     for k, turn in enumerate(turns, start=1):
         try:
             play_record_turn(game, turn)
-        except IllegalChoiceError as e:
+        except IllegalActionError as e:
             raise RecordError(f"turn {k}: {e}", turn=k) from None
     return game
 
@@ -95,30 +95,30 @@ def play_record_turn(game: Game, turn: Any) -> None:
     """Play one turn as a record writes it, checked as a whole (the one place a record's turn
     becomes moves: loading, history frames and timelines all come here).
 
-    Raises :class:`~dsa_widget.deep_sea.errors.IllegalChoiceError` saying what is wrong; the
+    Raises :class:`~dsa_widget.deep_sea.errors.IllegalActionError` saying what is wrong; the
     game is unchanged.
     """
     if not isinstance(turn, Mapping):
-        raise IllegalChoiceError(f"a turn is an object, got {turn!r}")
+        raise IllegalActionError(f"a turn is an object, got {turn!r}")
     for key in turn:
         if key not in _TURN_KEYS:
-            raise IllegalChoiceError(f"unknown key {key!r}; a turn has back, dice, search, sink and player")
+            raise IllegalActionError(f"unknown key {key!r}; a turn has back, dice, search, sink and player")
     if game.is_over:
-        raise IllegalChoiceError("the game is already over")
+        raise IllegalActionError("the game is already over")
     if "player" in turn:
         seat = turn["player"]
         if not isinstance(seat, int) or isinstance(seat, bool):
-            raise IllegalChoiceError(f"player must be a seat index, got {short_repr(seat)}")
+            raise IllegalActionError(f"player must be a seat index, got {short_repr(seat)}")
         if seat != game.current_player:
-            raise IllegalChoiceError(
+            raise IllegalActionError(
                 f"player {short_repr(seat)} given, but it is seat {game.current_player}'s turn "
                 f"({game.players[game.current_player]})"  # type: ignore[index]
             )
     if "dice" not in turn:
-        raise IllegalChoiceError("dice missing; every turn rolls")
+        raise IllegalActionError("dice missing; every turn rolls")
     search = turn.get("search", "none")
     if not (search in ("none", "take") or (isinstance(search, Mapping) and set(search) == {"drop"})):
-        raise IllegalChoiceError(f'search must be "none", "take" or {{"drop": i}}, got {json.dumps(search)}')
+        raise IllegalActionError(f'search must be "none", "take" or {{"drop": i}}, got {json.dumps(search)}')
     game.play_turn(back=turn.get("back", False), dice=turn["dice"], search=search, sink=turn.get("sink"))
 
 
@@ -129,6 +129,11 @@ def game_to_record(game: Game) -> dict[str, Any]:
     return {"format": FORMAT, "setup": setup, "turns": game.history}
 
 
-register_format(
-    RecordFormat(FORMAT, load=lambda doc: load_record(doc, events=False), show=lambda g: g.state_dict())
-)
+def for_replay(doc: Mapping[str, Any]) -> Game:
+    """The game a record describes, for ``replay`` (no event log: nobody reads it there)."""
+    return load_record(doc, events=False)
+
+
+def replay_state(game: Game) -> dict[str, Any]:
+    """What ``python -m dsa_widget replay`` prints: the state after the record's last turn."""
+    return game.state_dict()

@@ -27,7 +27,7 @@ from collections.abc import Callable, Hashable, Mapping, Sequence
 from typing import Any
 
 from ..server.table import IntentError
-from .errors import IllegalChoiceError
+from .errors import IllegalActionError
 from .frames import HistoryBuilder
 from .rules import Game
 from .state import _visible_bank_seats, build_state, mask_event, sentences
@@ -201,6 +201,13 @@ class DeepSeaTable:
         return list(self._labels)
 
     @property
+    def bot_names(self) -> list[str]:
+        """The bots a seat may be given (the lobby offers them)."""
+        from .bots import BOT_NAMES
+
+        return list(BOT_NAMES)
+
+    @property
     def bots(self) -> dict[int, Bot]:
         """The bot of each bot seat (a copy of the mapping)."""
         return dict(self._bots)
@@ -279,7 +286,7 @@ class DeepSeaTable:
         def do() -> None:
             try:
                 g.apply(choice)
-            except IllegalChoiceError as exc:
+            except IllegalActionError as exc:
                 raise IntentError("illegal", str(exc)) from None
             self._track(["roll", *g.last_dice] if choice == "roll" and g.last_dice else choice)
 

@@ -2,7 +2,7 @@
 
 A game moves through *steps*.  At each step :meth:`Game.legal_choices` lists
 what may be done, and :meth:`Game.apply` does one of them (or raises
-:class:`~dsa_widget.deep_sea.errors.IllegalChoiceError` and changes nothing):
+:class:`~dsa_widget.deep_sea.errors.IllegalActionError` and changes nothing):
 
 ========== ===================================== ============================
 step       legal choices                         RULES.md
@@ -32,7 +32,7 @@ when the diver may choose (a forced turn back is applied by the rules), and
 >>> g.apply("drop 0")
 Traceback (most recent call last):
 ...
-dsa_widget.deep_sea.errors.IllegalChoiceError: 'drop 0' is not legal now: it is Bob's turn, step 'roll'; legal: 'roll'
+dsa_widget.deep_sea.errors.IllegalActionError: 'drop 0' is not legal now: it is Bob's turn, step 'roll'; legal: 'roll'
 """
 
 from __future__ import annotations
@@ -45,7 +45,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Final, NamedTuple, overload
 
 from ..core.errors import short_repr as _short
 from ..core.protocol import CHANCE, TERMINAL
-from .errors import IllegalChoiceError, SetupError
+from .errors import IllegalActionError, SetupError
 from .setup import Setup
 
 if TYPE_CHECKING:
@@ -495,14 +495,6 @@ class Game:
 
     #: the action name of a chance step (the runner rolls; bots are never asked)
     CHANCE_ACTION: ClassVar[str] = ROLL
-    #: where this game's bots are registered (``parse_bot_spec``), for bot names
-    BOTS: ClassVar[str] = "dsa_widget.deep_sea.bots.registry"
-    #: how tournaments play this game
-    ARENA: ClassVar[str] = "dsa_widget.deep_sea.bots.arena:ARENA"
-    #: its fixed-size numbers for learning libraries and OpenSpiel (``dsa_widget.core.encoding``)
-    ENCODING: ClassVar[str] = "dsa_widget.deep_sea.encoding:Encoding"
-    #: its OpenSpiel rules (``dsa_widget.adapters.openspiel`` registers the game from them)
-    OPENSPIEL: ClassVar[str] = "dsa_widget.deep_sea.openspiel:RULES"
 
     def __init__(
         self,
@@ -1186,14 +1178,14 @@ class Game:
 
         ``choice`` is a string from :meth:`legal_choices`; ``{"drop": i}`` and
         ``("drop", i)`` are accepted for ``"drop i"``.  An illegal or
-        malformed choice raises :class:`IllegalChoiceError` saying why, and the
+        malformed choice raises :class:`IllegalActionError` saying why, and the
         game is unchanged.
         """
         legal = self._legal
         if type(choice) is not str or choice not in legal:  # a legal string is found at once
             norm = _normalize_choice(choice)
             if norm not in legal:
-                raise IllegalChoiceError(self._why_illegal(choice, norm), choice, legal)
+                raise IllegalActionError(self._why_illegal(choice, norm), choice, legal)
             choice = norm
         step = self._step  # _apply, written out (one call less on every step)
         if step == ROLL_STEP:
@@ -1213,12 +1205,12 @@ class Game:
         >>> g.roll((4, 1))
         Traceback (most recent call last):
         ...
-        dsa_widget.deep_sea.errors.IllegalChoiceError: dice must be two integers from 1 to 3, got (4, 1)
+        dsa_widget.deep_sea.errors.IllegalActionError: dice must be two integers from 1 to 3, got (4, 1)
         >>> g.roll((3, 3)); g.divers[0].position
         6
         """
         if self._step != ROLL_STEP:
-            raise IllegalChoiceError(self._why_illegal(ROLL, ROLL), ROLL, self._legal)
+            raise IllegalActionError(self._why_illegal(ROLL, ROLL), ROLL, self._legal)
         self._roll(None if dice is None else _check_dice(dice))
 
     def play_turn(self, back: Any = False, dice: Any = None, search: Any = NONE, sink: Any = None) -> None:
@@ -1226,7 +1218,7 @@ class Game:
         that ends a round, ``sink``: ``{"seat": [chip indices, ...]}``, the order each drowning
         diver lays his chips; a diver not named lays them in pickup order).
 
-        Checked as a whole: if any part is illegal, :class:`IllegalChoiceError`
+        Checked as a whole: if any part is illegal, :class:`IllegalActionError`
         is raised and the game is left as it was before the turn.
         """
         # the step log only grows during a turn: keep its length rather than copying it (a copy
@@ -1237,7 +1229,7 @@ class Game:
         snapshot = self.copy(history=False, events=False)
         try:
             self._play_turn(back, dice, search, sink)
-        except IllegalChoiceError:
+        except IllegalActionError:
             self._restore(snapshot)
             if log is not None:
                 log.truncate(nl)
@@ -1249,17 +1241,17 @@ class Game:
 
     def _play_turn(self, back: Any, dice: Any, search: Any, sink: Any) -> None:
         if self._step == OVER:
-            raise IllegalChoiceError("the game is over; no more turns", None, ())
+            raise IllegalActionError("the game is over; no more turns", None, ())
         if self._step not in (TURN_BACK_STEP, ROLL_STEP) or self._breathed:
-            raise IllegalChoiceError("a turn is already under way; finish it first", None, self._legal)
+            raise IllegalActionError("a turn is already under way; finish it first", None, self._legal)
         if not isinstance(back, bool):
-            raise IllegalChoiceError(f"back must be true or false, got {back!r}", back, ())
+            raise IllegalActionError(f"back must be true or false, got {back!r}", back, ())
         if self._step == TURN_BACK_STEP:
             self._apply(BACK if back else CONTINUE)
         elif back and not self._forced:
-            raise IllegalChoiceError(self._why_illegal(BACK, BACK), BACK, self._legal)
+            raise IllegalActionError(self._why_illegal(BACK, BACK), BACK, self._legal)
         if dice is None:
-            raise IllegalChoiceError("a turn needs its dice", None, self._legal)
+            raise IllegalActionError("a turn needs its dice", None, self._legal)
         seat = self._player
         turn_no = self.turn_number
         # cleared by a call, not an assignment: mypy would keep ``_drowned`` narrowed to None
@@ -1270,14 +1262,14 @@ class Game:
         if self.turn_number == turn_no and self._player == seat and self._step == SEARCH_STEP:
             self.apply(norm if norm is not None else search)
         elif norm != NONE:  # the swim ended the turn (or its search): nothing could be searched
-            raise IllegalChoiceError(self._why_no_search(seat, norm or _short(search)), search, (NONE,))  # type: ignore[arg-type]
+            raise IllegalActionError(self._why_no_search(seat, norm or _short(search)), search, (NONE,))  # type: ignore[arg-type]
         if self._step == SINK_STEP:
             self._play_sink(sink)
         elif sink is not None:
             # the round may have ended with drowning divers of one chip each (nobody was asked):
             # naming them with their one order is allowed, anything else is an error
             if self.setup.options.sink_order != "chosen" or self._drowned is None:
-                raise IllegalChoiceError(
+                raise IllegalActionError(
                     "sink is written only on a turn that ends a round, under sink_order 'chosen'", sink, ()
                 )
             self._sink_orders(sink, self._drowned)
@@ -1302,17 +1294,17 @@ class Game:
     def _sink_orders(sink: Any, chips: Mapping[int, int]) -> dict[int, list[int]]:
         """A record's ``sink`` object checked against the drowning divers (seat -> chips)."""
         if not isinstance(sink, Mapping):
-            raise IllegalChoiceError(
+            raise IllegalActionError(
                 f"sink must be an object seat -> chip order, got {_short(sink)}", sink, ()
             )
         orders: dict[int, list[int]] = {}
         for key, order in sink.items():
             if not (isinstance(key, str) and key.isascii() and key.isdigit() and key == str(int(key[:2]))):
                 # one way to write each seat ("1", never "01"), so no seat can be named twice
-                raise IllegalChoiceError(f"sink: {_short(key)} is not a seat number", sink, ())
+                raise IllegalActionError(f"sink: {_short(key)} is not a seat number", sink, ())
             q = int(key)
             if q not in chips:
-                raise IllegalChoiceError(
+                raise IllegalActionError(
                     f"sink: seat {q} is not a diver drowning with chips this round", sink, ()
                 )
             k = chips[q]
@@ -1322,7 +1314,7 @@ class Game:
                 and all(type(i) is int for i in order)
                 and sorted(order) == list(range(k))
             ):
-                raise IllegalChoiceError(
+                raise IllegalActionError(
                     f"sink: seat {q}'s order must list his chips 0..{k - 1} once each, got {_short(order)}",
                     sink,
                     (),
@@ -1897,7 +1889,7 @@ def _check_dice(dice: object) -> tuple[int, int]:
         and all(type(d) is int and 1 <= d <= 3 for d in dice)
     ):
         return (dice[0], dice[1])
-    raise IllegalChoiceError(f"dice must be two integers from 1 to 3, got {_short(dice)}", dice, ())
+    raise IllegalActionError(f"dice must be two integers from 1 to 3, got {_short(dice)}", dice, ())
 
 
 # ---------------------------------------------------------------------- the compiled twin

@@ -75,7 +75,7 @@ import traitlets
 from ..core.timeline import Timeline, TimelineError
 from .analysis.overlay import overlay_for
 from .compare import Comparison, compare
-from .errors import IllegalChoiceError, SetupError
+from .errors import IllegalActionError, SetupError
 from .frames import HistoryBuilder
 from .rules import Game
 from .setup import Setup
@@ -411,7 +411,7 @@ class DeepSea(anywidget.AnyWidget):
 
     def apply(self, choice: Any) -> None:
         """Apply a legal choice for whoever is to play (in the what-if branch when
-        one is open); raises :class:`~dsa_widget.deep_sea.errors.IllegalChoiceError` (and
+        one is open); raises :class:`~dsa_widget.deep_sea.errors.IllegalActionError` (and
         changes nothing) if illegal."""
         if self._branch is not None:
             self._branch.apply(choice)
@@ -435,7 +435,7 @@ class DeepSea(anywidget.AnyWidget):
         """
         g = self._shown()
         if g.is_over:
-            raise IllegalChoiceError("the game is over; no more turns", None, ())
+            raise IllegalActionError("the game is over; no more turns", None, ())
         seat = g.current_player
         from .bots import make_bot, play_bot_move
 
@@ -975,7 +975,7 @@ class DeepSea(anywidget.AnyWidget):
         """Hot-seat: lift the curtain for the seat to move (the board's Show button)."""
         q = self._curtain_seat()
         if q is None:
-            raise IllegalChoiceError("there is no curtain to lift", None, ())
+            raise IllegalActionError("there is no curtain to lift", None, ())
         self._curtain_open = q
         self._publish()
 
@@ -1037,7 +1037,7 @@ class DeepSea(anywidget.AnyWidget):
         if self._branch is not None:
             try:
                 self._branch.apply(choice)
-            except IllegalChoiceError as exc:
+            except IllegalActionError as exc:
                 return self._reject("illegal", str(exc))
             self._ok()
             self._publish()
@@ -1054,7 +1054,7 @@ class DeepSea(anywidget.AnyWidget):
             return self._reject("illegal", f"it is {g.players[seat]}'s turn, and a bot plays that seat")
         try:
             g.apply(choice)
-        except IllegalChoiceError as exc:
+        except IllegalActionError as exc:
             return self._reject("illegal", str(exc))
         self._ok()
         self._publish()
@@ -1130,7 +1130,7 @@ class DeepSea(anywidget.AnyWidget):
             return self._reject("malformed", "dice must be two numbers, e.g. [1, 3]")
         try:
             br.roll(dice)
-        except (IllegalChoiceError, ValueError) as exc:
+        except (IllegalActionError, ValueError) as exc:
             return self._reject("illegal", str(exc))
         self._ok()
         self._publish()
@@ -1218,9 +1218,10 @@ class DeepSea(anywidget.AnyWidget):
             self._real = Timeline(self._game)
             self._bots, self._labels = tg.bots, tg.seats
         else:
-            tg = DeepSeaTable(self._game, self._labels, bot_delay_ms=self.bot_delay)
-            tg.attach(self._game, self._labels, bots=self._bots)
-            table = Table(tg, record=record, bot_delay=delay, limits=limits)
+            new = DeepSeaTable(self._game, self._labels, bot_delay_ms=self.bot_delay)
+            new.attach(self._game, self._labels, bots=self._bots)
+            table = Table(new, record=record, bot_delay=delay, limits=limits)
+            tg = new
         srv = Server(table, host=host, port=port, base_url=base_url, allowed_origins=allowed_origins)
         srv.fill = fill
         self._table_game = tg

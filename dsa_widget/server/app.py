@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import html
 import json
 from pathlib import Path
 from typing import Any
@@ -28,11 +29,12 @@ from starlette.responses import HTMLResponse, JSONResponse, PlainTextResponse, R
 from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
+from ..core import registry
 from .limits import RateLimit
 from .seats import NOBODY
 from .table import Table
 
-__all__ = ["BUNDLES", "PAGE_HTML", "make_app"]
+__all__ = ["PAGE_HTML", "bundles", "make_app"]
 
 STATIC = Path(__file__).resolve().parent.parent / "static"
 #: the only files the server hands out, and their types
@@ -43,10 +45,13 @@ _FILES = {
     "page.css": "text/css; charset=utf-8",
 }
 
-#: the front ends a table's game may name (``TableGame.bundle``, default ``"widget"``): the page
-#: loads ``static/widget.js`` and ``static/widget.css``, served from ``static/<bundle>.js`` and
-#: ``.css``, so one page script draws every game
-BUNDLES = {"widget": "Deep Sea Adventure", "crew": "The Crew: Mission Deep Sea", "submarine": "Submarine"}
+
+def bundles() -> dict[str, str]:
+    """The front ends the registered games name (their ``bundle``), with the games' titles: the
+    page loads ``static/widget.js`` and ``static/widget.css``, served from
+    ``static/<bundle>.js`` and ``.css``, so one page script draws every game."""
+    return {spec.bundle: spec.title for spec in registry.games() if spec.bundle}
+
 
 PAGE_HTML = """<!doctype html>
 <html lang="en">
@@ -84,11 +89,11 @@ _SECURITY_HEADERS = {
 
 
 def _bundle_of(table: Table) -> str:
-    """The front end ``table``'s game names (one of :data:`BUNDLES`)."""
-    bundle = getattr(table.game, "bundle", None) or "widget"
-    if bundle not in BUNDLES:
-        raise ValueError(f"unknown front end {bundle!r}; known: {', '.join(BUNDLES)}")
-    return str(bundle)
+    """The front end ``table``'s game draws with (its registry entry's ``bundle``)."""
+    spec = registry.game_of(table.game.game)
+    if not spec.bundle:
+        raise ValueError(f"{spec.title} has no front end to serve")
+    return spec.bundle
 
 
 def _origin_ok(origin: str | None, host: str | None, allowed: frozenset[str]) -> bool:
@@ -169,7 +174,7 @@ def make_app(table: Table, *, allowed_origins: tuple[str, ...] = ()) -> Starlett
     allowed = frozenset(allowed_origins)
     lim = table.limits
     bundle = _bundle_of(table)
-    title = BUNDLES[bundle]
+    title = html.escape(registry.game_of(table.game.game).title)
     page_html = PAGE_HTML.replace("<title>Deep Sea Adventure</title>", f"<title>{title}</title>")
     index_html = INDEX_HTML.replace("Deep Sea Adventure", title)
     # the page's board: the game's own bundle under the page's one name for it

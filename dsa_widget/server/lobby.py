@@ -38,13 +38,8 @@ def qr_data_uri(text: str) -> str | None:
 
 
 def _bot_names(server: Server) -> list[str]:
-    """The bots the table's game offers (``TableGame.bot_names``; Deep Sea Adventure's by default)."""
-    names = getattr(server.table.game, "bot_names", None)
-    if names is None:
-        from ..deep_sea.bots import BOT_NAMES
-
-        names = BOT_NAMES
-    return [str(n) for n in names]
+    """The bots the table's game offers (``TableGame.bot_names``)."""
+    return [str(n) for n in server.table.game.bot_names]
 
 
 class Lobby(anywidget.AnyWidget):

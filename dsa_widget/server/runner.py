@@ -20,6 +20,7 @@ from typing import Any, TypeVar
 
 import uvicorn
 
+from ..core import registry
 from .app import make_app
 from .table import Table
 
@@ -104,7 +105,7 @@ class Server:
         self._thread: threading.Thread | None = None
         self._task: asyncio.Task[None] | None = None
         #: the bot the lobby's Start button offers for the seats nobody holds
-        self.fill: str | None = "planner"
+        self.fill: str | None = registry.game_of(table.game.game).default_bot
         self._lobby: Any = None
 
     # ------------------------------------------------------------------ links

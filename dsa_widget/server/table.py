@@ -50,14 +50,19 @@ class IntentError(ValueError):
 class TableGame(Protocol):
     """What a game gives the server: rules, seats and bots, screens per viewer, its record.
 
-    Optional attributes: ``bundle``, the front end the served page draws the screens with (a
-    key of :data:`dsa_widget.server.app.BUNDLES`; absent: ``"widget"``, Deep Sea Adventure's);
-    ``bot_names``, the bots a seat may be given (absent: Deep Sea Adventure's), and
-    ``may_act(seat)``, true when ``seat`` may send an intent although another seat is to move
+    Optional: ``may_act(seat)``, true when ``seat`` may send an intent although another seat is to move
     (absent: only the seat to move may)."""
 
     @property
+    def game(self) -> Any:
+        """The game served (a state of a registered game: the single source of truth)."""
+
+    @property
     def players(self) -> tuple[str, ...]: ...
+
+    @property
+    def bot_names(self) -> list[str]:
+        """The bots a seat may be given (the lobby offers them)."""
 
     @property
     def seats(self) -> list[str]:

@@ -12,19 +12,38 @@ the record format in :mod:`dsa_widget.submarine.record` (``docs/SUBMARINE_RECORD
 
 from __future__ import annotations
 
+from typing import Any
+
 from .errors import IllegalActionError, RecordError, SetupError, SubmarineError
 from .options import DEFAULTS, resolve_options
 from .rules import COLOURS, SubmarineGame
 from .view import SubmarineView
 
+#: the names every game's package exports: its ``Game``, its ``View`` (and its widget class)
+Game = SubmarineGame
+View = SubmarineView
+
+
+def __getattr__(name: str) -> Any:
+    # the widget is loaded on first use: the rules never import ipywidgets/anywidget
+    if name == "Submarine":
+        from .widget import Submarine
+
+        return Submarine
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
 __all__ = [
     "COLOURS",
     "DEFAULTS",
+    "Game",
     "IllegalActionError",
     "RecordError",
     "SetupError",
+    "Submarine",
     "SubmarineError",
     "SubmarineGame",
     "SubmarineView",
+    "View",
     "resolve_options",
 ]

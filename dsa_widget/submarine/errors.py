@@ -8,6 +8,7 @@ When one is raised, the game that raised it is unchanged.
 
 from __future__ import annotations
 
+from ..core import errors as _core
 from ..core.errors import GameError
 
 __all__ = ["IllegalActionError", "RecordError", "SetupError", "SubmarineError"]
@@ -25,12 +26,11 @@ class SetupError(SubmarineError):
         self.field = field
 
 
-class IllegalActionError(SubmarineError):
+class IllegalActionError(SubmarineError, _core.IllegalActionError):
     """An action that is not legal now; ``legal`` lists what is."""
 
     def __init__(self, message: str, legal: tuple[str, ...] = ()) -> None:
-        super().__init__(message)
-        self.legal = legal
+        super().__init__(message, legal=legal)
 
 
 class RecordError(SubmarineError):

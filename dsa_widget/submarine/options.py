@@ -14,6 +14,15 @@ per-player-count tables are written with string keys).
 Traceback (most recent call last):
 ...
 dsa_widget.submarine.errors.SetupError: option 'deck' must be one of '60', '75', not '52'
+
+:data:`SCHEMA` describes the same options for a setup form, in the same order (a table by its
+name):
+
+>>> [o.key for o in SCHEMA] == list(DEFAULTS)
+True
+>>> o = SCHEMA[list(DEFAULTS).index("cards_per_player")]
+>>> o.label, o.default, o.describe("default")
+('Search cards per player', 'default', '15 cards each (12 with five players)')
 """
 
 from __future__ import annotations
@@ -22,9 +31,10 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..core.errors import short_repr
+from ..core.registry import Option
 from .errors import SetupError
 
-__all__ = ["CHOICES", "DEFAULTS", "NAMED_TABLES", "resolve_options", "table"]
+__all__ = ["CHOICES", "DEFAULTS", "NAMED_TABLES", "SCHEMA", "resolve_options", "table"]
 
 #: the per-player-count tables that have names (SUBMARINE.md §2.3, §2.4)
 NAMED_TABLES: dict[str, dict[str, dict[str, int]]] = {
@@ -132,3 +142,159 @@ def table(options: Mapping[str, Any], name: str, players: int) -> int:
     """The value of the per-player-count table ``name`` for ``players`` players."""
     value: int = options[name][str(players)]
     return value
+
+
+#: the options as a setup form shows them (:class:`~dsa_widget.core.registry.Option`), in the
+#: order of :data:`DEFAULTS`; the two per-player-count tables are offered by their names in
+#: :data:`NAMED_TABLES` (``resolve_options`` accepts a name), so their default is ``"default"``
+SCHEMA: tuple[Option, ...] = (
+    Option(
+        "deck",
+        "Search cards in the box",
+        "60",
+        choices=(("60", "60 cards, 12 of each colour"), ("75", "75 cards, 15 of each colour")),
+        help="the search cards shuffled before the deal; the sources disagree (SUBMARINE.md 2.3)",
+    ),
+    Option(
+        "cards_per_player",
+        "Search cards per player",
+        "default",
+        choices=(
+            ("default", "15 cards each (12 with five players)"),
+            ("linear", "15, 14, 13 or 12 cards with 2, 3, 4 or 5 players"),
+        ),
+        help="the cards dealt to each player's own pile; the rest leave the game (SUBMARINE.md 2.3)",
+    ),
+    Option(
+        "bathyscaphes_per_player",
+        "Bathyscaphes per player",
+        "default",
+        choices=(
+            ("default", "5 each with two or three players, 4 with four, 3 with five"),
+            ("always5", "5 each, whatever the number of players"),
+            ("fewer", "5 each with two players, 4 with three, 3 with four or five"),
+        ),
+        help="how many of their five bathyscaphes each player puts in the sea (SUBMARINE.md 2.4)",
+    ),
+    Option(
+        "start_player",
+        "First player",
+        "random",
+        choices=(
+            ("random", "picked at random"),
+            (0, "Player 1"),
+            (1, "Player 2"),
+            (2, "Player 3"),
+            (3, "Player 4"),
+            (4, "Player 5"),
+        ),
+        help="who places the first bathyscaphe and takes the first turn; it must be one of the players",
+    ),
+    Option(
+        "end_always_allowed",
+        "Sailing straight to the end",
+        True,
+        choices=(
+            (True, "a ship may always sail off to the right and wait"),
+            (False, "only when no column ahead holds one of its bathyscaphes"),
+        ),
+        help="whether a ship may leave the board while it could still stop above its own (SUBMARINE.md 5.1)",
+    ),
+    Option(
+        "exchange_on_arrival",
+        "Exchange a card on reaching the end",
+        False,
+        choices=(
+            (False, "no: exchanging starts with the next turn"),
+            (True, "yes, in the turn the ship arrives"),
+        ),
+        help="whether the turn a ship sails off the board already allows a card exchange (SUBMARINE.md 5.1)",
+    ),
+    Option(
+        "activation_mode",
+        "What the bathyscaphes below the ship do",
+        "uniform",
+        choices=(
+            ("uniform", "all of them move, or they collect"),
+            ("independent", "each one moves, collects or rests"),
+        ),
+        help="whether the bathyscaphes under the ship must all do the same in a turn (SUBMARINE.md 6.2)",
+    ),
+    Option(
+        "uniform_move_all",
+        "Moving the bathyscaphes below the ship",
+        True,
+        choices=(
+            (True, "every one of them must move"),
+            (False, "at least one moves, the others may stay"),
+        ),
+        help="whether a turn spent moving moves every bathyscaphe under the ship (SUBMARINE.md 6.2)",
+    ),
+    Option(
+        "payment_basis",
+        "Paying opponents above a treasure",
+        "per_bathyscaphe",
+        choices=(
+            ("per_bathyscaphe", "one card for each of their bathyscaphes there or above"),
+            ("per_opponent", "one card for each opponent with a bathyscaphe there or above"),
+        ),
+        help="what collecting with a card costs when opponents are in that space or above (SUBMARINE.md 6.5)",
+    ),
+    Option(
+        "payment_destination",
+        "Where a paid card goes",
+        "top",
+        choices=(("top", "on top of the receiver's pile"), ("bottom", "under the receiver's pile")),
+        help="cards paid to an opponent come from the top of the payer's pile, unseen (SUBMARINE.md 6.5)",
+    ),
+    Option(
+        "payment_shortfall",
+        "Too few cards in the pile to pay",
+        "forbid",
+        choices=(
+            ("forbid", "the treasure cannot be collected with a card"),
+            ("pay_what_you_can", "pay what the pile holds; the rest is let off"),
+            ("use_hand", "the rest is paid from the hand"),
+        ),
+        help="what happens when a player's pile cannot cover every payment (SUBMARINE.md 6.4)",
+    ),
+    Option(
+        "board_jokers",
+        "Spent jokers on the board",
+        "inert",
+        choices=(
+            ("inert", "they stay where they were put"),
+            ("collectable", "they can be collected like a treasure of their colour"),
+        ),
+        help="a joker spent on a treasure is left in that treasure's space (SUBMARINE.md 6.6)",
+    ),
+    Option(
+        "dead_position_end",
+        "End a game nobody can score in",
+        True,
+        choices=(
+            (True, "the game ends when no treasure can ever be collected again"),
+            (False, "play goes on (only a turn limit ends it)"),
+        ),
+        help="when no player has a joker or a card that could still collect a treasure (SUBMARINE.md 7.1)",
+    ),
+    Option(
+        "turn_limit",
+        "Turn limit",
+        None,
+        help="the game ends after this many turns; empty for no limit (for simulations; SUBMARINE.md 7.1)",
+        minimum=1,
+        maximum=1_000_000,
+    ),
+    Option(
+        "tie_rule",
+        "Breaking a tie",
+        "shared",
+        choices=(
+            ("shared", "all tied players win"),
+            ("most_held_jokers", "the most jokers still held; if still tied, all win"),
+            ("most_cards", "the most cards left in hand and pile; if still tied, all win"),
+        ),
+        help="who wins when the best scores are equal (SUBMARINE.md 7.2)",
+    ),
+)

@@ -25,11 +25,10 @@ True
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
 from typing import Any
 
 from ..core.errors import short_repr
-from ..core.records import RecordFormat, RecordFormatError, read_document, register_format
+from ..core.records import read_record
 from .errors import IllegalActionError, RecordError, SetupError
 from .rules import SubmarineGame
 
@@ -82,14 +81,7 @@ def _keys(d: Any, allowed: tuple[str, ...], where: str, required: tuple[str, ...
 
 def load_record(source: Any) -> SubmarineGame:
     """The game a record describes, after its last turn (checked; RecordError naming key/turn)."""
-    try:
-        doc = read_document(source)
-    except RecordFormatError as e:
-        raise RecordError(str(e), key=e.key) from None
-    if doc.get("format") != FORMAT:
-        raise RecordError(
-            f"key 'format': expected {FORMAT!r}, got {short_repr(doc.get('format'))}", key="format"
-        )
+    doc = read_record(source, FORMAT, RecordError)
     _keys(doc, _TOP, "record", ("format", "setup", "turns"))
     setup = doc["setup"]
     _keys(setup, _SETUP, "setup", ("players",))
@@ -154,8 +146,6 @@ def load_record(source: Any) -> SubmarineGame:
     return game
 
 
-def _load_for_replay(doc: Mapping[str, Any]) -> SubmarineGame:
-    return load_record(doc)
-
-
-register_format(RecordFormat(FORMAT, load=_load_for_replay, show=lambda g: g.state_dict()))
+def replay_state(game: SubmarineGame) -> dict[str, Any]:
+    """What ``python -m dsa_widget replay`` prints: the state after the record's last turn."""
+    return game.state_dict()

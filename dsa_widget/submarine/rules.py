@@ -96,7 +96,7 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from ..core.errors import short_repr
 from ..core.protocol import TERMINAL
@@ -181,10 +181,8 @@ def _colour(t: int) -> int:
 class SubmarineGame:
     """One game of Submarine: the state machine of SUBMARINE.md §4-§7 and the game protocol."""
 
-    #: the game's bots, by name (:func:`dsa_widget.core.bots.resolve_bot`)
-    BOTS = "dsa_widget.submarine.bots"
-    #: the game's tournament arena (:func:`dsa_widget.core.tournament.tournament`)
-    ARENA = "dsa_widget.submarine.bots.arena:ARENA"
+    #: the word a chance step is reported with (the protocol's; the deal is drawn at setup)
+    CHANCE_ACTION: ClassVar[str] = "deal"
 
     def __init__(
         self,
@@ -254,7 +252,11 @@ class SubmarineGame:
             dealt = []
             left = [per_colour] * 5
             for p in piles:
-                if not isinstance(p, (list, tuple)) or len(p) != ncards or any(c not in _COL for c in p):
+                if (
+                    not isinstance(p, (list, tuple))
+                    or len(p) != ncards
+                    or any(not isinstance(c, str) or c not in _COL for c in p)
+                ):
                     raise SetupError(f"piles holds one list of {ncards} colours per seat", field="piles")
                 dealt.append([_COL[c] for c in p])
                 for c in p:

@@ -1,6 +1,7 @@
 // The "new mission" form: humans 2-5 (names, human or bot), difficulty target with the draw rule,
 // communication modifier, free selection, timer, campaign mission, and every rule option.
 import { h } from "../dom.js";
+import { optionField } from "../shell.js";
 
 let uid = 0;
 
@@ -21,14 +22,6 @@ function select(pairs, value, aria) {
   for (const [v, text] of pairs)
     sel.append(h("option", { value: String(v), text, selected: String(v) === String(value) }));
   return sel;
-}
-
-/** An option value as the menu shows it (tuples arrive as lists). */
-const optText = (v) => (Array.isArray(v) ? `[${v.join(",")}]` : String(v));
-
-/** What the form sends for an option's menu value. */
-export function optionValue(values, text) {
-  return values.find((v) => optText(v) === text) ?? text;
 }
 
 const COMM_WORDS = {
@@ -102,17 +95,17 @@ export function createCrewSetup({ getSetup, getBotNames, getBotHelp = () => ({})
     const timer = h("input", { type: "number", min: 0, max: 3600, placeholder: "none", value: su.timer_seconds ?? "" });
     const campaign = h("input", { type: "number", min: 1, max: 50, placeholder: "none", value: su.campaign ?? "" });
     const seed = h("input", { type: "number", placeholder: "random", value: "" });
-    const opts = {};
-    const optBox = h("div", { class: "dsa-grid crew-options" });
-    for (const [k, values] of Object.entries(su.option_values || {})) {
-      const def = su.defaults?.[k];
-      const sel = select(
-        values.map((v) => [optText(v), `${optText(v)}${optText(v) === optText(def) ? " (default)" : ""}`]),
-        optText(su.options?.[k] ?? def),
-        k,
+    // every rule option in words (the game registry's schema: its label, its choices, its help)
+    const options = {};
+    const optBox = h("div", { class: "crew-options" });
+    for (const opt of su.schema || []) {
+      const now = su.options?.[opt.key] ?? opt.default;
+      options[opt.key] = now;
+      optBox.append(
+        optionField(opt, now, (v) => {
+          options[opt.key] = v;
+        }),
       );
-      opts[k] = [values, sel];
-      optBox.append(field(k.replaceAll("_", " "), sel));
     }
     const go = h("button", {
       type: "submit",
@@ -146,8 +139,6 @@ export function createCrewSetup({ getSetup, getBotNames, getBotHelp = () => ({})
     form.onsubmit = (ev) => {
       ev.preventDefault();
       const n = Number(count.value);
-      const options = {};
-      for (const [k, [values, sel]] of Object.entries(opts)) options[k] = optionValue(values, sel.value);
       const setup = {
         players: rows.slice(0, n).map((r) => r.name.value),
         kinds: rows.slice(0, n).map((r) => r.kind.value),
@@ -157,7 +148,7 @@ export function createCrewSetup({ getSetup, getBotNames, getBotHelp = () => ({})
         timer_seconds: timer.value === "" ? null : Number(timer.value),
         campaign: campaign.value === "" ? null : Number(campaign.value),
         seed: seed.value === "" ? null : Number(seed.value),
-        options,
+        options: { ...options },
       };
       msg.textContent = "Starting…";
       start(setup);

@@ -1,6 +1,7 @@
 // The setup panel: players 2–5 with names and kinds (human or a bot), the seed, and every rule
 // option of dsa_widget/submarine/options.py with its default marked.
 import { h } from "../dom.js";
+import { optionField } from "../shell.js";
 
 function tableName(tables, name, value) {
   for (const [k, v] of Object.entries(tables[name] || {})) {
@@ -14,7 +15,6 @@ export function drawSetup(setup, { start, close }) {
   const kinds = [...(setup.kinds || [])];
   const bots = setup.bot_names || ["random"];
   const opts = { ...(setup.options || {}) };
-  const defaults = setup.defaults || {};
   const tables = setup.tables || {};
   let count = names.length || 4;
   const form = h("form", { class: "sub-setup", "aria-label": "Setup" });
@@ -71,64 +71,16 @@ export function drawSetup(setup, { start, close }) {
     "data-field": "seed",
   });
   const optRows = [];
-  const mark = (v, d) => (JSON.stringify(v) === JSON.stringify(d) ? " (default)" : "");
-  for (const name of Object.keys(defaults)) {
-    let input;
-    if (setup.choices?.[name]) {
-      const vals = setup.choices[name];
-      input = h(
-        "select",
-        { "aria-label": name, "data-option": name },
-        vals.map((v, i) =>
-          h("option", {
-            value: String(i),
-            selected: JSON.stringify(v) === JSON.stringify(opts[name]),
-            text: `${v}${mark(v, defaults[name])}`,
-          }),
-        ),
-      );
-      fields[name] = () => vals[Number(input.value)];
-    } else if (tables[name]) {
-      const cur = tableName(tables, name, opts[name]);
-      input = h(
-        "select",
-        { "aria-label": name, "data-option": name },
-        Object.entries(tables[name]).map(([k, v]) =>
-          h("option", {
-            value: k,
-            selected: k === cur,
-            text: `${k}: ${Object.entries(v)
-              .map(([p, n]) => `${p}p ${n}`)
-              .join(", ")}${mark(v, defaults[name])}`,
-          }),
-        ),
-      );
-      fields[name] = () => input.value;
-    } else if (name === "start_player") {
-      input = h(
-        "select",
-        { "aria-label": name, "data-option": name },
-        ["random", 0, 1, 2, 3, 4].map((v) =>
-          h("option", {
-            value: String(v),
-            selected: String(v) === String(opts[name]),
-            text: v === "random" ? "random (default)" : `seat ${v + 1}`,
-          }),
-        ),
-      );
-      fields[name] = () => (input.value === "random" ? "random" : Number(input.value));
-    } else {
-      input = h("input", {
-        type: "number",
-        min: 1,
-        value: opts[name] ?? "",
-        placeholder: "none (default)",
-        "aria-label": name,
-        "data-option": name,
-      });
-      fields[name] = () => (input.value === "" ? null : Number(input.value));
-    }
-    optRows.push(h("label", { class: "sub-setup-row" }, h("span", { class: "sub-opt-name", text: name }), input));
+  // every rule option in words (the game registry's schema: its label, its choices, its help);
+  // a per-player-count table is chosen by its name
+  for (const opt of setup.schema || []) {
+    const now = tables[opt.key] ? tableName(tables, opt.key, opts[opt.key]) : (opts[opt.key] ?? opt.default);
+    fields[opt.key] = now;
+    optRows.push(
+      optionField(opt, now, (v) => {
+        fields[opt.key] = v;
+      }),
+    );
   }
   drawSeats();
   form.append(
@@ -145,8 +97,7 @@ export function drawSetup(setup, { start, close }) {
   );
   form.addEventListener("submit", (ev) => {
     ev.preventDefault();
-    const options = {};
-    for (const [k, get] of Object.entries(fields)) options[k] = get();
+    const options = { ...fields };
     start({
       players: names.slice(0, count),
       kinds: kinds.slice(0, count),

@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from dsa_widget.core.bots import BotError, UnknownBotError, play_bot_move, resolve_bot
+from dsa_widget.core.registry import game_of
 from dsa_widget.crew.bots import (
     BOT_NAMES,
     CrewmateBot,
@@ -50,7 +51,7 @@ def _mission(alloc: str, comm: str, i: int) -> dict[str, Any]:
 
 
 def test_registry_through_the_game_class() -> None:
-    assert CrewGame.BOTS == "dsa_widget.crew.bots"
+    assert game_of(CrewGame).bot_registry().names == BOT_NAMES
     assert BOT_NAMES == ("random", "crewmate", "search")
     assert isinstance(resolve_bot("crewmate", CrewGame), CrewmateBot)
     assert isinstance(resolve_bot("random", CrewGame, seed=1), RandomBot)

@@ -433,7 +433,7 @@ def test_the_command_line_serves_a_crew_game(tmp_path):
         cwd=ROOT,
         timeout=120,
     )
-    assert bad.returncode == 2 and "--air is for --game deep-sea" in bad.stderr
+    assert bad.returncode == 2 and "--air is not a setting of The Crew" in bad.stderr
     bad = subprocess.run(
         [sys.executable, "-m", "dsa_widget", "serve", "--target", "5"],
         capture_output=True,
@@ -441,7 +441,7 @@ def test_the_command_line_serves_a_crew_game(tmp_path):
         cwd=ROOT,
         timeout=120,
     )
-    assert bad.returncode == 2 and "--target is for --game crew" in bad.stderr
+    assert bad.returncode == 2 and "--target is not a setting of Deep Sea Adventure" in bad.stderr
 
 
 def test_in_a_free_window_a_seat_communicates_off_its_turn_and_does_nothing_else():

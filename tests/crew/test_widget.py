@@ -471,6 +471,11 @@ def test_new_game_from_the_setup_panel():
     w = four()
     su = w.setup
     assert set(su["option_values"]) == set(su["defaults"]) and su["max_target"] == 20
+    # the form shows every rule option in words (the registry's schema), never an identifier
+    assert [o["key"] for o in su["schema"]] == list(su["defaults"])
+    for o in su["schema"]:
+        assert o["label"] and "_" not in o["label"] and all("_" not in c["label"] for c in o["choices"])
+        assert [c["value"] for c in o["choices"]] == su["option_values"][o["key"]]
     assert "difficulties add up exactly to the target" in su["draw_rule"]
     setup = {
         "players": ["Eve", "Fay", "Gus"],

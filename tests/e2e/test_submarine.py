@@ -62,19 +62,24 @@ def test_setup_panel_then_a_full_game_against_bots_by_clicks(lab, page, console)
     nb.run_all()
     root = nb.output(0).locator(".sub-root")
     expect(root).to_be_visible()
-    expect(root.locator(".sub-keys")).to_contain_text("Keys:")
+    expect(root.locator(".sub-keys")).to_contain_text("Game keys:")
+    expect(root.locator(".dsa-common-keys")).to_contain_text("Keys:")
     # the setup panel: 2 players, a bot seat, a seed and rule options
     root.locator('button[data-action="setup"]').click()
     form = root.locator("form.sub-setup")
     expect(form).to_be_visible()
     for name in json.loads(nb.execute("import json; print(json.dumps(sorted(w.setup['defaults'])))").stdout):
-        expect(form.locator(f'[data-option="{name}"]')).to_have_count(1)
+        option = form.locator(f'[data-option="{name}"]')
+        expect(option).to_have_count(1)
+        # in words: a label for people, never the option's identifier
+        label = form.locator(f'label[for="{option.get_attribute("id")}"]').inner_text()
+        assert label and "_" not in label, label
     form.locator('[data-field="players"]').select_option("2")
     form.locator('[data-field="players"]').select_option("3")
     form.locator('[data-field="kind-1"]').select_option("random")
     form.locator('[data-field="kind-2"]').select_option("greedy")
     form.locator('[data-field="seed"]').fill("3")
-    form.locator('[data-option="deck"]').select_option(label="75")
+    form.locator('[data-option="deck"]').select_option(index=1)  # the 75-card deck
     form.locator('[data-option="turn_limit"]').fill("8")
     seq = int(root.get_attribute("data-seq") or -1)
     form.locator('button[data-action="new-game"]').click()
@@ -184,12 +189,12 @@ def test_what_if_and_history_by_clicks_and_keys(lab, page, console):
     root.locator('button[data-action="back"]').click()
     expect(root).to_have_attribute("data-mode", "real")
     assert nb.execute("print(len(w.actions))").stdout.strip() == real
-    # history by keys: ← shows the past (no legal buttons), → back to live
+    # history by keys: PageUp shows the past (no legal buttons), PageDown back to live
     root.locator(".sub-status").click()
-    page.keyboard.press("ArrowLeft")
+    page.keyboard.press("PageUp")
     expect(root).to_have_attribute("data-mode", "history")
     expect(root.locator("button.sub-legal")).to_have_count(0)
-    page.keyboard.press("ArrowRight")
+    page.keyboard.press("PageDown")
     expect(root).to_have_attribute("data-mode", "real")
     # a key picks the first highlighted action
     seq = int(root.get_attribute("data-seq") or -1)

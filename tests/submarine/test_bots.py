@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 
 from dsa_widget.core.bots import BotError, UnknownBotError, play_bot_move, resolve_bot
+from dsa_widget.core.registry import game_of
 from dsa_widget.core.tournament import tournament as core_tournament
 from dsa_widget.submarine.bots import (
     ARENA,
@@ -34,7 +35,7 @@ def _bot(name: str, seed: int) -> Any:
 
 def test_the_registry() -> None:
     assert BOT_NAMES == ("random", "greedy", "mc")
-    assert SubmarineGame.BOTS == "dsa_widget.submarine.bots"
+    assert game_of(SubmarineGame).bot_registry().names == BOT_NAMES
     assert isinstance(resolve_bot("mc", SubmarineGame), MonteCarloBot)
     assert isinstance(parse_bot_spec("greedy:pay_cost=0.5"), GreedyBot)
     assert isinstance(make_bot("random", seed=1), RandomBot)

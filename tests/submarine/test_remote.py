@@ -300,16 +300,25 @@ def test_bots_fill_the_seats_nobody_holds():
 def test_serving_a_submarine_widget_takes_its_game_and_its_seats():
     from dsa_widget.submarine.widget import Submarine
 
-    w = Submarine(players=["Ann", "Bob", "Cy"], bots={2: "random"}, seed=3)
+    w = Submarine(players=["Ann", "Bob", "Cy"], seats={2: "random"}, seed=3, options={"start_player": 0})
     srv = w.serve(bot_delay=0.0)
     try:
         table = sub_of(srv)
-        assert table.game.state_dict() == w.game.state_dict() and table.seats == ["human", "human", "random"]
+        # the very same game (not a copy), its seats, and the board now shows a spectator's view
+        assert table.game is w.game and table.seats == ["human", "human", "random"]
+        assert w.state["seat"] is None and w.state["hand"] is None
         assert not srv.table.started and srv.fill in table.bot_names
         ann = Client(srv.base_url, srv.table.keys.seat_token(0))
         st = state_at_least(ann, 1)
         assert st["hand"] == w.game.view(0).to_dict()["hand"] and st["players"] == ["Ann", "Bob", "Cy"]
-        assert st["history"] is None and ann.data["setup"] is None and st["mode"] == "real"
+        assert st["history"] == {"n": 0, "at": None, "labels": []}  # the page's own history
+        assert ann.data["setup"] is None and st["mode"] == "real"
+        srv.call(lambda: srv.table.start())
+        st = state_at_least(ann, srv.call(lambda: srv.table.seq))
+        seq = w.seq
+        ann.send({"type": "intent", "seq": st["seq"], "choice": st["legal"][0]})
+        assert ann.until(lambda f: f["t"] in ("applied", "error"))["t"] == "applied"
+        assert srv.call(lambda: w.seq) > seq and w.state["history"]["n"] == 1  # the board follows
     finally:
         srv.stop()
 
@@ -554,4 +563,4 @@ def test_the_command_line_serves_a_submarine_game(tmp_path):
         cwd=ROOT,
         timeout=120,
     )
-    assert bad.returncode == 2 and "--target is not for --game submarine" in bad.stderr
+    assert bad.returncode == 2 and "--target is not a setting of Submarine" in bad.stderr

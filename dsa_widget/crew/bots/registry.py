@@ -1,5 +1,5 @@
 """The Crew's bots by name: :func:`make_bot`, :func:`parse_bot_spec` (what
-:func:`dsa_widget.core.bots.resolve_bot` calls through ``CrewGame.BOTS``) and :data:`BOT_NAMES`.
+:func:`dsa_widget.core.bots.resolve_bot` finds through the game registry) and :data:`BOT_NAMES`.
 
 >>> make_bot("search", seed=1, samples=8)
 SearchBot(seed=1, samples=8)
@@ -13,11 +13,9 @@ dsa_widget.core.bots.UnknownBotError: unknown bot 'nobody'; available: random, c
 
 from __future__ import annotations
 
-from typing import Any
-
 from ...core.bots import Bot, BotRegistry
 
-__all__ = ["BOT_NAMES", "BOT_SUMMARIES", "bot_class", "make_bot", "parse_bot_spec"]
+__all__ = ["BOTS", "BOT_NAMES", "BOT_SUMMARIES", "bot_class", "make_bot", "parse_bot_spec"]
 
 #: The names :func:`make_bot` knows, simplest first.
 BOT_NAMES: tuple[str, ...] = ("random", "crewmate", "search")
@@ -37,19 +35,8 @@ def _classes() -> dict[str, type[Bot]]:
     return {c.name: c for c in (RandomBot, CrewmateBot, SearchBot)}
 
 
-_REGISTRY = BotRegistry(BOT_NAMES, _classes)
-
-
-def bot_class(name: str) -> type[Bot]:
-    """The class behind a bot name (raises :class:`UnknownBotError`)."""
-    return _REGISTRY.bot_class(name)
-
-
-def make_bot(name: str, seed: int | None = None, **knobs: Any) -> Bot:
-    """A new built-in bot by name, seeded, with optional knobs."""
-    return _REGISTRY.make_bot(name, seed=seed, **knobs)
-
-
-def parse_bot_spec(spec: str, seed: int | None = None) -> Bot:
-    """A bot from a spec ``name`` or ``name:knob=value,knob=value``."""
-    return _REGISTRY.parse_bot_spec(spec, seed=seed)
+#: this game's bots, as the game registry names them
+BOTS = BotRegistry(BOT_NAMES, _classes, BOT_SUMMARIES)
+bot_class = BOTS.bot_class
+make_bot = BOTS.make_bot
+parse_bot_spec = BOTS.parse_bot_spec

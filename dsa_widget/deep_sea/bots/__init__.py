@@ -32,7 +32,12 @@ Rank them with one call (seats rotated, seeded, on both cores):
 
 from __future__ import annotations
 
-from ...core.bots import Bot, BotError, BotLike, UnknownBotError, bot_name, play_bot_move, play_until
+import random
+from collections.abc import Callable
+from typing import Any
+
+from ...core import bots as _core
+from ...core.bots import Bot, BotError, BotLike, UnknownBotError, bot_name, play_bot_move
 from ...core.tournament import TournamentResult
 from .arena import tournament
 from .heuristics import AirAwareBot, BaselineBot, DepthBot, PlannerBot, RandomBot, TakeNBot
@@ -62,3 +67,25 @@ __all__ = [
     "play_until",
     "tournament",
 ]
+
+
+def play_until(
+    game: Any,
+    bots: Any,
+    until: str | Callable[[Any], bool] = "turn",
+    *,
+    rng: random.Random | None = None,
+) -> list[tuple[int, Any]]:
+    """:func:`dsa_widget.core.bots.play_until`, with one more stop for this game:
+    ``until="round"`` plays to the end of the round under way.
+
+    >>> from dsa_widget import Game
+    >>> g = Game(players=["Ann", "Bob"], seed=2)
+    >>> _ = play_until(g, "random", until="round")
+    >>> g.round
+    2
+    """
+    if until == "round":
+        start = game.round
+        return _core.play_until(game, bots, lambda g: g.round != start, rng=rng)
+    return _core.play_until(game, bots, until, rng=rng)

@@ -14,7 +14,7 @@ from typing import Any
 
 from ...core.bots import Bot, BotRegistry
 
-__all__ = ["BOT_NAMES", "BOT_SUMMARIES", "bot_class", "make_bot", "parse_bot_spec"]
+__all__ = ["BOTS", "BOT_NAMES", "BOT_SUMMARIES", "bot_class", "make_bot", "parse_bot_spec"]
 
 
 def _classes() -> dict[str, type[Bot]]:
@@ -53,12 +53,13 @@ BOT_SUMMARIES: dict[str, str] = {
 }
 
 
-_REGISTRY = BotRegistry(BOT_NAMES, _classes)
+#: this game's bots, as the game registry names them
+BOTS = BotRegistry(BOT_NAMES, _classes, BOT_SUMMARIES)
 
 
 def bot_class(name: str) -> type[Bot]:
     """The class behind a bot name (raises :class:`UnknownBotError`)."""
-    return _REGISTRY.bot_class(name)
+    return BOTS.bot_class(name)
 
 
 def make_bot(name: str, seed: int | None = None, **knobs: Any) -> Bot:
@@ -72,7 +73,7 @@ def make_bot(name: str, seed: int | None = None, **knobs: Any) -> Bot:
     ...
     dsa_widget.core.bots.UnknownBotError: bot 'air' has no knob 'speed'; its knobs are margin=2.0, carry=3, min_level=2
     """
-    return _REGISTRY.make_bot(name, seed=seed, **knobs)
+    return BOTS.make_bot(name, seed=seed, **knobs)
 
 
 def parse_bot_spec(spec: str, seed: int | None = None) -> Bot:
@@ -81,4 +82,4 @@ def parse_bot_spec(spec: str, seed: int | None = None) -> Bot:
     >>> parse_bot_spec("take_n:n=3,min_level=2")
     TakeNBot(seed=None, n=3, min_level=2)
     """
-    return _REGISTRY.parse_bot_spec(spec, seed=seed)
+    return BOTS.parse_bot_spec(spec, seed=seed)

@@ -1,0 +1,363 @@
+"""The widget bridge: one thin anywidget class for every game that stands on the platform.
+
+:class:`GameWidget` declares the synced traits and forwards the browser's messages to a plain
+:class:`~dsa_widget.core.session.Session`; the session checks and applies them, and every
+change (a click, a bot, a call from a cell) republishes the screen.  A game's widget is a
+subclass naming its game, its presenter and its front end:
+
+>>> from dsa_widget.submarine import Submarine
+>>> w = Submarine(players=["You", "Bot"], seats={1: "random"}, seed=1)
+>>> w.state["players"], w.state["kinds"]
+(['You', 'Bot'], ['human', 'random'])
+>>> w.handle_intent({"type": "intent", "seq": w.state["seq"], "choice": "sail 99"})
+>>> w.error["kind"], w.state["seq"]            # refused: the reason, and nothing changed
+('illegal', 0)
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any, ClassVar
+
+import anywidget
+import traitlets
+
+from .core.errors import GameError
+from .core.records import read_document
+from .core.registry import GameSpec, game
+from .core.session import Presenter, Refusal, Session
+
+__all__ = ["GameWidget"]
+
+_STATIC = Path(__file__).parent / "static"
+_HMR = os.environ.get("ANYWIDGET_HMR", "") not in ("", "0")
+
+
+def _asset(name: str, missing: str) -> Any:
+    path = _STATIC / name
+    if not path.is_file():
+        return missing
+    return path if _HMR else path.read_text(encoding="utf-8")
+
+
+def _renamed(old: str, new: str) -> None:
+    import warnings
+
+    warnings.warn(
+        f"{old}= is now {new}=, the name every game's board uses; {old}= goes in the next release",
+        DeprecationWarning,
+        stacklevel=4,
+    )
+
+
+def _not_built(title: str) -> str:
+    return (
+        "export default { render({ el }) { const p = document.createElement('p'); p.textContent = "
+        f"'dsa_widget: the {title} front end is not built. Run npm install && npm run build in the "
+        "repository (or pip install the package).'; el.append(p); } };"
+    )
+
+
+class GameWidget(anywidget.AnyWidget):
+    """A playable table in a notebook.  Subclasses set ``GAME`` (a registered game's name) and
+    ``PRESENTER``; the front end is the game's bundle (its registry entry's ``bundle``).
+
+    ``players``, ``seed``, ``options`` and the game's other setup keywords make the game (or
+    ``game=`` gives one); ``seats`` maps a seat to ``"human"``, a bot name or a bot function;
+    ``viewer`` is whose screen it is (``"auto"``, a seat, or ``None`` for a spectator);
+    ``hot_seat`` puts a curtain between human seats on one shared device; ``reveal`` shows
+    everything (a teacher's table); ``bot_delay`` is the browser's pause before a bot moves
+    (ms).
+    """
+
+    GAME: ClassVar[str] = ""
+    PRESENTER: ClassVar[type[Presenter] | None] = None
+
+    state = traitlets.Dict().tag(sync=True)
+    error = traitlets.Dict().tag(sync=True)
+    paused = traitlets.Bool(False).tag(sync=True)
+    bot_delay = traitlets.Int(400).tag(sync=True)
+    bot_names = traitlets.List(traitlets.Unicode()).tag(sync=True)
+    bot_help = traitlets.Dict().tag(sync=True)
+    setup = traitlets.Dict().tag(sync=True)
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        if cls.__dict__.get("GAME"):
+            spec = game(cls.GAME)
+            bundle = spec.bundle or "widget"
+            cls._esm = _asset(f"{bundle}.js", _not_built(spec.title))
+            cls._css = _asset(f"{bundle}.css", "")
+        super().__init_subclass__(**kwargs)  # anywidget reads _esm and _css from here
+
+    def __init__(
+        self,
+        *,
+        players: Any = None,
+        seats: Mapping[int, Any] | None = None,
+        viewer: int | None | str = "auto",
+        seed: int | None = None,
+        options: Mapping[str, Any] | None = None,
+        hot_seat: bool = False,
+        reveal: bool = False,
+        bot_delay: int = 400,
+        bot_seed: int | None = None,
+        game: Any = None,
+        bots: Mapping[int, Any] | None = None,
+        seat: int | None | str = "auto",
+        **setup: Any,
+    ) -> None:
+        if bots is not None:  # the names some games' boards used before the platform
+            _renamed("bots", "seats")
+            seats = bots if seats is None else {**bots, **seats}
+        if seat != "auto":
+            _renamed("seat", "viewer")
+            viewer = seat
+        if game is None and players is None and seats is None:
+            # a table for one: you, and the game's usual bot in every other seat
+            n = self.spec.default_players
+            players = ["You", *(f"Bot {q}" for q in range(1, n))]
+            seats = {q: self.spec.default_bot for q in range(1, n)}
+        reg = self.spec.bot_registry()
+        super().__init__(bot_delay=bot_delay, bot_names=list(reg.names), bot_help=dict(reg.summaries))
+        presenter = self.PRESENTER() if self.PRESENTER is not None else None
+        if game is not None:
+            if players is not None or seed is not None or options is not None or setup:
+                raise TypeError("give either a game or its setup (players, seed, options...), not both")
+            self.session = Session(
+                game,
+                seats=seats,
+                viewer=viewer,
+                hot_seat=hot_seat,
+                reveal=reveal,
+                bot_seed=bot_seed,
+                presenter=presenter,
+            )
+        else:
+            kw = dict(setup)
+            kw["players"] = self.spec.default_players if players is None else players
+            if seed is not None:
+                kw["seed"] = seed
+            if options is not None:
+                kw["options"] = options
+            self.session = Session(
+                self.spec,
+                seats=seats,
+                viewer=viewer,
+                hot_seat=hot_seat,
+                reveal=reveal,
+                bot_seed=bot_seed,
+                presenter=presenter,
+                **kw,
+            )
+        self.session.on_change(self._publish)
+        self._n_errors = 0
+        self._server: Any = None
+        #: the last unexpected error of a message handler (kept here, never sent to a browser)
+        self.last_exception: BaseException | None = None
+        self.on_msg(self._on_msg)
+        self._publish()
+
+    @property
+    def spec(self) -> GameSpec:
+        """This widget's game in the registry."""
+        return game(self.GAME)
+
+    # ------------------------------------------------------------------ reading
+
+    @property
+    def game(self) -> Any:
+        """The real game, as it is now: the session's own state (read it; act through the
+        widget's verbs, which redraw the board)."""
+        return self.session.game
+
+    @property
+    def seats(self) -> list[str]:
+        return self.session.seats
+
+    @property
+    def viewer(self) -> int | None:
+        return self.session.viewer
+
+    @property
+    def seq(self) -> int:
+        return self.session.seq
+
+    def game_after(self, step: int) -> Any:
+        """A copy of the real game after its first ``step`` steps (0: as it started)."""
+        frames = list(self.session.real.frames())
+        if not isinstance(step, int) or not 0 <= step < len(frames):
+            raise ValueError(f"the game has steps 0 to {len(frames) - 1}")
+        return frames[step].clone()
+
+    def is_bot_turn(self) -> bool:
+        """True when a bot is to act in the real game."""
+        return self.session.is_bot_turn()
+
+    # ------------------------------------------------------------------ the verbs (each redraws)
+
+    def _do(self, fn: Any, *args: Any) -> Any:
+        out = fn(*args)
+        self.session.changed()
+        return out
+
+    def apply(self, action: Any) -> None:
+        """The seat to act plays ``action`` (checked: an illegal one raises and changes nothing)."""
+        self._do(self.session.apply, action)
+
+    def bot_move(self) -> Any:
+        """The bot to act plays one step (``None``: no bot is to act)."""
+        return self._do(self.session.bot_move)
+
+    def play_bots(self) -> int:
+        """Bots move until a human is to act, the game ends or a bot fails."""
+        return int(self._do(self.session.play_bots))
+
+    def branch(self) -> None:
+        """Try things from the step shown (what-if), away from the real game."""
+        self._do(self.session.branch)
+
+    def undo(self) -> None:
+        self._do(self.session.undo)
+
+    def redo(self) -> None:
+        self._do(self.session.redo)
+
+    def back_to_real(self) -> None:
+        self._do(self.session.back_to_real)
+
+    def seek(self, step: int | None) -> None:
+        """Show the real game after ``step`` steps (``None``: now)."""
+        self._do(self.session.seek, step)
+
+    def new_game(self, **setup: Any) -> None:
+        """A new game (the game's setup keywords, and ``seats``)."""
+        self._do(lambda: self.session.new_game(**setup))
+
+    def save(self, path: str | os.PathLike[str]) -> None:
+        """Write the real game's record (its format's document) to ``path``."""
+        import json
+
+        Path(path).write_text(json.dumps(self.game.to_record(), indent=1) + "\n", encoding="utf-8")
+
+    @classmethod
+    def load(cls, source: Any, **kwargs: Any) -> GameWidget:
+        """A board for the game a record (a path, JSON text or a dict) describes."""
+        spec = game(cls.GAME)
+        return cls(game=spec.from_record(read_document(source)), **kwargs)
+
+    def serve(self, **kwargs: Any) -> Any:
+        """Serve this game to a screen per player (``docs/SERVER.md``): the same game, its
+        seats; keywords as :func:`dsa_widget.server.serve`.  Needs the ``server`` extra."""
+        from .server import serve
+
+        return serve(self, **kwargs)
+
+    # ------------------------------------------------------------------ messages
+
+    def _on_msg(self, _widget: Any, content: Any, buffers: Any = None) -> None:
+        self.handle_intent(content)
+
+    def handle_intent(self, content: Any) -> None:
+        """Handle one message as if the board sent it.  Never raises: a refusal sets
+        :attr:`error` (its reason in words) and changes nothing."""
+        try:
+            refusal = self._handle(content)
+        except Exception as exc:  # noqa: BLE001 -- a bug must not kill the board
+            self.last_exception = exc
+            refusal = Refusal("internal", f"an internal error ({type(exc).__name__}): see w.last_exception")
+        if refusal is None and self.session.problem is not None:
+            refusal = Refusal("bot", self.session.problem["message"])
+        if refusal is None:
+            if self.error:
+                self.error = {}
+            return
+        self._n_errors += 1
+        self.error = {**refusal.to_dict(self.session.seq), "n": self._n_errors}
+
+    def _handle(self, content: Any) -> Refusal | None:
+        if isinstance(content, Mapping) and content.get("type") in ("new_game", "play_again"):
+            return self._setup_intent(content)
+        return self.session.handle(content)
+
+    def _setup_intent(self, content: Mapping[str, Any]) -> Refusal | None:
+        if content.get("seq") != self.session.seq:
+            return Refusal("stale", "the board changed before the new game was asked for; nothing changed")
+        if content.get("type") == "play_again":
+            setup = dict(self.session.setup)
+            if isinstance(setup.get("seed"), int):
+                setup["seed"] += 1
+            else:
+                setup.pop("seed", None)
+            setup["players"] = list(self.game.players)
+            try:
+                self.new_game(**setup)
+            except GameError as exc:
+                return Refusal("setup", str(exc))
+            return None
+        asked = content.get("setup")
+        if not isinstance(asked, Mapping):
+            return Refusal("setup", "the new game's settings are an object")
+        try:
+            self.new_game(**self.check_setup(asked))
+        except (GameError, TypeError) as exc:
+            return Refusal("setup", str(exc)[:300])
+        return None
+
+    def check_setup(self, setup: Mapping[str, Any]) -> dict[str, Any]:
+        """The setup form's object as setup keywords (the game's own checks follow)."""
+        allowed = {"players", "kinds", "seed", "options", *(o.key for o in self.spec.setup_schema())}
+        unknown = sorted(str(k) for k in set(setup) - allowed)
+        if unknown:
+            raise TypeError(f"unknown setting {unknown[0][:40]!r}")
+        out = {k: v for k, v in setup.items() if k != "kinds" and v is not None}
+        seed = out.get("seed")
+        if seed is not None and not (
+            isinstance(seed, int) and not isinstance(seed, bool) and 0 <= seed < 2**63
+        ):
+            raise TypeError("the seed is empty (a new shuffle) or a whole number from 0")
+        names = out.get("players")
+        if isinstance(names, list) and not all(
+            isinstance(p, str) and 0 < len(p.strip()) <= 40 for p in names
+        ):
+            raise TypeError("each player's name has 1 to 40 characters")
+        kinds = setup.get("kinds")
+        if kinds is not None:
+            names = set(self.spec.bot_registry().names)
+            if not isinstance(kinds, list) or not all(k == "human" or k in names for k in kinds):
+                raise TypeError(f"each seat is 'human' or a bot: {', '.join(sorted(names))}")
+            out["seats"] = {q: k for q, k in enumerate(kinds) if k != "human"}
+        return out
+
+    # ------------------------------------------------------------------ publishing
+
+    def setup_data(self) -> dict[str, Any]:
+        """What the setup form shows: the game's settings now and its schema, in words."""
+        g = self.game
+        return {
+            "players": list(g.players),
+            "kinds": self.seats,
+            "seed": self.session.setup.get("seed"),
+            "seats": list(self.spec.seats),
+            "schema": [o.to_dict() for o in self.spec.option_schema()],
+            "setup_schema": [o.to_dict() for o in self.spec.setup_schema()],
+            "bot_names": list(self.spec.bot_registry().names),
+        }
+
+    def _publish(self) -> None:
+        self.paused = self.session.paused
+        self.setup = self.setup_data()
+        self.state = self.session.screen()
+
+    @traitlets.observe("paused")
+    def _paused_changed(self, change: Any) -> None:
+        if bool(change["new"]) != self.session.paused:
+            if change["new"]:
+                self.session.paused = True
+            else:
+                self.session.resume()
+            self.session.changed()
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} seats={self.seats} seq={self.seq}>"

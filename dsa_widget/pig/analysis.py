@@ -1,0 +1,105 @@
+"""Optimal two-player Pig, solved: the chance of winning from every state, as in Neller & Presser,
+"Optimal Play of the Dice Game Pig" (The UMAP Journal 25(1), 2004).
+
+``win_probability(goal)[i][j][k]`` is the chance that the player to move wins when they have
+banked ``i``, the opponent ``j`` and their turn total is ``k`` (``i, j < goal``, ``i + k <
+goal``), both playing to win.  Each state is the better of rolling, ``(1 - P(j, i, 0) + sum of
+P(i, j, k + r) for r = 2..6) / 6``, and holding, ``1 - P(j, i + k, 0)`` (allowed when ``k > 0``);
+a state with ``i + k >= goal`` is a win.  Holding moves to a larger sum of banked scores, so the
+states are solved by that sum, from the largest down.  Within one sum, ``P(i, j, 0)`` and ``P(j,
+i, 0)`` depend on each other through a 1: each is a convex piecewise-linear function of the other
+(a maximum over turn policies, each linear), and Newton's method on the pair settles in 2 to 5
+steps.  Plain Python: about half a second for goal 100, four for goal 200 (the work grows as the
+cube of the goal).
+
+>>> p = win_probability(100)           # computed once, then cached
+>>> round(p[0][0][0], 4)               # the first player's edge
+0.5306
+>>> action_values(0, 0, 20, 100)       # (roll, hold) at 0-0 with 20 on the turn
+(0.6198..., 0.6192...)
+>>> optimal_policy(100)[0][0][:30].index(False)     # at 0-0, hold from a turn total of 21
+21
+"""
+
+from __future__ import annotations
+
+import functools
+from array import array
+from collections.abc import Sequence
+
+__all__ = ["MAX_SOLVED_GOAL", "Table", "action_values", "optimal_policy", "win_probability"]
+
+#: the largest goal solved (four seconds, 34 MB)
+MAX_SOLVED_GOAL = 200
+#: ``[i][j]`` is an array of doubles by turn total ``k`` (8 bytes a state: 4 MB for goal 100)
+Table = tuple[tuple[Sequence[float], ...], ...]
+
+
+def _column(goal: int, i: int, j: int, bust: float, start: list[list[float]]) -> tuple[list[float], float]:
+    """``P(i, j, k)`` for every ``k`` when a 1 is worth ``bust``, and the slope of ``P(i, j, 0)`` in
+    ``bust`` (the chance of throwing a 1 before holding, under the best policy found)."""
+    n = goal - i
+    v = [0.0] * n + [1.0] * 6
+    d = [0.0] * (n + 6)
+    opp = start[j]
+    for k in range(n - 1, -1, -1):
+        roll = (bust + v[k + 2] + v[k + 3] + v[k + 4] + v[k + 5] + v[k + 6]) / 6
+        hold = 1.0 - opp[i + k] if k else -1.0
+        if hold >= roll:
+            v[k] = hold
+        else:
+            v[k] = roll
+            d[k] = (1.0 + d[k + 2] + d[k + 3] + d[k + 4] + d[k + 5] + d[k + 6]) / 6
+    return v[:n], d[0]
+
+
+@functools.lru_cache(maxsize=4)
+def win_probability(goal: int = 100) -> Table:
+    """The chance the player to move wins, ``[i][j][k]``, under optimal play by both."""
+    if isinstance(goal, bool) or not isinstance(goal, int) or not 1 <= goal <= MAX_SOLVED_GOAL:
+        raise ValueError(f"the solved goals are 1 to {MAX_SOLVED_GOAL}, got {goal!r}")
+    start = [[0.0] * goal for _ in range(goal)]  # P(i, j, 0), filled by decreasing i + j
+    cols: list[list[Sequence[float]]] = [[() for _ in range(goal)] for _ in range(goal)]
+    x = y = 0.5
+    for s in range(2 * goal - 2, -1, -1):
+        for i in range(max(0, s - goal + 1), s // 2 + 1):
+            j = s - i
+            for _ in range(60):  # Newton on x = P(i, j, 0), y = P(j, i, 0)
+                vi, bi = _column(goal, i, j, 1.0 - y, start)
+                ai = vi[0] - bi * (1.0 - y)  # x = ai + bi * (1 - y) on this piece
+                if i == j:
+                    vj, nx = vi, (ai + bi) / (1.0 + bi)
+                    ny = nx
+                else:
+                    vj, bj = _column(goal, j, i, 1.0 - x, start)
+                    aj = vj[0] - bj * (1.0 - x)
+                    nx = (ai + bi - bi * (aj + bj)) / (1.0 - bi * bj)
+                    ny = aj + bj * (1.0 - nx)
+                done = abs(nx - x) + abs(ny - y) < 1e-13
+                x, y = nx, ny
+                if done:
+                    break
+            start[i][j], start[j][i] = x, y
+            cols[i][j], cols[j][i] = array("d", vi), array("d", vj)
+    return tuple(tuple(row) for row in cols)
+
+
+def action_values(i: int, j: int, k: int, goal: int = 100) -> tuple[float, float]:
+    """``(roll, hold)``: the chance to win after each choice at ``(i, j, k)`` (``hold`` is 0 when
+    the turn total is 0: holding nothing is not allowed)."""
+    p = win_probability(goal)
+    ahead = sum(p[i][j][k + r] if i + k + r < goal else 1.0 for r in range(2, 7))
+    return (1.0 - p[j][i][0] + ahead) / 6, (1.0 - p[j][i + k][0] if k else 0.0)
+
+
+@functools.lru_cache(maxsize=2)
+def optimal_policy(goal: int = 100) -> tuple[tuple[tuple[bool, ...], ...], ...]:
+    """``[i][j][k]``: True where rolling is the optimal choice (ties hold), for drawing the
+    roll/hold boundary."""
+    return tuple(
+        tuple(
+            tuple(r > h for r, h in (action_values(i, j, k, goal) for k in range(goal - i)))
+            for j in range(goal)
+        )
+        for i in range(goal)
+    )

@@ -1,0 +1,103 @@
+"""Pig as fixed-size numbers for the adapters, and :func:`pig_env`, its PettingZoo environment.
+
+Actions: ``0`` roll, ``1`` hold (the die is chance, never an action).  The observation has
+:data:`SIZE` floats, seats relative to the observer (slot 0 is the observer, slot 1 the next
+seat in turn order; a spectator observes as seat 0), slots the game lacks all 0:
+
+>>> from dsa_widget.pig import PigGame
+>>> enc = PigEncoding()
+>>> [(f.name, f.offset, f.size) for f in enc.layout]
+[('players', 0, 6), ('scores', 6, 6), ('to_move', 12, 6), ('turn_total', 18, 1), ('goal', 19, 1)]
+>>> g = PigGame(3, goal=50, seed=1); g.apply("roll"); g.apply_chance(5)
+>>> enc.observe(g.view(2))[:14], enc.mask(g.legal_actions())
+([1.0, 1.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0], [1, 1])
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Sequence
+from typing import Any
+
+from ..core.encoding import EncodingError, Field
+from ..core.errors import short_repr
+from .rules import HOLD, MAX_GOAL, ROLL, PigGame
+from .view import PigView
+
+__all__ = ["SIZE", "PigEncoding", "pig_env"]
+
+_SEATS = 6
+_FIELDS = (
+    ("players", _SEATS, "1 for each relative slot the game has a seat for"),
+    ("scores", _SEATS, "banked points / goal, by relative slot"),
+    ("to_move", _SEATS, "one-hot: the relative slot whose turn it is (all 0 once over)"),
+    ("turn_total", 1, "the turn total / goal"),
+    ("goal", 1, f"goal / {MAX_GOAL}"),
+)
+_OFFSETS = [sum(size for _, size, _ in _FIELDS[:i]) for i in range(len(_FIELDS) + 1)]
+SIZE = _OFFSETS[-1]
+
+
+class PigEncoding:
+    """Pig's numbers (one layout for every setup: seats are padded to six)."""
+
+    num_actions = 2
+    observation_size = SIZE
+    actions = (ROLL, HOLD)
+    layout = tuple(Field(n, o, s, m) for (n, s, m), o in zip(_FIELDS, _OFFSETS, strict=False))
+
+    def __init__(self, state: Any = None) -> None:
+        """``state`` (a game or view) is accepted for the registry's sake: no size depends on it."""
+
+    def action(self, index: int) -> str:
+        if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < 2:
+            raise EncodingError(f"Pig's action numbers are 0 (roll) and 1 (hold), got {short_repr(index)}")
+        return self.actions[index]
+
+    def index(self, action: Any) -> int:
+        if not isinstance(action, str) or action not in self.actions:
+            raise EncodingError(f"Pig's actions are 'roll' and 'hold', got {short_repr(action)}")
+        return self.actions.index(action)
+
+    def observe(self, view: PigView) -> list[float]:
+        n, me, goal = len(view.players), view.seat or 0, view.goal
+        out = [0.0] * SIZE
+        for r in range(n):
+            out[r] = 1.0
+            out[_SEATS + r] = view.scores[(me + r) % n] / goal
+        if not view.winners:
+            out[2 * _SEATS + (view.current - me) % n] = 1.0
+        out[3 * _SEATS], out[3 * _SEATS + 1] = view.turn_total / goal, goal / MAX_GOAL
+        return out
+
+    def mask(self, legal: Sequence[Any]) -> list[int]:
+        return [int(a in legal) for a in self.actions]
+
+
+def _new_game(setup: dict[str, Any], seed: int) -> PigGame:
+    return PigGame(seed=seed, **setup)
+
+
+def pig_env(
+    players: int | Sequence[str] = 2,
+    *,
+    goal: int = 100,
+    max_turns: int | None = None,
+    **kwargs: Any,
+) -> Any:
+    """Pig as a PettingZoo AEC environment: the generic
+    :class:`~dsa_widget.adapters.pettingzoo.GameEnv` (``reward``, ``render_mode`` ``"ansi"`` /
+    ``"human"`` and ``max_cycles`` as there), wrapped as ``dsa_widget.adapters.pettingzoo.env``
+    wraps it (no ``illegal_reward``).  A bad setup raises :class:`~dsa_widget.pig.rules.SetupError` here.
+
+    >>> e = pig_env(goal=20); e.reset(seed=3)
+    >>> e.agent_selection, e.last()[0]["action_mask"].tolist()
+    ('player_0', [1, 0])
+    """
+    from ..adapters.pettingzoo import GameEnv, _AssertOutOfBounds, _OrderEnforcing
+
+    setup: dict[str, Any] = {"players": players, "goal": goal, "max_turns": max_turns}
+    PigGame(**setup)
+    e = GameEnv(functools.partial(_new_game, setup), **kwargs)
+    e.metadata = {**GameEnv.metadata, "name": "pig_v0"}
+    return _OrderEnforcing(_AssertOutOfBounds(e))

@@ -1,0 +1,55 @@
+"""``Pig``: play Pig in JupyterLab, on the platform's table (the session, the bridge and the
+front end's shell come from the platform; this module is only Pig's screen and words).
+
+>>> w = Pig(players=["You", "Bot"], seats={1: "hold_at_20"}, goal=20, seed=1)
+>>> w.state["goal"], w.state["legal"]
+(20, ['roll'])
+>>> w.apply("roll"); w.state["history"]["labels"][-1].startswith("You rolled")
+True
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from ..bridge import GameWidget
+from ..core.session import Session
+
+__all__ = ["Pig", "PigPresenter"]
+
+
+class PigPresenter:
+    """Pig's screen (everything is public) and the history's words; a roll's die is thrown as
+    soon as the player rolls."""
+
+    auto_chance = True
+
+    def screen(self, session: Session, state: Any, viewer: int | None) -> dict[str, Any]:
+        v = state.view(viewer)
+        return {
+            "seat": viewer,
+            "players": list(v.players),
+            "goal": v.goal,
+            "scores": list(v.scores),
+            "turn_total": v.turn_total,
+            "current": v.current,
+            "moves": list(v.moves),
+            "winners": list(v.winners),
+        }
+
+    def label(self, before: Any, after: Any, seat: int | None, action: Any, viewer: int | None) -> str:
+        name = before.players[before.current_player if seat is None else seat]
+        if action == "hold":
+            return f"{name} held {before.view(None).turn_total}: {after.scores[seat]} banked"
+        if action is None:
+            face = after.view(None).moves[-1] if after.current_player == before.current_player else 1
+            return f"{name} rolled a 1 and lost the turn" if face == 1 else f"{name} rolled a {face}"
+        return f"{name} rolls"
+
+
+class Pig(GameWidget):
+    """A playable table of Pig: ``Pig(players=["You", "Bot"], seats={1: "optimal"}, goal=50)``;
+    ``Pig()`` seats you against the optimal bot.  Keywords as :class:`~dsa_widget.bridge.GameWidget`."""
+
+    GAME: ClassVar[str] = "pig"
+    PRESENTER = PigPresenter

@@ -1,0 +1,184 @@
+"""The seat server's plug-in for every game on the platform: a :class:`~dsa_widget.server.table.
+TableGame` over a :class:`~dsa_widget.core.session.Session`.
+
+A game gives the server nothing of its own beyond its presenter (its registry entry names
+it): every screen is the session's screen for that viewer, built from the viewer's view only;
+intents go through the session's one table of intents, with its refusals; a failing bot
+pauses the table and every screen says why, instead of stalling it.
+
+>>> from dsa_widget.submarine import Game
+>>> t = SessionTable(Game(["Ann", "Bob", "Cy"], seed=1), seats=["human", "random", "random"])
+>>> t.seats, t.players
+(['human', 'random', 'random'], ('Ann', 'Bob', 'Cy'))
+>>> ann = t.screen(0, seq=1)["state"]
+>>> ann["seat"], ann["hand"] == list(t.game.hand(0)), "hands" in ann
+(0, True, False)
+>>> t.screen(None, seq=1)["state"]["hand"] is None     # a spectator: public knowledge only
+True
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Hashable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from ..core.records import read_document
+from ..core.registry import game_of
+from ..core.session import HUMAN, Session
+from .table import IntentError
+
+__all__ = ["SessionTable"]
+
+
+class SessionTable:
+    """A registered game at a served table.  ``game`` is shared, not copied; ``seats``: one
+    ``"human"``, bot name or bot function per seat; ``bot_seed`` seeds the bots (seat ``q``
+    gets ``bot_seed + q``); ``pending``: the actions of the turn under way when resuming."""
+
+    def __init__(
+        self,
+        game: Any,
+        seats: Sequence[Any] | None = None,
+        *,
+        bot_seed: int | None = None,
+        bot_delay_ms: int = 600,
+        pending: Sequence[Any] | None = None,
+        session: Session | None = None,
+    ) -> None:
+        """``session``: serve a notebook board's own session (its game, seats and history):
+        the board then shows what a spectator sees, and redraws as the table plays."""
+        if session is not None:
+            self.spec, self.session = session.spec, session
+            session.serving()
+        else:
+            self.spec = game_of(game)
+            presenter = self.spec.presenter_class()
+            self.session = Session(
+                game,
+                seats=seats,
+                viewer=None,
+                bot_seed=bot_seed,
+                presenter=None if presenter is None else presenter(),
+            )
+        for a in pending or ():
+            self.session.apply(a)
+        self.bot_delay_ms = int(bot_delay_ms)
+        self._first: set[int | None] = set()
+
+    # ------------------------------------------------------------------ TableGame
+
+    @property
+    def game(self) -> Any:
+        return self.session.game
+
+    @property
+    def players(self) -> tuple[str, ...]:
+        return tuple(self.session.game.players)
+
+    @property
+    def bot_names(self) -> list[str]:
+        return list(self.spec.bot_registry().names)
+
+    @property
+    def seats(self) -> list[str]:
+        return self.session.seats
+
+    def set_seat(self, seat: int, spec: Any) -> None:
+        self.session.set_seat(seat, spec)
+        if spec == HUMAN:
+            self.session.resume()
+
+    def version(self) -> Hashable:
+        s = self.session
+        return (id(s.real), len(s.steps), s.paused, tuple(s.seats))
+
+    @property
+    def is_over(self) -> bool:
+        return bool(self.session.game.is_over)
+
+    @property
+    def to_move(self) -> int | None:
+        return self.session.actor(self.session.game)
+
+    @property
+    def turn_number(self) -> int:
+        return int(self.session.game.turn_number)
+
+    @property
+    def at_turn_boundary(self) -> bool:
+        return bool(self.session.game.at_turn_boundary)
+
+    def pending(self) -> list[Any] | None:
+        """The actions of the turn under way (the sidecar keeps them, to resume mid-turn)."""
+        g = self.session.game
+        if g.at_turn_boundary:
+            return []
+        done: list[Any] = []
+        before = list(self.session.real.frames())[:-1]  # the state before each step
+        for (_q, a), state in zip(reversed(self.session.steps), reversed(before), strict=False):
+            if a is None:
+                return None  # a chance step under way: the record's own turn holds it
+            done.append(a)
+            if state.at_turn_boundary:
+                return list(reversed(done))
+        return None
+
+    def to_record(self) -> Mapping[str, Any]:
+        return dict(self.session.game.to_record())
+
+    def apply_intent(self, seat: int, message: Mapping[str, Any]) -> None:
+        if seat in self.session.bots:
+            raise IntentError("seat", "a bot plays this seat")
+        msg = {"type": "intent", "seq": self.session.seq, "choice": message.get("choice")}
+        refusal = self.session.handle(msg, seat=seat)
+        if refusal is not None:
+            raise IntentError(refusal.kind, refusal.message)
+
+    def bot_due(self) -> bool:
+        return not self.session.paused and self.session.is_bot_turn()
+
+    def bot_step(self) -> None:
+        self.session.bot_move()
+        self.session.changed()
+
+    def screen(self, viewer: int | None, seq: int) -> dict[str, Any]:
+        """``viewer``'s model: the session's screen for that viewer (its view only), with the
+        table's state number; the first call for a viewer adds the board's settings."""
+        st = self.session.screen(viewer)
+        if viewer is None or viewer in self.session.bots:
+            st["legal"], st["can_act"], st["chance"] = [], False, None
+        st["seq"] = seq
+        out: dict[str, Any] = {"state": st, "paused": self.session.paused, "bot_delay": self.bot_delay_ms}
+        if viewer not in self._first:
+            reg = self.spec.bot_registry()
+            out.update(bot_names=[], bot_help=dict(reg.summaries), setup=None)
+            self._first.add(viewer)
+        return out
+
+    # ------------------------------------------------------------------ resuming
+
+    @classmethod
+    def resume(
+        cls, record: Any, seats: Sequence[Any], pending: Sequence[Any] | None = None, **kwargs: Any
+    ) -> SessionTable:
+        """The table of a record this server wrote (a path or the record), its seat labels and
+        the actions of the turn under way (checked as they are replayed); a seat a bot function
+        played (its label is no bot name) comes back as a human's."""
+        if isinstance(record, (str, os.PathLike)):
+            record = json.loads(Path(record).read_text(encoding="utf-8"))
+        doc = read_document(record)
+        from ..core.records import formats
+
+        spec = formats().get(str(doc.get("format")))
+        if spec is None:
+            raise ValueError("not a record of a registered game")
+        g = spec.from_record(doc)
+        names = set(spec.bot_registry().names)
+        specs = [s if s == HUMAN or s in names else HUMAN for s in seats]
+        try:
+            return cls(g, specs, pending=pending, **kwargs)
+        except (ValueError, TypeError) as exc:
+            raise ValueError(f"the table file's turn under way does not fit the record: {exc}") from None

@@ -1,0 +1,72 @@
+// Pig's renderer on the platform's shell (js/shell.js): the scores on the way to the goal, this
+// turn's rolls, Roll and Hold. Everything else (transport, keys, history, what-if, setup) is the
+// shell's.
+import { h } from "../dom.js";
+import { mountShell } from "../shell.js";
+
+const FACES = ["", "⚀", "⚁", "⚂", "⚃", "⚄", "⚅"];
+
+function draw(st, act, { pending }) {
+  const rows = st.players.map((name, q) =>
+    h(
+      "div",
+      { class: `pig-row${q === st.current && !st.over ? " pig-now" : ""}`, "data-seat": q },
+      h("span", { class: "pig-name", text: name }),
+      h(
+        "span",
+        { class: "pig-track", role: "img", "aria-label": `${name}: ${st.scores[q]} of ${st.goal}` },
+        h("span", { class: "pig-bank", style: { width: `${(100 * st.scores[q]) / st.goal}%` } }),
+        q === st.current && !st.over
+          ? h("span", {
+              class: "pig-turn",
+              style: { width: `${(100 * Math.min(st.turn_total, st.goal - st.scores[q])) / st.goal}%` },
+            })
+          : null,
+      ),
+      h("span", { class: "pig-score", text: `${st.scores[q]}` }),
+    ),
+  );
+  const rolls = st.moves.filter((m) => typeof m === "number");
+  const turn = h(
+    "p",
+    { class: "pig-turn-line" },
+    st.can_act ? "Your turn: " : `${st.players[st.current]}'s turn: `,
+    rolls.length
+      ? rolls.map((f) => h("span", { class: "pig-die", title: `rolled ${f}`, text: FACES[f] }))
+      : "no roll yet",
+    ` — ${st.turn_total} on the turn`,
+  );
+  const button = (choice, text, key) =>
+    h(
+      "button",
+      {
+        class: `dsa-btn${choice === "roll" ? " dsa-primary" : ""}`,
+        "data-choice": choice,
+        disabled: pending || !st.legal.includes(choice),
+        onclick: () => act({ type: "intent", choice }),
+      },
+      text,
+      h("kbd", { text: key }),
+    );
+  return h(
+    "div",
+    { class: "pig-board" },
+    h("p", { class: "pig-goal", text: `First to bank ${st.goal} wins. A 1 loses the turn's points.` }),
+    rows,
+    st.over ? null : turn,
+    st.can_act
+      ? h("div", { class: "pig-actions" }, button("roll", "Roll", "R"), button("hold", `Hold ${st.turn_total}`, "H"))
+      : null,
+  );
+}
+
+function onKey(ev, st, act) {
+  const choice = { r: "roll", h: "hold" }[ev.key.toLowerCase()];
+  if (!choice || !st.legal.includes(choice)) return false;
+  act({ type: "intent", choice });
+  return true;
+}
+
+export default () => ({
+  render: (ctx) => mountShell(ctx, { title: "Pig", cls: "pig-root", draw, onKey, help: "Game keys: R roll · H hold" }),
+});

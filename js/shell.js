@@ -1,0 +1,364 @@
+// The platform's front-end shell: everything a board on the platform's session shares, written
+// once. A game gives only a renderer: draw(state, act) returning its board's elements, and its
+// own keys. The shell owns the transport (every intent carries the state number; one in flight
+// at a time, with a watchdog), the bot clock, the focus rule and common keys (js/keys.js), the
+// header with the status and the keys badge, the refusal line (Python's words, as text), the
+// curtain, the history and what-if bar, the help line, the setup form generated from the game's
+// option schema, and the static-export rule (no kernel: the controls that need Python are
+// disabled and a note says why).
+import { drawCurtain } from "./curtain.js";
+import { h, replaceChildren } from "./dom.js";
+import { attachKeys, COMMON_HELP, keyLabel } from "./keys.js";
+
+const ANSWER_TIMEOUT_MS = 15000;
+
+/** The status line: whose turn it is, in words, or how the game ended. */
+export function statusText(st) {
+  if (!st.players) return "Loading…";
+  if (st.over) {
+    const w = (st.winners || []).map((q) => st.players[q]);
+    return w.length ? `Game over: ${w.join(" and ")} ${w.length > 1 ? "win" : "wins"}.` : "Game over.";
+  }
+  if (st.problem) return "Paused: a bot could not move.";
+  const who = st.players[st.actor];
+  if (st.mode === "history") return `The past: step ${st.history.at} of ${st.history.n}.`;
+  const mine = st.can_act ? "your turn" : `${who}'s turn`;
+  return st.mode === "whatif"
+    ? `What-if: ${mine}.`
+    : `${who === undefined ? "" : mine[0].toUpperCase()}${mine.slice(1)}.`;
+}
+
+/** One labelled input of the generated setup form, for an option of the schema ({key, label,
+ * default, help, choices: [{value, label}] or min/max}); `onChange(value)` gets the value. */
+export function optionField(opt, value, onChange) {
+  const id = `dsa-opt-${opt.key}`;
+  let input;
+  if (opt.choices) {
+    input = h(
+      "select",
+      {
+        id,
+        "data-field": opt.key,
+        "data-option": opt.key,
+        onchange: (ev) => onChange(opt.choices[Number(ev.target.value)].value),
+      },
+      opt.choices.map((c, i) =>
+        h("option", {
+          value: String(i),
+          selected: JSON.stringify(c.value) === JSON.stringify(value),
+          text: `${c.label}${JSON.stringify(c.value) === JSON.stringify(opt.default) ? " (usual)" : ""}`,
+        }),
+      ),
+    );
+  } else {
+    input = h("input", {
+      id,
+      type: "number",
+      "data-field": opt.key,
+      "data-option": opt.key,
+      min: opt.min ?? undefined,
+      max: opt.max ?? undefined,
+      value: value ?? "",
+      oninput: (ev) => onChange(ev.target.value === "" ? null : Number(ev.target.value)),
+    });
+  }
+  return h(
+    "div",
+    { class: "dsa-field" },
+    h("label", { for: id, text: opt.label }),
+    input,
+    opt.help ? h("small", { text: opt.help }) : null,
+  );
+}
+
+/** The setup form, generated from the `setup` trait (players, seats' kinds, seed, schema). */
+export function drawSetupForm(setup, start) {
+  const names = [...(setup.players || [])];
+  const kinds = [...(setup.kinds || [])];
+  const [lo, hi] = setup.seats || [2, 6];
+  const bots = setup.bot_names || [];
+  const values = {};
+  const options = {};
+  let count = names.length;
+  const rows = h("div", { class: "dsa-seat-rows" });
+  const drawRows = () => {
+    rows.replaceChildren();
+    for (let q = 0; q < count; q++) {
+      names[q] ??= q === 0 ? "You" : `Bot ${q}`;
+      kinds[q] ??= q === 0 ? "human" : bots[bots.length - 1];
+      rows.append(
+        h(
+          "div",
+          { class: "dsa-seat-row" },
+          h("input", {
+            type: "text",
+            maxlength: 40,
+            value: names[q],
+            "aria-label": `Player ${q + 1} name`,
+            oninput: (ev) => {
+              names[q] = ev.target.value;
+            },
+          }),
+          h(
+            "select",
+            {
+              "aria-label": `Player ${q + 1}: a person or a bot`,
+              onchange: (ev) => {
+                kinds[q] = ev.target.value;
+              },
+            },
+            ["human", ...bots].map((b) =>
+              h("option", { value: b, selected: b === kinds[q], text: b === "human" ? "a person" : `bot: ${b}` }),
+            ),
+          ),
+        ),
+      );
+    }
+  };
+  drawRows();
+  const countField = h(
+    "select",
+    {
+      "aria-label": "Number of players",
+      onchange: (ev) => {
+        count = Number(ev.target.value);
+        drawRows();
+      },
+    },
+    Array.from({ length: hi - lo + 1 }, (_, i) => lo + i).map((n) =>
+      h("option", { value: n, selected: n === count, text: `${n} players` }),
+    ),
+  );
+  const seed = h("input", {
+    type: "number",
+    min: 0,
+    value: setup.seed ?? "",
+    placeholder: "a new shuffle",
+    "aria-label": "Seed",
+  });
+  const form = h(
+    "form",
+    {
+      class: "dsa-setup-form",
+      "aria-label": "New game",
+      onsubmit: (ev) => {
+        ev.preventDefault();
+        const out = { players: names.slice(0, count), kinds: kinds.slice(0, count), ...values };
+        if (seed.value !== "") out.seed = Number(seed.value);
+        if (Object.keys(options).length) out.options = options;
+        start(out);
+      },
+    },
+    h("div", { class: "dsa-field" }, h("label", { text: "Players" }), countField),
+    rows,
+    (setup.setup_schema || []).map((o) =>
+      optionField(o, o.default, (v) => {
+        values[o.key] = v;
+      }),
+    ),
+    (setup.schema || []).map((o) =>
+      optionField(o, o.default, (v) => {
+        options[o.key] = v;
+      }),
+    ),
+    h("div", { class: "dsa-field" }, h("label", { text: "Seed (the same seed, the same game)" }), seed),
+    h("button", { type: "submit", class: "dsa-btn dsa-primary", text: "Start" }),
+  );
+  return h("details", { class: "dsa-setup" }, h("summary", { text: "New game…" }), form);
+}
+
+/** A button of the shell's bars: its key in a <kbd>, its action in data-action. */
+function tool(text, action, key, enabled, onclick) {
+  return h(
+    "button",
+    { class: "dsa-btn", "data-action": action, disabled: !enabled, onclick },
+    text,
+    key ? h("kbd", { text: key }) : null,
+  );
+}
+
+/**
+ * Mount a game's board on the shell. game = {title, cls, draw(st, act) -> elements, onKey(ev,
+ * st, act) -> bool, help}. `act(msg)` sends an intent ({type, ...}); the shell adds its seq.
+ */
+export function mountShell({ model, el }, game) {
+  const root = h("div", {
+    class: `dsa-root dsa-shell ${game.cls || ""}`,
+    role: "group",
+    "aria-label": `${game.title} game`,
+  });
+  el.append(root);
+  let pending = false;
+  let watchdog = null;
+  let botTimer = null;
+  const live = () => model.get("state") || {};
+  const remote = () => !!model.get("remote");
+
+  function act(msg) {
+    const st = live();
+    if (pending) return;
+    pending = true;
+    root.dataset.pending = "1";
+    try {
+      model.send({ ...msg, seq: st.seq });
+    } catch (_e) {
+      pending = false;
+      delete root.dataset.pending;
+      root.dataset.kernel = "none";
+      draw();
+      return;
+    }
+    clearTimeout(watchdog);
+    watchdog = setTimeout(() => {
+      pending = false;
+      delete root.dataset.pending;
+      draw();
+    }, ANSWER_TIMEOUT_MS);
+    draw();
+  }
+  const tools = {
+    prev: (st) =>
+      st.mode !== "whatif" &&
+      st.history.n > 0 &&
+      act({ type: "scrub", step: Math.max(0, (st.history.at ?? st.history.n) - 1) }),
+    next: (st) =>
+      st.mode === "history" &&
+      act({ type: "scrub", step: st.history.at + 1 >= st.history.n ? null : st.history.at + 1 }),
+    first: (st) => st.mode !== "whatif" && st.history.n > 0 && act({ type: "scrub", step: 0 }),
+    live: (st) => st.mode === "history" && act({ type: "scrub", step: null }),
+    whatIf: (st) => st.mode !== "whatif" && !st.curtain && act({ type: "what_if" }),
+    undo: (st) => st.whatif?.can_undo && act({ type: "undo" }),
+    redo: (st) => st.whatif?.can_redo && act({ type: "redo" }),
+    playOut: (st) => st.mode === "whatif" && !st.over && act({ type: "play_out" }),
+    back: (st) => st.mode === "whatif" && act({ type: "back_to_real" }),
+    botMove: (st) => st.mode === "real" && !st.over && st.kinds?.[st.actor] !== "human" && act({ type: "bot_step" }),
+    pause: () => act({ type: "pause", paused: !model.get("paused") }),
+  };
+  const keys = attachKeys(root, {
+    onKey(ev, action) {
+      const st = live();
+      if (!st.players || pending) return !!action;
+      if (action && !remote() && tools[action]) return tools[action](st) !== false || true;
+      return game.onKey ? game.onKey(ev, st, act) : false;
+    },
+  });
+
+  function scheduleBot(st) {
+    clearTimeout(botTimer);
+    if (!st.players || st.over || st.mode !== "real" || st.curtain || model.get("paused") || remote()) return;
+    if ((st.kinds?.[st.actor] ?? "human") === "human") return;
+    const seq = st.seq;
+    botTimer = setTimeout(
+      () => {
+        if (live().seq === seq && !model.get("paused")) {
+          try {
+            model.send({ type: "bot_step", seq });
+          } catch (_e) {
+            root.dataset.kernel = "none";
+          }
+        }
+      },
+      Math.max(0, Number(model.get("bot_delay")) || 0),
+    );
+  }
+
+  function bars(st) {
+    if (remote()) return null;
+    const hist = st.history || { n: 0, at: null };
+    const wi = st.mode === "whatif";
+    const row = wi
+      ? [
+          h("span", {
+            class: "dsa-mode-note",
+            text: st.whatif?.sampled ? "What-if (hidden cards drawn again)" : "What-if",
+          }),
+          tool("Undo", "undo", keyLabel("undo"), st.whatif?.can_undo, () => tools.undo(st)),
+          tool("Redo", "redo", keyLabel("redo"), st.whatif?.can_redo, () => tools.redo(st)),
+          tool("Bots play on", "play-out", keyLabel("playOut"), !st.over, () => tools.playOut(st)),
+          tool("Back to the real game", "back", keyLabel("back"), true, () => tools.back(st)),
+        ]
+      : [
+          tool("◀ Step back", "prev", keyLabel("prev"), hist.n > 0, () => tools.prev(st)),
+          tool("Step on ▶", "next", keyLabel("next"), st.mode === "history", () => tools.next(st)),
+          tool("Live", "live", keyLabel("live"), st.mode === "history", () => tools.live(st)),
+          tool("What-if…", "what-if", keyLabel("whatIf"), !st.curtain, () => tools.whatIf(st)),
+          tool(model.get("paused") ? "Resume bots" : "Pause bots", "pause", keyLabel("pause"), true, () =>
+            tools.pause(),
+          ),
+        ];
+    return h(
+      "div",
+      { class: `dsa-toolbar dsa-mode-${st.mode}`, role: "toolbar", "aria-label": "History and what-if" },
+      row,
+    );
+  }
+
+  function draw() {
+    const st = live();
+    const err = model.get("error") || {};
+    root.dataset.seq = String(st.seq ?? -1);
+    root.dataset.mode = st.mode || "";
+    root.dataset.over = st.over ? "1" : "";
+    const header = h(
+      "div",
+      { class: "dsa-header" },
+      h("span", { class: "dsa-status", role: "status", text: statusText(st) }),
+      keys.badge,
+    );
+    const refusal = h("p", { class: "dsa-error", role: "alert", hidden: !err.message, text: err.message || "" });
+    const parts = [header, refusal];
+    if (st.problem) parts.push(h("p", { class: "dsa-error", role: "alert", text: st.problem.message }));
+    if (!st.players) {
+      replaceChildren(root, parts);
+      return;
+    }
+    if (st.curtain) parts.push(drawCurtain(st.curtain, { pending, show: () => act({ type: "show_seat" }) }));
+    else parts.push(game.draw(st, act, { pending }));
+    parts.push(bars(st));
+    const labels = st.history?.labels || [];
+    if (labels.length) {
+      parts.push(
+        h(
+          "ol",
+          { class: "dsa-log", "aria-label": "What happened", start: Math.max(1, labels.length - 7) },
+          labels.slice(-8).map((t) => h("li", { text: t })),
+        ),
+      );
+    }
+    if (st.over && !remote())
+      parts.push(
+        h("button", {
+          class: "dsa-btn dsa-primary",
+          "data-action": "play-again",
+          onclick: () => act({ type: "play_again" }),
+          text: "Play again",
+        }),
+      );
+    if (!remote()) parts.push(drawSetupForm(model.get("setup") || {}, (setup) => act({ type: "new_game", setup })));
+    if (root.dataset.kernel === "none")
+      parts.push(
+        h("p", {
+          class: "dsa-note",
+          text: "No Python kernel is running: this is a picture of the game. Run the notebook to play.",
+        }),
+      );
+    parts.push(h("p", { class: "dsa-help", text: `${game.help} · ${COMMON_HELP}` }));
+    replaceChildren(root, parts);
+    scheduleBot(st);
+  }
+
+  const onChange = () => {
+    pending = false;
+    delete root.dataset.pending;
+    clearTimeout(watchdog);
+    draw();
+  };
+  for (const name of ["state", "error", "paused", "setup"]) model.on(`change:${name}`, onChange);
+  draw();
+  return () => {
+    clearTimeout(watchdog);
+    clearTimeout(botTimer);
+    keys.dispose();
+    for (const name of ["state", "error", "paused", "setup"]) model.off(`change:${name}`, onChange);
+  };
+}

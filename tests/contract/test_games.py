@@ -1,0 +1,295 @@
+"""The contract every registered game keeps, run once per game of the game registry.
+
+Nothing here names a game: a game joins these tests by registering
+(``dsa_widget/<folder>/registration.py``).  Setups are drawn from the game's own schema (its
+seat range, its setup keywords and its rule options), move lists by hypothesis, so a failure
+shrinks to a short game.
+
+* the registry entry resolves, and every bot it names plays a legal move;
+* states speak the protocol (:mod:`dsa_widget.core.protocol`): who moves, legal actions,
+  chance outcomes that sum to exactly 1, clones independent of their originals;
+* a view holds no hidden information: a state drawn from seat ``q``'s view shows seat ``q``
+  the very same view;
+* an illegal action raises the core :class:`~dsa_widget.core.errors.IllegalActionError` (a
+  ``ValueError``) and changes nothing;
+* records round-trip through JSON at every turn boundary, and a hostile record is refused
+  with a :class:`~dsa_widget.core.errors.GameError`, never another exception.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import random
+import subprocess
+import sys
+from fractions import Fraction
+from typing import Any
+
+import pytest
+from helpers import play_choices
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+
+from dsa_widget.core import CHANCE, TERMINAL, GameState, GameView
+from dsa_widget.core.errors import GameError, IllegalActionError
+from dsa_widget.core.records import formats, replay
+from dsa_widget.core.registry import GameSpec, games
+
+GAMES = games()
+IDS = [g.name for g in GAMES]
+#: at most this many actions a drawn game plays (some games run long under random play)
+MAX_STEPS = 150
+
+
+def new_game(spec: GameSpec, seed: int) -> Any:
+    """A game of ``spec`` from a setup drawn with ``seed``: seats in range, setup keywords near
+    their defaults, each rule option drawn from its choices.  Draws the rules refuse (a
+    combination of options no table uses) are skipped."""
+    r = random.Random(seed)
+    lo, hi = spec.seats
+    setup: dict[str, Any] = {"players": r.randint(lo, min(hi, lo + 3)), "seed": seed}
+    for opt in spec.setup_schema():
+        lo_v = opt.minimum if opt.minimum is not None else opt.default
+        setup[opt.key] = r.randint(max(lo_v, 1), max(opt.default, 1)) if r.random() < 0.5 else opt.default
+    options = {o.key: r.choice(o.choices)[0] for o in spec.option_schema() if o.choices and r.random() < 0.3}
+    if options:
+        setup["options"] = options
+    try:
+        return spec.new_game(**setup)
+    except GameError:
+        assume(False)
+
+
+def play(g: Any, moves: list[int]) -> Any:
+    """Play the drawn move list (each an index into the legal actions or chance outcomes)."""
+    return play_choices(g, moves, MAX_STEPS)
+
+
+def snapshot(g: Any) -> str:
+    """Everything public about a state, and its record: equal snapshots, equal states."""
+    views = [g.view(q).to_dict() for q in range(len(g.players))]
+    return json.dumps([views, g.to_move, g.turn_number, g.to_record()], sort_keys=True, default=str)
+
+
+moves = st.lists(st.integers(0, 1000), max_size=MAX_STEPS)
+seeds = st.integers(0, 10**6)
+SETTINGS = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
+
+
+# ---------------------------------------------------------------------- the registry entry
+
+
+@pytest.mark.parametrize("spec", GAMES, ids=IDS)
+def test_the_registry_entry_resolves(spec: GameSpec) -> None:
+    assert spec.state_class() is not None and spec.view_class() is not None
+    assert formats()[spec.record_format] is spec
+    bots = spec.bot_registry()
+    assert spec.default_bot in bots.names and set(bots.summaries) == set(bots.names)
+    lo, hi = spec.seats
+    assert 1 <= lo <= spec.default_players <= hi
+    for opt in (*spec.setup_schema(), *spec.option_schema()):
+        assert opt.label and opt.label[0].isupper(), opt  # words for people, not identifiers
+        json.dumps(opt.to_dict())
+        if opt.choices:
+            assert opt.default in [v for v, _ in opt.choices], opt
+    g = spec.new_game(players=spec.default_players, seed=1)
+    state: GameState = g
+    view: GameView = g.view(0)
+    assert isinstance(state, GameState) and isinstance(view, GameView)
+
+
+def test_the_command_line_lists_every_game() -> None:
+    out = subprocess.run(
+        [sys.executable, "-m", "dsa_widget", "games"], capture_output=True, text=True, check=True
+    ).stdout.splitlines()
+    assert [line.split()[0] for line in out] == IDS
+    assert all(spec.record_format in line for spec, line in zip(GAMES, out, strict=True))
+
+
+@pytest.mark.parametrize("spec", GAMES, ids=IDS)
+def test_every_bot_plays_a_legal_move(spec: GameSpec) -> None:
+    from dsa_widget.core.bots import play_bot_move
+
+    reg = spec.bot_registry()
+    for k, name in enumerate(reg.names):
+        g = spec.new_game(players=spec.default_players, seed=k)
+        rng = random.Random(k)
+        while g.to_move == CHANCE:
+            g.sample_chance()
+        if g.is_over:
+            continue
+        legal = g.legal_actions()
+        bot = reg.make_bot(name, seed=k)
+        choice = bot(g.view(g.to_move), legal)
+        assert choice in legal, (name, choice)
+        play_bot_move(g, name, rng=rng)  # by name, through the registry
+
+
+# ---------------------------------------------------------------------- the protocol
+
+
+@pytest.mark.parametrize("spec", GAMES, ids=IDS)
+@SETTINGS
+@given(seed=seeds, choices=moves)
+def test_states_speak_the_protocol(spec: GameSpec, seed: int, choices: list[int]) -> None:
+    g = new_game(spec, seed)
+    n = len(g.players)
+    for k in choices[:MAX_STEPS]:
+        t = g.to_move
+        assert g.is_over == (t == TERMINAL)
+        if t == TERMINAL:
+            assert g.legal_actions() == () and g.current_player is None
+            assert set(g.winners) <= set(range(n)) and len(g.returns()) == n
+            break
+        if t == CHANCE:
+            outcomes = g.chance_outcomes()
+            assert outcomes and sum((p for _, p in outcomes), Fraction(0)) == 1
+            assert all(p > 0 for _, p in outcomes)
+            g.apply_chance(outcomes[k % len(outcomes)][0])
+            continue
+        assert 0 <= t < n and g.current_player == t
+        legal = g.legal_actions()
+        assert legal and tuple(g.view(t).legal) == tuple(legal)
+        g.apply(legal[k % len(legal)])
+    assert len(g.scores) == n
+
+
+@pytest.mark.parametrize("spec", GAMES, ids=IDS)
+@SETTINGS
+@given(seed=seeds, choices=moves, more=moves)
+def test_clones_are_independent(spec: GameSpec, seed: int, choices: list[int], more: list[int]) -> None:
+    g = play(new_game(spec, seed), choices)
+    before = snapshot(g)
+    c = g.clone()
+    assert snapshot(c) == before
+    play(c, more)
+    assert snapshot(g) == before
+
+
+@pytest.mark.parametrize("spec", GAMES, ids=IDS)
+@SETTINGS
+@given(seed=seeds, choices=moves, sample=st.integers(0, 2**32))
+def test_views_hold_no_hidden_information(spec: GameSpec, seed: int, choices: list[int], sample: int) -> None:
+    """A state drawn from what seat ``q`` knows (its hidden information re-drawn) shows ``q``
+    the same view: so the view depends on nothing ``q`` may not know."""
+    g = play(new_game(spec, seed), choices)
+    for q in range(len(g.players)):
+        view = g.view(q)
+        drawn = view.sample(random.Random(sample + q))
+        assert drawn.view(q).to_dict() == view.to_dict()
+        assert drawn.to_move == g.to_move
+        if q == g.to_move:  # another seat's legal actions may depend on its hidden hand
+            assert drawn.legal_actions() == g.legal_actions()
+
+
+@pytest.mark.parametrize("spec", GAMES, ids=IDS)
+@SETTINGS
+@given(seed=seeds, choices=moves)
+def test_illegal_actions_change_nothing(spec: GameSpec, seed: int, choices: list[int]) -> None:
+    g = play(new_game(spec, seed), choices)
+    if g.to_move < 0:
+        return
+    before = snapshot(g)
+    legal = g.legal_actions()
+    for junk in ("fly away", "", "x" * 10_000, 7, None, True, 2.5, ["roll"], {"a": 1}):
+        if junk in legal:
+            continue
+        with pytest.raises(IllegalActionError) as caught:
+            g.apply(junk)
+        assert isinstance(caught.value, ValueError) and str(caught.value)
+        assert len(str(caught.value)) < 400  # a sentence, not the input echoed back
+        assert snapshot(g) == before
+
+
+# ---------------------------------------------------------------------- records
+
+
+def to_boundary(g: Any, rng: random.Random) -> Any:
+    """Play on until the state is at a turn boundary (what a record replays to)."""
+    for _ in range(10 * MAX_STEPS):
+        if g.at_turn_boundary or g.is_over:
+            return g
+        if g.to_move == CHANCE:
+            g.sample_chance()
+        else:
+            legal = g.legal_actions()
+            g.apply(legal[rng.randrange(len(legal))])
+    pytest.fail("no turn boundary within the bound")
+
+
+@pytest.mark.parametrize("spec", GAMES, ids=IDS)
+@SETTINGS
+@given(seed=seeds, choices=moves)
+def test_records_round_trip(spec: GameSpec, seed: int, choices: list[int]) -> None:
+    g = to_boundary(play(new_game(spec, seed), choices), random.Random(seed))
+    record = json.loads(json.dumps(g.to_record()))
+    assert record["format"] == spec.record_format
+    back = spec.from_record(record)
+    assert snapshot(back) == snapshot(g)
+    assert replay(record) == json.loads(json.dumps(spec.show(g)))
+
+
+def _mutations(record: Any, rng: random.Random) -> Any:
+    """``record`` with one part replaced by something of the wrong kind, or removed."""
+    doc = copy.deepcopy(record)
+    paths: list[tuple[Any, Any]] = []
+
+    def walk(x: Any) -> None:
+        if isinstance(x, dict):
+            for k, v in x.items():
+                paths.append((x, k))
+                walk(v)
+        elif isinstance(x, list):
+            for i, v in enumerate(x):
+                paths.append((x, i))
+                walk(v)
+
+    walk(doc)
+    where, key = rng.choice(paths)
+    junk = rng.choice([None, True, -1, 2**70, 1.5, "", "zz" * 50, [], {}, [[[[]]]], {"x": None}, "NaN"])
+    if isinstance(where, dict) and rng.random() < 0.3:
+        del where[key]
+    else:
+        where[key] = junk
+    return doc
+
+
+@pytest.mark.parametrize("spec", GAMES, ids=IDS)
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
+@given(seed=seeds, choices=moves, mutation=st.integers(0, 2**32))
+def test_hostile_records_are_refused_cleanly(
+    spec: GameSpec, seed: int, choices: list[int], mutation: int
+) -> None:
+    g = to_boundary(play(new_game(spec, seed), choices), random.Random(seed))
+    doc = _mutations(json.loads(json.dumps(g.to_record())), random.Random(mutation))
+    try:
+        replay(doc)
+    except GameError as e:
+        assert str(e) and len(str(e)) < 600
+    text = json.dumps(doc)
+    for cut in (len(text) // 2, len(text) - 1):
+        with pytest.raises(GameError):
+            replay(text[:cut])
+
+
+def test_the_old_name_of_an_illegal_action_warns() -> None:
+    import dsa_widget
+    import dsa_widget.deep_sea as ds
+
+    with pytest.warns(DeprecationWarning, match="IllegalActionError"):
+        old = dsa_widget.IllegalChoiceError
+    with pytest.warns(DeprecationWarning):
+        assert ds.IllegalChoiceError is old is ds.IllegalActionError
+    assert issubclass(old, IllegalActionError)
+
+
+@pytest.mark.parametrize("spec", GAMES, ids=IDS)
+def test_every_package_exports_the_same_names(spec: GameSpec) -> None:
+    import importlib
+
+    pkg = importlib.import_module(f"dsa_widget.{spec.folder}")
+    assert pkg.Game is spec.state_class() and pkg.View is spec.view_class()
+    assert issubclass(pkg.IllegalActionError, IllegalActionError)
+    if spec.widget is not None:
+        assert getattr(pkg, spec.widget_class().__name__) is spec.widget_class()

@@ -1,0 +1,185 @@
+"""The widget and server contract of every game on the platform (its board a
+:class:`~dsa_widget.bridge.GameWidget`, its table a
+:class:`~dsa_widget.server.session_table.SessionTable`), run once per such game of the
+registry, with no kernel and no browser.
+
+* hostile messages never raise, always say why, and change nothing;
+* a refused intent leaves the screen as it was, and a stale one says so in words;
+* every verb called from a cell redraws the board;
+* a failing bot changes nothing: the game pauses and the board says why, in the notebook and
+  at a served table alike (and the table does not stall);
+* serving a board serves its own game and seats, and the board follows the table;
+* the screen of a seat depends only on what that seat may know.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import random
+from typing import Any
+
+import pytest
+
+from dsa_widget.bridge import GameWidget
+from dsa_widget.core.registry import GameSpec, games
+from dsa_widget.server import Table, make_table
+
+PLATFORM = [g for g in games() if g.widget is not None and issubclass(g.widget_class(), GameWidget)]
+IDS = [g.name for g in PLATFORM]
+
+
+def board(spec: GameSpec, **kw: Any) -> GameWidget:
+    lo, _ = spec.seats
+    kw.setdefault("seats", {q: "random" for q in range(1, lo)})
+    return spec.widget_class()(players=[f"P{q}" for q in range(lo)], seed=3, **kw)
+
+
+def screen(w: GameWidget) -> str:
+    return json.dumps({"state": w.state, "setup": w.setup, "paused": w.paused}, sort_keys=True)
+
+
+HOSTILE: list[Any] = [
+    None,
+    [],
+    "intent",
+    42,
+    {"type": 5},
+    {"type": "nope", "seq": 0},
+    {"type": "__init__", "seq": 0},
+    {"type": "_choice", "seq": 0},
+    {"type": "intent"},
+    {"type": "intent", "seq": 0},
+    {"type": "intent", "seq": 0, "choice": 7},
+    {"type": "intent", "seq": 0, "choice": ""},
+    {"type": "intent", "seq": 0, "choice": "x" * 10_000},
+    {"type": "intent", "seq": 0, "choice": "fly away"},
+    {"type": "intent", "seq": True, "choice": "x"},
+    {"type": "intent", "seq": -99, "choice": "x"},
+    {"type": "intent", "seq": "0", "choice": "x"},
+    {"type": "intent", "seq": 2**80, "choice": "x"},
+    {"type": "pause", "seq": 0, "paused": "yes"},
+    {"type": "show_seat", "seq": 0},
+    {"type": "scrub", "seq": 0, "step": 999},
+    {"type": "scrub", "seq": 0, "step": "0"},
+    {"type": "undo", "seq": 0},
+    {"type": "redo", "seq": 0},
+    {"type": "back_to_real", "seq": 0},
+    {"type": "play_out", "seq": 0},
+    {"type": "new_game", "seq": 0},
+    {"type": "new_game", "seq": 0, "setup": []},
+    {"type": "new_game", "seq": 0, "setup": {"players": ["a"]}},
+    {"type": "new_game", "seq": 0, "setup": {"players": ["a", "b"], "kinds": ["human", "skynet"]}},
+    {"type": "new_game", "seq": 0, "setup": {"players": ["a", "b"], "options": {"nope": 1}}},
+    {"type": "new_game", "seq": 0, "setup": {"players": ["a", "b"], "seed": -1}},
+    {"type": "new_game", "seq": 0, "setup": {"players": ["a", "b"], "evil": 1}},
+    {"type": "new_game", "seq": 0, "setup": {"players": ["a" * 100, "b"]}},
+    {"type": "new_game", "seq": 0, "setup": {"players": "ab"}},
+]
+
+
+@pytest.mark.parametrize("spec", PLATFORM, ids=IDS)
+@pytest.mark.parametrize("k", range(len(HOSTILE)))
+def test_hostile_messages_never_raise_say_why_and_change_nothing(spec: GameSpec, k: int) -> None:
+    w = board(spec)
+    before = screen(w)
+    w.handle_intent(copy.deepcopy(HOSTILE[k]))
+    assert w.error and w.error["message"] and len(w.error["message"]) <= 300, HOSTILE[k]
+    assert w.last_exception is None
+    assert screen(w) == before
+
+
+@pytest.mark.parametrize("spec", PLATFORM, ids=IDS)
+def test_a_stale_click_is_refused_in_words(spec: GameSpec) -> None:
+    w = board(spec, seats={})
+    legal = w.state["legal"] or [w.state["chance"]]
+    w.apply(legal[0])
+    before = screen(w)
+    w.handle_intent({"type": "intent", "seq": w.seq - 1, "choice": legal[0]})
+    assert w.error["kind"] == "stale" and "nothing changed" in w.error["message"]
+    assert screen(w) == before
+
+
+@pytest.mark.parametrize("spec", PLATFORM, ids=IDS)
+def test_every_verb_from_a_cell_redraws_the_board(spec: GameSpec) -> None:
+    w = board(spec, seats={})
+    for verb in ("apply", "branch", "apply_in_branch", "undo", "redo", "back_to_real", "seek"):
+        seq = w.state["seq"]
+        if verb == "apply":
+            w.apply((w.state["legal"] or [w.state["chance"]])[0])
+        elif verb == "apply_in_branch":
+            w.handle_intent(
+                {"type": "intent", "seq": w.seq, "choice": (w.state["legal"] or [w.state["chance"]])[0]}
+            )
+        elif verb == "seek":
+            w.seek(0)
+        else:
+            getattr(w, verb)()
+        assert w.state["seq"] > seq, verb
+    assert w.state["mode"] == "history"
+    w.seek(None)
+    w.new_game(players=list(w.game.players), seed=9)
+    assert w.state["history"]["n"] == 0 and not w.error
+
+
+def _broken_bot(view: Any, legal: tuple[Any, ...]) -> Any:
+    raise RuntimeError("the bot's own bug")
+
+
+@pytest.mark.parametrize("spec", PLATFORM, ids=IDS)
+def test_a_failing_bot_pauses_the_game_and_says_why(spec: GameSpec) -> None:
+    lo, _ = spec.seats
+    w = spec.widget_class()(
+        players=[f"P{q}" for q in range(lo)], seats=dict.fromkeys(range(lo), _broken_bot), seed=1
+    )
+    while w.game.to_move < 0 and not w.game.is_over:  # a chance step first: the runner draws it
+        w.bot_move()
+    steps = w.state["history"]["n"]
+    w.handle_intent({"type": "bot_step", "seq": w.seq})
+    assert w.paused and w.state["problem"] and "RuntimeError" in w.state["problem"]["message"]
+    assert w.error["kind"] == "bot" and "paused" in w.error["message"]
+    assert w.state["history"]["n"] == steps  # nothing was played for the bot
+    # the same at a served table: the table pauses and every screen says why; nothing stalls
+    table = make_table(spec.new_game(players=lo, seed=1), seats=[_broken_bot] * lo, started=True)
+    assert isinstance(table, Table)
+    table.run_bots(max_choices=50)
+    shown = table.game.screen(None, table.seq)
+    assert shown["paused"] and "could not move" in shown["state"]["problem"]["message"]
+    assert not table.game.bot_due()
+
+
+@pytest.mark.parametrize("spec", PLATFORM, ids=IDS)
+def test_serving_a_board_serves_its_own_game(spec: GameSpec) -> None:
+    lo, _ = spec.seats
+    w = board(spec, seats={q: "random" for q in range(1, lo)})
+    table = make_table(w)
+    assert table.game.game is w.game and table.game.seats == w.seats
+    assert w.state["viewer"] is None  # the notebook now shows a spectator's screen
+    seq = w.seq
+    table.started = True
+    table.run_bots()  # until a human is to act
+    t = table.game.to_move
+    legal = table.game.game.legal_actions() or (table.game.game.CHANCE_ACTION,)
+    assert table.handle(t, {"type": "intent", "seq": table.seq, "choice": legal[0]}) is None
+    assert w.seq > seq and w.state["history"]["n"] >= 1
+
+
+@pytest.mark.parametrize("spec", PLATFORM, ids=IDS)
+def test_a_seats_screen_depends_only_on_what_it_may_know(spec: GameSpec) -> None:
+    """Two games that seat 0 cannot tell apart (one drawn from its view) give seat 0 the very
+    same screen: no synced trait holds a value it may not know."""
+    rng = random.Random(4)
+    for k in range(6):
+        g = spec.new_game(players=spec.seats[0], seed=k)
+        for _ in range(rng.randrange(30)):
+            if g.is_over:
+                break
+            if g.to_move < 0:
+                g.sample_chance()
+            else:
+                legal = g.legal_actions()
+                g.apply(legal[rng.randrange(len(legal))])
+        other = g.view(0).sample(random.Random(k))
+        a = spec.widget_class()(game=g.clone(), viewer=0)
+        b = spec.widget_class()(game=other, viewer=0)
+        assert a.state == b.state

@@ -1,0 +1,67 @@
+"""Pig, the fourth game, in real Chromium inside a real JupyterLab: the platform's shell draws
+it (js/shell.js + js/pig/widget.js). A click rolls, a key holds, the optimal bot answers on its
+own, the keys never reach the notebook, what-if and back by keys, and a refusal in words."""
+
+from __future__ import annotations
+
+import json
+
+from playwright.sync_api import expect
+
+CELL = (
+    "from dsa_widget.pig import Pig\n"
+    "w = Pig(players=['You', 'Bot'], seats={1: 'optimal'}, goal=30, seed=2, bot_delay=30)\nw"
+)
+
+
+def moved(page, root, seq: int) -> None:
+    page.wait_for_function(
+        "([root, seq]) => Number(root.dataset.seq) > seq", arg=[root.element_handle(), seq], timeout=60_000
+    )
+
+
+def test_pig_plays_by_click_and_key_on_the_shell(lab, page, console):
+    nb = lab.open("pig_play.ipynb", [CELL])
+    nb.run_all()
+    root = nb.output(0).locator(".pig-root")
+    expect(root).to_be_visible()
+    expect(root).to_have_attribute("data-keys", "on")
+    expect(root.locator(".dsa-help")).to_contain_text("R roll")
+    cells = nb.panel.locator(".jp-Cell").count()
+    # a click on Roll: Python applies it and throws the die, the board redraws with the step
+    seq = int(root.get_attribute("data-seq"))
+    root.locator('button[data-choice="roll"]').click()
+    moved(page, root, seq)
+    assert "rolled" in root.locator(".dsa-log li").last.inner_text()
+    # keys the notebook would take (x cuts a cell, m makes it markdown) do nothing to it
+    for key in ("x", "m", "a", "b"):
+        page.keyboard.press(key)
+    assert nb.panel.locator(".jp-Cell").count() == cells
+    assert nb.panel.locator(".jp-MarkdownCell").count() == 0
+    # play on by keys until the bot has had a turn and it is the human's turn again
+    read = (
+        "import json; st = w.state\n"
+        "print(json.dumps([st['actor'], st['legal'], w.seq, st['history']['labels']]))"
+    )
+    for _ in range(60):
+        actor, legal, seq, labels = json.loads(nb.execute(read).stdout)
+        if actor == 0 and any(label.startswith("Bot ") for label in labels):
+            break
+        if actor == 0:
+            page.keyboard.press("h" if "hold" in legal else "r")
+        moved(page, root, seq)  # our move, or the bot's
+    page.wait_for_function(
+        "([root, seq]) => Number(root.dataset.seq) >= seq && !root.dataset.pending",
+        arg=[root.element_handle(), seq],
+    )
+    # what-if by key, then back to the real game by key
+    page.wait_for_function("(root) => !root.dataset.pending", arg=root.element_handle())
+    root.focus()
+    page.keyboard.press("w")
+    expect(root).to_have_attribute("data-mode", "whatif")
+    page.keyboard.press("q")
+    expect(root).to_have_attribute("data-mode", "real")
+    # a refusal says why, in words: an intent for an old state
+    nb.execute("w.handle_intent({'type': 'intent', 'seq': -5, 'choice': 'roll'})")
+    expect(root.locator(".dsa-error").first).to_contain_text("nothing changed")
+    console.assert_no_errors()
