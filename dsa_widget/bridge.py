@@ -82,6 +82,15 @@ class GameWidget(anywidget.AnyWidget):
     bot_names = traitlets.List(traitlets.Unicode()).tag(sync=True)
     bot_help = traitlets.Dict().tag(sync=True)
     setup = traitlets.Dict().tag(sync=True)
+    #: the past for a page with no kernel (a static export scrubs it on its own): the screen
+    #: after each step of the real game, as the changes from the step before, in chunks of
+    #: :data:`CHUNK` (a chunk is sent once, when it is full) and the steps since the last chunk
+    history_chunks = traitlets.List(traitlets.List(traitlets.Dict())).tag(sync=True)
+    history_tail = traitlets.List(traitlets.Dict()).tag(sync=True)
+    #: the answer to a view's "hello" (its number): a kernel is there (a saved page has none)
+    hello = traitlets.Int(-1).tag(sync=True)
+
+    CHUNK: ClassVar[int] = 64
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         if cls.__dict__.get("GAME"):
@@ -152,6 +161,9 @@ class GameWidget(anywidget.AnyWidget):
                 **kw,
             )
         self.session.on_change(self._publish)
+        self._frames_key: tuple[int, int | None] | None = None
+        self._frames_done: list[dict[str, Any]] = []
+        self._frames_last: dict[str, Any] = {}
         self._n_errors = 0
         self._server: Any = None
         #: the last unexpected error of a message handler (kept here, never sent to a browser)
@@ -277,6 +289,12 @@ class GameWidget(anywidget.AnyWidget):
         self.error = {**refusal.to_dict(self.session.seq), "n": self._n_errors}
 
     def _handle(self, content: Any) -> Refusal | None:
+        if isinstance(content, Mapping) and content.get("type") == "hello":
+            n = content.get("n")
+            if not isinstance(n, int) or isinstance(n, bool) or not 0 <= n < 2**31:
+                return Refusal("malformed", "hello carries n, a whole number below 2**31")
+            self.hello = n
+            return None
         if isinstance(content, Mapping) and content.get("type") in ("new_game", "play_again"):
             return self._setup_intent(content)
         return self.session.handle(content)
@@ -345,9 +363,31 @@ class GameWidget(anywidget.AnyWidget):
             "bot_names": list(self.spec.bot_registry().names),
         }
 
+    def _frames(self) -> tuple[list[list[dict[str, Any]]], list[dict[str, Any]]]:
+        """The real game's screens after each step, for the viewer now, as changes (kept: the
+        real game's steps only grow; a new viewer or a new game starts them afresh)."""
+        s = self.session
+        who = s.viewer
+        key = (id(s.real), who)
+        if self._frames_key != key:
+            self._frames_key, self._frames_done, self._frames_last = key, [], {}
+        done = self._frames_done
+        if s.presenter is not None:
+            frames = list(s.real.frames())
+            for i in range(len(done), len(frames)):
+                full = s.presenter.screen(s, frames[i], who)
+                last = self._frames_last
+                done.append({k: v for k, v in full.items() if k not in last or last[k] != v})
+                self._frames_last = full
+        n = len(done) - len(done) % self.CHUNK
+        return [done[i : i + self.CHUNK] for i in range(0, n, self.CHUNK)], done[n:]
+
     def _publish(self) -> None:
         self.paused = self.session.paused
         self.setup = self.setup_data()
+        chunks, tail = self._frames()
+        self.history_chunks = chunks  # sent only when it changed: once a chunk is full
+        self.history_tail = tail
         self.state = self.session.screen()
 
     @traitlets.observe("paused")

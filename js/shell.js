@@ -15,13 +15,13 @@ const ANSWER_TIMEOUT_MS = 15000;
 /** The status line: whose turn it is, in words, or how the game ended. */
 export function statusText(st) {
   if (!st.players) return "Loading…";
+  if (st.mode === "history") return `The past: step ${st.history.at} of ${st.history.n}.`;
   if (st.over) {
     const w = (st.winners || []).map((q) => st.players[q]);
     return w.length ? `Game over: ${w.join(" and ")} ${w.length > 1 ? "win" : "wins"}.` : "Game over.";
   }
   if (st.problem) return "Paused: a bot could not move.";
   const who = st.players[st.actor];
-  if (st.mode === "history") return `The past: step ${st.history.at} of ${st.history.n}.`;
   const mine = st.can_act ? "your turn" : `${who}'s turn`;
   return st.mode === "whatif"
     ? `What-if: ${mine}.`
@@ -191,12 +191,40 @@ export function mountShell({ model, el }, game) {
   let pending = false;
   let watchdog = null;
   let botTimer = null;
-  const live = () => model.get("state") || {};
+  // with no kernel (a saved page), the bars scrub the synced past on their own: `localAt` is the
+  // step shown (null: the game as it was saved)
+  let localAt = null;
+  const noKernel = () => root.dataset.kernel === "none";
   const remote = () => !!model.get("remote");
+  /** The screen after `k` steps, rebuilt from the synced changes (history_chunks, history_tail). */
+  function frameAt(k) {
+    const diffs = [...(model.get("history_chunks") || []).flat(), ...(model.get("history_tail") || [])];
+    return Object.assign({}, ...diffs.slice(0, k + 1));
+  }
+  const saved = () => model.get("state") || {};
+  const live = () => {
+    const st = saved();
+    if (localAt === null || !st.players) return st;
+    return {
+      ...st,
+      ...frameAt(localAt),
+      mode: "history",
+      over: false, // a step before the last (the last is the saved game itself)
+      can_act: false,
+      legal: [],
+      chance: null,
+      history: { ...st.history, at: localAt },
+    };
+  };
+  const scrubLocally = (k) => {
+    localAt = k;
+    draw();
+    return true;
+  };
 
   function act(msg) {
     const st = live();
-    if (pending) return;
+    if (pending || noKernel()) return; // a saved page: the note says why nothing happens
     pending = true;
     root.dataset.pending = "1";
     try {
@@ -216,6 +244,12 @@ export function mountShell({ model, el }, game) {
     }, ANSWER_TIMEOUT_MS);
     draw();
   }
+  const offline = {
+    prev: (st) => st.history.n > 0 && scrubLocally(Math.max(0, (st.history.at ?? st.history.n) - 1)),
+    next: (st) => st.mode === "history" && scrubLocally(st.history.at + 1 >= st.history.n ? null : st.history.at + 1),
+    first: (st) => st.history.n > 0 && scrubLocally(0),
+    live: (st) => st.mode === "history" && scrubLocally(null),
+  };
   const tools = {
     prev: (st) =>
       st.mode !== "whatif" &&
@@ -238,6 +272,10 @@ export function mountShell({ model, el }, game) {
     onKey(ev, action) {
       const st = live();
       if (!st.players || pending) return !!action;
+      if (action && noKernel()) {
+        offline[action]?.(st);
+        return true;
+      }
       if (action && !remote() && tools[action]) return tools[action](st) !== false || true;
       return game.onKey ? game.onKey(ev, st, act) : false;
     },
@@ -245,7 +283,8 @@ export function mountShell({ model, el }, game) {
 
   function scheduleBot(st) {
     clearTimeout(botTimer);
-    if (!st.players || st.over || st.mode !== "real" || st.curtain || model.get("paused") || remote()) return;
+    if (noKernel() || !st.players || st.over || st.mode !== "real" || st.curtain || model.get("paused") || remote())
+      return;
     if ((st.kinds?.[st.actor] ?? "human") === "human") return;
     const seq = st.seq;
     botTimer = setTimeout(
@@ -264,6 +303,7 @@ export function mountShell({ model, el }, game) {
 
   function bars(st) {
     if (remote()) return null;
+    const use = (name) => () => (noKernel() ? offline[name]?.(st) : tools[name](st));
     const hist = st.history || { n: 0, at: null };
     const wi = st.mode === "whatif";
     const row = wi
@@ -278,9 +318,9 @@ export function mountShell({ model, el }, game) {
           tool("Back to the real game", "back", keyLabel("back"), true, () => tools.back(st)),
         ]
       : [
-          tool("◀ Step back", "prev", keyLabel("prev"), hist.n > 0, () => tools.prev(st)),
-          tool("Step on ▶", "next", keyLabel("next"), st.mode === "history", () => tools.next(st)),
-          tool("Live", "live", keyLabel("live"), st.mode === "history", () => tools.live(st)),
+          tool("◀ Step back", "prev", keyLabel("prev"), hist.n > 0, use("prev")),
+          tool("Step on ▶", "next", keyLabel("next"), st.mode === "history", use("next")),
+          tool("Live", "live", keyLabel("live"), st.mode === "history", use("live")),
           tool("What-if…", "what-if", keyLabel("whatIf"), !st.curtain, () => tools.whatIf(st)),
           tool(model.get("paused") ? "Resume bots" : "Pause bots", "pause", keyLabel("pause"), true, () =>
             tools.pause(),
@@ -295,6 +335,7 @@ export function mountShell({ model, el }, game) {
 
   function draw() {
     const st = live();
+    if (noKernel()) root.dataset.scrub = localAt === null ? "" : String(localAt);
     const err = model.get("error") || {};
     root.dataset.seq = String(st.seq ?? -1);
     root.dataset.mode = st.mode || "";
@@ -335,13 +376,15 @@ export function mountShell({ model, el }, game) {
         }),
       );
     if (!remote()) parts.push(drawSetupForm(model.get("setup") || {}, (setup) => act({ type: "new_game", setup })));
-    if (root.dataset.kernel === "none")
+    if (noKernel()) {
       parts.push(
         h("p", {
-          class: "dsa-note",
-          text: "No Python kernel is running: this is a picture of the game. Run the notebook to play.",
+          class: "dsa-note dsa-static-note",
+          role: "note",
+          text: "No Python is running this board (a saved page, or a busy kernel): it cannot play now. The history buttons still replay the game.",
         }),
       );
+    }
     parts.push(h("p", { class: "dsa-help", text: `${game.help} · ${COMMON_HELP}` }));
     replaceChildren(root, parts);
     scheduleBot(st);
@@ -355,9 +398,36 @@ export function mountShell({ model, el }, game) {
   };
   for (const name of ["state", "error", "paused", "setup"]) model.on(`change:${name}`, onChange);
   draw();
+  // is a kernel there? A saved page (static HTML export) has none: the controls that need Python
+  // are disabled, with a note, and the history bar scrubs on its own (Python answers a view's
+  // hello by setting `hello` to its number; no answer in 2 s: none)
+  const helloN = Math.floor(Math.random() * 2 ** 31);
+  const onHello = () => {
+    if (model.get("hello") !== helloN) return;
+    clearTimeout(helloTimer);
+    delete root.dataset.kernel;
+    localAt = null;
+    draw();
+  };
+  model.on("change:hello", onHello);
+  const helloTimer = remote()
+    ? null
+    : setTimeout(() => {
+        root.dataset.kernel = "none";
+        draw();
+      }, 2000);
+  if (!remote()) {
+    try {
+      model.send({ type: "hello", n: helloN });
+    } catch {
+      /* the timer says it */
+    }
+  }
   return () => {
     clearTimeout(watchdog);
     clearTimeout(botTimer);
+    clearTimeout(helloTimer);
+    model.off("change:hello", onHello);
     keys.dispose();
     for (const name of ["state", "error", "paused", "setup"]) model.off(`change:${name}`, onChange);
   };

@@ -5,7 +5,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from helpers import run_notebook
+
+#: whole notebooks: the slow tier
+pytestmark = pytest.mark.slow
 
 NOTEBOOK = Path(__file__).resolve().parent.parent / "examples" / "ai.ipynb"
 

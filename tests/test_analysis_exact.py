@@ -283,6 +283,7 @@ def rec_tracked(g0: Game, d: int, others, me, choice, limit: int) -> Fraction:
     return rec(g0.copy(history=False, events=True), g0._pos[d], True)
 
 
+@pytest.mark.slow
 def test_home_chance_exhaustive_against_engine():
     """Small states (little air): the engine's own exact answer, branch by branch."""
     compared = 0
@@ -302,6 +303,7 @@ def test_home_chance_exhaustive_against_engine():
     assert compared >= 50
 
 
+@pytest.mark.slow
 def test_home_chance_mixed_policies_exhaustive_against_engine():
     """``me="keep"`` and per-seat ``others`` dicts, the engine's own exact answer branch by branch."""
     compared = 0

@@ -36,6 +36,7 @@ def policies(rng: random.Random, n: int):
     return others, me
 
 
+@pytest.mark.slow
 def test_fast_equals_reference_on_random_states():
     compared = 0
     seed = 0
@@ -60,6 +61,7 @@ def test_fast_equals_reference_on_random_states():
             compared += 1
 
 
+@pytest.mark.slow
 def test_fast_equals_reference_on_realistic_states():
     """Mid-round positions like the benchmark's (default policies, every legal choice)."""
     compared = 0
@@ -124,6 +126,7 @@ def test_fast_budget_and_cache():
     assert home_chance(small) == reference_chance(small) == home_chance(small)
 
 
+@pytest.mark.slow
 def test_fast_equals_reference_with_heavy_loads():
     """Divers carrying many items (6 or more cannot move at all) and tiny or long paths."""
     compared = 0

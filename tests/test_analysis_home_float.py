@@ -31,6 +31,7 @@ def by_float(g, d, others, me, choice, run=None, budget=None, layer=None):
     return home_mod._fast_float(board, d, pol, loads, choice, budget, layer, run)
 
 
+@pytest.mark.slow
 def test_the_float_dp_is_the_exact_fraction_to_rounding_on_random_positions() -> None:
     compared = 0
     seed = 0
@@ -49,6 +50,7 @@ def test_the_float_dp_is_the_exact_fraction_to_rounding_on_random_positions() ->
             compared += 1
 
 
+@pytest.mark.slow
 def test_the_float_dp_on_crowded_positions_and_its_budgets() -> None:
     """Four to six divers deep: the float is the fraction; past its budget, or past its cap on
     one turn's layer, it gives up (None) having expanded no more than the budget allows."""

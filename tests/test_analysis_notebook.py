@@ -15,6 +15,9 @@ from typing import Any
 import pytest
 from helpers import run_notebook
 
+#: whole notebooks: the slow tier
+pytestmark = pytest.mark.slow
+
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 NOTEBOOK = EXAMPLES / "probability.ipynb"
 WHAT_IF = EXAMPLES / "what-if.ipynb"

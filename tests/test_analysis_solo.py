@@ -239,6 +239,7 @@ def standard():
     return pol, e, e.reachable(solo_game(seed=0))
 
 
+@pytest.mark.slow
 def test_standard_policy_value_beats_the_simplified_model():
     pol = solo_policy()
     old = solo_policy(model="simplified")

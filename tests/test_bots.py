@@ -276,6 +276,7 @@ def test_every_bot_returns_a_legal_choice(state, variant, bot_seed):
 # ---------------------------------------------------------------------- no cheating
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(states, st.integers(0, 1000))
 def test_no_bot_sees_hidden_values(state, bot_seed):

@@ -99,6 +99,7 @@ def ray_cluster():
     ray.shutdown()
 
 
+@pytest.mark.slow
 def test_ray_and_local_give_identical_tournament_tables(ray_cluster, capsys):
     bots = ["baseline", "take_n:n=2", lambda v, legal: legal[-1]]
     setups = [{"air": 20}, {"options": {"reveal": "owner"}}]

@@ -20,6 +20,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import pytest
 from helpers import OPTION_CHOICES, random_setup, run_python
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -242,6 +243,7 @@ MUTANTS: dict[str, dict[str, Any]] = {
 }
 
 
+@pytest.mark.slow
 def test_wrong_kernels_are_caught() -> None:
     for name, overrides in MUTANTS.items():
         mutant = kernel.plain_kernel(MAX_TURNS=3000, **overrides)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import random
 
+import pytest
 from helpers import snapshot
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -127,6 +128,7 @@ def _play_random(g: Game, rng: random.Random, check_illegal: bool = False) -> in
     return steps
 
 
+@pytest.mark.slow
 @settings(max_examples=2000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(setup=setups, play_seed=st.integers(0, 2**31))
 def test_random_games_keep_invariants_and_replay(setup, play_seed):

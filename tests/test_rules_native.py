@@ -173,6 +173,7 @@ def test_the_plain_copy_is_plain_python() -> None:
     assert not plain.NATIVE
 
 
+@pytest.mark.slow
 def test_differential_thousands_of_games() -> None:
     """Same setups, choices and dice: the same game, step for step (3,000 random games)."""
     assert differential(3000, seed=1) == []
@@ -209,6 +210,7 @@ def test_errors_and_docs_survive_compilation() -> None:
     assert rules.Game.__doc__ and rules.Game.legal_choices.__doc__
 
 
+@pytest.mark.slow
 def test_the_rules_tests_pass_on_plain_python() -> None:
     """The rules' own test files, run on the plain Python engine in a subprocess."""
     files = ["tests/test_rules.py", "tests/test_records.py", "tests/test_sink.py", "tests/test_step_log.py"]

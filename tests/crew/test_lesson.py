@@ -21,6 +21,9 @@ from dsa_widget.crew.analysis.feasibility import _reachable
 from dsa_widget.crew.errors import CrewError
 from dsa_widget.crew.rules import CrewGame
 
+#: whole notebooks: the slow tier
+pytestmark = pytest.mark.slow
+
 LESSON = Path(__file__).resolve().parent.parent.parent / "examples" / "crew.ipynb"
 
 

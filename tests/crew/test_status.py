@@ -950,6 +950,7 @@ def test_property_statuses_agree_with_final_truth(seed: int, seats: int, choice:
     check_deal(random.Random(seed), seats, choice)
 
 
+@pytest.mark.slow
 def test_many_random_deals_agree_with_final_truth() -> None:
     """The same properties over 2,000 seeded random deals (3, 4 and 5 seats, options varied);
     every task is fulfilled at least once."""

@@ -55,6 +55,7 @@ def test_this_process_compiles_with_numba() -> None:
     assert kernel.COMPILED
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("options", SUPPORTED, ids=lambda o: ",".join(o) or "defaults")
 def test_kernel_games_replay_through_the_checked_engine(options: dict[str, Any]) -> None:
     """40 games per option set (120 with the defaults), 2-5 players: 360 games in all."""

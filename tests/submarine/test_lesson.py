@@ -9,8 +9,13 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from helpers import run_notebook  # noqa: E402
+
+#: whole notebooks: the slow tier
+pytestmark = pytest.mark.slow
 
 LESSON = Path(__file__).resolve().parents[2] / "examples" / "submarine.ipynb"
 

@@ -1,0 +1,57 @@
+"""A game on the platform's shell (Pig), played with nbclient and exported with nbconvert: with
+no kernel the board says so, its controls that need Python do nothing, and its history bar
+still replays the game step by step from the synced past (history_chunks, history_tail)."""
+
+from __future__ import annotations
+
+import json
+
+from playwright.sync_api import expect
+
+from . import static as static_mod
+
+CELLS = [
+    """\
+from dsa_widget.pig import Pig
+w = Pig(players=['Ann', '<b>Bob</b>'], seats={0: 'hold_at_20', 1: 'optimal'}, goal=40, seed=5, bot_seed=1)
+for _ in range(150):
+    if w.game.is_over or not w.bot_move():
+        break
+w""",
+    """\
+import json
+print(json.dumps({'seq': w.seq, 'n': w.state['history']['n'], 'scores': list(w.game.scores),
+                  'after1': list(w.game_after(1).scores)}))""",
+]
+
+
+def test_a_saved_page_replays_the_game_with_no_kernel(static_export, page, console, tmp_path):
+    nb = static_mod.execute_notebook(static_mod.new_notebook(CELLS), cwd=tmp_path)
+    expected = json.loads("".join(o.get("text", "") for o in nb.cells[1].outputs))
+    html_path = tmp_path / "pig.html"
+    static_mod.export_html(nb, html_path)
+    static_export.open(html_path)
+    root = page.locator(".pig-root")
+    expect(root).to_have_count(1, timeout=30_000)
+    assert root.get_attribute("data-seq") == str(expected["seq"])
+    expect(root).to_have_attribute("data-kernel", "none")  # no answer to its hello
+    expect(root.locator(".dsa-static-note")).to_contain_text("No Python is running this board")
+    expect(root.locator(".pig-name").nth(1)).to_have_text("<b>Bob</b>")  # a name is text
+    assert root.locator("b").count() == 0
+    scores = root.locator(".pig-score").all_inner_texts()
+    assert [int(x) for x in scores] == expected["scores"]
+    # the history bar scrubs on its own: Home shows the start, PageDown one step on
+    root.focus()
+    page.keyboard.press("Home")
+    expect(root).to_have_attribute("data-scrub", "0")
+    assert [int(x) for x in root.locator(".pig-score").all_inner_texts()] == [0, 0]
+    page.keyboard.press("PageDown")
+    expect(root).to_have_attribute("data-scrub", "1")
+    assert [int(x) for x in root.locator(".pig-score").all_inner_texts()] == expected["after1"]
+    expect(root.locator(".dsa-status")).to_contain_text(f"step 1 of {expected['n']}")
+    root.locator('button[data-action="live"]').click()
+    expect(root).to_have_attribute("data-scrub", "")
+    assert [int(x) for x in root.locator(".pig-score").all_inner_texts()] == expected["scores"]
+    # a click that needs Python changes nothing
+    assert root.get_attribute("data-seq") == str(expected["seq"])
+    console.assert_no_errors()
