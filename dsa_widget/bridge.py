@@ -42,7 +42,8 @@ def _asset(name: str, missing: str) -> Any:
     return path if _HMR else path.read_text(encoding="utf-8")
 
 
-def _renamed(old: str, new: str) -> None:
+def renamed_keyword(old: str, new: str) -> None:
+    """Warn that a board's keyword ``old`` is now ``new`` (kept for one release)."""
     import warnings
 
     warnings.warn(
@@ -118,10 +119,10 @@ class GameWidget(anywidget.AnyWidget):
         **setup: Any,
     ) -> None:
         if bots is not None:  # the names some games' boards used before the platform
-            _renamed("bots", "seats")
+            renamed_keyword("bots", "seats")
             seats = bots if seats is None else {**bots, **seats}
         if seat != "auto":
-            _renamed("seat", "viewer")
+            renamed_keyword("seat", "viewer")
             viewer = seat
         if game is None and players is None and seats is None:
             # a table for one: you, and the game's usual bot in every other seat

@@ -38,6 +38,8 @@ function showTable(model) {
   page.dataset.started = t.started ? "1" : "0";
   if (t.closed) setConn("closed", "The host closed the table.");
   else if (!t.started) setConn("waiting", "Connected. Waiting for the host to start the game…");
+  else if (t.problem)
+    setConn("paused", t.problem); // a bot failed: the table waits for the host
   else setConn("open", "Connected.");
 }
 

@@ -38,7 +38,6 @@ __all__ = ["HUMAN", "Presenter", "Refusal", "Session"]
 HUMAN = "human"
 #: the most steps ``play_bots`` (or a what-if play-out) takes in one call
 MAX_AUTO = 5000
-_MAX_TEXT = 200
 
 
 class Refusal(GameError):
@@ -155,6 +154,8 @@ class Session:
             self.set_seat(q, spec)
         self.paused = False
         self.problem: dict[str, Any] | None = None
+        #: the exception of the last bot that failed (for the notebook's user; never sent)
+        self.last_bot_error: BaseException | None = None
         self.branch_line: Timeline[Any] | None = None
         self.branch_from: int | None = None
         self.branch_sampled = False
@@ -322,9 +323,12 @@ class Session:
         try:
             choice = bot(g.view(t), legal)
         except Exception as exc:  # noqa: BLE001 -- a bot's bug must not stop the table
-            return self._bot_failed(t, f"it raised {type(exc).__name__}: {str(exc)[:_MAX_TEXT]}")
+            # the exception itself stays in Python (its text could name what only the bot knows)
+            self.last_bot_error = exc
+            return self._bot_failed(t, f"it raised {type(exc).__name__}")
         if choice not in legal:
-            return self._bot_failed(t, f"it answered {short_repr(choice, 40)}, which is not legal now")
+            self.last_bot_error = Refusal("illegal", f"the bot answered {short_repr(choice, 40)}")
+            return self._bot_failed(t, "it answered an action that is not legal now")
         self._step(self.real, t, choice)
         return choice
 
@@ -334,6 +338,7 @@ class Session:
         self.problem = {
             "seat": seat,
             "bot": self._labels[seat],
+            "why": why,
             "message": f"{name}'s bot ({self._labels[seat]}) could not move: {why}. "
             "The game is paused: give the seat another bot or a human, then resume.",
         }

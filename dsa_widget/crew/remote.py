@@ -243,8 +243,8 @@ class CrewTable:
         legal = tuple(str(a) for a in g.legal_actions())
         choice = self._bots[seat](g.view(g.to_move), legal)
         if not isinstance(choice, str) or choice not in legal:
-            # a bot's mistake must not stop the table: it plays the first legal action instead
-            choice = legal[0]
+            # the table pauses and says so (dsa_widget.server.table), the same for every game
+            raise IntentError("bot", "it answered an action that is not legal now")
         g.apply(choice)
         self._auto()
 

@@ -62,6 +62,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, TypeGuard
 import anywidget
 import traitlets
 
+from ..bridge import renamed_keyword
 from ..core.errors import GameError
 from ..core.timeline import Timeline, TimelineError
 from .errors import IllegalActionError, SetupError
@@ -272,16 +273,27 @@ class Crew(anywidget.AnyWidget):
         /,
         *,
         players: Any = None,
+        seats: Mapping[int, Any] | Sequence[Any] | None = None,
+        viewer: int | None | str = "auto",
         seat: int | None | str = "auto",
         bots: Mapping[int, Any] | Sequence[Any] | None = None,
         hot_seat: bool = False,
-        reveal: str = "seat",
+        reveal: bool | str = False,
         bot_delay: int = 400,
         bot_seed: int | None = None,
         auto_pass: bool = True,
         **setup: Any,
     ) -> None:
         super().__init__(bot_delay=bot_delay, bot_names=bot_names(), bot_help=_bot_help())
+        # one constructor shape for every game's board: seats=, viewer=, reveal=True/False
+        if bots is not None:
+            renamed_keyword("bots", "seats")
+        if seat != "auto":
+            renamed_keyword("seat", "viewer")
+        bots = seats if seats is not None else bots
+        seat = viewer if viewer != "auto" else seat
+        if isinstance(reveal, bool):
+            reveal = "all" if reveal else "seat"
         if reveal not in ("seat", "all"):
             raise ValueError(f"reveal must be 'seat' or 'all', got {reveal!r}")
         if seat != "auto" and seat is not None and not (_is_int(seat) and 0 <= int(seat) < 6):
@@ -593,6 +605,17 @@ class Crew(anywidget.AnyWidget):
     def refresh(self) -> None:
         """Publish the state again (after changing :attr:`game` directly)."""
         self._publish()
+
+    def save(self, path: str | os.PathLike[str]) -> None:
+        """Write the real game's record (``docs/CREW_RECORD.md``) to ``path``."""
+        self._game.save(path)
+
+    @classmethod
+    def load(cls, source: Any, **kwargs: Any) -> Crew:
+        """A board for the mission a record (a path, JSON text or a dict) describes."""
+        from .record import load_record
+
+        return cls(load_record(source), **kwargs)
 
     def serve(self, **kwargs: Any) -> Any:
         """Serve this game to a screen per player (the seat server, ``docs/SERVER.md``): each

@@ -236,6 +236,7 @@ class DeepSea(anywidget.AnyWidget):
         /,
         *,
         seats: Mapping[int, Any] | Sequence[Any] | None = None,
+        reveal: bool | None = None,
         reveal_all: bool = False,
         viewer: int | None | str = "auto",
         bot_delay: int = 600,
@@ -278,7 +279,8 @@ class DeepSea(anywidget.AnyWidget):
         self._game = self._make_game(source, setup)
         # the real game after each published change: its undo and redo (w.game stays the live object)
         self._real: Timeline[Game] = Timeline(self._game)
-        self.reveal_all = reveal_all  # before the seats: no publish yet
+        # reveal=True (every game's board's name for a teacher's table) is the trait reveal_all
+        self.reveal_all = bool(reveal) if reveal is not None else reveal_all  # before the seats
         self._set_seats(seats)
         self._reset_log()
         self._publish()

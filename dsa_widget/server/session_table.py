@@ -141,7 +141,13 @@ class SessionTable:
         return not self.session.paused and self.session.is_bot_turn()
 
     def bot_step(self) -> None:
+        """One bot step; a failing bot changes nothing and the table pauses (its problem in
+        words, the same for every game)."""
         self.session.bot_move()
+        problem = self.session.problem
+        if problem is not None:
+            self.session.resume()  # the table holds the pause now, and lifts it
+            raise IntentError("bot", str(problem["why"]))
         self.session.changed()
 
     def screen(self, viewer: int | None, seq: int) -> dict[str, Any]:

@@ -167,6 +167,9 @@ class Table:
         self.started = started
         self.paused = False
         self.closed = False
+        #: why the bots stopped: a bot that failed (raised, or answered an illegal action) pauses
+        #: the table instead of stalling it, and every screen says so (``None``: no problem)
+        self.problem: str | None = None
         #: start on its own once every human seat has connected (the command line)
         self.autostart = False
         self.seq = 1
@@ -210,6 +213,7 @@ class Table:
         return {
             "started": self.started,
             "paused": self.paused,
+            "problem": self.problem,
             "closed": self.closed,
             "connected": [self.connected.get(q, 0) > 0 for q in range(len(self.players))],
             "spectators": self.connected.get(None, 0),
@@ -331,8 +335,10 @@ class Table:
         self.changed(force=True)
 
     def pause(self, paused: bool = True) -> None:
-        """Stop (or let go on) the bots."""
+        """Stop (or let go on) the bots; letting them go on clears a failed bot's problem."""
         self.paused = bool(paused)
+        if not self.paused:
+            self.problem = None
         self.changed(force=True)
 
     def close(self) -> None:
@@ -356,14 +362,36 @@ class Table:
         self._bot_timer = None
         if seq != self.seq or not self.started or self.paused or self.closed or not self.game.bot_due():
             return
-        self.game.bot_step()
-        self.changed()
+        if self._bot_step():
+            self.changed()
+
+    def _bot_step(self) -> bool:
+        """One bot step; a bot that fails pauses the table (and says why) instead of stalling it
+        with an error on the loop.  Returns whether the bot moved."""
+        seat = self.game.to_move
+        try:
+            self.game.bot_step()
+        except Exception as exc:  # noqa: BLE001 -- a bot's bug must not stop the table
+            name = self.players[seat] if seat is not None and 0 <= seat < len(self.players) else "a bot"
+            kind = self.game.seats[seat] if seat is not None and 0 <= seat < len(self.players) else "bot"
+            # the exception's text could name what only the bot knows: its type is enough here
+            # (a plug-in's own "bot" refusal is in words it chose to show)
+            why = str(exc) if isinstance(exc, IntentError) and exc.kind == "bot" else type(exc).__name__
+            self.problem = (
+                f"{name}'s bot ({kind}) could not move ({why}). The game is paused: "
+                "the host can give the seat another bot or a person, then resume."
+            )
+            self.paused = True
+            self.changed(force=True)
+            return False
+        return True
 
     def run_bots(self, max_choices: int = 10_000) -> int:
         """Play bot turns now, with no delay, until a human is to move (tests, a busy host)."""
         k = 0
-        while self.game.bot_due() and k < max_choices:
-            self.game.bot_step()
+        while not self.paused and self.game.bot_due() and k < max_choices:
+            if not self._bot_step():
+                break
             k += 1
             self.changed()
         return k

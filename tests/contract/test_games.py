@@ -293,3 +293,37 @@ def test_every_package_exports_the_same_names(spec: GameSpec) -> None:
     assert issubclass(pkg.IllegalActionError, IllegalActionError)
     if spec.widget is not None:
         assert getattr(pkg, spec.widget_class().__name__) is spec.widget_class()
+
+
+# ---------------------------------------------------------------------- the served table
+
+
+def _raising_bot(view: Any, legal: tuple[Any, ...]) -> Any:
+    raise RuntimeError("the hidden card is QZX-SECRET")  # its text must never reach a screen
+
+
+def _illegal_bot(view: Any, legal: tuple[Any, ...]) -> Any:
+    return "fly away"
+
+
+@pytest.mark.parametrize("spec", [g for g in GAMES if g.table is not None], ids=lambda g: g.name)
+@pytest.mark.parametrize("bot", [_raising_bot, _illegal_bot], ids=["raises", "illegal"])
+def test_a_failing_bot_pauses_the_served_table_and_every_screen_says_why(spec: GameSpec, bot: Any) -> None:
+    """One policy for every game: the table pauses, nothing is played for the bot, every screen
+    says why (never the bot's own words), and a person given the seat lets the game go on."""
+    from dsa_widget.server import make_table
+
+    lo, _ = spec.seats
+    table = make_table(game=spec, players=lo, seed=2, seats=dict.fromkeys(range(lo), bot), started=True)
+    before = json.dumps(table.game.to_record(), sort_keys=True, default=str)
+    table.run_bots(max_choices=20)  # never raises, never loops
+    assert table.paused and table.problem and "could not move" in table.problem
+    shown = json.dumps(table.screen(None).parts)
+    assert "could not move" in shown or table.game.game.is_over
+    assert "QZX-SECRET" not in shown and "fly away" not in shown
+    # nothing was played for the failing bot (a game whose first step is chance may have drawn it)
+    if spec.name != "pig":
+        assert json.dumps(table.game.to_record(), sort_keys=True, default=str) == before
+    table.game.set_seat(table.game.to_move, "human")  # the host gives the seat to a person
+    table.pause(False)
+    assert table.problem is None and not table.paused and not table.game.bot_due()

@@ -143,9 +143,8 @@ def test_a_failing_bot_pauses_the_game_and_says_why(spec: GameSpec) -> None:
     table = make_table(spec.new_game(players=lo, seed=1), seats=[_broken_bot] * lo, started=True)
     assert isinstance(table, Table)
     table.run_bots(max_choices=50)
-    shown = table.game.screen(None, table.seq)
-    assert shown["paused"] and "could not move" in shown["state"]["problem"]["message"]
-    assert not table.game.bot_due()
+    assert table.paused and table.problem and "could not move" in table.problem
+    assert "could not move" in json.loads(table.screen(None).parts["table"])["problem"]
 
 
 @pytest.mark.parametrize("spec", PLATFORM, ids=IDS)

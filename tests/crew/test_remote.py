@@ -226,7 +226,7 @@ def test_random_hostile_choices_at_every_step_change_nothing(allocation):
 def test_serving_a_crew_widget_takes_its_game_and_its_seats():
     from dsa_widget.crew.widget import Crew
 
-    w = Crew(players=["Ann", "Bob", "Cy"], bots={2: "random"}, target=1, seed=3)
+    w = Crew(players=["Ann", "Bob", "Cy"], seats={2: "random"}, target=1, seed=3)
     srv = serve_crew(w, bot_delay=0.0)
     try:
         table = crew_of(srv)

@@ -28,7 +28,7 @@ def four(**kw) -> Crew:
     kw.setdefault("seed", 1)
     kw.setdefault("target", 4)
     return Crew(
-        players=["Ann", "Bob", "Cy", "Di"], seat=0, bots={1: "random", 2: "random", 3: "random"}, **kw
+        players=["Ann", "Bob", "Cy", "Di"], viewer=0, seats={1: "random", 2: "random", 3: "random"}, **kw
     )
 
 
@@ -93,7 +93,7 @@ def test_construct_from_keywords_and_from_a_game():
     assert st["kinds"] == ["human", "random", "random", "random"] == w.seats
     assert st["hand"] == w.game.hand(0) and st["mode"] == "real" and st["seq"] == w.seq
     g = CrewGame(["A", "B", "C"], seed=3, target=3)
-    w2 = Crew(game=g, bots={1: "random"})
+    w2 = Crew(game=g, seats={1: "random"})
     assert w2.game is g and w2.viewer in (0, 2)  # two humans: the screen follows the one to act
     w3 = Crew(g)
     assert w3.game is g and w3.seats == ["human", "human", "human"]
@@ -102,20 +102,20 @@ def test_construct_from_keywords_and_from_a_game():
 
 
 def test_two_players_add_tonoja_played_by_the_captain():
-    w = Crew(players=["Ann", "Bob"], bots={1: "random"}, seed=4, target=3)
+    w = Crew(players=["Ann", "Bob"], seats={1: "random"}, seed=4, target=3)
     assert w.seats == ["human", "random", "tonoja"] and w.state["players"][2] == "Tonoja"
     assert w.state["dummy"] == 2 and len(w.state["dummy_columns"]) == 7
     with pytest.raises(ValueError, match="Tonoja"):
-        Crew(players=["Ann", "Bob"], bots={2: "random"}, seed=4)
+        Crew(players=["Ann", "Bob"], seats={2: "random"}, seed=4)
 
 
 def test_bad_construction_raises():
     with pytest.raises(SetupError):
         Crew(players=["Ann"])
     with pytest.raises(ValueError, match="unknown bot"):
-        Crew(players=["A", "B", "C"], bots={1: "no-such-bot"})
+        Crew(players=["A", "B", "C"], seats={1: "no-such-bot"})
     with pytest.raises(ValueError, match="seat"):
-        Crew(players=["A", "B", "C"], bots={7: "random"})
+        Crew(players=["A", "B", "C"], seats={7: "random"})
     with pytest.raises(ValueError, match="reveal"):
         Crew(players=["A", "B", "C"], reveal="everything")
     with pytest.raises(TypeError):
@@ -346,8 +346,8 @@ def test_shuffling_the_hidden_cards_leaves_the_state_unchanged(players):
                 assert [h for q, h in enumerate(twin.dealt) if q == seat] == [
                     h for q, h in enumerate(g.dealt) if q == seat
                 ]
-                a = Crew(game=g.clone(), seat=seat, bots=dict.fromkeys(range(1, len(players)), "random"))
-                b = Crew(game=twin, seat=seat, bots=dict.fromkeys(range(1, len(players)), "random"))
+                a = Crew(game=g.clone(), viewer=seat, seats=dict.fromkeys(range(1, len(players)), "random"))
+                b = Crew(game=twin, viewer=seat, seats=dict.fromkeys(range(1, len(players)), "random"))
                 assert without_seq(a.state) == without_seq(b.state)
                 checked += 1
         g.apply(rng.choice(g.legal_actions()))
@@ -501,8 +501,8 @@ def test_new_game_from_the_setup_panel():
 def test_timeout_only_when_the_clock_ran_out():
     w = Crew(
         players=["Ann", "Bob", "Cy"],
-        seat=0,
-        bots={1: "random", 2: "random"},
+        viewer=0,
+        seats={1: "random", 2: "random"},
         seed=3,
         target=2,
         mission={"target": 2, "timer_seconds": 60},
@@ -574,7 +574,7 @@ def test_a_free_window_lets_the_screens_seat_communicate_out_of_turn():
             g.apply(rng.choice(g.legal_actions()))
         if g.is_over:
             continue
-        w = Crew(game=g, seat=1)
+        w = Crew(game=g, viewer=1)
         st = w.state
         assert st["can_act"] and st["legal"] and all(a.startswith("comm ") for a in st["legal"])
         before = len(g.actions)
@@ -588,7 +588,7 @@ def test_a_failing_bot_pauses_the_bots_and_its_words_stay_in_python():
     def leaky(view, legal):
         raise RuntimeError(f"I hold {' '.join(view.hand)}")
 
-    w = Crew(players=["Ann", "Bob", "Cy"], seat=0, bots={1: leaky, 2: "random"}, target=2, seed=1)
+    w = Crew(players=["Ann", "Bob", "Cy"], viewer=0, seats={1: leaky, 2: "random"}, target=2, seed=1)
     while not w.is_bot_turn() or w.game.to_move != 1:
         if w.is_bot_turn():
             w.bot_move()
@@ -604,7 +604,7 @@ def test_a_failing_bot_pauses_the_bots_and_its_words_stay_in_python():
 def test_the_picture_shows_the_screens_view_with_names_escaped():
     from xml.dom.minidom import parseString
 
-    w = Crew(players=["Ann", HOSTILE, "Cy"], seat=0, bots={1: "random", 2: "random"}, target=3, seed=1)
+    w = Crew(players=["Ann", HOSTILE, "Cy"], viewer=0, seats={1: "random", 2: "random"}, target=3, seed=1)
     svg = w._repr_svg_()
     parseString(svg)  # well-formed: the name is text, not markup
     assert "<img" not in svg
@@ -630,8 +630,8 @@ def test_crewmate_bots_by_name_and_by_spec():
     assert {"random", "crewmate"} <= set(names)
     w = Crew(
         players=["Ann", "Bob", "Cy", "Di"],
-        seat=0,
-        bots={1: "crewmate", 2: "crewmate", 3: "crewmate:communicate=false"},
+        viewer=0,
+        seats={1: "crewmate", 2: "crewmate", 3: "crewmate:communicate=false"},
         target=3,
         seed=2,
         bot_seed=1,
@@ -642,7 +642,7 @@ def test_crewmate_bots_by_name_and_by_spec():
     w.reveal = "all"
     assert set(w.state["bot_said"]) <= {"1", "2", "3"} and w.state["bot_said"]
     with pytest.raises(ValueError, match="bad bot spec"):
-        Crew(players=["A", "B", "C"], bots={1: "crewmate:nonsense=1"})
+        Crew(players=["A", "B", "C"], seats={1: "crewmate:nonsense=1"})
 
 
 @pytest.mark.parametrize("players", [["A", "B"], ["A", "B", "C", "D"]])
@@ -653,7 +653,7 @@ def test_a_wrapped_game_keeps_its_past_for_the_history(players):
         if g.is_over:
             break
         g.apply(rng.choice(g.legal_actions()))
-    w = Crew(game=g, seat=0)
+    w = Crew(game=g, viewer=0)
     n = len(g.actions)
     assert w.state["history"]["n"] == n and w.game is g
     assert w.game_after(n).view(0).to_dict() == g.view(0).to_dict()

@@ -64,7 +64,7 @@ GAMES = {
     "crew": Game(
         cell=(
             "from dsa_widget.crew.widget import Crew\n"
-            "w = Crew(players=['You', 'Bob', 'Cy'], bots={1: 'random', 2: 'random'}, seed=3, target=1,"
+            "w = Crew(players=['You', 'Bob', 'Cy'], seats={1: 'random', 2: 'random'}, seed=3, target=1,"
             " bot_delay=60)\n"
             "w"
         ),
@@ -77,7 +77,7 @@ GAMES = {
     "submarine": Game(
         cell=(
             "from dsa_widget.submarine.widget import Submarine\n"
-            "w = Submarine(players=['You', 'Bot 1', 'Bot 2'], bots={1: 'random', 2: 'random'}, seed=1,"
+            "w = Submarine(players=['You', 'Bot 1', 'Bot 2'], seats={1: 'random', 2: 'random'}, seed=1,"
             " bot_delay=30)\n"
             "w"
         ),

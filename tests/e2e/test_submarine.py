@@ -31,7 +31,7 @@ MOVED_JS = """([root, seq]) => Number(root.dataset.seq) > seq || !!root.dataset.
 
 CELL = (
     "from dsa_widget.submarine.widget import Submarine\n"
-    "w = Submarine(players=['You', 'Bot 1', 'Bot 2'], bots={1: 'random', 2: 'random'},\n"
+    "w = Submarine(players=['You', 'Bot 1', 'Bot 2'], seats={1: 'random', 2: 'random'},\n"
     "              seed=1, bot_delay=30)\n"
     "w"
 )
@@ -142,7 +142,7 @@ def test_hot_seat_curtain_hides_the_hands_until_show(lab, page, console):
 
 THEMED = (
     "from dsa_widget.submarine.widget import Submarine\n"
-    "w = Submarine(players=['You', 'Bot'], bots={1: 'greedy'}, seed=5, bot_delay=30,\n"
+    "w = Submarine(players=['You', 'Bot'], seats={1: 'greedy'}, seed=5, bot_delay=30,\n"
     "              options={'start_player': 1})\n"
     "w"
 )
