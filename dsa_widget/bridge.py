@@ -224,8 +224,9 @@ class GameWidget(anywidget.AnyWidget):
         return self._do(self.session.bot_move)
 
     def play_bots(self) -> int:
-        """Bots move until a human is to act, the game ends or a bot fails."""
-        return int(self._do(self.session.play_bots))
+        """Bots move until a human is to act, the game ends or a bot fails (asked from a cell,
+        they move even while the board's bots are paused)."""
+        return int(self._do(lambda: self.session.play_bots(even_paused=True)))
 
     def branch(self) -> None:
         """Try things from the step shown (what-if), away from the real game."""

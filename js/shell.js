@@ -94,6 +94,7 @@ export function drawSetupForm(setup, start) {
             type: "text",
             maxlength: 40,
             value: names[q],
+            "data-field": `name-${q}`,
             "aria-label": `Player ${q + 1} name`,
             oninput: (ev) => {
               names[q] = ev.target.value;
@@ -103,6 +104,7 @@ export function drawSetupForm(setup, start) {
             "select",
             {
               "aria-label": `Player ${q + 1}: a person or a bot`,
+              "data-field": `kind-${q}`,
               onchange: (ev) => {
                 kinds[q] = ev.target.value;
               },
@@ -120,6 +122,7 @@ export function drawSetupForm(setup, start) {
     "select",
     {
       "aria-label": "Number of players",
+      "data-field": "players",
       onchange: (ev) => {
         count = Number(ev.target.value);
         drawRows();
@@ -135,6 +138,7 @@ export function drawSetupForm(setup, start) {
     value: setup.seed ?? "",
     placeholder: "a new shuffle",
     "aria-label": "Seed",
+    "data-field": "seed",
   });
   const form = h(
     "form",
@@ -162,7 +166,7 @@ export function drawSetupForm(setup, start) {
       }),
     ),
     h("div", { class: "dsa-field" }, h("label", { text: "Seed (the same seed, the same game)" }), seed),
-    h("button", { type: "submit", class: "dsa-btn dsa-primary", text: "Start" }),
+    h("button", { type: "submit", class: "dsa-btn dsa-primary", "data-action": "new-game", text: "Start" }),
   );
   return h("details", { class: "dsa-setup" }, h("summary", { text: "New game…" }), form);
 }
@@ -186,6 +190,7 @@ export function mountShell({ model, el }, game) {
     class: `dsa-root dsa-shell ${game.cls || ""}`,
     role: "group",
     "aria-label": `${game.title} game`,
+    "aria-keyshortcuts": `${game.aria || ""} ${COMMON_ARIA}`.trim(),
   });
   el.append(root);
   let pending = false;
@@ -340,10 +345,15 @@ export function mountShell({ model, el }, game) {
     root.dataset.seq = String(st.seq ?? -1);
     root.dataset.mode = st.mode || "";
     root.dataset.over = st.over ? "1" : "";
+    if (st.curtain) root.dataset.curtain = String(st.curtain.seat);
+    else delete root.dataset.curtain;
+    if (err.kind) root.dataset.error = err.kind;
+    else delete root.dataset.error;
+    const status = game.status ? game.status(st) : statusText(st);
     const header = h(
       "div",
       { class: "dsa-header" },
-      h("span", { class: "dsa-status", role: "status", text: statusText(st) }),
+      h("span", { class: "dsa-status", role: "status", "aria-live": "polite", text: status }),
       keys.badge,
     );
     const refusal = h("p", { class: "dsa-error", role: "alert", hidden: !err.message, text: err.message || "" });
@@ -366,6 +376,8 @@ export function mountShell({ model, el }, game) {
         ),
       );
     }
+    if (st.over)
+      parts.push(h("p", { class: "dsa-banner dsa-over", role: "status", "data-action": "game-over", text: status }));
     if (st.over && !remote())
       parts.push(
         h("button", {
@@ -385,7 +397,10 @@ export function mountShell({ model, el }, game) {
         }),
       );
     }
-    parts.push(h("p", { class: "dsa-help", text: `${game.help} · ${COMMON_HELP}` }));
+    parts.push(
+      h("p", { class: "dsa-keys dsa-game-keys", text: game.help }),
+      h("p", { class: "dsa-keys dsa-common-keys", text: COMMON_HELP }),
+    );
     replaceChildren(root, parts);
     scheduleBot(st);
   }

@@ -344,10 +344,13 @@ class Session:
         }
         return None
 
-    def play_bots(self, max_steps: int = MAX_AUTO) -> int:
-        """Bots move until a human is to act, the game ends or a bot fails; how many steps."""
+    def play_bots(self, max_steps: int = MAX_AUTO, *, even_paused: bool = False) -> int:
+        """Bots move until a human is to act, the game ends or a bot fails (or, unless
+        ``even_paused``, the game is paused); how many steps."""
         n = 0
-        while n < max_steps and not self.paused and self.bot_move() is not None:
+        while n < max_steps and (even_paused or not self.paused) and self.problem is None:
+            if self.bot_move() is None:
+                break
             n += 1
         return n
 

@@ -30,17 +30,8 @@ from typing import Any, ClassVar
 
 from ..bridge import GameWidget
 from ..core.session import Session
-from .options import CHOICES, DEFAULTS, NAMED_TABLES
 
 __all__ = ["Submarine", "SubmarinePresenter"]
-
-
-def _jsonable(v: Any) -> Any:
-    if isinstance(v, tuple):
-        return [_jsonable(x) for x in v]
-    if isinstance(v, dict):
-        return {str(k): _jsonable(x) for k, x in v.items()}
-    return v
 
 
 class SubmarinePresenter:
@@ -93,13 +84,3 @@ class Submarine(GameWidget):
     def actions(self) -> list[tuple[int, str]]:
         """``(seat, action)`` of every action of the real game (the truth: names exchanges)."""
         return [(int(q), str(a)) for q, a in self.session.steps if q is not None and a is not None]
-
-    def setup_data(self) -> dict[str, Any]:
-        out = super().setup_data()
-        out.update(
-            options=_jsonable(dict(self.game.options)),
-            defaults=_jsonable(dict(DEFAULTS)),
-            choices=_jsonable(dict(CHOICES)),
-            tables=_jsonable(NAMED_TABLES),
-        )
-        return out

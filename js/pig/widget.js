@@ -68,5 +68,6 @@ function onKey(ev, st, act) {
 }
 
 export default () => ({
-  render: (ctx) => mountShell(ctx, { title: "Pig", cls: "pig-root", draw, onKey, help: "Game keys: R roll · H hold" }),
+  render: (ctx) =>
+    mountShell(ctx, { title: "Pig", cls: "pig-root", draw, onKey, help: "Game keys: R roll · H hold", aria: "R H" }),
 });

@@ -1,7 +1,6 @@
-// The status line, the legal actions that are not drawn on the board, the bot, history and
-// what-if tools, and the keyboard help lines (this game's keys, then the common ones).
+// The status line and the legal actions that are not drawn on the board (the platform's shell,
+// js/shell.js, draws the history and what-if bar, the log and the help lines).
 import { h } from "../dom.js";
-import { ariaKey, COMMON_HELP, keyLabel } from "../keys.js";
 import { colourMark, tileLabel, tileWords } from "./tiles.js";
 
 /** Submarine's own keys (the common ones, history, what-if, bots, are js/keys.js's). */
@@ -50,7 +49,9 @@ export function statusText(st) {
   return `${you ? "Your" : `${who}'s`} turn · phase ${st.phase}${st.step?.mode ? ` (${st.step.mode})` : ""} · turn ${st.turn_number}`;
 }
 
-export function drawControls(st, { act, canAct, tools, pending }) {
+/** The legal actions that are not drawn on the board (the shell draws the history and what-if
+ * bar, the log and the help). */
+export function drawControls(st, { act, canAct, pending }) {
   const legal = canAct ? st.legal || [] : [];
   const extra = legal.filter((a) => !ON_BOARD(a));
   const groups = {};
@@ -83,70 +84,5 @@ export function drawControls(st, { act, canAct, tools, pending }) {
     ),
     legal.length && !extra.length ? h("p", { class: "sub-hint", text: "Choose on the board (highlighted)." }) : null,
   );
-  const hist = st.history || { n: 0, at: null, labels: [] };
-  const at = hist.at ?? hist.n;
-  // key: the common action of js/keys.js the button's key does
-  const tool = (action, text, label, key, enabled, fn) =>
-    h("button", {
-      class: "dsa-btn sub-tool",
-      "data-action": action,
-      "aria-label": `${label} (${keyLabel(key)})`,
-      "aria-keyshortcuts": ariaKey(key),
-      title: `${label} (${keyLabel(key)})`,
-      disabled: !enabled || pending,
-      onclick: fn,
-      text,
-    });
-  const wi = st.whatif;
-  const bar = h(
-    "div",
-    { class: "sub-tools" },
-    tool(
-      "pause",
-      st.paused ? "resume bots" : "pause bots",
-      st.paused ? "Resume bots" : "Pause bots",
-      "pause",
-      true,
-      tools.pause,
-    ),
-    st.mode === "whatif"
-      ? [
-          h("span", { class: "sub-whatif-tag", text: `WHAT-IF${wi?.sampled ? " (hidden cards re-dealt)" : ""}` }),
-          tool("undo", "↶ undo", "Undo in the what-if", "undo", wi?.can_undo, tools.undo),
-          tool("redo", "↷ redo", "Redo in the what-if", "redo", wi?.can_redo, tools.redo),
-          tool("play-out", "bots play", "Bots play until you are to act", "playOut", !st.over, tools.playOut),
-          tool("back", "back to real", "Back to the real game", "back", true, tools.back),
-        ]
-      : tool("what-if", "what-if", "Try something in a what-if branch", "whatIf", !st.curtain, tools.whatIf),
-    h(
-      "label",
-      { class: "sub-scrub" },
-      `history ${at}/${hist.n} `,
-      h("input", {
-        type: "range",
-        min: 0,
-        max: hist.n,
-        value: at,
-        "aria-label": "History: the board after this many actions",
-        "data-action": "scrub",
-        disabled: st.mode === "whatif" || pending,
-        onchange: (ev) => tools.scrub(Number(ev.target.value)),
-      }),
-    ),
-    st.mode === "history" ? tool("live", "live", "Back to live play", "live", true, () => tools.scrub(null)) : null,
-  );
-  const last = hist.labels.slice(Math.max(0, at - 6), at);
-  return h(
-    "div",
-    { class: "sub-controls" },
-    actions,
-    bar,
-    h(
-      "ol",
-      { class: "sub-log", start: Math.max(1, at - 5), "aria-label": "Recent actions" },
-      last.map((t) => h("li", { text: t })),
-    ),
-    h("p", { class: "dsa-keys sub-keys", text: KEYS_HELP }),
-    h("p", { class: "dsa-keys dsa-common-keys", text: COMMON_HELP }),
-  );
+  return h("div", { class: "sub-controls" }, actions);
 }

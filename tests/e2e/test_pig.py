@@ -26,7 +26,7 @@ def test_pig_plays_by_click_and_key_on_the_shell(lab, page, console):
     root = nb.output(0).locator(".pig-root")
     expect(root).to_be_visible()
     expect(root).to_have_attribute("data-keys", "on")
-    expect(root.locator(".dsa-help")).to_contain_text("R roll")
+    expect(root.locator(".dsa-game-keys")).to_contain_text("R roll")
     cells = nb.panel.locator(".jp-Cell").count()
     # a click on Roll: Python applies it and throws the die, the board redraws with the step
     seq = int(root.get_attribute("data-seq"))

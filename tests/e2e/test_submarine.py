@@ -53,7 +53,7 @@ def play_by_clicks(page, root) -> dict[str, int]:
             kind = did.split(" ")[0]
             clicks[kind] = clicks.get(kind, 0) + 1
             page.wait_for_function(MOVED_JS, arg=[handle, seq], timeout=60_000)
-        assert not root.get_attribute("data-error"), root.locator(".sub-error").all_text_contents()
+        assert not root.get_attribute("data-error"), root.locator(".dsa-error").all_text_contents()
     pytest.fail(f"the game did not end within {MAX_CLICKS} clicks: {clicks}")
 
 
@@ -62,13 +62,14 @@ def test_setup_panel_then_a_full_game_against_bots_by_clicks(lab, page, console)
     nb.run_all()
     root = nb.output(0).locator(".sub-root")
     expect(root).to_be_visible()
-    expect(root.locator(".sub-keys")).to_contain_text("Game keys:")
+    expect(root.locator(".dsa-game-keys")).to_contain_text("Game keys:")
     expect(root.locator(".dsa-common-keys")).to_contain_text("Keys:")
-    # the setup panel: 2 players, a bot seat, a seed and rule options
-    root.locator('button[data-action="setup"]').click()
-    form = root.locator("form.sub-setup")
+    # the setup form (the shell's, from the option schema): 3 players, bot seats, a seed, options
+    root.locator("details.dsa-setup > summary").click()
+    form = root.locator("form.dsa-setup-form")
     expect(form).to_be_visible()
-    for name in json.loads(nb.execute("import json; print(json.dumps(sorted(w.setup['defaults'])))").stdout):
+    keys = "import json; print(json.dumps([o['key'] for o in w.setup['schema']]))"
+    for name in json.loads(nb.execute(keys).stdout):
         option = form.locator(f'[data-option="{name}"]')
         expect(option).to_have_count(1)
         # in words: a label for people, never the option's identifier
@@ -84,7 +85,7 @@ def test_setup_panel_then_a_full_game_against_bots_by_clicks(lab, page, console)
     seq = int(root.get_attribute("data-seq") or -1)
     form.locator('button[data-action="new-game"]').click()
     page.wait_for_function(MOVED_JS, arg=[root.element_handle(), seq], timeout=60_000)
-    expect(form).to_have_count(0)
+    expect(root.locator("details.dsa-setup[open]")).to_have_count(0)
     got = json.loads(
         nb.execute(
             "print(json.dumps([w.game.seats, w.seats, w.game.options['deck'], w.game.options['turn_limit']]))"
@@ -96,7 +97,7 @@ def test_setup_panel_then_a_full_game_against_bots_by_clicks(lab, page, console)
     t0 = time.monotonic()
     clicks = play_by_clicks(page, root)
     record_timing("submarine game by clicks", time.monotonic() - t0)
-    banner = root.locator('.sub-banner[data-action="game-over"]')
+    banner = root.locator('.dsa-over[data-action="game-over"]')
     expect(banner).to_be_visible()
     expect(banner).to_contain_text("Game over")
     assert nb.eval("w.game.is_over") == "True"
@@ -136,7 +137,7 @@ def test_hot_seat_curtain_hides_the_hands_until_show(lab, page, console):
     else:
         pytest.fail("the hot-seat game did not end")
     assert shows >= 2
-    expect(root.locator('.sub-banner[data-action="game-over"]')).to_be_visible()
+    expect(root.locator('.dsa-over[data-action="game-over"]')).to_be_visible()
     console.assert_no_errors()
 
 
@@ -181,7 +182,7 @@ def test_what_if_and_history_by_clicks_and_keys(lab, page, console):
     real = nb.execute("print(len(w.actions))").stdout.strip()
     root.locator('button[data-action="what-if"]').click()
     expect(root).to_have_attribute("data-mode", "whatif")
-    expect(root.locator(".sub-whatif-tag")).to_contain_text("WHAT-IF")
+    expect(root.locator(".dsa-mode-note")).to_contain_text("What-if")
     root.locator('button[data-choice="place 2"]').click()
     expect(root.locator('button[data-action="undo"]')).to_be_enabled()
     root.locator('button[data-action="undo"]').click()
@@ -190,7 +191,7 @@ def test_what_if_and_history_by_clicks_and_keys(lab, page, console):
     expect(root).to_have_attribute("data-mode", "real")
     assert nb.execute("print(len(w.actions))").stdout.strip() == real
     # history by keys: PageUp shows the past (no legal buttons), PageDown back to live
-    root.locator(".sub-status").click()
+    root.locator(".dsa-status").click()
     page.keyboard.press("PageUp")
     expect(root).to_have_attribute("data-mode", "history")
     expect(root.locator("button.sub-legal")).to_have_count(0)
@@ -200,5 +201,5 @@ def test_what_if_and_history_by_clicks_and_keys(lab, page, console):
     seq = int(root.get_attribute("data-seq") or -1)
     page.keyboard.press("Enter")
     page.wait_for_function(MOVED_JS, arg=[root.element_handle(), seq], timeout=60_000)
-    expect(root.locator(".sub-log")).to_contain_text("You placed a bathyscaphe in column 1")
+    expect(root.locator(".dsa-log")).to_contain_text("You placed a bathyscaphe in column 1")
     console.assert_no_errors()

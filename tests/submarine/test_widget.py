@@ -255,15 +255,20 @@ def test_history_scrub_and_what_if_leave_the_real_game_alone() -> None:
     assert w.state["mode"] == "real" and len(w.actions) == n and w.game.state_dict() == real
 
 
-def test_the_setup_panel_offers_every_option_with_its_default() -> None:
+def test_the_setup_form_offers_every_option_in_words_with_its_default() -> None:
     w = Submarine(players=["You", "Bot"], seats={1: "random"}, seed=3)
     s = w.setup
-    assert set(s["defaults"]) == set(DEFAULTS)
-    assert set(s["options"]) == set(DEFAULTS)
+    schema = {o["key"]: o for o in s["schema"]}
+    assert list(schema) == list(DEFAULTS)  # every option, from the registry's schema
     for k, vals in CHOICES.items():
-        assert s["choices"][k] == list(vals) and s["defaults"][k] == DEFAULTS[k]
-    assert set(s["tables"]) == set(NAMED_TABLES)
-    assert s["bot_names"] == list(BOT_NAMES)
+        assert [c["value"] for c in schema[k]["choices"]] == list(vals) and schema[k]["default"] == DEFAULTS[
+            k
+        ]
+    for k, tables in NAMED_TABLES.items():  # a per-player-count table is chosen by its name
+        assert [c["value"] for c in schema[k]["choices"]] == list(tables)
+    for o in schema.values():
+        assert o["label"] and "_" not in o["label"]
+    assert s["bot_names"] == list(BOT_NAMES) and s["seats"] == [2, 5]
 
 
 def _non_default_options() -> dict[str, Any]:
@@ -291,7 +296,6 @@ def test_a_new_game_from_the_setup_panel_with_every_option(n: int) -> None:
             assert g.options[k] == NAMED_TABLES[k][v]
         else:
             assert g.options[k] == v, k
-    assert w.setup["options"]["deck"] == "75"
     _play_to_the_end(w)
 
 
