@@ -371,7 +371,11 @@ export function mountShell({ model, el }, game) {
       parts.push(
         h(
           "ol",
-          { class: "dsa-log", "aria-label": "What happened", start: Math.max(1, labels.length - 7) },
+          {
+            class: "dsa-log",
+            "aria-label": "What happened",
+            start: (st.history.first || 0) + Math.max(1, labels.length - 7),
+          },
           labels.slice(-8).map((t) => h("li", { text: t })),
         ),
       );

@@ -38,6 +38,9 @@ __all__ = ["HUMAN", "Presenter", "Refusal", "Session"]
 HUMAN = "human"
 #: the most steps ``play_bots`` (or a what-if play-out) takes in one call
 MAX_AUTO = 5000
+#: a screen carries the history's words for the last this many steps (``history.first`` says
+#: where they start), so a long game's updates stay small; ``Session.labels`` has them all
+LABELS_SENT = 60
 
 
 class Refusal(GameError):
@@ -567,6 +570,13 @@ class Session:
 
     # ------------------------------------------------------------------ the screen
 
+    def labels(self, viewer: int | None | str = "screen") -> list[str]:
+        """The history's words for every step of the real game, as ``viewer`` may read them."""
+        who = self.viewer if viewer == "screen" else viewer
+        if isinstance(who, str):
+            raise ValueError(f"viewer must be a seat, None or 'screen', got {short_repr(who)}")
+        return self._labels_for(who)
+
     def _labels_for(self, who: int | None) -> list[str]:
         """The history's words as ``who`` may read them (kept: the real game's steps only grow)."""
         if self.presenter is None:
@@ -615,7 +625,12 @@ class Session:
             paused=self.paused,
             problem=self.problem,
             curtain=None if cur is None else {"seat": cur, "name": str(self.real.current.players[cur])},
-            history={"n": len(self.steps), "at": self.scrub, "labels": labels},
+            history={
+                "n": len(self.steps),
+                "at": self.scrub,
+                "labels": labels[-LABELS_SENT:],
+                "first": max(0, len(labels) - LABELS_SENT),
+            },
             whatif=None
             if self.branch_line is None
             else {

@@ -167,7 +167,7 @@ def test_an_exchanged_card_is_never_named_in_the_history() -> None:
         w.handle_intent({"type": "bot_step", "seq": w.seq})
         if w.state["actor"] == 1:
             assert all(not str(a).startswith("exchange K") for a in w.state["current_turn"])
-    labels = w.state["history"]["labels"]
+    labels = w.session.labels()
     for (_q, a), label in zip(w.actions, labels, strict=True):
         if a.startswith("exchange "):
             seen += 1
