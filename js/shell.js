@@ -8,7 +8,7 @@
 // disabled and a note says why).
 import { drawCurtain } from "./curtain.js";
 import { h, replaceChildren } from "./dom.js";
-import { attachKeys, COMMON_HELP, keyLabel } from "./keys.js";
+import { attachKeys, COMMON_ARIA, COMMON_HELP, keyLabel } from "./keys.js";
 
 const ANSWER_TIMEOUT_MS = 15000;
 
