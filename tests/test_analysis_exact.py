@@ -348,6 +348,7 @@ def test_home_chances_per_choice_exhaustive():
     assert compared >= 30
 
 
+@pytest.mark.slow
 def test_home_chance_sampled_against_engine():
     """Bigger states: random dice in the engine, within 4 standard errors."""
     rng = random.Random(11)

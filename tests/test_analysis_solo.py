@@ -382,6 +382,7 @@ def test_turn_back_in_chosen_states():
         solo_policy(model="other")
 
 
+@pytest.mark.slow
 def test_the_simplified_model_keeps_its_table():
     old = solo_policy(model="simplified")
     assert old.advice(depth=30, air=15, items=1) == "back"

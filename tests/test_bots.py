@@ -244,6 +244,7 @@ def test_baseline_follows_the_study_rule():
 # ---------------------------------------------------------------------- legality
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", BOT_NAMES)
 def test_every_bot_legal_in_thousands_of_states(name):
     # the search bots with a minimal budget: legality does not depend on it

@@ -111,6 +111,7 @@ def test_ray_and_local_give_identical_tournament_tables(ray_cluster, capsys):
     assert sum(r["games"] for r in on_ray.rows) == 90
 
 
+@pytest.mark.slow  # a Ray cluster starts for these
 def test_ray_and_local_give_the_same_win_chances(ray_cluster):
     g = Game(players=2, seed=3)
     g.roll((3, 1))
@@ -119,6 +120,7 @@ def test_ray_and_local_give_the_same_win_chances(ray_cluster):
     assert a == b and a.playouts == 1300
 
 
+@pytest.mark.slow  # a Ray cluster starts for these
 def test_cli_tournament_on_ray_matches_the_local_pool(ray_cluster, capsys):
     args = ["tournament", "baseline", "random", "--games", "6", "--seed", "3", "--quiet", "--json"]
     assert main([*args, "--ray", "auto"]) == 0
@@ -127,6 +129,7 @@ def test_cli_tournament_on_ray_matches_the_local_pool(ray_cluster, capsys):
     assert on_ray == json.loads(capsys.readouterr().out)
 
 
+@pytest.mark.slow  # a Ray cluster starts for these
 def test_ray_reports_a_failing_bot_by_name(ray_cluster):
     from dsa_widget.deep_sea.bots import BotError
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import pytest
 from jupyter_client.manager import KernelManager
 from server_helpers import Client, marker_path
 
@@ -37,6 +38,7 @@ SETUP = {
 }
 
 
+@pytest.mark.slow
 def test_kill_the_kernel_then_resume_from_the_record(tmp_path):
     path = tmp_path / "served.json"
     km = KernelManager(kernel_name="python3")

@@ -76,6 +76,7 @@ def values_in(obj) -> list:
 # ---------------------------------------------------------------- history
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed,players,reveal", [(1, 2, False), (2, 4, False), (3, 3, True), (4, 6, False)])
 def test_each_history_frame_is_what_the_record_replays_to(seed, players, reveal):
     w = played(seed, players, reveal_all=reveal)

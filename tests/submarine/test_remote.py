@@ -311,7 +311,7 @@ def test_serving_a_submarine_widget_takes_its_game_and_its_seats():
         ann = Client(srv.base_url, srv.table.keys.seat_token(0))
         st = state_at_least(ann, 1)
         assert st["hand"] == w.game.view(0).to_dict()["hand"] and st["players"] == ["Ann", "Bob", "Cy"]
-        assert st["history"] == {"n": 0, "at": None, "labels": []}  # the page's own history
+        assert st["history"] == {"n": 0, "at": None, "labels": [], "first": 0}  # the page's own history
         assert ann.data["setup"] is None and st["mode"] == "real"
         srv.call(lambda: srv.table.start())
         st = state_at_least(ann, srv.call(lambda: srv.table.seq))
