@@ -116,6 +116,18 @@ def analysis_costs(games: int, players: int) -> dict:
     }
 
 
+def _summary(ms: list[float], sizes: list[int]) -> dict[str, float]:
+    """Milliseconds from intent to published state, and bytes of each update."""
+    return {
+        "updates": len(ms),
+        "step_ms_p50": pct(ms, 0.5),
+        "step_ms_p95": pct(ms, 0.95),
+        "step_ms_max": max(ms),
+        "bytes_mean": statistics.mean(sizes),
+        "bytes_max": max(sizes),
+    }
+
+
 def platform_games(games: int) -> dict[str, dict]:
     """Every registered game whose board stands on the platform (the bridge and the session):
     random-bot games played through ``handle_intent`` (a click's path in the kernel, minus the
@@ -139,14 +151,7 @@ def platform_games(games: int) -> dict[str, dict]:
                 ms.append((time.perf_counter() - t0) * 1000)
                 sizes.append(len(json.dumps(w.state)))
             w.close()
-        out[spec.name] = {
-            "updates": len(ms),
-            "step_ms_p50": pct(ms, 0.5),
-            "step_ms_p95": pct(ms, 0.95),
-            "step_ms_max": max(ms),
-            "bytes_mean": statistics.mean(sizes),
-            "bytes_max": max(sizes),
-        }
+        out[spec.name] = _summary(ms, sizes)
     return out
 
 
@@ -166,14 +171,7 @@ def crew_games(games: int) -> dict[str, float]:
             ms.append((time.perf_counter() - t0) * 1000)
         sizes += w.update_bytes
         w.close()
-    return {
-        "updates": len(ms),
-        "step_ms_p50": pct(ms, 0.5),
-        "step_ms_p95": pct(ms, 0.95),
-        "step_ms_max": max(ms),
-        "bytes_mean": statistics.mean(sizes),
-        "bytes_max": max(sizes),
-    }
+    return _summary(ms, sizes)
 
 
 def main(argv: list[str] | None = None) -> None:

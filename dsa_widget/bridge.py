@@ -135,38 +135,29 @@ class GameWidget(anywidget.AnyWidget):
         if game is not None:
             if players is not None or seed is not None or options is not None or setup:
                 raise TypeError("give either a game or its setup (players, seed, options...), not both")
-            self.session = Session(
-                game,
-                seats=seats,
-                viewer=viewer,
-                hot_seat=hot_seat,
-                reveal=reveal,
-                bot_seed=bot_seed,
-                presenter=presenter,
-            )
+            source: Any = game
         else:
-            kw = dict(setup)
-            kw["players"] = self.spec.default_players if players is None else players
+            source = self.spec
+            setup["players"] = self.spec.default_players if players is None else players
             if seed is not None:
-                kw["seed"] = seed
+                setup["seed"] = seed
             if options is not None:
-                kw["options"] = options
-            self.session = Session(
-                self.spec,
-                seats=seats,
-                viewer=viewer,
-                hot_seat=hot_seat,
-                reveal=reveal,
-                bot_seed=bot_seed,
-                presenter=presenter,
-                **kw,
-            )
+                setup["options"] = options
+        self.session = Session(
+            source,
+            seats=seats,
+            viewer=viewer,
+            hot_seat=hot_seat,
+            reveal=reveal,
+            bot_seed=bot_seed,
+            presenter=presenter,
+            **setup,
+        )
         self.session.on_change(self._publish)
         self._frames_key: tuple[int, int | None] | None = None
         self._frames_done: list[dict[str, Any]] = []
         self._frames_last: dict[str, Any] = {}
         self._n_errors = 0
-        self._server: Any = None
         #: the last unexpected error of a message handler (kept here, never sent to a browser)
         self.last_exception: BaseException | None = None
         self.on_msg(self._on_msg)

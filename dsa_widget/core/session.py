@@ -33,7 +33,7 @@ from .protocol import CHANCE
 from .registry import GameSpec, game, game_of
 from .timeline import Timeline
 
-__all__ = ["HUMAN", "Presenter", "Refusal", "Session"]
+__all__ = ["HUMAN", "Presenter", "Refusal", "Session", "seat_list"]
 
 HUMAN = "human"
 #: the most steps ``play_bots`` (or a what-if play-out) takes in one call
@@ -73,6 +73,30 @@ class Presenter(Protocol):
 
 def _is_int(x: object) -> bool:
     return isinstance(x, int) and not isinstance(x, bool)
+
+
+def seat_list(seats: Mapping[int, Any] | Sequence[Any] | None, n: int) -> list[Any]:
+    """One seat spec per seat (``"human"`` where none is given) from a mapping seat -> spec or a
+    sequence of ``n`` specs.
+
+    >>> seat_list({1: "random"}, 3)
+    ['human', 'random', 'human']
+    >>> seat_list({3: "random"}, 3)
+    Traceback (most recent call last):
+    ...
+    ValueError: seats: seat 3 is not 0..2
+    """
+    specs: list[Any] = [HUMAN] * n
+    if isinstance(seats, Mapping):
+        for q, spec in seats.items():
+            if not _is_int(q) or not 0 <= q < n:
+                raise ValueError(f"seats: seat {short_repr(q)} is not 0..{n - 1}")
+            specs[q] = spec
+    elif seats is not None:
+        if isinstance(seats, str) or len(seats) != n:
+            raise ValueError(f"seats: one entry per seat ({n})")
+        specs = list(seats)
+    return specs
 
 
 class Session:
@@ -133,16 +157,7 @@ class Session:
         n = len(state.players)
         if viewer != "auto" and viewer is not None and not (_is_int(viewer) and 0 <= viewer < n):
             raise ValueError(f"viewer must be 'auto', None or a seat 0..{n - 1}, got {short_repr(viewer)}")
-        specs: list[Any] = [HUMAN] * n
-        if isinstance(seats, Mapping):
-            for q, spec in seats.items():
-                if not _is_int(q) or not 0 <= q < n:
-                    raise ValueError(f"seats: seat {short_repr(q)} is not 0..{n - 1}")
-                specs[q] = spec
-        elif seats is not None:
-            if isinstance(seats, str) or len(seats) != n:
-                raise ValueError(f"seats: one entry per seat ({n})")
-            specs = list(seats)
+        specs = seat_list(seats, n)
         #: the real game itself (shared with whoever gave it: not copied) ...
         self.live = state
         #: ... and a frozen copy of it after every step (history)

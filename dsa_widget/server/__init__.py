@@ -24,6 +24,7 @@ from typing import Any
 
 from ..core import registry
 from ..core.registry import GameSpec
+from ..core.session import seat_list
 from .limits import Limits, RateLimit
 from .runner import Server
 from .seats import SeatKeys
@@ -41,21 +42,6 @@ __all__ = [
     "serve",
     "sidecar_path",
 ]
-
-
-def _seat_list(seats: Mapping[int, Any] | Sequence[Any] | None, n: int) -> list[Any]:
-    specs: list[Any] = ["human"] * n
-    if seats is None:
-        return specs
-    if isinstance(seats, Mapping):
-        for k, v in seats.items():
-            if not isinstance(k, int) or isinstance(k, bool) or not 0 <= k < n:
-                raise ValueError(f"seats: seat {k!r} is not 0..{n - 1}")
-            specs[k] = v
-        return specs
-    if isinstance(seats, str) or len(seats) != n:
-        raise ValueError(f"seats: one entry per seat ({n})")
-    return list(seats)
 
 
 def _spec(game: str | GameSpec | None) -> GameSpec:
@@ -171,7 +157,7 @@ def make_table(
         names = set(spec.bot_registry().names)
         specs = [s if s in names else "human" for s in labels]
     else:
-        specs = _seat_list(seats, n)
+        specs = seat_list(seats, n)
     return Table(
         table_class(state, specs, bot_seed=bot_seed, bot_delay_ms=delay_ms),
         limits=limits,
