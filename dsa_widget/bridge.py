@@ -113,11 +113,14 @@ class GameWidget(anywidget.AnyWidget):
         reveal: bool = False,
         bot_delay: int = 400,
         bot_seed: int | None = None,
+        auto_pass: bool = True,
         game: Any = None,
         bots: Mapping[int, Any] | None = None,
         seat: int | None | str = "auto",
         **setup: Any,
     ) -> None:
+        if not isinstance(reveal, bool):
+            raise ValueError(f"reveal is True (a teacher's table: everything shown) or False, not {reveal!r}")
         if bots is not None:  # the names some games' boards used before the platform
             renamed_keyword("bots", "seats")
             seats = bots if seats is None else {**bots, **seats}
@@ -150,6 +153,7 @@ class GameWidget(anywidget.AnyWidget):
             hot_seat=hot_seat,
             reveal=reveal,
             bot_seed=bot_seed,
+            auto_pass=auto_pass,
             presenter=presenter,
             **setup,
         )
@@ -185,13 +189,25 @@ class GameWidget(anywidget.AnyWidget):
         return self.session.viewer
 
     @property
+    def reveal(self) -> bool:
+        """A teacher's table: the screen shows everything (set it to switch)."""
+        return self.session.reveal
+
+    @reveal.setter
+    def reveal(self, value: bool) -> None:
+        if not isinstance(value, bool):
+            raise ValueError(f"reveal is True or False, not {value!r}")
+        self.session.set_reveal(value)
+        self.session.changed()
+
+    @property
     def seq(self) -> int:
         return self.session.seq
 
     def game_after(self, step: int) -> Any:
         """A copy of the real game after its first ``step`` steps (0: as it started)."""
-        frames = list(self.session.real.frames())
-        if not isinstance(step, int) or not 0 <= step < len(frames):
+        frames = self.session.frames()
+        if not isinstance(step, int) or isinstance(step, bool) or not 0 <= step < len(frames):
             raise ValueError(f"the game has steps 0 to {len(frames) - 1}")
         return frames[step].clone()
 
@@ -206,12 +222,14 @@ class GameWidget(anywidget.AnyWidget):
         self.session.changed()
         return out
 
-    def apply(self, action: Any) -> None:
-        """The seat to act plays ``action`` (checked: an illegal one raises and changes nothing)."""
-        self._do(self.session.apply, action)
+    def apply(self, action: Any, seat: int | None = None) -> None:
+        """``seat`` (default: the seat to act) plays ``action``, in the what-if when one is
+        open, else in the real game (checked: an illegal one raises and changes nothing)."""
+        self._do(self.session.apply, action, seat)
 
     def bot_move(self) -> Any:
-        """The bot to act plays one step (``None``: no bot is to act)."""
+        """The bot to act plays one step, in the what-if when one is open (``None``: no bot
+        is to act)."""
         return self._do(self.session.bot_move)
 
     def play_bots(self) -> int:
@@ -219,15 +237,57 @@ class GameWidget(anywidget.AnyWidget):
         they move even while the board's bots are paused)."""
         return int(self._do(lambda: self.session.play_bots(even_paused=True)))
 
-    def branch(self) -> None:
-        """Try things from the step shown (what-if), away from the real game."""
-        self._do(self.session.branch)
+    def branch(self, step: int | None = None) -> None:
+        """Try things from the real game after ``step`` steps (default: the step shown), away
+        from the real game (what-if)."""
+        self._do(self.session.branch, step)
 
-    def undo(self) -> None:
-        self._do(self.session.undo)
+    def undo(self, n: int = 1) -> None:
+        """Undo ``n`` steps: in the what-if, else in the real game (the board's undo works in
+        what-if only; this is for a teacher or a mis-click)."""
+        self._do(self.session.undo, n)
 
-    def redo(self) -> None:
-        self._do(self.session.redo)
+    def redo(self, n: int = 1) -> None:
+        """Redo ``n`` undone steps (the what-if's, else the real game's)."""
+        self._do(self.session.redo, n)
+
+    def keep(self, name: str | None = None) -> str:
+        """Keep the what-if's state now as a row of :meth:`compare`; its name."""
+        return str(self._do(self.session.keep, name))
+
+    def compare(self) -> list[dict[str, Any]]:
+        """The real game, the kept states and the what-if side by side, as the screen's seat
+        may know them (one row each)."""
+        return self.session.compare()
+
+    @property
+    def in_what_if(self) -> bool:
+        return self.session.in_what_if
+
+    @property
+    def branch_game(self) -> Any:
+        """A copy of the what-if's state now (``None`` outside what-if)."""
+        return self.session.branch_game
+
+    def refresh(self) -> None:
+        """Redraw after the real game was changed directly (the change joins the history)."""
+        self._do(self.session.refresh)
+
+    def chance(self, outcome: Any = None) -> None:
+        """At a chance step: ``outcome`` (chosen, e.g. dice to try or to teach), or the game's
+        own draw; in the what-if when one is open, else in the real game."""
+        self._do(self.session.chance, outcome)
+
+    def show_seat(self) -> None:
+        """Hot seat: lift the curtain for the seat to act (the board's Show button)."""
+        refusal = self.session.handle({"type": "show_seat", "seq": self.seq})
+        if refusal is not None:
+            raise refusal
+
+    def play_out(self) -> int:
+        """What-if: the bots (a random player for a human's seat) play until the screen's seat
+        is to act; how many steps."""
+        return int(self._do(self.session.play_out))
 
     def back_to_real(self) -> None:
         self._do(self.session.back_to_real)
@@ -274,6 +334,7 @@ class GameWidget(anywidget.AnyWidget):
             refusal = Refusal("internal", f"an internal error ({type(exc).__name__}): see w.last_exception")
         if refusal is None and self.session.problem is not None:
             refusal = Refusal("bot", self.session.problem["message"])
+            self.last_exception = self.session.last_bot_error
         if refusal is None:
             if self.error:
                 self.error = {}
@@ -296,12 +357,11 @@ class GameWidget(anywidget.AnyWidget):
         if content.get("seq") != self.session.seq:
             return Refusal("stale", "the board changed before the new game was asked for; nothing changed")
         if content.get("type") == "play_again":
-            setup = dict(self.session.setup)
+            setup = self.session.hooks.replay_setup(self.game, self.session.setup)
             if isinstance(setup.get("seed"), int):
                 setup["seed"] += 1
             else:
                 setup.pop("seed", None)
-            setup["players"] = list(self.game.players)
             try:
                 self.new_game(**setup)
             except GameError as exc:
@@ -312,7 +372,7 @@ class GameWidget(anywidget.AnyWidget):
             return Refusal("setup", "the new game's settings are an object")
         try:
             self.new_game(**self.check_setup(asked))
-        except (GameError, TypeError) as exc:
+        except (GameError, TypeError, ValueError) as exc:
             return Refusal("setup", str(exc)[:300])
         return None
 
@@ -323,6 +383,9 @@ class GameWidget(anywidget.AnyWidget):
         if unknown:
             raise TypeError(f"unknown setting {unknown[0][:40]!r}")
         out = {k: v for k, v in setup.items() if k != "kinds" and v is not None}
+        for o in self.spec.setup_schema():  # the form's own fields, as its schema allows
+            if o.key in setup:
+                o.check(setup[o.key])
         seed = out.get("seed")
         if seed is not None and not (
             isinstance(seed, int) and not isinstance(seed, bool) and 0 <= seed < 2**63
@@ -338,7 +401,7 @@ class GameWidget(anywidget.AnyWidget):
             names = set(self.spec.bot_registry().names)
             if not isinstance(kinds, list) or not all(k == "human" or k in names for k in kinds):
                 raise TypeError(f"each seat is 'human' or a bot: {', '.join(sorted(names))}")
-            out["seats"] = {q: k for q, k in enumerate(kinds) if k != "human"}
+            out["seats"] = list(kinds)  # one per seat someone sits at
         return out
 
     # ------------------------------------------------------------------ publishing
@@ -346,9 +409,10 @@ class GameWidget(anywidget.AnyWidget):
     def setup_data(self) -> dict[str, Any]:
         """What the setup form shows: the game's settings now and its schema, in words."""
         g = self.game
+        fixed = self.session.fixed_seats
         return {
-            "players": list(g.players),
-            "kinds": self.seats,
+            "players": [p for q, p in enumerate(g.players) if q not in fixed],
+            "kinds": [k for q, k in enumerate(self.seats) if q not in fixed],
             "seed": self.session.setup.get("seed"),
             "seats": list(self.spec.seats),
             "schema": [o.to_dict() for o in self.spec.option_schema()],
@@ -361,12 +425,12 @@ class GameWidget(anywidget.AnyWidget):
         real game's steps only grow; a new viewer or a new game starts them afresh)."""
         s = self.session
         who = s.viewer
-        key = (id(s.real), who)
+        key = (s.generation, who)
         if self._frames_key != key:
             self._frames_key, self._frames_done, self._frames_last = key, [], {}
         done = self._frames_done
         if s.presenter is not None:
-            frames = list(s.real.frames())
+            frames = s.frames()
             for i in range(len(done), len(frames)):
                 full = s.presenter.screen(s, frames[i], who)
                 last = self._frames_last

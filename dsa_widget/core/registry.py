@@ -85,16 +85,42 @@ class Option:
                 return words
         return str(value)
 
+    def check(self, value: Any) -> Any:
+        """``value`` if this option takes it, else a ``ValueError`` that says what it takes
+        (one of the choices; or a whole number in range, or nothing where the default is
+        nothing).
+
+        >>> Option("air", "Air per round", 25, minimum=1, maximum=99).check(0)
+        Traceback (most recent call last):
+        ...
+        ValueError: Air per round is a whole number from 1 to 99
+        """
+        if self.choices:
+            if any(value == v and type(value) is type(v) for v, _ in self.choices):
+                return value
+            raise ValueError(f"{self.label}: one of {', '.join(words for _, words in self.choices)}")
+        if value is None and self.default is None:
+            return value
+        lo = -(2**63) if self.minimum is None else self.minimum
+        hi = 2**63 if self.maximum is None else self.maximum
+        if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
+            raise ValueError(f"{self.label} is a whole number from {lo} to {hi}")
+        return value
+
     def to_dict(self) -> dict[str, Any]:
         """JSON for the front end's generated setup form."""
+
+        def js(v: Any) -> Any:  # a tuple value (three difficulties) is a list in JSON
+            return list(v) if isinstance(v, tuple) else v
+
         out: dict[str, Any] = {
             "key": self.key,
             "label": self.label,
-            "default": self.default,
+            "default": js(self.default),
             "help": self.help,
         }
         if self.choices:
-            out["choices"] = [{"value": v, "label": words} for v, words in self.choices]
+            out["choices"] = [{"value": js(v), "label": words} for v, words in self.choices]
         else:
             out["min"], out["max"] = self.minimum, self.maximum
         return out
@@ -115,7 +141,9 @@ class GameSpec:
     ``table`` its seat-server plug-in (a class taking ``(game, seats, **kwargs)``; a game on the
     platform's session uses :class:`dsa_widget.server.session_table.SessionTable`),
     ``presenter`` what it draws a screen from (:class:`dsa_widget.core.session.Presenter`),
-    ``widget`` its widget class and ``bundle`` the front end the browser draws it with.
+    ``widget`` its widget class and ``bundle`` the front end the browser draws it with;
+    ``factory``, where setup keywords are not the state class's own (a form's settings that
+    make a mission), the function that makes a new game from them.
     """
 
     name: str
@@ -141,6 +169,7 @@ class GameSpec:
     widget: str | None = None
     bundle: str | None = None
     aliases: tuple[str, ...] = ()
+    factory: str | None = None
 
     # ------------------------------------------------------------------ parts, loaded on use
 
@@ -154,8 +183,9 @@ class GameSpec:
         return cls
 
     def new_game(self, **setup: Any) -> Any:
-        """A new game from setup keywords (the state class's)."""
-        return self.state_class()(**setup)
+        """A new game from setup keywords (the state class's, or the ``factory``'s)."""
+        make = self.state_class() if self.factory is None else _resolve(self.factory)
+        return make(**setup)
 
     def from_record(self, document: Mapping[str, Any]) -> Any:
         """The game a record document of this game describes, after its last turn."""

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, Protocol
+from typing import Any, ClassVar, Protocol
 
 from .bots import bot_name, draw_chance
 from .errors import GameError, short_repr
@@ -33,7 +33,7 @@ from .protocol import CHANCE
 from .registry import GameSpec, game, game_of
 from .timeline import Timeline
 
-__all__ = ["HUMAN", "Presenter", "Refusal", "Session", "seat_list"]
+__all__ = ["HUMAN", "BasePresenter", "Presenter", "Refusal", "Session", "seat_list"]
 
 HUMAN = "human"
 #: the most steps ``play_bots`` (or a what-if play-out) takes in one call
@@ -41,6 +41,8 @@ MAX_AUTO = 5000
 #: a screen carries the history's words for the last this many steps (``history.first`` says
 #: where they start), so a long game's updates stay small; ``Session.labels`` has them all
 LABELS_SENT = 60
+#: the action of a step made outside the session (the real game changed from a cell)
+OUTSIDE = "(changed from a cell)"
 
 
 class Refusal(GameError):
@@ -57,11 +59,16 @@ class Refusal(GameError):
 
 
 class Presenter(Protocol):
-    """What one game supplies to the platform's table."""
+    """What one game supplies to the platform's table (subclass :class:`BasePresenter`, which
+    gives every hook but ``screen`` and ``label`` its usual meaning)."""
 
     #: resolve a chance step as soon as an action leads to it (Pig's die after "roll"); else a
     #: chance step waits for its player's click (Deep Sea Adventure's "Roll")
     auto_chance: bool
+    #: intents of the game's own: message type -> the presenter's method name, called as
+    #: ``method(session, message, seat)`` (it raises :class:`Refusal` to refuse, and returns
+    #: ``False`` when it quietly had nothing to do)
+    INTENTS: ClassVar[Mapping[str, str]]
 
     def screen(self, session: Session, state: Any, viewer: int | None) -> dict[str, Any]:
         """The game's part of ``viewer``'s screen, built from ``state.view(viewer)`` only."""
@@ -69,6 +76,69 @@ class Presenter(Protocol):
     def label(self, before: Any, after: Any, seat: int | None, action: Any, viewer: int | None) -> str:
         """The history's words for ``seat``'s ``action`` (``None``: a chance step), which led
         from ``before`` to ``after``, as ``viewer`` may read them."""
+
+    def seat_kind(self, state: Any, seat: int) -> str | None:
+        """The label of a seat nobody sits at (The Crew's Tonoja, played by the captain), else
+        ``None``."""
+
+    def legal_for(self, state: Any, seat: int) -> Sequence[Any]:
+        """What ``seat`` may do now (also off its turn, where the game allows it)."""
+
+    def act(self, state: Any, seat: int, action: Any) -> None:
+        """``seat`` plays ``action`` on ``state`` (checked by the rules)."""
+
+    def forced(self, state: Any, seat: int) -> Any:
+        """The action played at once for the only human when it is all they may do (The Crew's
+        "pass" in a window with nothing to show), else ``None``."""
+
+    def compare_row(self, name: str, state: Any, viewer: int | None) -> dict[str, Any]:
+        """One row of the what-if comparison, as ``viewer`` may know it."""
+
+    def replay_setup(self, state: Any, setup: Mapping[str, Any]) -> dict[str, Any]:
+        """Setup keywords for "play again" with ``state``'s settings (``setup``: the keywords
+        the game was made with, when the session made it)."""
+
+    def extras(self, session: Session, viewer: int | None, first: bool) -> dict[str, Any]:
+        """Model keys besides the screen that a served page of this game needs, for
+        ``viewer`` (``first``: its first model); only what changed."""
+
+    def history_of(self, state: Any) -> tuple[Any, Sequence[tuple[int, Any]]] | None:
+        """For a game given with a past (a record loaded): the state it started from and its
+        ``(seat, action)`` steps, so that the history shows them; ``None``: it starts here."""
+
+
+class BasePresenter:
+    """The usual answer to every hook of :class:`Presenter` but ``screen`` and ``label``: one
+    seat acts at a time (the one to move), every seat is someone's, nothing is forced."""
+
+    auto_chance = False
+    INTENTS: ClassVar[Mapping[str, str]] = {}
+
+    def seat_kind(self, state: Any, seat: int) -> str | None:
+        return None
+
+    def legal_for(self, state: Any, seat: int) -> Sequence[Any]:
+        if state.is_over or state.to_move == CHANCE or Session.actor(state) != seat:
+            return ()
+        return tuple(state.legal_actions())
+
+    def act(self, state: Any, seat: int, action: Any) -> None:
+        state.apply(action)
+
+    def forced(self, state: Any, seat: int) -> Any:
+        return None
+
+    def compare_row(self, name: str, state: Any, viewer: int | None) -> dict[str, Any]:
+        return {"name": name, "over": bool(state.is_over)}
+
+    def replay_setup(self, state: Any, setup: Mapping[str, Any]) -> dict[str, Any]:
+        return {**setup, "players": list(state.players)}
+
+    def history_of(self, state: Any) -> tuple[Any, Sequence[tuple[int, Any]]] | None:
+        return None
+
+    def extras(self, session: Session, viewer: int | None, first: bool) -> dict[str, Any]:
+        return {}
 
 
 def _is_int(x: object) -> bool:
@@ -105,7 +175,8 @@ class Session:
     ``"human"``, a bot name or a callable ``bot(view, legal)``; ``viewer``: whose screen it is
     (``"auto"``: the human to act, else the only or the last human; ``None``: a spectator);
     ``hot_seat``: one device passed round, a curtain between human seats; ``reveal``: a
-    teaching table where the screen shows everything (what-if then keeps the hidden truth)."""
+    teaching table where the screen shows everything (what-if then keeps the hidden truth);
+    ``auto_pass``: the only human's forced actions (:meth:`Presenter.forced`) play at once."""
 
     KINDS = (
         "malformed",
@@ -132,6 +203,7 @@ class Session:
         reveal: bool = False,
         bot_seed: int | None = None,
         presenter: Presenter | None = None,
+        auto_pass: bool = True,
         **setup: Any,
     ) -> None:
         if isinstance(game_or_name, (str, GameSpec)):
@@ -142,6 +214,10 @@ class Session:
                 raise TypeError("give either a game or setup keywords, not both")
             self.spec, state = game_of(game_or_name), game_or_name
         self.presenter = presenter
+        #: the game's hooks (the usual ones when there is no presenter)
+        self.hooks: Presenter = presenter if presenter is not None else BasePresenter()  # type: ignore[assignment]
+        #: the only human is not asked when one action is all they may do (``Presenter.forced``)
+        self.auto_pass = bool(auto_pass)
         self.hot_seat = bool(hot_seat)
         self.reveal = bool(reveal)
         self.bot_seed = bot_seed
@@ -149,6 +225,8 @@ class Session:
         self._rng = random.Random(bot_seed)
         self._listeners: list[Callable[[], None]] = []
         self.seq = 0
+        #: grows when the history shrinks or starts afresh (undo in the real game, a new game)
+        self.generation = 0
         self._start(state, seats, viewer)
 
     # ------------------------------------------------------------------ the game and its seats
@@ -157,6 +235,22 @@ class Session:
         n = len(state.players)
         if viewer != "auto" and viewer is not None and not (_is_int(viewer) and 0 <= viewer < n):
             raise ValueError(f"viewer must be 'auto', None or a seat 0..{n - 1}, got {short_repr(viewer)}")
+        #: seats nobody sits at (The Crew's Tonoja): seat -> its label
+        self._fixed: dict[int, str] = {}
+        for q in range(n):
+            kind = self.hooks.seat_kind(state, q)
+            if kind is not None:
+                self._fixed[q] = str(kind)
+        open_seats = [q for q in range(n) if q not in self._fixed]
+        if (
+            self._fixed
+            and isinstance(seats, Sequence)
+            and not isinstance(seats, str)
+            and len(seats) == len(open_seats)
+        ):
+            seats = dict(zip(open_seats, seats, strict=True))  # one spec per seat someone sits at
+        if isinstance(seats, Mapping):
+            seats = {q: v for q, v in seats.items() if not (q in self._fixed and v in (None, HUMAN))}
         specs = seat_list(seats, n)
         #: the real game itself (shared with whoever gave it: not copied) ...
         self.live = state
@@ -164,12 +258,27 @@ class Session:
         self.real: Timeline[Any] = Timeline(state)
         #: ``(seat, action)`` of every step of the real game (``action`` ``None``: chance)
         self.steps: list[tuple[int | None, Any]] = []
+        past = self.hooks.history_of(state)
+        if past is not None:  # a game with a past: its steps replayed, one frame each
+            start, steps = past
+            self.real = Timeline(start)
+            for q, a in steps:
+                nxt = self.real.current.clone()
+                self.hooks.act(nxt, q, a)
+                self.real.record(nxt)
+            self.steps = [(q, a) for q, a in steps]
+        #: the steps undone in the real game (:meth:`undo` outside what-if), for :meth:`redo`
+        self._undone: list[tuple[int | None, Any]] = []
         self._label_cache: dict[int | None, list[str]] = {}
+        #: seat -> why its bot made its last choice (the bot's ``explain()``; shown only at a
+        #: table that reveals everything: the reason may rest on the bot's own cards)
+        self.bot_said: dict[int, str] = {}
         self._viewer_spec = viewer
         self._bots: dict[int, Any] = {}
-        self._labels = [HUMAN] * n
+        self._labels = [self._fixed.get(q, HUMAN) for q in range(n)]
         for q, spec in enumerate(specs):
-            self.set_seat(q, spec)
+            if q not in self._fixed or spec not in (None, HUMAN):
+                self.set_seat(q, spec)  # (a bot given for a seat nobody sits at: refused)
         self.paused = False
         self.problem: dict[str, Any] | None = None
         #: the exception of the last bot that failed (for the notebook's user; never sent)
@@ -177,6 +286,8 @@ class Session:
         self.branch_line: Timeline[Any] | None = None
         self.branch_from: int | None = None
         self.branch_sampled = False
+        #: what-if states kept for the comparison: ``(name, state)``
+        self.kept: list[tuple[str, Any]] = []
         self.scrub: int | None = None
         self._curtain_open: int | None = None
         self._follow: int | None = None
@@ -186,6 +297,9 @@ class Session:
         function's."""
         if not _is_int(seat) or not 0 <= seat < len(self._labels):
             raise ValueError(f"no seat {short_repr(seat)}")
+        if seat in self._fixed:
+            name = self.real.current.players[seat]
+            raise ValueError(f"seat {seat} is {name}'s, and nobody sits there: the game plays it")
         if spec is None or spec == HUMAN:
             self._bots.pop(seat, None)
             self._labels[seat] = HUMAN
@@ -212,7 +326,7 @@ class Session:
 
     @property
     def humans(self) -> list[int]:
-        return [q for q in range(len(self._labels)) if q not in self._bots]
+        return [q for q in range(len(self._labels)) if q not in self._bots and q not in self._fixed]
 
     @property
     def game(self) -> Any:
@@ -226,8 +340,26 @@ class Session:
         if self.branch_line is not None:
             return self.branch_line.current
         if self.scrub is not None:
-            return list(self.real.frames())[self.scrub]
+            return self.frames()[self.scrub]
         return self.real.current
+
+    def frames(self) -> list[Any]:
+        """The real game after each of its steps (frame 0: as it started)."""
+        return list(self.real.frames())[: self.real.index + 1]
+
+    @property
+    def fixed_seats(self) -> dict[int, str]:
+        """Seats nobody sits at, with their labels (The Crew's Tonoja)."""
+        return dict(self._fixed)
+
+    @property
+    def in_what_if(self) -> bool:
+        return self.branch_line is not None
+
+    @property
+    def branch_game(self) -> Any:
+        """A copy of the what-if's state now (``None`` outside what-if)."""
+        return None if self.branch_line is None else self.branch_line.game
 
     @property
     def mode(self) -> str:
@@ -286,68 +418,140 @@ class Session:
             fn()
 
     def _move(self, line: Timeline[Any], seat: int | None, action: Any) -> None:
-        """One step on ``line``: an action, or (``action`` ``None``) a chance outcome drawn (in
-        the real game from its own generator, so its record replays; in a what-if from the
-        session's)."""
+        """One step on ``line``: ``seat``'s action, or (``action`` ``None``) a chance outcome
+        drawn (in the real game from its own generator, so its record replays; in a what-if
+        from the session's).  An illegal action raises and changes nothing."""
         if line is self.real:
             if action is None:
                 self.live.sample_chance()
             else:
-                self.live.apply(action)  # an illegal action raises here and changes nothing
+                self.hooks.act(self.live, int(seat), action)  # type: ignore[arg-type]
             self.real.record(self.live)
             self.steps.append((seat, action))
+            self._undone = []
         elif action is None:
             line.apply_chance(draw_chance(line.current.chance_outcomes(), self._rng))
         else:
-            line.apply(action)
+            nxt = line.current.clone()
+            self.hooks.act(nxt, int(seat), action)  # type: ignore[arg-type]
+            line.record(nxt)
 
     def _step(self, line: Timeline[Any], seat: int | None, action: Any) -> None:
-        """:meth:`_move`, then (when the presenter says so) the chance steps it leads to."""
+        """:meth:`_move`, then the chance steps it leads to (when the presenter says so) and the
+        only human's forced actions (when :attr:`auto_pass`)."""
         self._move(line, seat, action)
-        if self.presenter is not None and self.presenter.auto_chance:
-            while line.current.to_move == CHANCE and not line.current.is_over:
-                self._move(line, line.current.current_player, None)
+        self._settle(line)
+
+    def _settle(self, line: Timeline[Any]) -> None:
+        """The steps that follow by themselves: chance (when the presenter says so) and the
+        only human's forced actions (when :attr:`auto_pass`)."""
+        for _ in range(MAX_AUTO):
+            g = line.current
+            if g.is_over:
+                return
+            if g.to_move == CHANCE:
+                if not (self.presenter is not None and self.presenter.auto_chance):
+                    return
+                self._move(line, g.current_player, None)
+                continue
+            humans = self.humans
+            t = self.actor(g)
+            if not self.auto_pass or len(humans) != 1 or t != humans[0]:
+                return
+            forced = self.hooks.forced(g, t)
+            if forced is None:
+                return
+            self._move(line, t, forced)
+
+    def _line(self) -> Timeline[Any]:
+        """Where the Python verbs act: the what-if when one is open, else the real game."""
+        return self.branch_line if self.branch_line is not None else self.real
 
     # ------------------------------------------------------------------ the Python verbs
 
-    def apply(self, action: Any) -> None:
-        """The seat to act in the real game plays ``action`` (the game's checks and errors);
-        at a chance step, the game's chance word (``"roll"``) draws the outcome."""
-        g = self.real.current
-        seat = self.actor(g)
-        if seat is None:
+    def apply(self, action: Any, seat: int | None = None) -> None:
+        """``seat`` (default: the seat to act) plays ``action``, in the what-if when one is
+        open, else in the real game (the game's checks and errors: an illegal action raises
+        and changes nothing).  At a chance step, the game's chance word (``"roll"``) draws the
+        outcome."""
+        line = self._line()
+        g = line.current
+        t = self.actor(g)
+        if t is None:
             raise Refusal("over", "the game is over")
+        if line is self.real:
+            self.scrub = None
         if g.to_move == CHANCE:
             if action != g.CHANCE_ACTION:
                 raise Refusal("illegal", f"now comes chance: {g.CHANCE_ACTION}")
-            self._step(self.real, seat, None)
-        else:
-            self._step(self.real, seat, action)
-        if seat not in self._bots:
-            self._follow = seat
+            self._step(line, t, None)
+            return
+        who = t if seat is None else seat
+        self._step(line, who, action)
+        if line is self.real and who not in self._bots:
+            self._follow = who
 
-    def bot_move(self) -> Any:
-        """The bot to act plays one step; ``None`` when no bot is to act.  A failing bot
-        changes nothing: the session pauses and :attr:`problem` says why."""
-        g = self.real.current
-        t = self.actor(g)
-        if t is None or t not in self._bots:
-            return None
-        if g.to_move == CHANCE:
-            self._step(self.real, t, None)
-            return g.CHANCE_ACTION
-        bot = self._bots[t]
+    def chance(self, outcome: Any = None) -> None:
+        """At a chance step: ``outcome`` (one of ``chance_outcomes()``: chosen dice, to try
+        things or to teach), or the game's own draw (``None``); in the what-if when one is
+        open, else in the real game (whose record then holds the outcome chosen)."""
+        line = self._line()
+        g = line.current
+        if g.is_over or g.to_move != CHANCE:
+            raise Refusal("illegal", "there is no chance step now")
+        if outcome is None:
+            self._step(line, g.current_player, None)
+            return
+        if line is self.real:
+            self.live.apply_chance(outcome)  # a wrong outcome raises here and changes nothing
+            self.real.record(self.live)
+            self.steps.append((g.current_player, None))
+            self._undone = []
+            self.scrub = None
+        else:
+            line.apply_chance(outcome)
+        self._settle(line)
+
+    def _bot_choice(self, g: Any, t: int, bot: Any) -> tuple[Any, str | None]:
+        """``bot``'s answer for seat ``t`` in ``g``, or ``(None, why it failed)``."""
         legal = tuple(g.legal_actions())
         try:
             choice = bot(g.view(t), legal)
         except Exception as exc:  # noqa: BLE001 -- a bot's bug must not stop the table
             # the exception itself stays in Python (its text could name what only the bot knows)
             self.last_bot_error = exc
-            return self._bot_failed(t, f"it raised {type(exc).__name__}")
+            return None, f"it raised {type(exc).__name__}"
         if choice not in legal:
             self.last_bot_error = Refusal("illegal", f"the bot answered {short_repr(choice, 40)}")
-            return self._bot_failed(t, "it answered an action that is not legal now")
-        self._step(self.real, t, choice)
+            return None, "it answered an action that is not legal now"
+        explain = getattr(bot, "explain", None)
+        said = explain() if callable(explain) else None
+        self.bot_said[t] = str(said or f"chose {choice}")[:300]
+        return choice, None
+
+    def bot_move(self) -> Any:
+        """The bot to act plays one step (in the what-if when one is open: there a human's seat
+        gets a random legal action); ``None`` when no bot is to act.  A failing bot changes
+        nothing: the session pauses and :attr:`problem` says why."""
+        line = self._line()
+        g = line.current
+        t = self.actor(g)
+        in_real = line is self.real
+        if t is None or (in_real and t not in self._bots):
+            return None
+        if g.to_move == CHANCE:
+            self._step(line, t, None)
+            return g.CHANCE_ACTION
+        bot = self._bots.get(t)
+        if bot is None:  # a what-if: a human's seat plays at random
+            choice: Any = self._rng.choice(tuple(g.legal_actions()))
+        else:
+            choice, why = self._bot_choice(g, t, bot)
+            if why is not None:
+                if in_real:
+                    return self._bot_failed(t, why)
+                choice = g.legal_actions()[0]  # a what-if never stalls on a bot
+        self._step(line, t, choice)
         return choice
 
     def _bot_failed(self, seat: int, why: str) -> None:
@@ -363,25 +567,34 @@ class Session:
         return None
 
     def play_bots(self, max_steps: int = MAX_AUTO, *, even_paused: bool = False) -> int:
-        """Bots move until a human is to act, the game ends or a bot fails (or, unless
-        ``even_paused``, the game is paused); how many steps."""
+        """Bots move in the real game until a human is to act, the game ends or a bot fails
+        (or, unless ``even_paused``, the game is paused); how many steps."""
         n = 0
+        if self.branch_line is not None:
+            return 0
         while n < max_steps and (even_paused or not self.paused) and self.problem is None:
             if self.bot_move() is None:
                 break
             n += 1
         return n
 
+    def set_reveal(self, reveal: bool) -> None:
+        """Make this a teacher's table (everything shown), or not; the history's words follow."""
+        self.reveal = bool(reveal)
+        self._label_cache.clear()
+
     def resume(self) -> None:
         self.paused = False
         self.problem = None
 
-    def branch(self) -> None:
-        """A what-if branch from the step shown.  Unless the game is over (or the table reveals
-        everything), what the viewer cannot see is drawn again (``view.sample``), so trying
-        things never shows the hidden truth."""
+    def branch(self, step: int | None = None) -> None:
+        """A what-if branch from the real game after ``step`` steps (default: the step shown).
+        Unless the game is over (or the table reveals everything), what the viewer cannot see
+        is drawn again (``view.sample``), so trying things never shows the hidden truth."""
         if self.branch_line is not None:
             raise Refusal("whatif", "you are trying things already: go back to the real game first")
+        if step is not None:
+            self.seek(step)
         base = self.shown
         viewer = self.viewer
         if base.is_over or self.reveal:
@@ -392,21 +605,95 @@ class Session:
             state, sampled = base.view(viewer).sample(self._rng), True
         self.branch_from = len(self.steps) if self.scrub is None else self.scrub
         self.branch_line, self.branch_sampled, self.scrub = Timeline(state), sampled, None
+        self.kept = []
 
-    def undo(self) -> None:
-        if self.branch_line is None or not self.branch_line.can_undo:
-            raise Refusal("whatif", "nothing to undo: undo works while you try things (what-if)")
-        self.branch_line.undo()
+    def undo(self, n: int = 1) -> None:
+        """Undo ``n`` steps: in the what-if, else in the real game (for a teacher or a
+        mis-click from a cell: the board's undo works in what-if only)."""
+        if not _is_int(n) or n < 0:
+            raise ValueError(f"n is a whole number, got {short_repr(n)}")
+        if self.branch_line is not None:
+            if self.branch_line.index < n:
+                raise Refusal("whatif", "nothing to undo: that is where this what-if started")
+            self.branch_line.undo(n)
+            return
+        if len(self.steps) < n:
+            raise Refusal("history", f"the game has {len(self.steps)} steps to undo")
+        if n == 0:
+            return
+        self.real.undo(n)
+        self._undone = self.steps[len(self.steps) - n :] + self._undone
+        del self.steps[len(self.steps) - n :]
+        self._restore_live()
 
-    def redo(self) -> None:
-        if self.branch_line is None or not self.branch_line.can_redo:
-            raise Refusal("whatif", "nothing to redo")
-        self.branch_line.redo()
+    def redo(self, n: int = 1) -> None:
+        """Redo ``n`` undone steps (in the what-if, else in the real game)."""
+        if not _is_int(n) or n < 0:
+            raise ValueError(f"n is a whole number, got {short_repr(n)}")
+        if self.branch_line is not None:
+            if len(self.branch_line) - 1 - self.branch_line.index < n:
+                raise Refusal("whatif", "nothing to redo")
+            self.branch_line.redo(n)
+            return
+        if len(self._undone) < n:
+            raise Refusal("history", f"{len(self._undone)} steps to redo")
+        self.real.redo(n)
+        self.steps.extend(self._undone[:n])
+        del self._undone[:n]
+        self._restore_live()
+
+    def _restore_live(self) -> None:
+        """The real game is now its timeline's current frame (a fresh copy: frames never change)."""
+        self.live = self.real.current.clone()
+        for done in self._label_cache.values():
+            del done[len(self.steps) :]
+        self.scrub = None
+        self.generation += 1
 
     def back_to_real(self) -> None:
         if self.branch_line is None:
             raise Refusal("whatif", "you are in the real game already")
         self.branch_line = self.branch_from = None
+        self.kept = []
+
+    #: how many what-if states :meth:`keep` holds at once
+    KEEP_MAX = 4
+
+    def keep(self, name: str | None = None) -> str:
+        """Keep the what-if's state now as a row of the comparison (:meth:`compare`); its name
+        (default ``"kept 1"``, ...).  Leaving the what-if forgets them."""
+        if self.branch_line is None:
+            raise Refusal("whatif", "keep holds a what-if's state: try things first (what-if)")
+        if len(self.kept) >= self.KEEP_MAX:
+            raise Refusal("whatif", f"{self.KEEP_MAX} states are kept already")
+        taken = {k for k, _ in self.kept}
+        if name is None:
+            i = len(self.kept) + 1
+            while f"kept {i}" in taken:
+                i += 1
+            name = f"kept {i}"
+        if not isinstance(name, str) or not name.strip() or len(name) > 24:
+            raise ValueError(f"a kept state's name is 1 to 24 characters, got {short_repr(name)}")
+        if name in ("real", "what-if") or name in taken or name.startswith("real at"):
+            raise ValueError(f"the comparison has a row named {name!r} already")
+        self.kept.append((name, self.branch_line.current))  # frames never change: no copy
+        return name
+
+    def compare(self, viewer: int | None | str = "screen") -> list[dict[str, Any]]:
+        """The real game, where the what-if started, the kept states and the what-if side by
+        side: one row each (the presenter's :meth:`~Presenter.compare_row`), as ``viewer`` may
+        know them."""
+        line = self.branch_line
+        if line is None:
+            raise Refusal("whatif", "no what-if is open: the comparison is the what-if's")
+        who = self.viewer if viewer == "screen" else viewer
+        row = self.hooks.compare_row
+        rows = [row("real", self.real.current, who)]  # type: ignore[arg-type]
+        if self.branch_from is not None and self.branch_from != len(self.steps):
+            rows.append(row(f"real at step {self.branch_from}", self.frames()[self.branch_from], who))  # type: ignore[arg-type]
+        rows.extend(row(k, st, who) for k, st in self.kept)  # type: ignore[arg-type]
+        rows.append(row("what-if", line.current, who))  # type: ignore[arg-type]
+        return rows
 
     def seek(self, step: int | None) -> None:
         """Show the real game after its first ``step`` steps (``None``: now)."""
@@ -426,32 +713,47 @@ class Session:
             raise Refusal("whatif", "play-out is for trying things (what-if)")
         viewer, n = self.viewer, 0
         while n < MAX_AUTO:
-            g = line.current
-            t = self.actor(g)
+            t = self.actor(line.current)
             if t is None or t == viewer:
                 break
-            if g.to_move == CHANCE:
-                self._step(line, t, None)
-            else:
-                legal = tuple(g.legal_actions())
-                bot = self._bots.get(t)
-                try:
-                    choice = bot(g.view(t), legal) if bot is not None else self._rng.choice(legal)
-                except Exception:  # noqa: BLE001 -- a what-if never stalls on a bot
-                    choice = legal[0]
-                self._step(line, t, choice if choice in legal else legal[0])
+            self.bot_move()
             n += 1
         return n
+
+    def restart(self, state: Any) -> None:
+        """Play ``state`` from here (a new game, the next attempt): the seats stay, the
+        history and any what-if start afresh."""
+        bots, labels = dict(self._bots), list(self._labels)
+        self._start(state, None, self._viewer_spec)
+        for q, bot in bots.items():  # the same bots (and their names) where the seat still is
+            if q < len(self._labels) and q not in self._fixed:
+                self._bots[q], self._labels[q] = bot, labels[q]
+        self.generation += 1
 
     def new_game(self, **setup: Any) -> None:
         """A new game of the same kind (the game's setup keywords; ``seats`` as the session
         takes them); the seats stay as they are unless given."""
         seats = setup.pop("seats", None)
-        if seats is None:
-            seats = {q: self._bots[q] for q in self._bots}
         state = self.spec.new_game(**setup)
         self.setup = dict(setup)
-        self._start(state, seats, "auto" if self._viewer_spec == "auto" else self._viewer_spec)
+        if seats is None:
+            self.restart(state)
+        else:
+            self._start(state, seats, self._viewer_spec)
+            self.generation += 1
+
+    def refresh(self) -> None:
+        """After the real game was changed directly (not through the session): its new state
+        becomes the history's next step (its words: "changed from a cell")."""
+        if self.live is self.real.current:
+            return
+        before = self.real.current
+        if before.to_record() == self.live.to_record():
+            return
+        self.real.record(self.live)
+        self.steps.append((None, OUTSIDE))
+        self._undone = []
+        self.scrub = None
 
     # ------------------------------------------------------------------ intents
 
@@ -478,27 +780,34 @@ class Session:
         "redo": "_redo",
         "play_out": "_play_out",
         "back_to_real": "_back",
+        "keep": "_keep",
     }
 
     def _handle(self, msg: Any, sender: int | None | str) -> None:
         if not isinstance(msg, Mapping):
             raise Refusal("malformed", "a message is an object")
         kind = msg.get("type")
-        handler = self.INTENTS.get(kind) if isinstance(kind, str) else None
-        if handler is None:
+        own = self.hooks.INTENTS.get(kind) if isinstance(kind, str) else None
+        handler = self.INTENTS.get(kind) if isinstance(kind, str) and own is None else None
+        if handler is None and own is None:
             raise Refusal("malformed", f"unknown message type {short_repr(kind, 40)}")
         seq = msg.get("seq")
         if seq is None:
             raise Refusal("malformed", "the click carried no state number; nothing changed")
         if not _is_int(seq):
             raise Refusal("malformed", "the state number (seq) is an integer")
-        if kind == "bot_step" and (seq != self.seq or not self._bot_due()):
+        if kind == "bot_step" and self.branch_line is None and (seq != self.seq or not self._bot_due()):
             return  # the browser's timer fired late: quietly nothing to do
         if seq != self.seq and kind != "pause":  # pausing is the same whenever it is asked
             raise Refusal(
                 "stale", f"that click was for state #{seq}, the board is at #{self.seq}; nothing changed"
             )
-        getattr(self, handler)(msg, self.viewer if sender == "screen" else sender)
+        who = self.viewer if sender == "screen" else sender
+        if own is not None:
+            if getattr(self.hooks, own)(self, msg, who) is False:
+                return  # the game's intent found nothing to do (a late timer): quietly nothing
+        else:
+            getattr(self, str(handler))(msg, who)
         self.changed()
 
     def _choice(self, msg: Mapping[str, Any], who: int | None) -> None:
@@ -514,30 +823,30 @@ class Session:
         t = self.actor(g)
         if t is None:
             raise Refusal("over", "the game is over: start a new one")
-        if who is None or t != who or (line is self.real and t in self._bots):
+        if who is not None and line is self.real and who in self._bots:
+            raise Refusal("not_your_turn", "a bot plays that seat; nothing changed")
+        legal = () if who is None else self.hooks.legal_for(g, who)
+        if who is None or (t != who and not legal):
             name = g.players[t]
             raise Refusal("not_your_turn", f"it is {name}'s turn, not yours; nothing changed")
-        if g.to_move == CHANCE:
+        if g.to_move == CHANCE and t == who:
             if choice != g.CHANCE_ACTION:
                 raise Refusal("illegal", f"first {g.CHANCE_ACTION}: that is the only thing to do now")
             self._step(line, t, None)
             return
-        legal = g.legal_actions()
-        if choice not in legal:
-            raise Refusal("illegal", self._why_illegal(g, choice, legal))
-        self._step(line, t, choice)
+        if choice not in legal:  # the rules may accept what no list spells out (a proposal)
+            try:
+                self.hooks.act(g.clone(), who, choice)
+            except GameError as exc:
+                raise Refusal("illegal", str(exc)[:300]) from None
+        self._step(line, who, choice)
         if line is self.real:
-            self._follow = t
-
-    def _why_illegal(self, g: Any, choice: str, legal: Sequence[Any]) -> str:
-        try:
-            g.clone().apply(choice)
-        except GameError as exc:
-            return str(exc)[:300]
-        return f"{short_repr(choice, 40)} is not allowed now"  # pragma: no cover - legal said no
+            self._follow = who
 
     def _bot_due(self) -> bool:
-        if self.paused or self.branch_line is not None or self.scrub is not None:
+        """A bot is to act in the real game shown live (paused or not: a step asked while
+        paused is a person's S key; the bot clock sends none then)."""
+        if self.branch_line is not None or self.scrub is not None:
             return False
         return self.actor(self.real.current) in self._bots
 
@@ -546,6 +855,10 @@ class Session:
         return self.actor(self.real.current) in self._bots
 
     def _bot_step(self, msg: Mapping[str, Any], who: int | None) -> None:
+        """The bot clock's step in the real game; in a what-if, a click: the seat to act (a
+        bot, or a random player for a human's seat) plays one step."""
+        if self.branch_line is not None and self.actor(self.branch_line.current) is None:
+            raise Refusal("over", "this what-if is over: undo, or go back to the real game")
         self.bot_move()
 
     def _pause(self, msg: Mapping[str, Any], who: int | None) -> None:
@@ -572,10 +885,17 @@ class Session:
         self.branch()
 
     def _undo(self, msg: Mapping[str, Any], who: int | None) -> None:
+        if self.branch_line is None:  # a board undoes only what-if steps: the real game is shared
+            raise Refusal("whatif", "nothing to undo: undo works while you try things (what-if)")
         self.undo()
 
     def _redo(self, msg: Mapping[str, Any], who: int | None) -> None:
+        if self.branch_line is None:
+            raise Refusal("whatif", "nothing to redo")
         self.redo()
+
+    def _keep(self, msg: Mapping[str, Any], who: int | None) -> None:
+        self.keep()
 
     def _play_out(self, msg: Mapping[str, Any], who: int | None) -> None:
         self.play_out()
@@ -598,10 +918,13 @@ class Session:
             return []
         done = self._label_cache.setdefault(who, [])
         if len(done) < len(self.steps):
-            frames = list(self.real.frames())
+            frames = self.frames()
             for i in range(len(done), len(self.steps)):
                 q, a = self.steps[i]
-                done.append(self.presenter.label(frames[i], frames[i + 1], q, a, who))
+                if a is OUTSIDE:
+                    done.append("the game was changed from a cell")
+                else:
+                    done.append(self.presenter.label(frames[i], frames[i + 1], q, a, who))
         return list(done)
 
     def screen(self, viewer: int | None | str = "screen") -> dict[str, Any]:
@@ -619,13 +942,14 @@ class Session:
         out = {} if self.presenter is None else dict(self.presenter.screen(self, state, who))
         t = self.actor(state)
         mode = self.mode
-        can_act = (
+        seat_ok = (
             who is not None
-            and t == who
             and mode != "history"
             and cur is None
             and (mode == "whatif" or who not in self._bots)
         )
+        legal = list(self.hooks.legal_for(state, who)) if seat_ok and who is not None else []
+        can_act = seat_ok and (t == who or bool(legal))
         labels = self._labels_for(who)
         out.update(
             seq=self.seq,
@@ -634,8 +958,8 @@ class Session:
             actor=t,
             viewer=who,
             can_act=bool(can_act),
-            legal=[str(a) for a in state.legal_actions()] if can_act and state.to_move != CHANCE else [],
-            chance=state.CHANCE_ACTION if can_act and state.to_move == CHANCE else None,
+            legal=[str(a) for a in legal],
+            chance=state.CHANCE_ACTION if can_act and t == who and state.to_move == CHANCE else None,
             over=bool(state.is_over),
             paused=self.paused,
             problem=self.problem,
@@ -653,6 +977,8 @@ class Session:
                 "sampled": self.branch_sampled,
                 "can_undo": self.branch_line.can_undo,
                 "can_redo": self.branch_line.can_redo,
+                "can_keep": len(self.kept) < self.KEEP_MAX,
+                "compare": self.compare(who),
             },
         )
         return out

@@ -13,12 +13,12 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from ..bridge import GameWidget
-from ..core.session import Session
+from ..core.session import BasePresenter, Session
 
 __all__ = ["Pig", "PigPresenter"]
 
 
-class PigPresenter:
+class PigPresenter(BasePresenter):
     """Pig's screen (everything is public) and the history's words; a roll's die is thrown as
     soon as the player rolls."""
 
@@ -36,6 +36,9 @@ class PigPresenter:
             "moves": list(v.moves),
             "winners": list(v.winners),
         }
+
+    def compare_row(self, name: str, state: Any, viewer: int | None) -> dict[str, Any]:
+        return {"name": name, "scores": list(state.scores), "turn total": state.turn_total}
 
     def label(self, before: Any, after: Any, seat: int | None, action: Any, viewer: int | None) -> str:
         name = before.players[before.current_player if seat is None else seat]

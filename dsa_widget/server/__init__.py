@@ -156,6 +156,8 @@ def make_table(
     if seats is None and labels is not None:
         names = set(spec.bot_registry().names)
         specs = [s if s in names else "human" for s in labels]
+    elif isinstance(seats, Sequence) and not isinstance(seats, str) and len(seats) != n:
+        specs = list(seats)  # one per seat someone sits at (the session knows the others)
     else:
         specs = seat_list(seats, n)
     return Table(

@@ -93,7 +93,7 @@ class SessionTable:
 
     def version(self) -> Hashable:
         s = self.session
-        return (id(s.real), len(s.steps), s.paused, tuple(s.seats))
+        return (s.generation, id(s.real), len(s.steps), s.paused, tuple(s.seats))
 
     @property
     def is_over(self) -> bool:
@@ -129,6 +129,14 @@ class SessionTable:
     def to_record(self) -> Mapping[str, Any]:
         return dict(self.session.game.to_record())
 
+    def may_act(self, seat: int) -> bool:
+        """Off its turn a human's seat may act where the game lets it (The Crew's communication
+        in a ``free`` window)."""
+        s = self.session
+        if s.game.is_over or seat in s.bots or seat in s.fixed_seats:
+            return False
+        return bool(s.hooks.legal_for(s.game, seat))
+
     def apply_intent(self, seat: int, message: Mapping[str, Any]) -> None:
         if seat in self.session.bots:
             raise IntentError("seat", "a bot plays this seat")
@@ -158,10 +166,12 @@ class SessionTable:
             st["legal"], st["can_act"], st["chance"] = [], False, None
         st["seq"] = seq
         out: dict[str, Any] = {"state": st, "paused": self.session.paused, "bot_delay": self.bot_delay_ms}
-        if viewer not in self._first:
+        first = viewer not in self._first
+        if first:
             reg = self.spec.bot_registry()
             out.update(bot_names=[], bot_help=dict(reg.summaries), setup=None)
             self._first.add(viewer)
+        out.update(self.session.hooks.extras(self.session, viewer, first))
         return out
 
     # ------------------------------------------------------------------ resuming

@@ -29,12 +29,12 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from ..bridge import GameWidget
-from ..core.session import Session
+from ..core.session import BasePresenter, Session
 
 __all__ = ["Submarine", "SubmarinePresenter"]
 
 
-class SubmarinePresenter:
+class SubmarinePresenter(BasePresenter):
     """Submarine's screens and history words (no chance steps after the deal)."""
 
     auto_chance = False
@@ -47,6 +47,10 @@ class SubmarinePresenter:
                 "exchange ?" if str(a).startswith("exchange ") else a for a in st.get("current_turn") or []
             ]
         return st
+
+    def compare_row(self, name: str, state: Any, viewer: int | None) -> dict[str, Any]:
+        v = state.view(viewer).to_dict()
+        return {"name": name, "scores": list(v["scores"]), "turn": v["turn_number"]}
 
     def label(self, before: Any, after: Any, seat: int | None, action: Any, viewer: int | None) -> str:
         name = "chance" if seat is None else str(before.players[seat])

@@ -50,8 +50,11 @@ def new_game(spec: GameSpec, seed: int) -> Any:
     lo, hi = spec.seats
     setup: dict[str, Any] = {"players": r.randint(lo, min(hi, lo + 3)), "seed": seed}
     for opt in spec.setup_schema():
-        lo_v = opt.minimum if opt.minimum is not None else opt.default
-        setup[opt.key] = r.randint(max(lo_v, 1), max(opt.default, 1)) if r.random() < 0.5 else opt.default
+        if opt.choices:
+            setup[opt.key] = r.choice(opt.choices)[0] if r.random() < 0.3 else opt.default
+        elif opt.default is not None:
+            lo_v = opt.minimum if opt.minimum is not None else opt.default
+            setup[opt.key] = r.randint(max(lo_v, 1), max(opt.default, 1)) if r.random() < 0.5 else opt.default
     options = {o.key: r.choice(o.choices)[0] for o in spec.option_schema() if o.choices and r.random() < 0.3}
     if options:
         setup["options"] = options
