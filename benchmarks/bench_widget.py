@@ -155,25 +155,6 @@ def platform_games(games: int) -> dict[str, dict]:
     return out
 
 
-def crew_games(games: int) -> dict[str, float]:
-    """The Crew's board (not yet on the platform): random-bot missions through ``handle_intent``."""
-    from dsa_widget.crew import Crew
-
-    ms: list[float] = []
-    sizes: list[int] = []
-    for seed in range(games):
-        w = Crew(players=["A", "B", "C"], seats=dict.fromkeys(range(3), "random"), seed=seed, target=3)
-        for _ in range(2000):
-            if w.game.is_over or not w.is_bot_turn():
-                break
-            t0 = time.perf_counter()
-            w.handle_intent({"type": "bot_step", "seq": w.seq})
-            ms.append((time.perf_counter() - t0) * 1000)
-        sizes += w.update_bytes
-        w.close()
-    return _summary(ms, sizes)
-
-
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=20)
@@ -185,7 +166,6 @@ def main(argv: list[str] | None = None) -> None:
         res["reveal_all" if reveal else "hidden"] = run(a.games, a.players, reveal)
     res["analysis"] = analysis_costs(a.games, a.players)
     res["platform"] = platform_games(max(1, a.games // 4))
-    res["platform"]["crew"] = crew_games(max(1, a.games // 4))
     if a.json:
         print(json.dumps(res, indent=1))
         return
@@ -214,7 +194,7 @@ def main(argv: list[str] | None = None) -> None:
     )
     for name, r in plat.items():
         print(
-            f"  {name:<10} {'(its own board)' if name == 'crew' else '(on the platform)'}"
+            f"  {name:<10} (on the platform)"
             f" {r['updates']} updates | intent->published"
             f" p50 {r['step_ms_p50']:.2f} ms, p95 {r['step_ms_p95']:.2f} ms, max {r['step_ms_max']:.2f} ms"
             f" | bytes/update mean {r['bytes_mean']:.0f}, max {r['bytes_max']}"

@@ -3,9 +3,9 @@
 // own keys. The shell owns the transport (every intent carries the state number; one in flight
 // at a time, with a watchdog), the bot clock, the focus rule and common keys (js/keys.js), the
 // header with the status and the keys badge, the refusal line (Python's words, as text), the
-// curtain, the history and what-if bar, the help line, the setup form generated from the game's
-// option schema, and the static-export rule (no kernel: the controls that need Python are
-// disabled and a note says why).
+// curtain, the history and what-if bar (with the what-if's comparison table and Keep), the help
+// line, the setup form generated from the game's option schema, and the static-export rule (no
+// kernel: the controls that need Python are disabled and a note says why).
 import { drawCurtain } from "./curtain.js";
 import { h, replaceChildren } from "./dom.js";
 import { attachKeys, COMMON_ARIA, COMMON_HELP, keyLabel } from "./keys.js";
@@ -171,6 +171,60 @@ export function drawSetupForm(setup, start) {
   return h("details", { class: "dsa-setup" }, h("summary", { text: "New game…" }), form);
 }
 
+/** A compare cell's words: a list joined, nothing as a dash, a number or a word as it is. */
+export function compareCell(v) {
+  if (v === null || v === undefined || v === "") return "—";
+  if (Array.isArray(v)) return v.map(compareCell).join(" · ");
+  if (typeof v === "boolean") return v ? "yes" : "no";
+  if (typeof v === "object") return JSON.stringify(v);
+  return String(v);
+}
+
+/** The columns of the what-if's comparison: every key of the rows but `name`, in the order
+ * they first appear, each with its label (`labels[key]`, else the key in words). */
+export function compareColumns(rows, labels = {}) {
+  const keys = [];
+  for (const r of rows || []) for (const k of Object.keys(r)) if (k !== "name" && !keys.includes(k)) keys.push(k);
+  return keys.map((key) => ({ key, label: labels[key] ?? key.replaceAll("_", " ") }));
+}
+
+/** The what-if's comparison (whatif.compare: the real game, the kept states and the what-if,
+ * one row each, as the screen's seat may know them), generic: a column per key of the rows. */
+export function drawCompare(rows, labels = {}) {
+  const cols = compareColumns(rows, labels);
+  return h(
+    "details",
+    { class: "dsa-compare-box", open: true },
+    h("summary", { text: "Compare: the real game, the kept states and the what-if" }),
+    h(
+      "table",
+      { class: "dsa-compare", "aria-label": "The real game and the what-if side by side" },
+      h(
+        "thead",
+        {},
+        h(
+          "tr",
+          {},
+          h("th", { scope: "col", text: labels.name ?? "" }),
+          cols.map((c) => h("th", { scope: "col", "data-col": c.key, text: c.label })),
+        ),
+      ),
+      h(
+        "tbody",
+        {},
+        (rows || []).map((r) =>
+          h(
+            "tr",
+            { "data-row": r.name },
+            h("th", { scope: "row", text: compareCell(r.name) }),
+            cols.map((c) => h("td", { "data-col": c.key, text: compareCell(r[c.key]) })),
+          ),
+        ),
+      ),
+    ),
+  );
+}
+
 /** A button of the shell's bars: its key in a <kbd>, its action in data-action. */
 function tool(text, action, key, enabled, onclick) {
   return h(
@@ -182,8 +236,12 @@ function tool(text, action, key, enabled, onclick) {
 }
 
 /**
- * Mount a game's board on the shell. game = {title, cls, draw(st, act) -> elements, onKey(ev,
- * st, act) -> bool, help}. `act(msg)` sends an intent ({type, ...}); the shell adds its seq.
+ * Mount a game's board on the shell. game = {title, cls, draw(st, act, {pending, remote,
+ * model}) -> elements, onKey(ev, st, act) -> bool, help, aria, status(st) -> words, and
+ * optionally compareLabels (the what-if comparison's column labels by key, or a function of the
+ * state giving them) and banner: false (the board draws its own game-over words)}. `act(msg)`
+ * sends an intent ({type, ...}) with the state's seq added: true when it went out (not while
+ * another is in flight, nor with no kernel).
  */
 export function mountShell({ model, el }, game) {
   const root = h("div", {
@@ -229,7 +287,7 @@ export function mountShell({ model, el }, game) {
 
   function act(msg) {
     const st = live();
-    if (pending || noKernel()) return; // a saved page: the note says why nothing happens
+    if (pending || noKernel()) return false; // a saved page: the note says why nothing happens
     pending = true;
     root.dataset.pending = "1";
     try {
@@ -239,7 +297,7 @@ export function mountShell({ model, el }, game) {
       delete root.dataset.pending;
       root.dataset.kernel = "none";
       draw();
-      return;
+      return false;
     }
     clearTimeout(watchdog);
     watchdog = setTimeout(() => {
@@ -248,6 +306,7 @@ export function mountShell({ model, el }, game) {
       draw();
     }, ANSWER_TIMEOUT_MS);
     draw();
+    return true;
   }
   const offline = {
     prev: (st) => st.history.n > 0 && scrubLocally(Math.max(0, (st.history.at ?? st.history.n) - 1)),
@@ -265,9 +324,10 @@ export function mountShell({ model, el }, game) {
       act({ type: "scrub", step: st.history.at + 1 >= st.history.n ? null : st.history.at + 1 }),
     first: (st) => st.mode !== "whatif" && st.history.n > 0 && act({ type: "scrub", step: 0 }),
     live: (st) => st.mode === "history" && act({ type: "scrub", step: null }),
-    whatIf: (st) => st.mode !== "whatif" && !st.curtain && act({ type: "what_if" }),
+    whatIf: (st) => st.mode !== "whatif" && !st.curtain && st.can_branch !== false && act({ type: "what_if" }),
     undo: (st) => st.whatif?.can_undo && act({ type: "undo" }),
     redo: (st) => st.whatif?.can_redo && act({ type: "redo" }),
+    keep: (st) => st.mode === "whatif" && st.whatif?.can_keep && act({ type: "keep" }),
     playOut: (st) => st.mode === "whatif" && !st.over && act({ type: "play_out" }),
     back: (st) => st.mode === "whatif" && act({ type: "back_to_real" }),
     botMove: (st) => st.mode === "real" && !st.over && st.kinds?.[st.actor] !== "human" && act({ type: "bot_step" }),
@@ -319,6 +379,7 @@ export function mountShell({ model, el }, game) {
           }),
           tool("Undo", "undo", keyLabel("undo"), st.whatif?.can_undo, () => tools.undo(st)),
           tool("Redo", "redo", keyLabel("redo"), st.whatif?.can_redo, () => tools.redo(st)),
+          tool("Keep for comparison", "keep", keyLabel("keep"), st.whatif?.can_keep, () => tools.keep(st)),
           tool("Bots play on", "play-out", keyLabel("playOut"), !st.over, () => tools.playOut(st)),
           tool("Back to the real game", "back", keyLabel("back"), true, () => tools.back(st)),
         ]
@@ -326,16 +387,22 @@ export function mountShell({ model, el }, game) {
           tool("◀ Step back", "prev", keyLabel("prev"), hist.n > 0, use("prev")),
           tool("Step on ▶", "next", keyLabel("next"), st.mode === "history", use("next")),
           tool("Live", "live", keyLabel("live"), st.mode === "history", use("live")),
-          tool("What-if…", "what-if", keyLabel("whatIf"), !st.curtain, () => tools.whatIf(st)),
+          tool("What-if…", "what-if", keyLabel("whatIf"), !st.curtain && st.can_branch !== false, () =>
+            tools.whatIf(st),
+          ),
           tool(model.get("paused") ? "Resume bots" : "Pause bots", "pause", keyLabel("pause"), true, () =>
             tools.pause(),
           ),
         ];
-    return h(
+    const bar = h(
       "div",
       { class: `dsa-toolbar dsa-mode-${st.mode}`, role: "toolbar", "aria-label": "History and what-if" },
       row,
     );
+    const rows = wi ? st.whatif?.compare || [] : [];
+    if (!rows.length) return bar;
+    const labels = typeof game.compareLabels === "function" ? game.compareLabels(st) : game.compareLabels;
+    return [bar, drawCompare(rows, labels || {})];
   }
 
   function draw() {
@@ -364,7 +431,7 @@ export function mountShell({ model, el }, game) {
       return;
     }
     if (st.curtain) parts.push(drawCurtain(st.curtain, { pending, show: () => act({ type: "show_seat" }) }));
-    else parts.push(game.draw(st, act, { pending }));
+    else parts.push(game.draw(st, act, { pending, remote: remote(), model }));
     parts.push(bars(st));
     const labels = st.history?.labels || [];
     if (labels.length) {
@@ -380,7 +447,7 @@ export function mountShell({ model, el }, game) {
         ),
       );
     }
-    if (st.over)
+    if (st.over && game.banner !== false)
       parts.push(h("p", { class: "dsa-banner dsa-over", role: "status", "data-action": "game-over", text: status }));
     if (st.over && !remote())
       parts.push(

@@ -352,3 +352,37 @@ def campaign_mission(n: int) -> Mission:
     if n in CAMPAIGN:
         return CAMPAIGN[n]
     return Mission(target=n - 15, allocation="free")
+
+
+def new_mission_game(
+    players: Any = 3,
+    *,
+    target: int | None = None,
+    communication: str = "normal",
+    allocation: str = "normal",
+    timer_seconds: int | None = None,
+    campaign: int | None = None,
+    **kwargs: Any,
+) -> Any:
+    """A :class:`~dsa_widget.crew.rules.CrewGame` from a setup form's settings: a campaign
+    mission by its number, else a mission of ``target`` difficulty with the communication,
+    allocation and timer chosen (the game's own keywords, such as ``mission``, pass through).
+
+    >>> g = new_mission_game(["Ann", "Bob", "Cy"], target=2, communication="none", seed=1)
+    >>> g.mission.target, g.mission.communication
+    (2, 'none')
+    """
+    from .rules import CrewGame
+
+    if campaign is not None:
+        return CrewGame(players, campaign=campaign, target=None, **kwargs)
+    plain = communication == "normal" and allocation == "normal" and timer_seconds is None
+    if plain or "mission" in kwargs:
+        return CrewGame(players, target=3 if target is None else target, **kwargs)
+    mission = Mission(
+        target=3 if target is None else target,
+        communication=communication,
+        allocation=allocation,
+        timer_seconds=timer_seconds,
+    )
+    return CrewGame(players, mission=mission, **kwargs)

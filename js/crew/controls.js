@@ -1,7 +1,7 @@
 // Buttons for the legal actions that are not a card of the hand or a task's Take button:
-// pass, distress, predictions, the free-selection proposal, timed/untimed, and the bot controls.
+// pass, distress, predictions, the free-selection proposal, timed/untimed; what a bot is doing;
+// after a failed attempt, the next attempt (the shell's bar pauses the bots and plays again).
 import { h } from "../dom.js";
-import { ariaKey, keyLabel } from "../keys.js";
 import { actionLabel, actorOf, parseAction, seatName } from "./cards.js";
 
 const KEYS = {
@@ -67,11 +67,11 @@ function drawProposal(state, { pending, onIntent }) {
 }
 
 /**
- * The controls row. opts: {pending, paused, onIntent(action), onPause(bool), onStep(), botTurn,
+ * The controls row. opts: {pending, paused, onIntent(action), onRetry("same" | "new"), botTurn,
  * canAct, served}. Card plays and task takes have their own buttons (hand, Tonoja, tasks).
  */
 export function drawControls(state, opts) {
-  const { pending, paused, onPause, onStep, canAct, botTurn } = opts;
+  const { pending, paused, canAct, botTurn } = opts;
   const box = h("div", { class: "dsa-controls crew-controls", role: "group", "aria-label": "Your choices" });
   if (state.outcome) {
     box.append(h("span", { class: "crew-hint", text: "This attempt is over." }));
@@ -95,17 +95,6 @@ export function drawControls(state, opts) {
         }),
       );
     }
-    box.append(
-      h("button", {
-        class: "dsa-btn",
-        type: "button",
-        "data-action": "play-again",
-        "aria-label": "A new mission with the same settings",
-        disabled: pending,
-        onclick: () => opts.onPlayAgain?.(),
-        text: "New mission, same settings",
-      }),
-    );
     return box;
   }
   const actor = actorOf(state);
@@ -117,32 +106,9 @@ export function drawControls(state, opts) {
         text: `${seatName(state, actor)} (${kind} bot) ${paused ? "is paused" : "is thinking…"}`,
       }),
     );
-    // on a served page the server moves its bots: nothing to pause or step here
-    if (opts.served) return box;
-    box.append(
-      h("button", {
-        class: "dsa-btn",
-        type: "button",
-        "data-action": "pause",
-        "aria-label": `${paused ? "Resume" : "Pause"} bots (${keyLabel("pause")})`,
-        "aria-keyshortcuts": ariaKey("pause"),
-        onclick: () => onPause(!paused),
-        text: `${paused ? "Resume" : "Pause"} (${keyLabel("pause")})`,
-      }),
-      h("button", {
-        class: "dsa-btn",
-        type: "button",
-        "data-action": "step",
-        "aria-label": `Let the bot make one move (${keyLabel("botMove")})`,
-        "aria-keyshortcuts": ariaKey("botMove"),
-        disabled: !paused || pending,
-        onclick: onStep,
-        text: `Step (${keyLabel("botMove")})`,
-      }),
-    );
-    return box;
-  }
-  if (!canAct) {
+    // a free communication window: the seat may still communicate while the bot thinks
+    if (!canAct) return box;
+  } else if (!canAct) {
     const who = actor === null ? "" : seatName(state, actor);
     box.append(
       h("span", {

@@ -1,5 +1,6 @@
-// The Crew front end's pure helpers (js/crew/cards.js, the bot-clock adapter, the setup's option values),
-// on the contract's view JSON (js/crew/fixture.json): `node --test js/tests/`.
+// The Crew front end's pure helpers (js/crew/cards.js, the renderer's status, clock and comparison
+// words, and the shell's generic comparison columns), on the contract's view JSON
+// (js/crew/fixture.json): `node --test js/tests/`.
 
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
@@ -22,8 +23,9 @@ import {
   takeActions,
   turnText,
 } from "../crew/cards.js";
-import { botModel, botState, HELP_TEXT } from "../crew/widget.js";
+import { clockText, compareLabels, GAME_ARIA, HELP_TEXT, statusText } from "../crew/widget.js";
 import { COMMON_HELP, commonAction } from "../keys.js";
+import { compareCell, compareColumns } from "../shell.js";
 
 const FIXTURE = JSON.parse(readFileSync(new URL("../crew/fixture.json", import.meta.url), "utf8"));
 const four = () => ({ ...structuredClone(FIXTURE.four), seq: 7, kinds: ["human", "crewmate", "crewmate", "crewmate"] });
@@ -147,25 +149,52 @@ test("the captain acts for Tonoja; the live region names whose turn it is", () =
   );
 });
 
-test("the bot clock sees bots by seat, never a human or Tonoja, and waits in what-if and history", () => {
-  const f = four();
-  f.to_move = 1;
-  f.actor = 1;
-  const b = botState(f);
-  assert.deepEqual(b.seats, ["human", "crewmate", "crewmate", "crewmate"]);
-  assert.equal(b.current, 1);
-  assert.equal(b.over, false);
-  assert.equal(b.mode, "real");
-  assert.equal(botState({ ...f, mode: "history" }).mode, "whatif");
-  assert.equal(botState({ ...f, outcome: { result: "success" } }).over, true);
-  const t = two();
-  assert.deepEqual(botState(t).seats, ["human", "human", "human"]);
-  const sent = [];
-  const model = { get: (n) => (n === "state" ? f : 5), on() {}, off() {}, send: (m) => sent.push(m) };
-  const bm = botModel(model);
-  assert.equal(bm.get("scrub"), -1);
-  assert.equal(bm.get("bot_delay"), 5);
-  assert.equal(bm.get("state").current, 1);
-  bm.send({ type: "bot_step", seq: 7 });
-  assert.deepEqual(sent, [{ type: "bot_step", seq: 7 }]);
+test("the header's words: the turn, the past step shown, a what-if, a stuck bot, the outcome", () => {
+  const f = { ...four(), mode: "real", history: { n: 5, at: null } };
+  assert.equal(statusText(f), "Ann: play a card");
+  assert.equal(statusText({ ...f, mode: "whatif" }), "What-if — Ann: play a card");
+  assert.equal(
+    statusText({ ...f, mode: "history", history: { n: 5, at: 2 } }),
+    "History, step 2 of 5 — Ann: play a card",
+  );
+  assert.match(statusText({ ...f, problem: { seat: 1, message: "x" } }), /^Paused: a bot could not move/);
+  const done = { ...f, outcome: { result: "failure", trick: 4, cause: "task 17 failed" } };
+  assert.equal(statusText(done), "Mission failed after trick 4: task 17 failed");
+  assert.equal(statusText({}), "Loading…");
+  assert.equal(clockText(65.7, "running"), "⏱ 1:05 left");
+  assert.equal(clockText(0, "stopped"), "⏱ 0:00 left (stopped)");
+  assert.equal(clockText(600, "waiting"), "⏱ 10:00 left (not started)");
+  // the game's keys: none of them is a common key (those win, js/keys.js)
+  for (const k of GAME_ARIA.split(" ")) {
+    assert.equal(commonAction({ key: k.length === 1 ? k.toLowerCase() : k }), null, k);
+  }
+});
+
+test("the what-if comparison: one column per key of the rows (the shell's), The Crew's labels", () => {
+  // rows as CrewPresenter.compare_row builds them
+  const rows = [
+    { name: "real", trick: 2, done: 1, failed: 0, open: 1, outcome: null, tricks_won: [1, 1, 0] },
+    { name: "kept 1", trick: 3, done: 1, failed: 1, open: 0, outcome: "failure", tricks_won: [2, 1, 0] },
+    { name: "what-if", trick: 3, done: 2, failed: 0, open: 0, outcome: "success", tricks_won: [1, 2, 0] },
+  ];
+  const st = { players: ["Ann", "Bob", "Cy"] };
+  const cols = compareColumns(rows, compareLabels(st));
+  assert.deepEqual(
+    cols.map((c) => c.key),
+    ["trick", "done", "failed", "open", "outcome", "tricks_won"],
+  );
+  assert.equal(cols.at(-1).label, "tricks won (Ann · Bob · Cy)");
+  assert.equal(compareColumns(rows)[5].label, "tricks won", "no label: the key in words");
+  assert.equal(compareCell(rows[0].outcome), "—");
+  assert.equal(compareCell(rows[1].tricks_won), "2 · 1 · 0");
+  assert.equal(compareCell(0), "0");
+  assert.equal(compareCell(true), "yes");
+  // a key only a later row has still gets its column
+  assert.deepEqual(
+    compareColumns([
+      { name: "real", a: 1 },
+      { name: "what-if", b: 2 },
+    ]).map((c) => c.key),
+    ["a", "b"],
+  );
 });

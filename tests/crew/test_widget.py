@@ -10,10 +10,13 @@ from pathlib import Path
 
 import pytest
 
+from dsa_widget.core.session import Session
+from dsa_widget.crew.bots import BOT_NAMES
 from dsa_widget.crew.cards import DECK
 from dsa_widget.crew.errors import SetupError
+from dsa_widget.crew.options import DEFAULTS, OPTIONS
 from dsa_widget.crew.rules import CrewGame
-from dsa_widget.crew.widget import Crew, bot_names, resolve_bot
+from dsa_widget.crew.widget import Crew
 
 ROOT = Path(__file__).resolve().parents[2]
 HOSTILE = "<img src=x onerror=alert(1)>"
@@ -38,7 +41,7 @@ def play_by_clicks(w: Crew, rng: random.Random, *, limit: int = 2000) -> int:
     n = 0
     while not w.game.is_over and n < limit:
         st = w.state
-        if st["curtain"] and not st["curtain"]["shown"]:
+        if st["curtain"]:
             w.handle_intent({"type": "show_seat", "seq": w.seq})
         elif w.is_bot_turn():
             w.handle_intent({"type": "bot_step", "seq": w.seq})
@@ -120,15 +123,6 @@ def test_bad_construction_raises():
         Crew(players=["A", "B", "C"], reveal="everything")
     with pytest.raises(TypeError):
         Crew(CrewGame(3, seed=1), players=["A", "B", "C"])
-
-
-def test_bot_lookup_falls_back_to_random_legal():
-    assert "random" in bot_names()
-    assert resolve_bot("human") == (None, "human")
-    bot, label = resolve_bot("random", seed=1)
-    assert label == "random" and bot(None, ("a", "b")) in ("a", "b")
-    b, label = resolve_bot(lambda view, legal: legal[0])
-    assert callable(b) and label == "<lambda>"
 
 
 # ---------------------------------------------------------------- intents
@@ -231,7 +225,7 @@ def test_malformed_hostile_and_illegal_messages_change_nothing(msg):
     assert w.game is game and list(w.game.actions) == before
     assert json.dumps(w.state) == state and w.seq == seq and json.dumps(w.setup) == setup
     if not (isinstance(msg, dict) and msg.get("type") == "timeout"):
-        assert w.error.get("kind") in ("malformed", "illegal", "setup", "stale"), w.error
+        assert w.error.get("kind") in Session.KINDS and w.error["kind"] not in ("internal", "bot"), w.error
 
 
 def test_a_bot_seat_cannot_be_played_from_the_screen():
@@ -242,7 +236,7 @@ def test_a_bot_seat_cannot_be_played_from_the_screen():
     a = w.game.to_move
     before = list(w.game.actions)
     intent(w, w.game.legal_actions()[0])
-    assert w.error["kind"] == "illegal" and list(w.game.actions) == before
+    assert w.error["kind"] == "not_your_turn" and list(w.game.actions) == before
     w.handle_intent({"type": "bot_step", "seq": w.seq})
     assert w.error == {} and len(w.game.actions) > len(before) and w.game.actions[len(before)][0] == a
 
@@ -290,7 +284,7 @@ def test_with_several_humans_every_turn_is_asked_even_a_forced_pass():
     clicks = 0
     while not w.game.is_over:
         st = w.state
-        if st["curtain"] and not st["curtain"]["shown"]:
+        if st["curtain"]:
             w.handle_intent({"type": "show_seat", "seq": w.seq})
             continue
         intent(w, rng.choice(st["legal"]))
@@ -357,7 +351,7 @@ def test_shuffling_the_hidden_cards_leaves_the_state_unchanged(players):
 def test_hot_seat_curtain_holds_public_knowledge_only():
     w = Crew(players=["Ann", "Bob", "Cy"], hot_seat=True, target=3, seed=8)
     st = w.state
-    assert st["curtain"] == {"seat": w.game.to_move, "name": w.game.players[w.game.to_move], "shown": False}
+    assert st["curtain"] == {"seat": w.game.to_move, "name": w.game.players[w.game.to_move]}
     assert st["seat"] is None and st["hand"] is None and st["legal"] == [] and not st["can_act"]
     assert "reveal_hands" not in st and w.viewer is None
     public = dict(w.game.view(None).to_dict())
@@ -367,18 +361,18 @@ def test_hot_seat_curtain_holds_public_knowledge_only():
     assert cards_in(st) <= public_cards(w.game)
     # clicking before Show does nothing
     intent(w, w.game.legal_actions()[0])
-    assert w.error["kind"] == "illegal" and not w.game.actions
+    assert w.error["kind"] == "curtain" and not w.game.actions
     q = w.game.to_move
     w.handle_intent({"type": "show_seat", "seq": w.seq})
     st = w.state
-    assert st["curtain"]["shown"] and st["seat"] == q and st["hand"] == w.game.hand(q) and st["can_act"]
+    assert st["curtain"] is None and st["seat"] == q and st["hand"] == w.game.hand(q) and st["can_act"]
     # the next human to act gets the curtain again (public knowledge until Show)
     rng = random.Random(3)
     for _ in range(200):
         if w.game.is_over:
             break
         st = w.state
-        if st["curtain"] and not st["curtain"]["shown"]:
+        if st["curtain"]:
             assert st["hand"] is None and cards_in(st) <= public_cards(w.game), cards_in(st)
             w.handle_intent({"type": "show_seat", "seq": w.seq})
         else:
@@ -388,12 +382,13 @@ def test_hot_seat_curtain_holds_public_knowledge_only():
 
 
 def test_reveal_all_shows_every_hand_from_its_own_view():
-    w = four(reveal="all")
+    w = four(reveal=True)
     hands = w.state["reveal_hands"]
     assert hands == {str(q): w.game.hand(q) for q in range(4)}
-    w.reveal = "seat"
+    w.reveal = False
     assert "reveal_hands" not in w.state
-    w2 = Crew(players=["Ann", "Bob"], reveal="all", seed=2)
+    assert four(reveal="all").state["reveal_hands"] == hands  # the words this board took before
+    w2 = Crew(players=["Ann", "Bob"], reveal=True, seed=2)
     assert set(w2.state["reveal_hands"]) == {"0", "1"}  # Tonoja's face-down cards stay hidden
 
 
@@ -414,7 +409,7 @@ def test_scrub_shows_a_past_step_and_plays_nothing():
     assert w.error == {} and st["mode"] == "history" and st["history"] == {**st["history"], "n": n, "at": 1}
     assert st["legal"] == [] and st["turn_number"] == 1 and st["hand"] == w.game_after(1).hand(0)
     intent(w, "pass")
-    assert w.error["kind"] == "illegal" and len(w.game.actions) == n
+    assert w.error["kind"] == "history" and len(w.game.actions) == n
     w.handle_intent({"type": "scrub", "seq": w.seq, "step": None})
     assert w.state["mode"] == "real" and w.state["history"]["at"] is None
 
@@ -452,9 +447,9 @@ def test_what_if_from_a_past_step_and_python_undo():
             w.bot_move()
         else:
             intent(w, w.state["legal"][0])
-    w.show_step(2)
-    tl = w.branch(seed=1)
-    assert len(tl) == 1 and w.state["whatif"]["from_step"] == 2
+    w.seek(2)
+    w.branch()
+    assert not w.state["whatif"]["can_undo"] and w.state["whatif"]["from_step"] == 2
     assert [r["name"] for r in w.compare()] == ["real", "real at step 2", "what-if"]
     w.back_to_real()
     n = len(w.game.actions)
@@ -470,13 +465,24 @@ def test_what_if_from_a_past_step_and_python_undo():
 def test_new_game_from_the_setup_panel():
     w = four()
     su = w.setup
-    assert set(su["option_values"]) == set(su["defaults"]) and su["max_target"] == 20
-    # the form shows every rule option in words (the registry's schema), never an identifier
-    assert [o["key"] for o in su["schema"]] == list(su["defaults"])
+    # the form shows every rule option and setting in words (the registry's schema), never an
+    # identifier; each with its help
+    assert [o["key"] for o in su["schema"]] == list(DEFAULTS)
+    assert [o["key"] for o in su["setup_schema"]] == [
+        "target",
+        "communication",
+        "allocation",
+        "timer_seconds",
+        "campaign",
+    ]
+    for o in su["schema"] + su["setup_schema"]:
+        assert o["label"] and "_" not in o["label"] and o["help"]
+        assert all("_" not in c["label"] for c in o.get("choices", []))
     for o in su["schema"]:
-        assert o["label"] and "_" not in o["label"] and all("_" not in c["label"] for c in o["choices"])
-        assert [c["value"] for c in o["choices"]] == su["option_values"][o["key"]]
-    assert "difficulties add up exactly to the target" in su["draw_rule"]
+        assert [c["value"] for c in o["choices"]] == [
+            list(v) if isinstance(v, tuple) else v for v in OPTIONS[o["key"]]
+        ]
+    assert su["seats"] == [2, 5] and su["players"] == ["Ann", "Bob", "Cy", "Di"]
     setup = {
         "players": ["Eve", "Fay", "Gus"],
         "kinds": ["human", "random", "random"],
@@ -493,7 +499,7 @@ def test_new_game_from_the_setup_panel():
     g = w.game
     assert g.players == ("Eve", "Fay", "Gus") and w.seats == ["human", "random", "random"]
     assert g.mission.communication == "currents" and g.mission.allocation == "free" and g.mission.target == 5
-    assert g.options["token_position"] == "any_true" and w.state["fresh"]
+    assert g.options["token_position"] == "any_true" and w.state["history"]["n"] == 0
     w.handle_intent({"type": "new_game", "seq": w.seq, "setup": {"players": ["Ann", "Bob"], "campaign": 3}})
     assert w.error == {} and w.game.dummy == 2 and w.seats[2] == "tonoja"
 
@@ -516,7 +522,7 @@ def test_timeout_only_when_the_clock_ran_out():
     assert clock["seconds"] == 60 and clock["running"]
     w.handle_intent({"type": "timeout", "seq": w.seq})
     assert w.error["kind"] == "illegal" and not w.game.is_over
-    w._clock_start -= 61  # the clock ran out
+    w.session.presenter._clock_start -= 61  # the clock ran out
     w.handle_intent({"type": "timeout", "seq": w.seq})
     assert w.error == {} and w.game.outcome.result == "failure"
 
@@ -626,7 +632,7 @@ def test_free_selection_proposal_by_the_form_and_shown_to_the_confirming_seats()
 
 
 def test_crewmate_bots_by_name_and_by_spec():
-    names = bot_names()
+    names = list(BOT_NAMES)
     assert {"random", "crewmate"} <= set(names)
     w = Crew(
         players=["Ann", "Bob", "Cy", "Di"],
@@ -639,9 +645,9 @@ def test_crewmate_bots_by_name_and_by_spec():
     assert w.seats == ["human", "crewmate", "crewmate", "crewmate:communicate=false"]
     play_by_clicks(w, random.Random(2))
     assert "bot_said" not in w.state  # a bot's reasons may rest on its own cards
-    w.reveal = "all"
+    w.reveal = True
     assert set(w.state["bot_said"]) <= {"1", "2", "3"} and w.state["bot_said"]
-    with pytest.raises(ValueError, match="bad bot spec"):
+    with pytest.raises(ValueError, match="no knob 'nonsense'"):
         Crew(players=["A", "B", "C"], seats={1: "crewmate:nonsense=1"})
 
 

@@ -1,10 +1,15 @@
-"""The Crew in real Chromium: (a) a whole hot-seat mission played by clicks in JupyterLab (the
-curtain's Show, the tasks' Take buttons, the legal cards by data-card / aria-label) until the
-outcome banner shows; (b) a served game, two seats in two browser contexts and a spectator in
-a third over real WebSockets, a bot in the last seat, played to the end by clicks; every frame
-each socket received is checked for a card of another seat's hand that was not public then
-(tests/server_helpers.py ``crew_leaks``, shown to catch a leaking screen in
-tests/crew/test_remote.py)."""
+"""The Crew in real Chromium, its renderer on the platform's shell (js/shell.js, js/crew/):
+(a) a whole hot-seat mission played by clicks in JupyterLab (the curtain's Show, the tasks' Take
+buttons, the legal cards by data-card / aria-label) until the outcome shows; (b) one board played
+by a click and by the game's keys, a refusal shown in Python's words, the history scrubbed, a
+what-if kept for the comparison table, and the setup form starting a new mission; (c) a failed
+attempt's next attempt, and a timed mission's clock running out; (d) a served game, two seats in
+two browser contexts and a spectator in a third over real WebSockets, a bot in the last seat,
+played to the end by clicks; every frame each socket received is checked for a card of another
+seat's hand that was not public then (tests/server_helpers.py ``crew_leaks``, shown to catch a
+leaking screen in tests/crew/test_remote.py); (e) a table served from the notebook's kernel,
+through its lobby.  A saved page's replay without a kernel: tests/e2e/test_static_export_shell.py.
+"""
 
 from __future__ import annotations
 
@@ -48,7 +53,7 @@ CLICK_JS = """(root) => {
 
 #: true when the board drew a newer state than ``seq`` (or shows an error, or the end)
 MOVED_JS = """([root, seq]) => Number(root.dataset.seq) > seq || !!root.dataset.error
-  || root.dataset.outcome !== ''"""
+  || root.dataset.over === '1'"""
 
 HOT_SEAT = (
     "from dsa_widget.crew.widget import Crew\n"
@@ -68,7 +73,7 @@ def test_a_hot_seat_mission_is_played_by_clicks_to_its_outcome(lab, page, consol
     t0 = time.monotonic()
     clicks = {"show": 0, "take": 0, "card": 0, "other": 0}
     for _ in range(400):
-        if root.get_attribute("data-outcome"):
+        if root.get_attribute("data-over"):
             break
         handle = root.element_handle()
         seq = int(root.get_attribute("data-seq") or -1)
@@ -100,6 +105,211 @@ def test_a_hot_seat_mission_is_played_by_clicks_to_its_outcome(lab, page, consol
     assert clicks["show"] >= 3 and clicks["card"] >= 3 and clicks["take"] >= 1, clicks
     assert nb.eval("w.game.is_over") == "True"
     print(f"\n[crew e2e] hot-seat mission: {clicks}, {outcome}")
+    console.assert_no_errors()
+
+
+def wait_eval(nb, expr: str, want: str, timeout: float = 30.0) -> None:
+    """Wait until the kernel's ``repr(expr)`` is ``want``."""
+    import time
+
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if nb.eval(expr) == want:
+            return
+        time.sleep(0.1)
+    raise AssertionError(f"{expr} is {nb.eval(expr)}, not {want}")
+
+
+def py_json(nb, expr: str) -> Any:
+    return json.loads(nb.execute(f"import json; print(json.dumps({expr}))").stdout)
+
+
+BOARD = (
+    "from dsa_widget.crew.widget import Crew\n"
+    "w = Crew(players=['Ann', 'Bob', 'Cy'], seats={1: 'random', 2: 'random'}, seed=3, target=1,"
+    " bot_seed=1, bot_delay=60)\n"
+    "w"
+)
+
+#: Ann's turn, as Python sees it, once no bot is to move: [seq, legal, sorted hand] (or null)
+ANN_TURN = (
+    "[w.seq, w.state['legal'], sorted(w.game.hand(0), key=lambda c: ('PYBGS'.index(c[0]), int(c[1:])))]"
+    " if not w.game.is_over and not w.is_bot_turn() and w.state['can_act'] else None"
+)
+
+
+def ann_turn(nb, timeout: float = 30.0) -> Any:
+    import time
+
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        turn = py_json(nb, ANN_TURN)
+        if turn is not None or nb.eval("w.game.is_over") == "True":
+            return turn
+        time.sleep(0.1)
+    raise AssertionError("Ann was never asked")
+
+
+def test_the_board_plays_by_click_and_key_refuses_scrubs_compares_and_starts_anew(lab, page, console):
+    nb = lab.open("crew_board.ipynb", [BOARD])
+    nb.run_all()
+    root = nb.output(0).locator(".crew-root")
+    expect(root).to_be_visible()
+    expect(root).to_have_attribute("data-mode", "real")
+    hand = py_json(nb, "sorted(w.game.hand(0))")
+    expect(root.locator(".crew-hand button.crew-card-btn")).to_have_count(len(hand))
+    expect(root.locator(".dsa-game-keys")).to_contain_text("Enter play the focused card")
+
+    # a click: Ann takes the task offered (the only one of a target-1 mission)
+    assert py_json(nb, "w.state['legal']") == ["take 77", "pass"]
+    root.locator('button.crew-take[data-choice="take 77"]').click()
+    wait_eval(nb, "w.actions[:1]", "[(0, 'take 77')]")
+    expect(root.locator('li.crew-task[data-task="77"]')).to_contain_text("Ann")
+
+    # the game's keys: ←/→ move along the hand and Enter plays the focused card (or passes it on,
+    # in a distress signal); N says no distress, A agrees, P passes
+    plays = 0
+    for _ in range(16):
+        turn = ann_turn(nb)
+        if turn is None or plays == 2:
+            break
+        seq, legal, cards = turn
+        page.wait_for_function("([r, s]) => Number(r.dataset.seq) >= s", arg=[root.element_handle(), seq])
+        n = len(py_json(nb, "w.actions"))
+        chosen = [f"{v} {c}" for c in cards for v in ("play", "give") if f"{v} {c}" in legal]
+        if chosen:
+            card = chosen[0].split()[1]
+            for _ in cards:  # to the first card, whichever had the focus
+                page.keyboard.press("ArrowLeft")
+            for _ in range(cards.index(card)):
+                page.keyboard.press("ArrowRight")
+            assert page.evaluate("() => document.activeElement?.dataset?.card ?? null") == card
+            page.keyboard.press("Enter")
+            plays += chosen[0].startswith("play")
+        else:
+            letters = (("n", "no distress"), ("a", "agree"), ("p", "pass"))
+            key, choice = next((k, a) for k, a in letters if a in legal)
+            chosen = [choice]
+            page.keyboard.press(key)
+        wait_eval(nb, f"w.actions[{n}]", f"(0, {chosen[0]!r})")
+    assert plays >= 1
+
+    # a refusal: Python's words on the board, as text
+    nb.execute("w.paused = True")
+    nb.execute("w.handle_intent({'type': 'intent', 'seq': w.seq, 'choice': 'play <b>S9</b>'})")
+    message = py_json(nb, "w.error['message']")
+    kind = py_json(nb, "w.error['kind']")
+    expect(root.locator(".dsa-error").first).to_have_text(message)
+    expect(root).to_have_attribute("data-error", kind)
+    assert root.locator(".dsa-error b").count() == 0
+
+    # the history: PageUp one step back, Home the start (every card in hand, the task not taken)
+    n = int(nb.eval("len(w.actions)"))
+    root.locator(".dsa-status").click()  # the board has the keys
+    page.keyboard.press("PageUp")
+    expect(root).to_have_attribute("data-mode", "history")
+    expect(root.locator(".dsa-status")).to_contain_text(f"History, step {n - 1} of {n}")
+    before = int(nb.eval(f"len(w.game_after({n - 1}).hand(0))"))
+    expect(root.locator(".crew-hand button.crew-card-btn")).to_have_count(before)
+    page.keyboard.press("Home")
+    expect(root.locator(".dsa-status")).to_contain_text(f"History, step 0 of {n}")
+    expect(root.locator(".crew-hand button.crew-card-btn")).to_have_count(len(hand))
+    expect(root.locator('li.crew-task[data-task="77"]')).to_contain_text("not taken yet")
+    root.locator('button[data-action="live"]').click()
+    expect(root).to_have_attribute("data-mode", "real")
+    expect(root.locator(".crew-hand button.crew-card-btn")).to_have_count(len(py_json(nb, "w.game.hand(0)")))
+
+    # a what-if: a step in it, kept for the comparison (the Keep button, then M), then back
+    real = nb.eval("w.actions")
+    root.locator('button[data-action="what-if"]').click()
+    expect(root).to_have_attribute("data-mode", "whatif")
+    table = root.locator("table.dsa-compare")
+    expect(table.locator('tr[data-row="real"]')).to_have_count(1)
+    expect(table.locator('tr[data-row="what-if"]')).to_have_count(1)
+    expect(table.locator("thead")).to_contain_text("tricks won (Ann · Bob · Cy)")
+    seq = int(root.get_attribute("data-seq"))
+    if page.evaluate(CLICK_JS, root.element_handle()) is None:  # Ann's choice in the what-if
+        root.locator('button[data-action="play-out"]').click()
+    page.wait_for_function("([r, s]) => Number(r.dataset.seq) > s", arg=[root.element_handle(), seq])
+    expect(root.locator('button[data-action="undo"]')).to_be_enabled()
+    root.locator('button[data-action="keep"]').click()
+    expect(table.locator('tr[data-row="kept 1"]')).to_have_count(1)
+    page.keyboard.press("m")
+    expect(table.locator('tr[data-row="kept 2"]')).to_have_count(1)
+    assert nb.eval("len(w.session.kept)") == "2"
+    row = table.locator('tr[data-row="real"] td[data-col="tricks_won"]')
+    expect(row).to_have_text(" · ".join(str(k) for k in py_json(nb, "list(w.game.tricks_won)")))
+    page.keyboard.press("q")
+    expect(root).to_have_attribute("data-mode", "real")
+    expect(root.locator("table.dsa-compare")).to_have_count(0)
+    assert nb.eval("w.actions") == real, "the real game is untouched"
+
+    # the setup form (generated from the setup trait) starts a new mission
+    root.locator("details.dsa-setup > summary").click()
+    form = root.locator("form.dsa-setup-form")
+    form.locator('[data-field="players"]').select_option("4")
+    form.locator('[data-field="name-3"]').fill("Di")
+    form.locator('[data-field="kind-3"]').select_option("random")
+    form.locator('[data-field="target"]').fill("2")
+    form.locator('[data-field="seed"]').fill("11")
+    form.locator('button[data-action="new-game"]').click()
+    wait_eval(nb, "list(w.game.players)", "['Ann', 'Bob', 'Cy', 'Di']")
+    assert nb.eval("w.seats") == "['human', 'random', 'random', 'random']"
+    assert nb.eval("w.state['mission']['target']") == "2"
+    expect(root.locator("li.crew-seat")).to_have_count(4)
+    expect(root.locator("li.crew-seat").nth(3)).to_contain_text("Di")
+    expect(root.locator(".crew-hand button.crew-card-btn")).to_have_count(len(py_json(nb, "w.game.hand(0)")))
+    console.assert_no_errors()
+
+
+NEXT_ATTEMPT = (
+    "from dsa_widget.crew.widget import Crew\n"
+    "w = Crew(players=['Ann', 'Bob', 'Cy'], seats={1: 'random', 2: 'random'}, seed=1, target=6, bot_seed=1)\n"
+    "while not w.game.is_over:\n"
+    "    w.bot_move() if w.is_bot_turn() else w.apply(w.game.legal_actions()[0])\n"
+    "w"
+)
+
+TIMED = (
+    "from dsa_widget.crew.widget import Crew\n"
+    "t = Crew(players=['Ann', 'Bob', 'Cy'], seats={1: 'random', 2: 'random'}, seed=3, bot_seed=1,\n"
+    "         mission={'target': 2, 'timer_seconds': 10})\n"
+    "while not t.game.timer_started:\n"
+    "    t.bot_move() if t.is_bot_turn() else t.apply(t.game.legal_actions()[0])\n"
+    "t"
+)
+
+
+def test_a_failed_attempt_offers_the_next_and_a_timed_mission_runs_out_of_time(lab, page, console):
+    nb = lab.open("crew_attempts.ipynb", [NEXT_ATTEMPT, TIMED])
+    nb.run_all()
+    root = nb.output(0).locator(".crew-root")
+    expect(root).to_have_attribute("data-over", "1")
+    assert nb.eval("w.game.outcome.result") == "'failure'"
+    expect(root.locator(".crew-outcome")).to_have_attribute("data-result", "failure")
+    expect(root.locator(".crew-outcome")).to_contain_text("Mission failed")
+    # the shell's Play again, and The Crew's two kinds of next attempt
+    expect(root.locator('button[data-action="play-again"]')).to_have_count(1)
+    expect(root.locator('button[data-action="retry-new"]')).to_be_visible()
+    tasks = nb.eval("sorted(x.id for x in w.game.tasks)")
+    root.locator('button[data-action="retry-same"]').click()
+    wait_eval(nb, "w.state['attempt']", "2")
+    expect(root).to_have_attribute("data-over", "")
+    expect(root.locator(".crew-outcome")).to_have_count(0)
+    assert nb.eval("sorted(x.id for x in w.game.tasks)") == tasks
+    expect(root.locator(".crew-attempt")).to_have_text("Attempt 2")
+
+    # the clock: it counts down on the board, which tells Python once it has run out
+    clock_root = nb.output(1).locator(".crew-root")
+    clock = clock_root.locator(".crew-clock")
+    expect(clock).to_contain_text(" left")
+    expect(clock).not_to_contain_text("not started")
+    assert nb.eval("t.is_bot_turn()") == "False"  # Ann is asked: nothing else moves
+    expect(clock_root).to_have_attribute("data-over", "1", timeout=30_000)
+    assert nb.eval("t.game.outcome.cause") == "'timeout'"
+    expect(clock_root.locator(".crew-outcome")).to_contain_text("timeout")
+    expect(clock_root.locator(".crew-clock")).to_have_text("⏱ 0:00 left (stopped)")
+    assert nb.eval("t.error") == "{}"
     console.assert_no_errors()
 
 
@@ -233,14 +443,14 @@ LOBBY = (
 )
 
 #: something the seat may click now (or the end)
-CAN_CLICK_JS = """r => !!r.dataset.outcome || (!r.dataset.pending && !!r.querySelector(
+CAN_CLICK_JS = """r => r.dataset.over === '1' || (!r.dataset.pending && !!r.querySelector(
   'button.crew-take, .crew-hand button.crew-legal[data-card], .crew-dummy button.crew-legal, '
   + '.crew-controls button.crew-action[data-choice]'))"""
 
 #: what a board shows, for a failure's message
 DEBUG_JS = """r => ({data: {...r.dataset}, controls: r.querySelector('.crew-controls')?.outerHTML,
   hand: r.querySelector('.crew-hand-box')?.outerHTML?.slice(0, 1500),
-  status: r.querySelector('.crew-status')?.textContent})"""
+  status: r.querySelector('.dsa-status')?.textContent})"""
 
 
 def test_a_crew_table_served_from_the_notebook_kernel_plays_through_its_lobby(lab, page, browser):
@@ -267,7 +477,7 @@ def test_a_crew_table_served_from_the_notebook_kernel_plays_through_its_lobby(la
         for _ in range(30):  # three of Ann's choices (or the end)
             handle = ann.root.element_handle()
             ann.page.wait_for_function(CAN_CLICK_JS, arg=handle, timeout=60_000)
-            if ann.root.get_attribute("data-outcome") or played == 3:
+            if ann.root.get_attribute("data-over") or played == 3:
                 break
             seq = int(ann.root.get_attribute("data-seq") or -1)
             did = ann.page.evaluate(CLICK_JS, handle)

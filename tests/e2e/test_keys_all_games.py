@@ -69,9 +69,9 @@ GAMES = {
             "w"
         ),
         root=".crew-root",
-        mode_attr="data-view",
+        mode_attr="data-mode",
         live="real",
-        whatif_button=".crew-timebar button[data-action='whatif']",
+        whatif_button="button[data-action='what-if']",
         move="w.bot_move() if w.is_bot_turn() else w.apply(w.game.legal_actions()[0])",
     ),
     "submarine": Game(

@@ -1,6 +1,7 @@
-"""A game on the platform's shell (Pig), played with nbclient and exported with nbconvert: with
-no kernel the board says so, its controls that need Python do nothing, and its history bar
-still replays the game step by step from the synced past (history_chunks, history_tail)."""
+"""Games on the platform's shell (Pig, The Crew), played with nbclient and exported with
+nbconvert: with no kernel the board says so, its controls that need Python do nothing, and its
+history bar still replays the game step by step from the synced past (history_chunks,
+history_tail), each step as the screen's seat saw it."""
 
 from __future__ import annotations
 
@@ -53,5 +54,60 @@ def test_a_saved_page_replays_the_game_with_no_kernel(static_export, page, conso
     expect(root).to_have_attribute("data-scrub", "")
     assert [int(x) for x in root.locator(".pig-score").all_inner_texts()] == expected["scores"]
     # a click that needs Python changes nothing
+    assert root.get_attribute("data-seq") == str(expected["seq"])
+    console.assert_no_errors()
+
+
+CREW_CELLS = [
+    """\
+from dsa_widget.crew.widget import Crew
+w = Crew(players=['Ann', '<b>Bob</b>', 'Cy'], seats={0: 'random', 1: 'random', 2: 'random'}, viewer=0,
+         seed=3, target=1, bot_seed=1)
+while not w.game.is_over and w.bot_move() is not None:
+    pass
+w""",
+    """\
+import json
+print(json.dumps({'seq': w.seq, 'n': w.state['history']['n'], 'result': w.game.outcome.result,
+                  'hand': len(w.game.hand(0)), 'hand0': len(w.game_after(0).hand(0)),
+                  'hand1': len(w.game_after(1).hand(0))}))""",
+]
+
+
+def test_a_saved_crew_page_replays_the_mission_with_no_kernel(static_export, page, console, tmp_path):
+    nb = static_mod.execute_notebook(static_mod.new_notebook(CREW_CELLS), cwd=tmp_path)
+    expected = json.loads("".join(o.get("text", "") for o in nb.cells[1].outputs))
+    html_path = tmp_path / "crew.html"
+    static_mod.export_html(nb, html_path)
+    static_export.open(html_path)
+    root = page.locator(".crew-root")
+    expect(root).to_have_count(1, timeout=30_000)
+    assert root.get_attribute("data-seq") == str(expected["seq"])
+    expect(root).to_have_attribute("data-kernel", "none")
+    expect(root.locator(".dsa-static-note")).to_contain_text("No Python is running this board")
+    expect(root.locator(".crew-seat-name").nth(1)).to_have_text("<b>Bob</b>")  # a name is text
+    assert root.locator("b").count() == 0
+    expect(root.locator(".crew-outcome")).to_have_attribute("data-result", expected["result"])
+    hand = root.locator(".crew-hand button.crew-card-btn")
+    expect(hand).to_have_count(expected["hand"])
+    # the history bar scrubs on its own: Home shows the deal, PageDown one step on
+    root.focus()
+    page.keyboard.press("Home")
+    expect(root).to_have_attribute("data-scrub", "0")
+    expect(root.locator(".dsa-status")).to_contain_text(f"History, step 0 of {expected['n']}")
+    expect(hand).to_have_count(expected["hand0"])
+    expect(root.locator(".crew-outcome")).to_have_count(0)
+    expect(root.locator("li.crew-task").first).to_contain_text("not taken yet")
+    page.keyboard.press("PageDown")
+    expect(root).to_have_attribute("data-scrub", "1")
+    expect(root.locator(".dsa-status")).to_contain_text(f"History, step 1 of {expected['n']}")
+    expect(hand).to_have_count(expected["hand1"])
+    root.locator('button[data-action="live"]').click()
+    expect(root).to_have_attribute("data-scrub", "")
+    expect(hand).to_have_count(expected["hand"])
+    expect(root.locator(".crew-outcome")).to_have_attribute("data-result", expected["result"])
+    # a click that needs Python changes nothing
+    root.locator('button[data-action="what-if"]').click()
+    expect(root).to_have_attribute("data-mode", "real")
     assert root.get_attribute("data-seq") == str(expected["seq"])
     console.assert_no_errors()
