@@ -98,6 +98,10 @@ class Presenter(Protocol):
         """Setup keywords for "play again" with ``state``'s settings (``setup``: the keywords
         the game was made with, when the session made it)."""
 
+    def outcome_of(self, before: Any, after: Any) -> Any:
+        """The chance outcome that led from ``before`` to ``after`` (so that a served table
+        can resume a turn under way with the same dice), ``None`` when the game cannot tell."""
+
     def extras(self, session: Session, viewer: int | None, first: bool) -> dict[str, Any]:
         """Model keys besides the screen that a served page of this game needs, for
         ``viewer`` (``first``: its first model); only what changed."""
@@ -135,6 +139,9 @@ class BasePresenter:
         return {**setup, "players": list(state.players)}
 
     def history_of(self, state: Any) -> tuple[Any, Sequence[tuple[int, Any]]] | None:
+        return None
+
+    def outcome_of(self, before: Any, after: Any) -> Any:
         return None
 
     def extras(self, session: Session, viewer: int | None, first: bool) -> dict[str, Any]:
@@ -218,6 +225,9 @@ class Session:
         self.hooks: Presenter = presenter if presenter is not None else BasePresenter()  # type: ignore[assignment]
         #: the only human is not asked when one action is all they may do (``Presenter.forced``)
         self.auto_pass = bool(auto_pass)
+        #: chance steps wait for :meth:`chance` even where the presenter resolves them at once
+        #: (a served table replaying a turn under way whose outcomes it knows)
+        self.hold_chance = False
         self.hot_seat = bool(hot_seat)
         self.reveal = bool(reveal)
         self.bot_seed = bot_seed
@@ -292,9 +302,9 @@ class Session:
         self._curtain_open: int | None = None
         self._follow: int | None = None
 
-    def set_seat(self, seat: int, spec: Any) -> None:
+    def set_seat(self, seat: int, spec: Any, label: str | None = None) -> None:
         """Make ``seat`` a human's (``"human"``), a built-in bot's (its name or spec) or a bot
-        function's."""
+        function's (``label``: the name it goes by, else its own)."""
         if not _is_int(seat) or not 0 <= seat < len(self._labels):
             raise ValueError(f"no seat {short_repr(seat)}")
         if seat in self._fixed:
@@ -309,7 +319,7 @@ class Session:
             bot = self.spec.bot_registry().parse_bot_spec(spec, seed=seed)
             label = spec
         elif callable(spec):
-            bot, label = spec, bot_name(spec)
+            bot, label = spec, label or bot_name(spec)
         else:
             raise ValueError(f"a seat takes 'human', a bot name or a bot function, not {short_repr(spec)}")
         self._bots[seat] = bot
@@ -450,7 +460,7 @@ class Session:
             if g.is_over:
                 return
             if g.to_move == CHANCE:
-                if not (self.presenter is not None and self.presenter.auto_chance):
+                if self.hold_chance or not (self.presenter is not None and self.presenter.auto_chance):
                     return
                 self._move(line, g.current_player, None)
                 continue
@@ -745,10 +755,10 @@ class Session:
     def refresh(self) -> None:
         """After the real game was changed directly (not through the session): its new state
         becomes the history's next step (its words: "changed from a cell")."""
-        if self.live is self.real.current:
-            return
         before = self.real.current
-        if before.to_record() == self.live.to_record():
+        if before.to_record() == self.live.to_record() and (
+            before.view(0).to_dict() == self.live.view(0).to_dict()  # a step within a turn
+        ):
             return
         self.real.record(self.live)
         self.steps.append((None, OUTSIDE))

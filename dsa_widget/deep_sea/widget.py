@@ -248,7 +248,7 @@ class DeepSea(anywidget.AnyWidget):
         self._hot_seat = bool(hot_seat)
         self._curtain_open: int | None = None  # hot-seat: the seat that pressed Show
         self._server: Any = None  # the Server of serve(), while it runs
-        self._table_game: Any = None  # its DeepSeaTable
+        self._table_game: Any = None  # its SessionTable
         self._table_version: Any = None
         self._log_viewer: int | None | str = "unset"  # the viewer the log was masked for
         #: seat -> why its bot made its last choice (shown on its card), see :meth:`bot_move`
@@ -1206,7 +1206,7 @@ class DeepSea(anywidget.AnyWidget):
         False
         """
         from ..server import Server, Table, make_table
-        from .remote import DeepSeaTable
+        from ..server.session_table import SessionTable
 
         if self.serving:
             raise RuntimeError("this board is served already: stop it first (srv.stop())")
@@ -1215,12 +1215,14 @@ class DeepSea(anywidget.AnyWidget):
         if resume is not None:
             table = make_table(resume=resume, record=record, limits=limits, bot_delay=delay)
             tg = table.game
-            assert isinstance(tg, DeepSeaTable)
+            assert isinstance(tg, SessionTable)
             self._game = tg.game
             self._real = Timeline(self._game)
             self._bots, self._labels = tg.bots, tg.seats
         else:
-            new = DeepSeaTable(self._game, self._labels, bot_delay_ms=self.bot_delay)
+            # the table's session shares this board's game; the board hands it over after
+            # every change (a cell's move, a new game): see _publish
+            new = SessionTable(self._game, [HUMAN] * len(self._labels), bot_delay_ms=self.bot_delay)
             new.attach(self._game, self._labels, bots=self._bots)
             table = Table(new, record=record, bot_delay=delay, limits=limits)
             tg = new

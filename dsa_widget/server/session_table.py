@@ -27,7 +27,7 @@ from typing import Any
 
 from ..core.records import read_document
 from ..core.registry import game_of
-from ..core.session import HUMAN, Session
+from ..core.session import HUMAN, OUTSIDE, Session
 from .table import IntentError
 
 __all__ = ["SessionTable"]
@@ -63,10 +63,45 @@ class SessionTable:
                 bot_seed=bot_seed,
                 presenter=None if presenter is None else presenter(),
             )
-        for a in pending or ():
-            self.session.apply(a)
+        self.session.hold_chance = True  # the turn under way comes with its own outcomes
+        try:
+            for a in pending or ():
+                self._replay(a)
+        finally:
+            self.session.hold_chance = False
         self.bot_delay_ms = int(bot_delay_ms)
         self._first: set[int | None] = set()
+
+    def _replay(self, entry: Any) -> None:
+        """One step of the turn under way, as :meth:`pending` wrote it: an action, or a chance
+        outcome (``["roll", 3, 1]``: the chance word, then the outcome)."""
+        g = self.session.game
+        if isinstance(entry, list) and entry and entry[0] == g.CHANCE_ACTION and len(entry) >= 2:
+            self.session.chance(entry[1] if len(entry) == 2 else tuple(entry[1:]))
+        else:
+            self.session.apply(entry)
+
+    @property
+    def bots(self) -> dict[int, Any]:
+        """The bot of each bot seat (a copy of the mapping)."""
+        return self.session.bots
+
+    def attach(
+        self, game: Any, seats: Sequence[Any] | None = None, bots: Mapping[int, Any] | None = None
+    ) -> None:
+        """A notebook's board hands the table its game: a new game (played from now on, the
+        seats kept unless given) or the one served, changed from a cell (the change joins the
+        history); ``seats``: the labels, with ``bots`` (seat -> bot) for the bot seats."""
+        s = self.session
+        if game is not s.live:
+            s.restart(game)
+        else:
+            s.refresh()
+        for q, label in enumerate(seats or ()):
+            if bots is not None and q in bots:
+                s.set_seat(q, bots[q], label=str(label))
+            elif label == HUMAN or q not in s.bots or s.seats[q] != label:
+                s.set_seat(q, label)
 
     # ------------------------------------------------------------------ TableGame
 
@@ -117,11 +152,20 @@ class SessionTable:
         if g.at_turn_boundary:
             return []
         done: list[Any] = []
-        before = list(self.session.real.frames())[:-1]  # the state before each step
-        for (_q, a), state in zip(reversed(self.session.steps), reversed(before), strict=False):
+        frames = self.session.frames()
+        before, after = frames[:-1], frames[1:]  # the state before and after each step
+        steps = zip(reversed(self.session.steps), reversed(before), reversed(after), strict=False)
+        for (_q, a), state, nxt in steps:
+            if a is OUTSIDE:
+                return None  # changed from a cell mid-turn: the turn under way is not known
             if a is None:
-                return None  # a chance step under way: the record's own turn holds it
-            done.append(a)
+                outcome = self.session.hooks.outcome_of(state, nxt)
+                if outcome is None:
+                    return None  # the game cannot say what chance gave: the turn is not kept
+                rest = list(outcome) if isinstance(outcome, (tuple, list)) else [outcome]
+                done.append([g.CHANCE_ACTION, *rest])
+            else:
+                done.append(a)
             if state.at_turn_boundary:
                 return list(reversed(done))
         return None

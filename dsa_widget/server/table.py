@@ -1,8 +1,8 @@
 """The authoritative table: one game, its seats, its screens, its record.  Game-agnostic.
 
-A :class:`Table` holds a game through a :class:`TableGame` (Deep Sea Adventure's is
-:class:`dsa_widget.deep_sea.remote.DeepSeaTable`), which knows the game's rules, its bots and
-how to build the *screen* of one viewer: the model the bundled front end draws, built from
+A :class:`Table` holds a game through a :class:`TableGame` (every game's is
+:class:`dsa_widget.server.session_table.SessionTable`), which knows the game's rules, its bots
+and how to build the *screen* of one viewer: the model the bundled front end draws, built from
 that viewer's view only.  The table numbers the game's states (``seq``), checks who may send
 what, runs the bots, writes the record after every turn and tells its connections (and the
 notebook's lobby) when something changed.  It never touches a socket: :mod:`.app` does.
@@ -10,9 +10,9 @@ notebook's lobby) when something changed.  It never touches a socket: :mod:`.app
 Every method runs on the server's event loop (in a notebook: the kernel's own loop, so a
 cell and the server never run at the same time).
 
->>> from dsa_widget.deep_sea.remote import DeepSeaTable
+>>> from dsa_widget.server.session_table import SessionTable
 >>> from dsa_widget import Game
->>> t = Table(DeepSeaTable(Game(players=["Ann", "Bob"], seed=1), seats=["human", "random"]))
+>>> t = Table(SessionTable(Game(players=["Ann", "Bob"], seed=1), seats=["human", "random"]))
 >>> t.handle(0, {"type": "intent", "seq": t.seq, "choice": "roll"})["kind"]   # not started yet
 'waiting'
 >>> t.start(); t.handle(1, {"type": "intent", "seq": t.seq, "choice": "roll"})["kind"]

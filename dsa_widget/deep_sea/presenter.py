@@ -1,0 +1,347 @@
+"""Deep Sea Adventure on the platform's table: :class:`DeepSeaPresenter`, the game's part of a
+:class:`~dsa_widget.core.session.Session`'s screen.
+
+Each viewer's ``state`` holds the keys the Deep Sea front end (``js/widget.js``) draws, the
+same as a served seat's screen was before the platform (``tests/deep_sea_served_reference.py``
+checks it step by step): the board of
+:func:`~dsa_widget.deep_sea.state.build_state`, the turn log and the round summaries masked
+for that viewer, the events of the last step (for the animation) and what each bot said of its
+choice (only the choice under ``reveal="owner"``: the reasons may rest on its own values).  The
+log and the round book are kept per viewer and grow step by step, so a long game stays cheap;
+they start afresh with a new game or an undo in the real game (``session.generation``).
+
+The roll is the player's click (Deep Sea's chance word is ``"roll"``): the session waits for
+it, and the acting seat's ``legal`` holds ``"roll"``.
+
+>>> from dsa_widget.core.session import Session
+>>> s = Session("deep_sea", presenter=DeepSeaPresenter(), seats={1: "random"},
+...             players=["Ann", "Bob"], seed=1, options={"reveal": "owner"})
+>>> st = s.screen(0)
+>>> st["step"], st["legal"], st["chance"], st["seats"]
+('roll', ['roll'], 'roll', ['human', 'random'])
+>>> s.apply("roll"); s.screen(0)["events"][-1]["type"], s.labels(0)[-1].startswith("Ann rolls")
+('move', True)
+>>> s.presenter.extras(s, 0, True)["hints"]
+False
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from itertools import islice
+from typing import Any, ClassVar
+from weakref import ref
+
+from ..core.protocol import CHANCE
+from ..core.session import OUTSIDE, BasePresenter, Refusal, Session
+from .events import describe
+from .frames import HistoryBuilder
+from .state import (
+    LOG_TAIL,
+    _visible_bank_seats,
+    build_state,
+    is_custom_path,
+    known_values,
+    mask_branch_event,
+    mask_event,
+    sentences,
+    setup_summary,
+)
+from .summary import RoundBook
+
+__all__ = ["DeepSeaPresenter"]
+
+#: what a bot's card says under ``reveal="owner"`` after its choice (as the served table did)
+_SECRET_REASONS = "(its reasons may rest on what only it knows)"
+
+
+class _ViewerLog:
+    """One viewer's turn log, round book and latest summary of the real game, masked for that
+    viewer and grown event by event."""
+
+    __slots__ = ("at", "book", "log", "sent", "setup", "summary")
+
+    def __init__(self, game: Any, viewer: int | None, reveal: bool) -> None:
+        self.setup = game.setup
+        self.log: list[str] = []
+        #: ``at[k]``: the sentences told by the first ``k`` events (a past step's log)
+        self.at: list[int] = [0]
+        self.book = RoundBook()
+        vis = _visible_bank_seats(game, viewer, reveal)
+        masked = [mask_event(e, vis) for e in game.events]
+        self._tell(masked, game.players)
+        s = self._add(game, masked)
+        self.summary: dict[str, Any] | None = s if s is not None and s["over"] else None
+        self.sent = game.n_events
+
+    def _tell(self, events: Sequence[Mapping[str, Any]], players: Sequence[str]) -> None:
+        log, at = self.log, self.at
+        for e in events:
+            s = describe(e, players)
+            if s:
+                log.append(s)
+            at.append(len(log))
+
+    def _add(self, game: Any, events: list[dict[str, Any]]) -> dict[str, Any] | None:
+        return self.book.add(
+            events, game.players, path_length=game.path_length, tiebreak=game.setup.options.tiebreak
+        )
+
+    def catch_up(self, game: Any, viewer: int | None, reveal: bool, seq: int) -> None:
+        """Take in the events since the last call (masked as the viewer may know them now)."""
+        if game.n_events <= self.sent:
+            return
+        vis = _visible_bank_seats(game, viewer, reveal)
+        new = [mask_event(e, vis) for e in game.events_since(self.sent)]
+        self.sent = game.n_events
+        self._tell(new, game.players)
+        s = self._add(game, new)
+        if s is not None:
+            s["id"] = f"{s['id']}@{seq}"  # unique: a view shows each summary once
+            self.summary = s
+
+    def upto(self, n_events: int) -> list[str]:
+        """The log as it was after the first ``n_events`` events."""
+        return self.log[: self.at[min(n_events, len(self.at) - 1)]]
+
+
+class _ViewerHistory:
+    """One viewer's history frames (one per completed turn) and what was sent of them."""
+
+    __slots__ = ("builder", "sent")
+
+    def __init__(self, viewer: int | None) -> None:
+        self.builder = HistoryBuilder(viewer=viewer)
+        self.sent: dict[str, Any] | None = None
+
+
+def _frame(line: Any, i: int) -> Any:
+    """Frame ``i`` of a timeline (without copying the list of frames)."""
+    return next(islice(line.frames(), i, None))
+
+
+def _last_choice(session: Session, seat: int) -> Any:
+    """``seat``'s latest choice in the real game (``None``: none yet)."""
+    for q, a in reversed(session.steps):
+        if q == seat and a is not None and a is not OUTSIDE:
+            return a
+    return None
+
+
+class DeepSeaPresenter(BasePresenter):
+    """Deep Sea Adventure's screens, history words, comparison rows and "play again"."""
+
+    #: the roll waits for its player's click (the session's ``chance`` is then ``"roll"``)
+    auto_chance = False
+    #: ``{"type": "roll", "seq": n, "dice": [1, 3]}``: chosen dice, in a what-if only
+    INTENTS: ClassVar[Mapping[str, str]] = {"roll": "roll_dice"}
+
+    def __init__(self) -> None:
+        self._logs: dict[int | None, _ViewerLog] = {}
+        self._histories: dict[int | None, _ViewerHistory] = {}
+        #: what the logs were built for: the real game object, the session's generation, reveal
+        self._for: tuple[Any, int, bool] | None = None
+        #: the session of the last screen (the comparison's rows mask by its real game)
+        self._session: ref[Session] | None = None
+
+    # ------------------------------------------------------------------ the table's rules
+
+    def legal_for(self, state: Any, seat: int) -> tuple[str, ...]:
+        """The seat to act's choices, ``("roll",)`` at a roll: the board's buttons."""
+        if state.is_over or Session.actor(state) != seat:
+            return ()
+        return tuple(state.legal_choices())
+
+    def replay_setup(self, state: Any, setup: Mapping[str, Any]) -> dict[str, Any]:
+        """Play again: the same players, air, rounds, first player, options and a custom path;
+        a fresh shuffle and fresh dice (no seed)."""
+        s = state.setup
+        return {
+            "players": list(s.players),
+            "air": s.air,
+            "rounds": s.rounds,
+            "first_player": s.first_player,
+            "options": s.options.to_dict(),
+            "path": [list(c) for c in s.path] if is_custom_path(s.path) else None,
+        }
+
+    def outcome_of(self, before: Any, after: Any) -> Any:
+        """The dice of a roll (a served table resumes a turn under way with them)."""
+        dice = after.last_dice
+        return None if dice is None else (int(dice[0]), int(dice[1]))
+
+    # ------------------------------------------------------------------ intents of its own
+
+    def roll_dice(self, session: Session, msg: Mapping[str, Any], who: int | None) -> None:
+        """What-if: roll chosen dice (``dice`` absent or null: the what-if's own draw)."""
+        if not session.in_what_if:
+            raise Refusal("illegal", "chosen dice are for trying things: open a what-if first")
+        dice = msg.get("dice")
+        if dice is not None and not (
+            isinstance(dice, (list, tuple))
+            and len(dice) == 2
+            and all(isinstance(d, int) and not isinstance(d, bool) for d in dice)
+        ):
+            raise Refusal("malformed", "dice must be two numbers, e.g. [1, 3]")
+        g = session.shown
+        if g.is_over or g.to_move != CHANCE:
+            raise Refusal("illegal", "there is nothing to roll now")
+        session.chance(None if dice is None else (int(dice[0]), int(dice[1])))
+
+    # ------------------------------------------------------------------ words
+
+    def label(self, before: Any, after: Any, seat: int | None, action: Any, viewer: int | None) -> str:
+        """The step in the log's words, masked as the log is for ``viewer`` (a roll with its
+        dice, a choice with what came of it)."""
+        vis = _visible_bank_seats(after, viewer, False)
+        said = sentences([mask_event(e, vis) for e in after.events_since(before.n_events)], after.players)
+        if said:
+            return "; ".join(s.rstrip(".") for s in said)
+        q = before.current_player if seat is None else seat
+        name = "" if q is None else str(before.players[q])
+        return f"{name} rolled" if action is None else f"{name} chose {action}"
+
+    def compare_row(self, name: str, state: Any, viewer: int | None) -> dict[str, Any]:
+        """One row of the what-if comparison: round, air, scores (``None`` where a value is
+        hidden: what the real game lets ``viewer`` know), banked chips and divers."""
+        session = None if self._session is None else self._session()
+        if session is not None and session.reveal:
+            known = known_values(state, viewer, True)
+        elif session is not None:
+            known = known_values(session.real.current, viewer, False)
+        else:
+            known = known_values(state, viewer, False)
+        v = state.view(0)
+        n = len(v.players)
+        return {
+            "name": name,
+            "round": v.round,
+            "air": v.air,
+            "over": v.finished,
+            "scores": [state.scores[q] if all(c in known for c in v.banked[q]) else None for q in range(n)],
+            "banked": [len(b) for b in v.banked],
+            "divers": [
+                {
+                    "pos": v.positions[q],
+                    "up": v.heading_up[q],
+                    "home": v.returned[q],
+                    "items": len(v.carrying[q]),
+                }
+                for q in range(n)
+            ],
+        }
+
+    # ------------------------------------------------------------------ the screen
+
+    def _log_for(self, session: Session, viewer: int | None) -> _ViewerLog:
+        """``viewer``'s log of the real game, up to date (afresh for a new game or an undo)."""
+        key = (session.live, session.generation, session.reveal)
+        if self._for is None or key[0] is not self._for[0] or key[1:] != self._for[1:]:
+            self._logs.clear()
+            self._for = key
+        real = session.real.current
+        book = self._logs.get(viewer)
+        if book is None or real.n_events < book.sent or real.setup is not book.setup:
+            book = self._logs[viewer] = _ViewerLog(real, viewer, session.reveal)
+        else:
+            book.catch_up(real, viewer, session.reveal, session.seq)
+        return book
+
+    def bot_said(self, session: Session) -> dict[str, str]:
+        """What each bot's card says of its last choice: its reasons when every seat knows what
+        it knows (``reveal="public"``, or a teacher's table), else the choice only."""
+        public = session.reveal or session.real.current.setup.options.reveal == "public"
+        out: dict[str, str] = {}
+        for q, text in session.bot_said.items():
+            played = _last_choice(session, q)
+            if not public:
+                out[str(q)] = (
+                    f"made a choice {_SECRET_REASONS}"
+                    if played is None
+                    else f"chose {played!r} {_SECRET_REASONS}"
+                )
+            elif played is not None and text == f"chose {played}":  # a bot with no explain()
+                out[str(q)] = f"chose {played!r}"
+            else:
+                out[str(q)] = text
+        return out
+
+    def screen(self, session: Session, state: Any, viewer: int | None) -> dict[str, Any]:
+        """``viewer``'s board: :func:`build_state` of the state shown, with the log, the events
+        of the last step, the summary and what the bots said (what the served page drew)."""
+        self._session = ref(session)
+        reveal = session.reveal
+        book = self._log_for(session, viewer)
+        mode = session.mode
+        known: Mapping[int, int] | None = None
+        summary: dict[str, Any] | None = None
+        if mode == "whatif" and session.branch_line is not None:
+            line = session.branch_line
+            # values only as the *real* game lets the viewer know them (a teacher's table: all)
+            real = session.real.current
+            known = known_values(state, viewer, True) if reveal else known_values(real, viewer)
+            start = _frame(line, 0)
+            at = line.index
+            new = (
+                [mask_branch_event(e, reveal) for e in state.events_since(_frame(line, at - 1).n_events)]
+                if at > 0
+                else []
+            )
+            origin = session.branch_from
+            where = "now" if origin is None or origin == len(session.steps) else f"step {origin}"
+            log = [f"What-if from {where}: the real game is untouched."] + sentences(
+                [mask_branch_event(e, reveal) for e in state.events_since(start.n_events)], state.players
+            )
+        else:
+            line = session.real
+            at = line.index if mode == "real" else int(session.scrub or 0)
+            vis = _visible_bank_seats(state, viewer, reveal)
+            new = (
+                [mask_event(e, vis) for e in state.events_since(_frame(line, at - 1).n_events)]
+                if at > 0
+                else []
+            )
+            log = book.log if mode == "real" else book.upto(state.n_events)
+        st = build_state(
+            state,
+            seats=session.seats,
+            seq=session.seq,
+            reveal_all=reveal,
+            viewer=viewer,
+            new_events=new,
+            log=log[-LOG_TAIL:],
+            log_total=len(log),
+            known=known,
+        )
+        if mode == "real" and book.summary is not None:
+            summary = dict(book.summary)
+            if summary["over"]:
+                summary.update(
+                    book.book.game_table(
+                        state.players, st["scores"], st["winners"], state.setup.options.tiebreak
+                    )
+                )
+        if mode == "whatif":  # a sampled what-if's own setup is made up: the real game's
+            st["setup"] = setup_summary(session.real.current, reveal_all=reveal)
+        st["mode"] = mode
+        st["bot_said"] = self.bot_said(session)
+        st["summary"] = summary
+        return st
+
+    def extras(self, session: Session, viewer: int | None, first: bool) -> dict[str, Any]:
+        """A served page's model keys besides ``state``: ``history`` and ``history_tail`` (the
+        real game's turns as frames, masked for ``viewer``), sent when they changed (the
+        completed rounds only when they grew); the first model adds ``hints`` off and an empty
+        ``overlay``."""
+        h = self._histories.get(viewer)
+        if h is None:
+            h = self._histories[viewer] = _ViewerHistory(viewer)
+        out: dict[str, Any] = {}
+        if h.builder.update(session.real.current, viewer=viewer, reveal_all=session.reveal) or first:
+            history, tail = h.builder.traits()
+            if first or history != h.sent:
+                out["history"] = h.sent = history
+            out["history_tail"] = tail
+        if first:
+            out.update(hints=False, overlay={})
+        return out
