@@ -330,7 +330,12 @@ export function mountShell({ model, el }, game) {
     keep: (st) => st.mode === "whatif" && st.whatif?.can_keep && act({ type: "keep" }),
     playOut: (st) => st.mode === "whatif" && !st.over && act({ type: "play_out" }),
     back: (st) => st.mode === "whatif" && act({ type: "back_to_real" }),
-    botMove: (st) => st.mode === "real" && !st.over && st.kinds?.[st.actor] !== "human" && act({ type: "bot_step" }),
+    // S: a (paused) bot's step in the real game; in a what-if, the step of the seat to act
+    // when it is not yours (its bot's, or a random one for a person's seat)
+    botMove: (st) =>
+      !st.over &&
+      ((st.mode === "real" && st.kinds?.[st.actor] !== "human") || (st.mode === "whatif" && !st.can_act)) &&
+      act({ type: "bot_step" }),
     pause: () => act({ type: "pause", paused: !model.get("paused") }),
   };
   const keys = attachKeys(root, {
