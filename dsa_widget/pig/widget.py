@@ -40,6 +40,11 @@ class PigPresenter(BasePresenter):
     def compare_row(self, name: str, state: Any, viewer: int | None) -> dict[str, Any]:
         return {"name": name, "scores": list(state.scores), "turn total": state.turn_total}
 
+    def outcome_of(self, before: Any, after: Any) -> Any:
+        """The die of a roll within the turn (a served table resumes the turn with it)."""
+        moves = after.view(None).moves
+        return moves[-1] if moves and isinstance(moves[-1], int) else None
+
     def label(self, before: Any, after: Any, seat: int | None, action: Any, viewer: int | None) -> str:
         name = before.players[before.current_player if seat is None else seat]
         if action == "hold":
