@@ -152,13 +152,18 @@ class _Conn:
                 self.table.bytes_sent += len(text)
 
     async def flush(self) -> None:
-        """Send what is waiting now, the sender stopped (the connection is about to close)."""
+        """Send what is waiting now, the screen's last changes too, the sender stopped (the
+        connection is about to close: a closed table's page learns it was closed)."""
         if self.task is not None:
             self.task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self.task
             self.task = None
         frames, self.outbox = self.outbox, []
+        with contextlib.suppress(Exception):
+            m = self.model_frame()
+            if m is not None:
+                frames.append(m)
         with contextlib.suppress(Exception):
             for text in frames:
                 await self.ws.send_text(text)
@@ -214,6 +219,7 @@ def make_app(table: Table, *, allowed_origins: tuple[str, ...] = ()) -> Starlett
         conn = _Conn(ws, table, role)
         table.connected[role] = table.connected.get(role, 0) + 1
         table.add_waker(conn.wake.set)
+        table.add_drainer(conn.flush)
         table.connections_changed()  # before the welcome: a client that has it sees the new seq
         try:
             welcome = {
@@ -233,6 +239,7 @@ def make_app(table: Table, *, allowed_origins: tuple[str, ...] = ()) -> Starlett
                 with contextlib.suppress(asyncio.CancelledError, Exception):
                     await conn.task
             table.remove_waker(conn.wake.set)
+            table.remove_drainer(conn.flush)
             table.connected[role] -= 1
             table.connections_changed()
 

@@ -229,9 +229,30 @@ class Server:
         if self.loop is None:
             self._sock.close()
             return
-        if not self.table.closed and (self._thread is None or self._thread.is_alive()):
-            self.call(self.table.close)
-        self._uv.should_exit = True
+        uv = self._uv
+
+        async def close_then_exit() -> None:
+            # every page gets its last frames (the table closed) before the sockets close
+            if not self.table.closed:
+                self.table.close()
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(self.table.drain(), timeout=5)
+            uv.should_exit = True
+
+        loop = self.loop
+        try:
+            here = asyncio.get_running_loop()
+        except RuntimeError:
+            here = None
+        if here is loop:  # on the kernel's own loop (the lobby's Stop): finish there
+            if not self.table.closed:
+                self.table.close()
+            loop.create_task(close_then_exit())
+            return
+        if self._thread is None or self._thread.is_alive():
+            with contextlib.suppress(Exception):
+                asyncio.run_coroutine_threadsafe(close_then_exit(), loop).result(timeout=10)
+        uv.should_exit = True
         if self._thread is not None:
             self._thread.join(timeout=15)
             self._sock.close()

@@ -29,7 +29,7 @@ import json
 import os
 import tempfile
 import time
-from collections.abc import Callable, Hashable, Mapping
+from collections.abc import Awaitable, Callable, Hashable, Mapping
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -179,6 +179,7 @@ class Table:
         #: connections per role (seat or None), kept by the app
         self.connected: dict[int | None, int] = {}
         self._wakers: set[Callable[[], None]] = set()
+        self._drainers: set[Callable[[], Awaitable[None]]] = set()
         self._listeners: list[Callable[[], None]] = []
         self._bot_timer: asyncio.TimerHandle | None = None
         self.loop: asyncio.AbstractEventLoop | None = None
@@ -227,6 +228,19 @@ class Table:
 
     def remove_waker(self, wake: Callable[[], None]) -> None:
         self._wakers.discard(wake)
+
+    def add_drainer(self, drain: Callable[[], Awaitable[None]]) -> None:
+        """``await drain()`` sends a connection's last frames (the server awaits every one after
+        closing the table, before the sockets close: each page learns it was closed)."""
+        self._drainers.add(drain)
+
+    def remove_drainer(self, drain: Callable[[], Awaitable[None]]) -> None:
+        self._drainers.discard(drain)
+
+    async def drain(self) -> None:
+        """Every connection's last frames out (see :meth:`add_drainer`)."""
+        for drain in list(self._drainers):
+            await drain()
 
     def on_change(self, fn: Callable[[], None]) -> None:
         """``fn()`` after every change of the game or of the table (the lobby, the widget)."""
