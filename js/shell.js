@@ -11,6 +11,8 @@ import { h, replaceChildren } from "./dom.js";
 import { attachKeys, COMMON_ARIA, COMMON_HELP, keyLabel } from "./keys.js";
 
 const ANSWER_TIMEOUT_MS = 15000;
+/** How many of the last steps the log under the board tells. */
+const LOG_LINES = 6;
 
 /** The status line: whose turn it is, in words, or how the game ended. */
 export function statusText(st) {
@@ -327,8 +329,8 @@ export function mountShell({ model, el }, game) {
     whatIf: (st) => st.mode !== "whatif" && !st.curtain && st.can_branch !== false && act({ type: "what_if" }),
     undo: (st) => st.whatif?.can_undo && act({ type: "undo" }),
     redo: (st) => st.whatif?.can_redo && act({ type: "redo" }),
-    keep: (st) => st.mode === "whatif" && st.whatif?.can_keep && act({ type: "keep" }),
-    playOut: (st) => st.mode === "whatif" && !st.over && act({ type: "play_out" }),
+    keep: (st) => st.mode === "whatif" && st.whatif?.can_keep && st.whatif?.can_undo && act({ type: "keep" }),
+    playOut: (st) => st.mode === "whatif" && !st.over && !st.can_act && act({ type: "play_out" }),
     back: (st) => st.mode === "whatif" && act({ type: "back_to_real" }),
     // S: a (paused) bot's step in the real game; in a what-if, the step of the seat to act
     // when it is not yours (its bot's, or a random one for a person's seat)
@@ -384,8 +386,11 @@ export function mountShell({ model, el }, game) {
           }),
           tool("Undo", "undo", keyLabel("undo"), st.whatif?.can_undo, () => tools.undo(st)),
           tool("Redo", "redo", keyLabel("redo"), st.whatif?.can_redo, () => tools.redo(st)),
-          tool("Keep for comparison", "keep", keyLabel("keep"), st.whatif?.can_keep, () => tools.keep(st)),
-          tool("Bots play on", "play-out", keyLabel("playOut"), !st.over, () => tools.playOut(st)),
+          // Keep once something was tried; the bots play on while it is not your turn
+          tool("Keep for comparison", "keep", keyLabel("keep"), st.whatif?.can_keep && st.whatif?.can_undo, () =>
+            tools.keep(st),
+          ),
+          tool("Bots play on", "play-out", keyLabel("playOut"), !st.over && !st.can_act, () => tools.playOut(st)),
           tool("Back to the real game", "back", keyLabel("back"), true, () => tools.back(st)),
         ]
       : [
@@ -416,6 +421,9 @@ export function mountShell({ model, el }, game) {
     const err = model.get("error") || {};
     root.dataset.seq = String(st.seq ?? -1);
     root.dataset.mode = st.mode || "";
+    // the board's frame says which game it shows: the real one, the past, or a what-if
+    root.classList.toggle("dsa-mode-whatif", st.mode === "whatif");
+    root.classList.toggle("dsa-mode-past", st.mode === "history");
     root.dataset.over = st.over ? "1" : "";
     if (st.curtain) root.dataset.curtain = String(st.curtain.seat);
     else delete root.dataset.curtain;
@@ -438,17 +446,17 @@ export function mountShell({ model, el }, game) {
     if (st.curtain) parts.push(drawCurtain(st.curtain, { pending, show: () => act({ type: "show_seat" }) }));
     else parts.push(game.draw(st, act, { pending, remote: remote(), model }));
     parts.push(bars(st));
+    // the last few steps in words: up to the step shown when the board shows the past
     const labels = st.history?.labels || [];
-    if (labels.length) {
+    const first = st.history?.first || 0;
+    const upto = st.mode === "history" ? Math.max(0, (st.history.at ?? 0) - first) : labels.length;
+    const told = labels.slice(0, upto).slice(-LOG_LINES);
+    if (told.length) {
       parts.push(
         h(
           "ol",
-          {
-            class: "dsa-log",
-            "aria-label": "What happened",
-            start: (st.history.first || 0) + Math.max(1, labels.length - 7),
-          },
-          labels.slice(-8).map((t) => h("li", { text: t })),
+          { class: "dsa-log dsa-shell-log", "aria-label": "What happened", start: first + upto - told.length + 1 },
+          told.map((t) => h("li", { text: t })),
         ),
       );
     }

@@ -22,7 +22,7 @@ SETUP = (
         "How the crew may talk",
         "normal",
         choices=(
-            ("normal", "each once, with a token (the usual)"),
+            ("normal", "each once, with a token"),
             ("currents", "currents: the token always goes in the middle"),
             ("rapture", "rapture of the deep: a shared pool of tokens"),
             ("terrain", "unknown terrain: a card drawn sets the mode"),
@@ -35,7 +35,7 @@ SETUP = (
         "How tasks are shared out",
         "normal",
         choices=(
-            ("normal", "in turn, from the captain (the usual)"),
+            ("normal", "in turn, from the captain"),
             ("free", "the crew proposes, all confirm"),
         ),
         help="CREW.md section 7",

@@ -38,10 +38,12 @@ from typing import Any, ClassVar, TypeGuard
 
 from ..bridge import GameWidget
 from ..core.session import BasePresenter, Refusal, Session
+from .errors import IllegalActionError
 
 __all__ = ["Crew", "CrewPresenter"]
 
 TONOJA = "tonoja"
+_SUIT_WORDS = {"P": "pink", "Y": "yellow", "B": "blue", "G": "green", "S": "submarine"}
 
 
 def _is_int(x: object) -> TypeGuard[int]:
@@ -67,7 +69,38 @@ class CrewPresenter(BasePresenter):
         return tuple(str(a) for a in state.legal_actions_for(seat))
 
     def act(self, state: Any, seat: int, action: Any) -> None:
-        state.apply(action, seat)
+        """``seat`` plays ``action``; a card that cannot go is refused in a player's words."""
+        try:
+            state.apply(action, seat)
+        except IllegalActionError as exc:
+            why = self._why_not(state, seat, str(action))
+            if why is None:
+                raise
+            raise IllegalActionError(why, exc.legal) from None
+
+    @staticmethod
+    def _why_not(state: Any, seat: int, action: str) -> str | None:
+        """Why a card cannot be played or passed on now (R-9.2 follow suit, R-4.7 Tonoja's
+        turn), or ``None`` (the rules' own words then)."""
+        verb, _, card = action.partition(" ")
+        if verb not in ("play", "give") or state.to_move != seat or state.is_over:
+            return None
+        v = state.view(seat).to_dict()
+        hand = list(v.get("hand") or [])
+        if verb == "give":
+            if card.startswith("S") and card in hand:
+                return "A submarine card is never passed on: choose a coloured card."
+            return None
+        if v.get("acting_for") not in (None, seat):
+            return "Now you play for Tonoja: choose one of Tonoja's face-up cards."
+        if card not in hand:
+            return f"{card} is not in your hand."
+        plays = (v.get("trick") or {}).get("plays") or []
+        led = str(plays[0]["card"])[0] if plays else None
+        if led is not None and card[0] != led and any(c[0] == led for c in hand):
+            suit = _SUIT_WORDS[led]
+            return f"Follow suit: {suit} was led and you hold {suit}, so play one of those."
+        return None
 
     def forced(self, state: Any, seat: int) -> Any:
         """A window with nothing to show: "pass" is all the seat may do."""

@@ -187,7 +187,10 @@ export function keyIntent(key, ctx) {
   }
   if (key === "Enter" && ctx.focused) {
     const a = [`play ${ctx.focused}`, `give ${ctx.focused}`].find((x) => legal.includes(x));
-    return a ? { kind: "intent", action: a } : null;
+    if (a) return { kind: "intent", action: a };
+    // not playable: still asked for when it is this seat's play, so that Python says why
+    const verb = legal.find((x) => x.startsWith("play ") || x.startsWith("give "))?.split(" ")[0];
+    return verb ? { kind: "intent", action: `${verb} ${ctx.focused}` } : null;
   }
   const k = key.length === 1 ? key.toLowerCase() : key;
   if (k === "c" && ctx.focused) {

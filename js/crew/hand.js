@@ -53,6 +53,8 @@ export function drawHand(state, opts = {}) {
     focused !== null && hand.includes(focused)
       ? focused
       : (hand.find((c) => legal.includes(`play ${c}`) || legal.includes(`give ${c}`)) ?? hand[0]);
+  // is it this seat's play (or its card to pass on)? Then every card may be asked for
+  const asking = legal.find((a) => a.startsWith("play ") || a.startsWith("give "))?.split(" ")[0];
   for (const card of hand) {
     // the card's action: play it, or (distress) pass it on to the neighbour
     const give = `give ${card}`;
@@ -76,7 +78,8 @@ export function drawHand(state, opts = {}) {
         tabindex: card === focusAt ? "0" : "-1",
         onclick: () => {
           onFocus?.(card);
-          if (playable && !pending) onPlay?.(play);
+          // a card that cannot go now is still asked for when it is your play: Python says why
+          if (!pending && (playable || asking)) onPlay?.(playable ? play : `${asking} ${card}`);
         },
         onfocus: () => onFocus?.(card, true),
       },

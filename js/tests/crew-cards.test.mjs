@@ -92,7 +92,9 @@ test("keys: arrows move along the hand, Enter plays, C communicates, digits take
   assert.equal(keyIntent("End", { legal, focused: null, hand }), null);
   assert.equal(keyIntent("Home", { legal, focused: null, hand }), null);
   assert.deepEqual(keyIntent("Enter", { legal, focused: "P7", hand }), { kind: "intent", action: "play P7" });
-  assert.equal(keyIntent("Enter", { legal, focused: "Y9", hand }), null, "not a legal play");
+  // a card that cannot go now is still asked for on one's play: Python refuses and says why
+  assert.deepEqual(keyIntent("Enter", { legal, focused: "Y9", hand }), { kind: "intent", action: "play Y9" });
+  assert.equal(keyIntent("Enter", { legal: ["pass"], focused: "Y9", hand }), null, "not this seat's play");
   assert.deepEqual(keyIntent("Enter", { legal: ["give Y9", "give B2"], focused: "Y9", hand }), {
     kind: "intent",
     action: "give Y9",

@@ -664,3 +664,32 @@ def test_a_wrapped_game_keeps_its_past_for_the_history(players):
     assert w.state["history"]["n"] == n and w.game is g
     assert w.game_after(n).view(0).to_dict() == g.view(0).to_dict()
     assert w.game_after(0).dealt == g.dealt and len(w.game_after(0).actions) == 0
+
+
+def test_a_card_that_cannot_go_is_refused_in_a_players_words():
+    """R-9.2: a card of the suit led must be played when the seat holds one; the refusal says so."""
+    for seed in range(30):
+        bots = {0: "random", 2: "random"}
+        w = Crew(players=["Ann", "Bob", "Cy"], viewer=1, seats=bots, target=2, seed=seed)
+        rng = random.Random(seed)
+        for _ in range(200):
+            g = w.game
+            if g.is_over or (g.step == "play" and g.to_move == 1 and g.current_trick):
+                break
+            if w.is_bot_turn():
+                w.bot_move()
+            else:
+                intent(w, rng.choice(w.state["legal"]))
+        g = w.game
+        if g.is_over:
+            continue
+        led = w.state["trick"]["plays"][0]["card"][0]
+        off = [c for c in g.hand(1) if c[0] != led and f"play {c}" not in w.state["legal"]]
+        if not off or not any(c[0] == led for c in g.hand(1)):
+            continue
+        before = list(g.actions)
+        intent(w, f"play {off[0]}")
+        assert w.error["kind"] == "illegal" and list(w.game.actions) == before
+        assert w.error["message"].startswith("Follow suit:") and "legal:" not in w.error["message"]
+        return
+    pytest.fail("no off-suit card found to try")
