@@ -17,7 +17,7 @@ subclass naming its game, its presenter and its front end:
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -75,6 +75,10 @@ class GameWidget(anywidget.AnyWidget):
 
     GAME: ClassVar[str] = ""
     PRESENTER: ClassVar[type[Presenter] | None] = None
+    #: the table's class (a game may refine who is looking or who may act)
+    SESSION: ClassVar[type[Session]] = Session
+    #: refusal kinds as this game's board names them (a board older than the platform)
+    KIND_ALIASES: ClassVar[Mapping[str, str]] = {}
 
     state = traitlets.Dict().tag(sync=True)
     error = traitlets.Dict().tag(sync=True)
@@ -105,7 +109,7 @@ class GameWidget(anywidget.AnyWidget):
         self,
         *,
         players: Any = None,
-        seats: Mapping[int, Any] | None = None,
+        seats: Mapping[int, Any] | Sequence[Any] | None = None,
         viewer: int | None | str = "auto",
         seed: int | None = None,
         options: Mapping[str, Any] | None = None,
@@ -123,6 +127,8 @@ class GameWidget(anywidget.AnyWidget):
             raise ValueError(f"reveal is True (a teacher's table: everything shown) or False, not {reveal!r}")
         if bots is not None:  # the names some games' boards used before the platform
             renamed_keyword("bots", "seats")
+            if seats is not None and not isinstance(seats, Mapping):
+                seats = dict(enumerate(seats))
             seats = bots if seats is None else {**bots, **seats}
         if seat != "auto":
             renamed_keyword("seat", "viewer")
@@ -146,7 +152,7 @@ class GameWidget(anywidget.AnyWidget):
                 setup["seed"] = seed
             if options is not None:
                 setup["options"] = options
-        self.session = Session(
+        self.session = self.SESSION(
             source,
             seats=seats,
             viewer=viewer,
@@ -340,7 +346,9 @@ class GameWidget(anywidget.AnyWidget):
                 self.error = {}
             return
         self._n_errors += 1
-        self.error = {**refusal.to_dict(self.session.seq), "n": self._n_errors}
+        error = refusal.to_dict(self.session.seq)
+        error["kind"] = self.KIND_ALIASES.get(refusal.kind, refusal.kind)
+        self.error = {**error, "n": self._n_errors}
 
     def _handle(self, content: Any) -> Refusal | None:
         if isinstance(content, Mapping) and content.get("type") == "hello":

@@ -96,3 +96,22 @@ def _bot_help() -> dict[str, str]:
     from dsa_widget.deep_sea.bots.registry import BOT_SUMMARIES
 
     return dict(BOT_SUMMARIES)
+
+
+def compare_row(name: str, g: Game, known: Mapping[int, int]) -> dict[str, Any]:
+    """A what-if comparison row as the notebook's board built it before the platform (the
+    presenter's rows are checked against it)."""
+    v = g.view(0)
+    scores = [g.scores[q] if all(c in known for c in v.banked[q]) else None for q in range(len(v.players))]
+    return {
+        "name": name,
+        "round": v.round,
+        "air": v.air,
+        "over": v.finished,
+        "scores": scores,
+        "banked": [len(b) for b in v.banked],
+        "divers": [
+            {"pos": v.positions[q], "up": v.heading_up[q], "home": v.returned[q], "items": len(v.carrying[q])}
+            for q in range(len(v.players))
+        ],
+    }

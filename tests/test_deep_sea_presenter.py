@@ -8,7 +8,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 import pytest
-from deep_sea_served_reference import SeatScreen
+from deep_sea_served_reference import SeatScreen, compare_row
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -18,7 +18,6 @@ from dsa_widget.deep_sea.presenter import DeepSeaPresenter
 from dsa_widget.deep_sea.rules import Game
 from dsa_widget.deep_sea.setup import standard_path
 from dsa_widget.deep_sea.state import _visible_bank_seats, build_state, known_values, mask_branch_event
-from dsa_widget.deep_sea.widget import DeepSea
 from dsa_widget.server.session_table import SessionTable
 
 #: the keys Session.screen() writes over the presenter's
@@ -382,7 +381,7 @@ def test_a_what_if_is_masked_by_what_the_real_game_lets_the_viewer_know() -> Non
     assert all(len(c) == 1 for q in (1, 2) for c in st0["banked"][q])
     rows = st0["whatif"]["compare"]
     assert [r["name"] for r in rows] == ["real", "what-if"]
-    assert rows[0] == DeepSea._compare_row("real", real, known)
+    assert rows[0] == compare_row("real", real, known)
     assert rows[0]["scores"][1] is None and rows[0]["scores"][0] == real.scores[0]
     # the comparison's rows, as a spectator may know them: nobody's values under "owner"
     for r in s.compare(None):
@@ -416,7 +415,7 @@ def test_a_what_if_holding_the_true_values_shows_only_what_the_real_game_lets_kn
             for c, cid in zip(chips, s.shown.view(0).banked[q], strict=True):
                 assert (len(c) == 2) == (cid in known)
         for r in st1["whatif"]["compare"]:
-            assert r == DeepSea._compare_row(r["name"], s.shown if r["name"] == "what-if" else real, known)
+            assert r == compare_row(r["name"], s.shown if r["name"] == "what-if" else real, known)
     assert banks > 0 and len(s.screen(0)["log"]) > 5
 
 

@@ -226,10 +226,14 @@ class BotRegistry:
         self._load = classes
         #: one line per bot, for menus and help
         self.summaries: dict[str, str] = dict(summaries or {})
+        #: old names kept working for seats saved by earlier versions: alias -> bot name
+        self.aliases: dict[str, str] = {}
 
     def bot_class(self, name: str) -> type[Bot]:
         """The class behind a bot name (raises :class:`UnknownBotError`)."""
         classes = self._load()
+        if isinstance(name, str) and name not in classes:
+            name = self.aliases.get(name, name)
         if not isinstance(name, str) or name not in classes:
             raise UnknownBotError(f"unknown bot {name!r}; available: {', '.join(self.names)}", self.names)
         return classes[name]

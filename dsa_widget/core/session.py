@@ -295,6 +295,8 @@ class Session:
         self.last_bot_error: BaseException | None = None
         self.branch_line: Timeline[Any] | None = None
         self.branch_from: int | None = None
+        #: the comparison's name of a branch's first state given by the caller (``branch(start=)``)
+        self.branch_origin: str | None = None
         self.branch_sampled = False
         #: what-if states kept for the comparison: ``(name, state)``
         self.kept: list[tuple[str, Any]] = []
@@ -597,10 +599,18 @@ class Session:
         self.paused = False
         self.problem = None
 
-    def branch(self, step: int | None = None) -> None:
+    def branch(self, step: int | None = None, *, start: Any = None, label: str | None = None) -> None:
         """A what-if branch from the real game after ``step`` steps (default: the step shown).
         Unless the game is over (or the table reveals everything), what the viewer cannot see
-        is drawn again (``view.sample``), so trying things never shows the hidden truth."""
+        is drawn again (``view.sample``), so trying things never shows the hidden truth.
+
+        ``start``: the branch's first state as the caller made it (a game whose screens hide
+        what the real game hides; it replaces a branch already open), with ``label``, the
+        comparison's name for it (``None``: no row of its own)."""
+        if start is not None:
+            self.branch_line, self.branch_sampled, self.scrub = Timeline(start), False, None
+            self.branch_from, self.branch_origin, self.kept = None, label, []
+            return
         if self.branch_line is not None:
             raise Refusal("whatif", "you are trying things already: go back to the real game first")
         if step is not None:
@@ -615,7 +625,7 @@ class Session:
             state, sampled = base.view(viewer).sample(self._rng), True
         self.branch_from = len(self.steps) if self.scrub is None else self.scrub
         self.branch_line, self.branch_sampled, self.scrub = Timeline(state), sampled, None
-        self.kept = []
+        self.branch_origin, self.kept = None, []
 
     def undo(self, n: int = 1) -> None:
         """Undo ``n`` steps: in the what-if, else in the real game (for a teacher or a
@@ -653,8 +663,13 @@ class Session:
         self._restore_live()
 
     def _restore_live(self) -> None:
-        """The real game is now its timeline's current frame (a fresh copy: frames never change)."""
-        self.live = self.real.current.clone()
+        """The real game is now its timeline's current frame: restored in place where the game
+        can (whoever holds it keeps the same object), else a fresh copy (frames never change)."""
+        restore = getattr(self.live, "restore", None)
+        if callable(restore):
+            restore(self.real.current)
+        else:
+            self.live = self.real.current.clone()
         for done in self._label_cache.values():
             del done[len(self.steps) :]
         self.scrub = None
@@ -663,7 +678,7 @@ class Session:
     def back_to_real(self) -> None:
         if self.branch_line is None:
             raise Refusal("whatif", "you are in the real game already")
-        self.branch_line = self.branch_from = None
+        self.branch_line = self.branch_from = self.branch_origin = None
         self.kept = []
 
     #: how many what-if states :meth:`keep` holds at once
@@ -699,7 +714,9 @@ class Session:
         who = self.viewer if viewer == "screen" else viewer
         row = self.hooks.compare_row
         rows = [row("real", self.real.current, who)]  # type: ignore[arg-type]
-        if self.branch_from is not None and self.branch_from != len(self.steps):
+        if self.branch_origin is not None:
+            rows.append(row(self.branch_origin, next(iter(line.frames())), who))  # type: ignore[arg-type]
+        elif self.branch_from is not None and self.branch_from != len(self.steps):
             rows.append(row(f"real at step {self.branch_from}", self.frames()[self.branch_from], who))  # type: ignore[arg-type]
         rows.extend(row(k, st, who) for k, st in self.kept)  # type: ignore[arg-type]
         rows.append(row("what-if", line.current, who))  # type: ignore[arg-type]
@@ -802,6 +819,8 @@ class Session:
         if handler is None and own is None:
             raise Refusal("malformed", f"unknown message type {short_repr(kind, 40)}")
         seq = msg.get("seq")
+        if seq is None and kind == "pause":
+            seq = self.seq  # pausing is the same whenever it is asked: no state number needed
         if seq is None:
             raise Refusal("malformed", "the click carried no state number; nothing changed")
         if not _is_int(seq):

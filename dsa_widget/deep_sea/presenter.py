@@ -247,6 +247,10 @@ class DeepSeaPresenter(BasePresenter):
             book.catch_up(real, viewer, session.reveal, session.seq)
         return book
 
+    def log_for(self, session: Session, viewer: int | None) -> list[str]:
+        """The whole turn log of the real game in words, as ``viewer`` may read it."""
+        return list(self._log_for(session, viewer).log)
+
     def bot_said(self, session: Session) -> dict[str, str]:
         """What each bot's card says of its last choice: its reasons when every seat knows what
         it knows (``reveal="public"``, or a teacher's table), else the choice only."""

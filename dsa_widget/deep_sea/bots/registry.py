@@ -55,6 +55,7 @@ BOT_SUMMARIES: dict[str, str] = {
 
 #: this game's bots, as the game registry names them
 BOTS = BotRegistry(BOT_NAMES, _classes, BOT_SUMMARIES)
+BOTS.aliases["heuristic"] = "baseline"  # its name before version 0.3
 
 
 def bot_class(name: str) -> type[Bot]:
