@@ -143,7 +143,12 @@ export function drawControls(state, opts) {
     );
   }
   if (legal.some((a) => a.startsWith("play "))) {
-    box.append(h("span", { class: "crew-hint", text: "Play a highlighted card (click it, or ←/→ then Enter)." }));
+    // the captain plays Tonoja's card from Tonoja's face-up columns, not from the hand
+    const forTonoja = state.acting_for !== null && state.acting_for !== undefined && state.acting_for !== state.seat;
+    const text = forTonoja
+      ? "Play one of Tonoja's highlighted face-up cards (click it)."
+      : "Play a highlighted card (click it, or ←/→ then Enter).";
+    box.append(h("span", { class: "crew-hint", text }));
   }
   if (legal.some((a) => a.startsWith("comm "))) {
     box.append(h("span", { class: "crew-hint", text: "You may communicate a card (C on the focused card), or pass." }));
