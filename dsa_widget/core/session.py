@@ -69,6 +69,9 @@ class Presenter(Protocol):
     #: ``method(session, message, seat)`` (it raises :class:`Refusal` to refuse, and returns
     #: ``False`` when it quietly had nothing to do)
     INTENTS: ClassVar[Mapping[str, str]]
+    #: how many of the history's last words a screen carries (``0``: the game's own log tells
+    #: the steps, and the screen need not carry them twice)
+    labels_sent: int
 
     def screen(self, session: Session, state: Any, viewer: int | None) -> dict[str, Any]:
         """The game's part of ``viewer``'s screen, built from ``state.view(viewer)`` only."""
@@ -117,6 +120,7 @@ class BasePresenter:
 
     auto_chance = False
     INTENTS: ClassVar[Mapping[str, str]] = {}
+    labels_sent = LABELS_SENT
 
     def seat_kind(self, state: Any, seat: int) -> str | None:
         return None
@@ -979,7 +983,8 @@ class Session:
         )
         legal = list(self.hooks.legal_for(state, who)) if seat_ok and who is not None else []
         can_act = seat_ok and (t == who or bool(legal))
-        labels = self._labels_for(who)
+        sent = max(0, int(self.hooks.labels_sent))
+        labels = self._labels_for(who)[-sent:] if sent else []  # none: not even worded
         out.update(
             seq=self.seq,
             mode=mode,
@@ -996,8 +1001,8 @@ class Session:
             history={
                 "n": len(self.steps),
                 "at": self.scrub,
-                "labels": labels[-LABELS_SENT:],
-                "first": max(0, len(labels) - LABELS_SENT),
+                "labels": labels,
+                "first": len(self.steps) - len(labels),
             },
             whatif=None
             if self.branch_line is None

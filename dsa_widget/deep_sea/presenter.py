@@ -133,6 +133,8 @@ class DeepSeaPresenter(BasePresenter):
 
     #: the roll waits for its player's click (the session's ``chance`` is then ``"roll"``)
     auto_chance = False
+    #: the screen's own log (``state.log``) tells the steps: the history's words stay in Python
+    labels_sent = 0
     #: ``{"type": "roll", "seq": n, "dice": [1, 3]}``: chosen dice, in a what-if only
     INTENTS: ClassVar[Mapping[str, str]] = {"roll": "roll_dice"}
 
