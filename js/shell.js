@@ -244,6 +244,13 @@ function tool(text, action, key, enabled, onclick) {
  * state giving them) and banner: false (the board draws its own game-over words)}. `act(msg)`
  * sends an intent ({type, ...}) with the state's seq added: true when it went out (not while
  * another is in flight, nor with no kernel).
+ * Opt-outs for a game that keeps a part of its own (all on by default): bars: false (no history
+ * and what-if bar; the game's onKey then gets every key, common ones too, as onKey(ev, st, act,
+ * action), with a saved page too), log: false, setup: false, playAgain: false, curtain: false
+ * (the board draws its own curtain), botClock: false (the game moves its bots itself) or a
+ * function botClock(st) -> bool (is a bot's step due?); onEscape(ev) -> bool (Escape used).
+ * draw's third argument also has root, redraw(), focus() (give the board the keys) and say(words)
+ * (the game's own words on the refusal line, until the next change).
  */
 export function mountShell({ model, el }, game) {
   const root = h("div", {
@@ -259,6 +266,7 @@ export function mountShell({ model, el }, game) {
   // with no kernel (a saved page), the bars scrub the synced past on their own: `localAt` is the
   // step shown (null: the game as it was saved)
   let localAt = null;
+  let said = ""; // the game's own words on the refusal line (say), until the next change
   const noKernel = () => root.dataset.kernel === "none";
   const remote = () => !!model.get("remote");
   /** The screen after `k` steps, rebuilt from the synced changes (history_chunks, history_tail). */
@@ -341,8 +349,10 @@ export function mountShell({ model, el }, game) {
     pause: () => act({ type: "pause", paused: !model.get("paused") }),
   };
   const keys = attachKeys(root, {
+    onEscape: game.onEscape,
     onKey(ev, action) {
       const st = live();
+      if (game.bars === false) return st.players ? game.onKey(ev, st, act, action) : !!action;
       if (!st.players || pending) return !!action;
       if (action && noKernel()) {
         offline[action]?.(st);
@@ -355,9 +365,11 @@ export function mountShell({ model, el }, game) {
 
   function scheduleBot(st) {
     clearTimeout(botTimer);
+    if (game.botClock === false) return;
     if (noKernel() || !st.players || st.over || st.mode !== "real" || st.curtain || model.get("paused") || remote())
       return;
-    if ((st.kinds?.[st.actor] ?? "human") === "human") return;
+    if (typeof game.botClock === "function" ? !game.botClock(st) : (st.kinds?.[st.actor] ?? "human") === "human")
+      return;
     const seq = st.seq;
     botTimer = setTimeout(
       () => {
@@ -374,7 +386,7 @@ export function mountShell({ model, el }, game) {
   }
 
   function bars(st) {
-    if (remote()) return null;
+    if (remote() || game.bars === false) return null;
     const use = (name) => () => (noKernel() ? offline[name]?.(st) : tools[name](st));
     const hist = st.history || { n: 0, at: null };
     const wi = st.mode === "whatif";
@@ -425,8 +437,10 @@ export function mountShell({ model, el }, game) {
     root.classList.toggle("dsa-mode-whatif", st.mode === "whatif");
     root.classList.toggle("dsa-mode-past", st.mode === "history");
     root.dataset.over = st.over ? "1" : "";
-    if (st.curtain) root.dataset.curtain = String(st.curtain.seat);
-    else delete root.dataset.curtain;
+    if (game.curtain !== false) {
+      if (st.curtain) root.dataset.curtain = String(st.curtain.seat);
+      else delete root.dataset.curtain;
+    }
     if (err.kind) root.dataset.error = err.kind;
     else delete root.dataset.error;
     const status = game.status ? game.status(st) : statusText(st);
@@ -436,21 +450,24 @@ export function mountShell({ model, el }, game) {
       h("span", { class: "dsa-status", role: "status", "aria-live": "polite", text: status }),
       keys.badge,
     );
-    const refusal = h("p", { class: "dsa-error", role: "alert", hidden: !err.message, text: err.message || "" });
+    const words = err.message || said;
+    const refusal = h("p", { class: "dsa-error", role: "alert", hidden: !words, text: words || "" });
     const parts = [header, refusal];
     if (st.problem) parts.push(h("p", { class: "dsa-error", role: "alert", text: st.problem.message }));
     if (!st.players) {
       replaceChildren(root, parts);
       return;
     }
-    if (st.curtain) parts.push(drawCurtain(st.curtain, { pending, show: () => act({ type: "show_seat" }) }));
-    else parts.push(game.draw(st, act, { pending, remote: remote(), model }));
+    const curtain = game.curtain !== false && st.curtain;
+    if (curtain) parts.push(drawCurtain(st.curtain, { pending, show: () => act({ type: "show_seat" }) }));
+    else
+      parts.push(game.draw(st, act, { pending, remote: remote(), model, root, redraw: draw, focus: keys.focus, say }));
     parts.push(bars(st));
     // the last few steps in words: up to the step shown when the board shows the past
     const labels = st.history?.labels || [];
     const first = st.history?.first || 0;
     const upto = st.mode === "history" ? Math.max(0, (st.history.at ?? 0) - first) : labels.length;
-    const told = labels.slice(0, upto).slice(-LOG_LINES);
+    const told = game.log === false ? [] : labels.slice(0, upto).slice(-LOG_LINES);
     if (told.length) {
       parts.push(
         h(
@@ -462,7 +479,7 @@ export function mountShell({ model, el }, game) {
     }
     if (st.over && game.banner !== false)
       parts.push(h("p", { class: "dsa-banner dsa-over", role: "status", "data-action": "game-over", text: status }));
-    if (st.over && !remote())
+    if (st.over && !remote() && game.playAgain !== false)
       parts.push(
         h("button", {
           class: "dsa-btn dsa-primary",
@@ -471,7 +488,8 @@ export function mountShell({ model, el }, game) {
           text: "Play again",
         }),
       );
-    if (!remote()) parts.push(drawSetupForm(model.get("setup") || {}, (setup) => act({ type: "new_game", setup })));
+    if (!remote() && game.setup !== false)
+      parts.push(drawSetupForm(model.get("setup") || {}, (setup) => act({ type: "new_game", setup })));
     if (noKernel()) {
       parts.push(
         h("p", {
@@ -489,7 +507,12 @@ export function mountShell({ model, el }, game) {
     scheduleBot(st);
   }
 
+  function say(words) {
+    said = words || "";
+    draw();
+  }
   const onChange = () => {
+    said = "";
     pending = false;
     delete root.dataset.pending;
     clearTimeout(watchdog);
