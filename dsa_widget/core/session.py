@@ -442,15 +442,20 @@ class Session:
                 self.live.sample_chance()
             else:
                 self.hooks.act(self.live, int(seat), action)  # type: ignore[arg-type]
-            self.real.record(self.live)
-            self.steps.append((seat, action))
-            self._undone = []
+            self._record_step(seat, action)
         elif action is None:
             line.apply_chance(draw_chance(line.current.chance_outcomes(), self._rng))
         else:
             nxt = line.current.clone()
             self.hooks.act(nxt, int(seat), action)  # type: ignore[arg-type]
             line.record(nxt)
+
+    def _record_step(self, seat: int | None, action: Any) -> None:
+        """The real game changed (``seat``'s ``action``; ``None``: chance): a frame of it joins
+        the history, and nothing undone can be redone any more."""
+        self.real.record(self.live)
+        self.steps.append((seat, action))
+        self._undone = []
 
     def _step(self, line: Timeline[Any], seat: int | None, action: Any) -> None:
         """:meth:`_move`, then the chance steps it leads to (when the presenter says so) and the
@@ -520,9 +525,7 @@ class Session:
             return
         if line is self.real:
             self.live.apply_chance(outcome)  # a wrong outcome raises here and changes nothing
-            self.real.record(self.live)
-            self.steps.append((g.current_player, None))
-            self._undone = []
+            self._record_step(g.current_player, None)
             self.scrub = None
         else:
             line.apply_chance(outcome)
@@ -781,9 +784,7 @@ class Session:
             before.view(0).to_dict() == self.live.view(0).to_dict()  # a step within a turn
         ):
             return
-        self.real.record(self.live)
-        self.steps.append((None, OUTSIDE))
-        self._undone = []
+        self._record_step(None, OUTSIDE)
         self.scrub = None
 
     # ------------------------------------------------------------------ intents
