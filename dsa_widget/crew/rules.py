@@ -1409,7 +1409,9 @@ class CrewGame:
             legal = self.legal_actions_for(who)
             ok = action in legal
         if not ok:
-            shown = ", ".join(repr(a) for a in legal[:12]) + (", …" if len(legal) > 12 else "")
+            shown = ", ".join(repr(a) for a in legal[:12])
+            if len(legal) > 12 or len(shown) > 200:  # a sentence: the first few, then "…"
+                shown = shown[:200].rsplit(", ", 1)[0] + ", …"
             why = (
                 f"it is seat {self._to_move}'s turn, step {self._step!r}"
                 if self._step != OVER
