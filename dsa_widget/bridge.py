@@ -75,10 +75,6 @@ class GameWidget(anywidget.AnyWidget):
 
     GAME: ClassVar[str] = ""
     PRESENTER: ClassVar[type[Presenter] | None] = None
-    #: the table's class (a game may refine who is looking or who may act)
-    SESSION: ClassVar[type[Session]] = Session
-    #: refusal kinds as this game's board names them (a board older than the platform)
-    KIND_ALIASES: ClassVar[Mapping[str, str]] = {}
 
     state = traitlets.Dict().tag(sync=True)
     error = traitlets.Dict().tag(sync=True)
@@ -95,7 +91,7 @@ class GameWidget(anywidget.AnyWidget):
     #: the answer to a view's "hello" (its number): a kernel is there (a saved page has none)
     hello = traitlets.Int(-1).tag(sync=True)
 
-    CHUNK: ClassVar[int] = 64
+    CHUNK: ClassVar[int] = 32
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         if cls.__dict__.get("GAME"):
@@ -152,7 +148,7 @@ class GameWidget(anywidget.AnyWidget):
                 setup["seed"] = seed
             if options is not None:
                 setup["options"] = options
-        self.session = self.SESSION(
+        self.session = Session(
             source,
             seats=seats,
             viewer=viewer,
@@ -164,9 +160,9 @@ class GameWidget(anywidget.AnyWidget):
             **setup,
         )
         self.session.on_change(self._publish)
-        self._frames_key: tuple[int, int | None] | None = None
-        self._frames_done: list[dict[str, Any]] = []
-        self._frames_last: dict[str, Any] = {}
+        #: the history's screens as changes, per viewer (with the last full one), for a generation
+        self._frames_generation: tuple[int, bool] = (-1, False)
+        self._frames_by_viewer: dict[int | None, tuple[list[dict[str, Any]], dict[str, Any]]] = {}
         self._n_errors = 0
         #: the last unexpected error of a message handler (kept here, never sent to a browser)
         self.last_exception: BaseException | None = None
@@ -347,7 +343,6 @@ class GameWidget(anywidget.AnyWidget):
             return
         self._n_errors += 1
         error = refusal.to_dict(self.session.seq)
-        error["kind"] = self.KIND_ALIASES.get(refusal.kind, refusal.kind)
         self.error = {**error, "n": self._n_errors}
 
     def _handle(self, content: Any) -> Refusal | None:
@@ -429,21 +424,22 @@ class GameWidget(anywidget.AnyWidget):
         }
 
     def _frames(self) -> tuple[list[list[dict[str, Any]]], list[dict[str, Any]]]:
-        """The real game's screens after each step, for the viewer now, as changes (kept: the
-        real game's steps only grow; a new viewer or a new game starts them afresh)."""
+        """The real game's screens after each step, for the viewer now, as changes (kept per
+        viewer: the real game's steps only grow, and a hot seat's device goes round; a new game
+        or an undo starts them afresh)."""
         s = self.session
         who = s.viewer
-        key = (s.generation, who)
-        if self._frames_key != key:
-            self._frames_key, self._frames_done, self._frames_last = key, [], {}
-        done = self._frames_done
+        if self._frames_generation != (s.generation, s.reveal):
+            self._frames_generation, self._frames_by_viewer = (s.generation, s.reveal), {}
+        kept = self._frames_by_viewer.setdefault(who, ([], {}))
+        done, last = kept
         if s.presenter is not None:
             frames = s.frames()
             for i in range(len(done), len(frames)):
-                full = s.presenter.screen(s, frames[i], who)
-                last = self._frames_last
+                full = s.presenter.past_screen(s, frames[i], who)
                 done.append({k: v for k, v in full.items() if k not in last or last[k] != v})
-                self._frames_last = full
+                last.clear()
+                last.update(full)
         n = len(done) - len(done) % self.CHUNK
         return [done[i : i + self.CHUNK] for i in range(0, n, self.CHUNK)], done[n:]
 

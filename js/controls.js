@@ -1,45 +1,32 @@
-// Buttons for exactly the legal choices (plus bot pause/step), with shortcuts.
+// Buttons for exactly the legal choices, with their keys (the bots' keys are the shell's).
 import { h } from "./dom.js";
-import { ariaKey, keyLabel } from "./keys.js";
 import { chipsOf, choiceLabel, isBot, subj } from "./model.js";
 
 /**
- * state, paused: what to show; send(choice) / onPause(bool) / onStep() callbacks.
- * Returns the controls element.
+ * The seat's choices as buttons (with their keys), or in words why there are none: the past
+ * shown, the game over, another seat (a bot, paused or not) to play. state: the shell's state
+ * (can_act, legal, mode); send(choice); extra: what the what-if adds (the dice picker).
  */
-export function drawControls(state, { paused, pending, send, onPause, onStep }) {
+export function drawControls(state, { paused, pending, send, extra = null }) {
   const box = h("div", { class: "dsa-controls", role: "group", "aria-label": "Your choices" });
-  if (state.over) {
-    box.append(h("span", { class: "dsa-hint", text: "The game is over. Start a new one below." }));
+  const say = (text) => box.append(h("span", { class: "dsa-hint", "data-waiting": "1", text }));
+  if (state.mode === "history") {
+    say("You are looking at the past: End (or Live) comes back to the game.");
     return box;
   }
-  if (isBot(state, state.current)) {
-    const who = state.players[state.current];
-    box.append(
-      h("span", {
-        class: "dsa-hint",
-        text: paused
-          ? `${subj(who, "is", "are")} paused (${state.seats[state.current]} bot).`
-          : `${subj(who, "is", "are")} playing (${state.seats[state.current]} bot)…`,
-      }),
-      h("button", {
-        class: "dsa-btn",
-        "data-action": "pause",
-        "aria-label": `${paused ? "Resume" : "Pause"} bots (${keyLabel("pause")})`,
-        "aria-keyshortcuts": ariaKey("pause"),
-        onclick: () => onPause(!paused),
-        text: `${paused ? "Resume" : "Pause"} (${keyLabel("pause")})`,
-      }),
-      h("button", {
-        class: "dsa-btn",
-        "data-action": "step",
-        "aria-label": `Let the bot make one move (${keyLabel("botMove")})`,
-        "aria-keyshortcuts": ariaKey("botMove"),
-        onclick: onStep,
-        disabled: !paused || pending,
-        text: `Step (${keyLabel("botMove")})`,
-      }),
-    );
+  if (state.over) {
+    say(state.mode === "whatif" ? "This what-if is over." : "The game is over.");
+    return box;
+  }
+  const who = state.players[state.current];
+  if (!state.can_act) {
+    const bot = isBot(state, state.current) ? ` (${state.seats[state.current]} bot)` : "";
+    if (state.mode === "whatif") say(`${who}${bot} is to play: S plays one move, O lets them play on.`);
+    else if (bot && paused) say(`${subj(who, "is", "are")} paused${bot}: S plays one move, Z resumes.`);
+    else if (bot) say(`${subj(who, "is", "are")} playing${bot}…`);
+    else if (state.viewer === null || state.viewer === undefined) say(`You are watching: ${who} is to play.`);
+    else say(`Waiting for ${who} to play…`);
+    if (extra) box.append(extra);
     return box;
   }
   if (state.step === "sink") {
@@ -67,25 +54,6 @@ export function drawControls(state, { paused, pending, send, onPause, onStep }) 
     b.append(lab.text, lab.key ? h("kbd", { text: lab.key }) : null);
     box.append(b);
   }
-  return box;
-}
-
-/**
- * What a served screen shows when it is not its seat's turn (or it only watches):
- * `remote` is {seat, name}, seat null for a spectator.
- */
-export function drawWaiting(state, remote) {
-  const box = h("div", { class: "dsa-controls", role: "group", "aria-label": "Waiting" });
-  let text;
-  if (state.over) text = "The game is over.";
-  else {
-    const who = state.players[state.current];
-    const bot = isBot(state, state.current) ? ` (${state.seats[state.current]} bot)` : "";
-    text =
-      remote.seat === null || remote.seat === undefined
-        ? `You are watching: ${who}${bot} is to play.`
-        : `Waiting for ${who}${bot} to play…`;
-  }
-  box.append(h("span", { class: "dsa-hint", "data-waiting": "1", text }));
+  if (extra) box.append(extra);
   return box;
 }

@@ -3,7 +3,7 @@
 
 import { MARGIN, spaceXY, TOP } from "./board.js";
 import { h, s } from "./dom.js";
-import { fracText, fracTitle, precisePct } from "./history.js";
+import { fracText, fracTitle, precisePct } from "./fractions.js";
 import { obj, poss, subj } from "./model.js";
 
 const CHOICE_WORDS = { back: "turn back", continue: "keep diving", roll: "roll", take: "take", none: "do nothing" };

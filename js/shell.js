@@ -11,6 +11,8 @@ import { h, replaceChildren } from "./dom.js";
 import { attachKeys, COMMON_ARIA, COMMON_HELP, keyLabel } from "./keys.js";
 
 const ANSWER_TIMEOUT_MS = 15000;
+/** The refusal line's words for a click or a key that needs Python on a page with none. */
+const NO_KERNEL = "Not sent: no kernel is running this board (a saved page replays its history only).";
 /** How many of the last steps the log under the board tells. */
 const LOG_LINES = 6;
 
@@ -190,14 +192,21 @@ export function compareColumns(rows, labels = {}) {
   return keys.map((key) => ({ key, label: labels[key] ?? key.replaceAll("_", " ") }));
 }
 
-/** The what-if's comparison (whatif.compare: the real game, the kept states and the what-if,
- * one row each, as the screen's seat may know them), generic: a column per key of the rows. */
-export function drawCompare(rows, labels = {}) {
-  const cols = compareColumns(rows, labels);
+/** The comparison's fold-out box around its table. */
+function compareBox(table) {
   return h(
     "details",
     { class: "dsa-compare-box", open: true },
     h("summary", { text: "Compare: the real game, the kept states and the what-if" }),
+    table,
+  );
+}
+
+/** The what-if's comparison (whatif.compare: the real game, the kept states and the what-if,
+ * one row each, as the screen's seat may know them), generic: a column per key of the rows. */
+export function drawCompare(rows, labels = {}) {
+  const cols = compareColumns(rows, labels);
+  return compareBox(
     h(
       "table",
       { class: "dsa-compare", "aria-label": "The real game and the what-if side by side" },
@@ -241,7 +250,9 @@ function tool(text, action, key, enabled, onclick) {
  * Mount a game's board on the shell. game = {title, cls, draw(st, act, {pending, remote,
  * model}) -> elements, onKey(ev, st, act) -> bool, help, aria, status(st) -> words, and
  * optionally compareLabels (the what-if comparison's column labels by key, or a function of the
- * state giving them) and banner: false (the board draws its own game-over words)}. `act(msg)`
+ * state giving them), drawCompare(rows, st) -> element (the game's own drawing of the
+ * comparison's rows, instead of the generic table) and banner: false (the board draws its own
+ * game-over words)}. `act(msg)`
  * sends an intent ({type, ...}) with the state's seq added: true when it went out (not while
  * another is in flight, nor with no kernel).
  * Opt-outs for a game that keeps a part of its own (all on by default): bars: false (no history
@@ -259,6 +270,13 @@ export function mountShell({ model, el }, game) {
     "aria-label": `${game.title} game`,
     "aria-keyshortcuts": `${game.aria || ""} ${COMMON_ARIA}`.trim(),
   });
+  // the setup form keeps its own element across redraws (what is typed in it, and whether it
+  // is open, survive a bot's move); the rest of the board is drawn anew at each change
+  const view = h("div", { class: "dsa-shell-view" });
+  const setupBox = h("div", { class: "dsa-shell-setup" });
+  const tail = h("div", { class: "dsa-shell-tail" });
+  root.append(view, setupBox, tail);
+  let setupKey = null;
   el.append(root);
   let pending = false;
   let watchdog = null;
@@ -297,7 +315,11 @@ export function mountShell({ model, el }, game) {
 
   function act(msg) {
     const st = live();
-    if (pending || noKernel()) return false; // a saved page: the note says why nothing happens
+    if (noKernel()) {
+      say(NO_KERNEL); // a saved page: a click or a key that needs Python says why nothing happens
+      return false;
+    }
+    if (pending) return false;
     pending = true;
     root.dataset.pending = "1";
     try {
@@ -355,7 +377,8 @@ export function mountShell({ model, el }, game) {
       if (game.bars === false) return st.players ? game.onKey(ev, st, act, action) : !!action;
       if (!st.players || pending) return !!action;
       if (action && noKernel()) {
-        offline[action]?.(st);
+        if (offline[action]) offline[action](st);
+        else say(NO_KERNEL);
         return true;
       }
       if (action && !remote() && tools[action]) return tools[action](st) !== false || true;
@@ -394,7 +417,7 @@ export function mountShell({ model, el }, game) {
       ? [
           h("span", {
             class: "dsa-mode-note",
-            text: st.whatif?.sampled ? "What-if (hidden cards drawn again)" : "What-if",
+            text: st.whatif?.sampled ? "What-if (what you cannot see is drawn again)" : "What-if",
           }),
           tool("Undo", "undo", keyLabel("undo"), st.whatif?.can_undo, () => tools.undo(st)),
           tool("Redo", "redo", keyLabel("redo"), st.whatif?.can_redo, () => tools.redo(st)),
@@ -423,6 +446,7 @@ export function mountShell({ model, el }, game) {
     );
     const rows = wi ? st.whatif?.compare || [] : [];
     if (!rows.length) return bar;
+    if (game.drawCompare) return [bar, compareBox(game.drawCompare(rows, st))];
     const labels = typeof game.compareLabels === "function" ? game.compareLabels(st) : game.compareLabels;
     return [bar, drawCompare(rows, labels || {})];
   }
@@ -433,6 +457,7 @@ export function mountShell({ model, el }, game) {
     const err = model.get("error") || {};
     root.dataset.seq = String(st.seq ?? -1);
     root.dataset.mode = st.mode || "";
+    root.dataset.historyAt = st.mode === "history" ? String(st.history.at) : "";
     // the board's frame says which game it shows: the real one, the past, or a what-if
     root.classList.toggle("dsa-mode-whatif", st.mode === "whatif");
     root.classList.toggle("dsa-mode-past", st.mode === "history");
@@ -455,7 +480,7 @@ export function mountShell({ model, el }, game) {
     const parts = [header, refusal];
     if (st.problem) parts.push(h("p", { class: "dsa-error", role: "alert", text: st.problem.message }));
     if (!st.players) {
-      replaceChildren(root, parts);
+      replaceChildren(view, parts);
       return;
     }
     const curtain = game.curtain !== false && st.curtain;
@@ -488,10 +513,16 @@ export function mountShell({ model, el }, game) {
           text: "Play again",
         }),
       );
-    if (!remote() && game.setup !== false)
-      parts.push(drawSetupForm(model.get("setup") || {}, (setup) => act({ type: "new_game", setup })));
+    replaceChildren(view, parts);
+    const setup = model.get("setup") || {};
+    const key = !remote() && game.setup !== false ? JSON.stringify(setup) : "";
+    if (key !== setupKey) {
+      setupKey = key;
+      replaceChildren(setupBox, key ? drawSetupForm(setup, (s) => act({ type: "new_game", setup: s })) : null);
+    }
+    const notes = [];
     if (noKernel()) {
-      parts.push(
+      notes.push(
         h("p", {
           class: "dsa-note dsa-static-note",
           role: "note",
@@ -499,11 +530,11 @@ export function mountShell({ model, el }, game) {
         }),
       );
     }
-    parts.push(
+    notes.push(
       h("p", { class: "dsa-keys dsa-game-keys", text: game.help }),
       h("p", { class: "dsa-keys dsa-common-keys", text: COMMON_HELP }),
     );
-    replaceChildren(root, parts);
+    replaceChildren(tail, notes);
     scheduleBot(st);
   }
 

@@ -1,7 +1,7 @@
-// What-if mode: the banner, undo/redo, chosen dice, "back to the real game" and the compare panel.
+// Deep Sea Adventure's parts of a what-if (the bar, undo, redo, keep and the way back are the
+// shell's): its comparison of the real game, the kept states and the what-if, and the chosen dice.
 import { h } from "./dom.js";
-import { ariaKey, keyLabel } from "./keys.js";
-import { color, isBot, letter } from "./model.js";
+import { color, letter } from "./model.js";
 
 function posText(d) {
   if (d.home) return "back";
@@ -9,9 +9,8 @@ function posText(d) {
   return `sp ${d.pos}${d.up ? "↑" : "↓"}`;
 }
 
-/** The compare table: real, kept states and the what-if (hidden scores as "?"). */
-export function drawCompare(st) {
-  const rows = st.whatif?.compare || [];
+/** The compare table: real, kept states and the what-if (hidden scores as "?"), one column a seat. */
+export function drawCompare(rows, st) {
   const table = h("table", { class: "dsa-compare", "aria-label": "Real game and what-if side by side" });
   const head = h(
     "tr",
@@ -65,112 +64,36 @@ export function drawCompare(st) {
 }
 
 /**
- * The what-if bar. on.undo(), on.redo(), on.keep(), on.back(), on.rollDice([d1, d2]), on.botMove(); pending: waiting for Python.
+ * The what-if's dice: two pickers (1 to 3) and "Roll these" (key D). `dice` is the view's
+ * picked pair (kept between draws); roll(dice) sends them.
  */
-export function drawWhatIf(st, { pending, on, dice }) {
-  const w = st.whatif || {};
-  const box = h("div", { class: "dsa-whatif-bar" });
-  const from = w.from_turn === null || w.from_turn === undefined ? "now" : `turn ${w.from_turn}`;
-  box.append(
+export function drawDicePicker(dice, { pending, roll }) {
+  const pick = (i) => {
+    const sel = h("select", { class: "dsa-die-pick", "aria-label": `Die ${i + 1} (1 to 3)`, "data-die": i });
+    for (const v of [1, 2, 3]) sel.append(h("option", { value: String(v), text: String(v), selected: v === dice[i] }));
+    sel.addEventListener("change", () => {
+      dice[i] = Number(sel.value);
+    });
+    return sel;
+  };
+  return h(
+    "span",
+    { class: "dsa-dice-pick", role: "group", "aria-label": "Choose the dice" },
+    h("span", { class: "dsa-hint", text: "Dice:" }),
+    pick(0),
+    pick(1),
     h(
-      "div",
-      { class: "dsa-banner", role: "note" },
-      h("strong", { text: "What-if" }),
-      ` — the real game is untouched (branched from ${from}).`,
-    ),
-  );
-  const row = h("div", { class: "dsa-controls dsa-whatif-controls", role: "group", "aria-label": "What-if tools" });
-  // key: a common action of js/keys.js ("undo"), or this game's own key ("D")
-  const btn = (action, text, aria, key, disabled, fn, extra = "") => {
-    const [label, aKey] = key.length > 1 ? [keyLabel(key), ariaKey(key)] : [key, key];
-    return h(
       "button",
       {
-        class: `dsa-btn ${extra}`,
-        "data-action": action,
-        "aria-label": `${aria} (${label})`,
-        "aria-keyshortcuts": aKey,
-        disabled: disabled || pending,
-        onclick: fn,
+        class: "dsa-btn dsa-primary",
+        "data-action": "roll-dice",
+        "aria-label": "Roll the chosen dice (D)",
+        "aria-keyshortcuts": "D",
+        disabled: pending,
+        onclick: () => roll(dice.slice()),
       },
-      text,
-      h("kbd", { text: label }),
-    );
-  };
-  row.append(
-    btn("undo", "Undo", "Undo the last choice or roll in the what-if", "undo", !w.can_undo, on.undo),
-    btn("redo", "Redo", "Redo in the what-if", "redo", !w.can_redo, on.redo),
-  );
-  if (!st.over && st.legal.includes("roll")) {
-    const pick = (i) => {
-      const sel = h("select", { class: "dsa-die-pick", "aria-label": `Die ${i + 1} (1 to 3)`, "data-die": i });
-      for (const v of [1, 2, 3])
-        sel.append(h("option", { value: String(v), text: String(v), selected: v === dice[i] }));
-      sel.addEventListener("change", () => {
-        dice[i] = Number(sel.value);
-      });
-      return sel;
-    };
-    row.append(
-      h(
-        "span",
-        { class: "dsa-dice-pick", role: "group", "aria-label": "Choose the dice" },
-        h("span", { class: "dsa-hint", text: "Dice:" }),
-        pick(0),
-        pick(1),
-        btn(
-          "roll-dice",
-          "Roll these",
-          "Roll the chosen dice",
-          "D",
-          false,
-          () => on.rollDice(dice.slice()),
-          "dsa-primary",
-        ),
-      ),
-    );
-  }
-  if (!st.over && isBot({ seats: st.seats }, st.current)) {
-    row.append(
-      btn(
-        "bot-move",
-        `${st.seats[st.current]} bot moves`,
-        `Let the ${st.seats[st.current]} bot choose for ${st.players[st.current]}`,
-        "botMove",
-        false,
-        on.botMove,
-      ),
-    );
-  }
-  row.append(
-    btn(
-      "keep",
-      "Keep for comparison",
-      "Keep this what-if state as a row of the comparison, then try something else",
-      "keep",
-      w.can_keep === false,
-      on.keep,
+      "Roll these",
+      h("kbd", { text: "D" }),
     ),
   );
-  row.append(
-    btn(
-      "back-to-real",
-      "Back to the real game",
-      "Leave the what-if: back to the real game",
-      "back",
-      false,
-      on.back,
-      "dsa-back",
-    ),
-  );
-  box.append(row);
-  box.append(
-    h(
-      "details",
-      { class: "dsa-compare-box", open: true },
-      h("summary", { text: "Compare: real vs what-if" }),
-      drawCompare(st),
-    ),
-  );
-  return box;
 }

@@ -8,7 +8,6 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from dsa_widget.deep_sea.frames import HistoryBuilder
 from dsa_widget.deep_sea.rules import Game
 from dsa_widget.deep_sea.state import _visible_bank_seats, build_state, mask_event, sentences
 from dsa_widget.deep_sea.summary import RoundBook
@@ -16,7 +15,7 @@ from dsa_widget.deep_sea.summary import RoundBook
 
 class SeatScreen:
     """One viewer's screen, kept up to date turn by turn: the log, the round summaries and the
-    history frames masked for that viewer, and the state built for it."""
+    state built for it (its history frames are the platform's now)."""
 
     def __init__(self, viewer: int | None) -> None:
         self.viewer = viewer
@@ -25,9 +24,7 @@ class SeatScreen:
         self._log: list[str] = []
         self._book = RoundBook()
         self._summary: dict[str, Any] | None = None
-        self._history = HistoryBuilder(viewer=viewer)
         self._first = True  # the first model holds every key; later ones what changed
-        self._sent_history: dict[str, Any] | None = None
         self._sent_delay: int | None = None
 
     def _reset(self, game: Game) -> None:
@@ -49,7 +46,7 @@ class SeatScreen:
         self, game: Game, *, seats: Sequence[str], seq: int, bot_said: Mapping[int, str], bot_delay: int
     ) -> dict[str, Any]:
         """The model for this viewer at ``seq``: every key the first time, then ``state`` and the
-        keys that changed since the previous call (the history when a turn ended, ...)."""
+        keys that changed since the previous call."""
         new: list[dict[str, Any]] = []
         if game is not self._game or game.n_events < self._ev_sent:
             self._reset(game)
@@ -76,11 +73,6 @@ class SeatScreen:
                 )
         state["summary"] = summary
         out: dict[str, Any] = {"state": state}
-        if self._history.update(game, viewer=self.viewer) or self._first:
-            history, tail = self._history.traits()
-            if history != self._sent_history:
-                out["history"] = self._sent_history = history
-            out["history_tail"] = tail
         if self._first or bot_delay != self._sent_delay:
             out["bot_delay"] = self._sent_delay = bot_delay
         if self._first:

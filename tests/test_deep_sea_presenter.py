@@ -39,8 +39,6 @@ SESSION_KEYS = frozenset(
         "whatif",
     }
 )
-#: the model keys of a served Deep Sea page the presenter's extras give
-EXTRA_KEYS = ("history", "history_tail", "hints", "overlay")
 SECRET = "(its reasons may rest on what only it knows)"
 
 
@@ -111,8 +109,7 @@ def test_screens_are_the_served_tables_screens(
     n: int, reveal: str, seed: int, humans: tuple[int, ...]
 ) -> None:
     """At every step, for the spectator and every seat: the presenter's state is SeatScreen's
-    state, key for key; Session.screen() keeps every key the session does not own; the extras
-    are SeatScreen's history keys (sent when they changed, as it sends them)."""
+    state, key for key; Session.screen() keeps every key the session does not own."""
     s = _session(n, reveal, seed, humans)
     p = _presenter(s)
     viewers: list[int | None] = [None, *range(n)]
@@ -120,7 +117,6 @@ def test_screens_are_the_served_tables_screens(
     steps = 0
     for said in _play(s, seed):
         for v in viewers:
-            first = steps == 0
             want = old[v].build(s.game, seats=s.seats, seq=s.seq, bot_said=said, bot_delay=600)
             mine = p.screen(s, s.shown, v)
             assert mine == want["state"], (steps, v)
@@ -128,7 +124,6 @@ def test_screens_are_the_served_tables_screens(
             assert {k: x for k, x in full.items() if k not in SESSION_KEYS} == {
                 k: x for k, x in want["state"].items() if k not in SESSION_KEYS
             }
-            assert p.extras(s, v, first) == {k: want[k] for k in EXTRA_KEYS if k in want}, (steps, v)
         steps += 1
     assert s.game.is_over and steps > 20
     final = s.screen(None)
@@ -201,15 +196,9 @@ def test_owner_screens_hold_no_value_the_viewer_may_not_know(n: int, seed: int) 
         g = s.game
         for v in (None, *range(n)):
             _check_masked(s.screen(v), g, v)
-            for frames in p.extras(s, v, False).values():
-                for chunk in [*frames.get("chunks", ()), frames] if isinstance(frames, dict) else ():
-                    for f in chunk.get("frames", ()):
-                        if "B" in f and not f.get("o"):
-                            banked, scores = f["B"]
-                            for q, chips in enumerate(banked):
-                                if q != v:
-                                    assert all(len(c) == 1 for c in chips)
-                                    assert scores[q] is None or not chips
+            frames = s.frames()  # the history's screen of the step before (a saved page scrubs it)
+            if len(frames) > 1:
+                _check_masked(p.screen(s, frames[-2], v), frames[-2], v)
 
 
 def _twin_path(game: Game, viewer: int | None, seed: int) -> list[tuple[int, int]]:
@@ -255,7 +244,8 @@ def test_twin_games_look_the_same_to_whoever_cannot_tell_them_apart(n: int, seed
         assert s.game.to_record()["turns"] == frames[i + 1].to_record()["turns"]
         sa, sb = a.screen(viewer), b.screen(viewer)
         assert sa == sb, i
-        assert _presenter(a).extras(a, viewer, i == 0) == _presenter(b).extras(b, viewer, i == 0), i
+        past_a, past_b = a.frames()[i], b.frames()[i]  # the history's screens of the step before
+        assert _presenter(a).screen(a, past_a, viewer) == _presenter(b).screen(b, past_b, viewer), i
     assert a.labels(viewer) == b.labels(viewer)
 
 
@@ -495,24 +485,18 @@ def test_play_again_keeps_the_settings_but_not_the_seed() -> None:
 
 
 def test_served_through_a_session_table() -> None:
-    """SessionTable over a Session with this presenter: each seat's model holds the board and,
-    the first time and when the history changed, the history frames; the extras go quiet when
-    nothing changed."""
+    """SessionTable over a Session with this presenter: each seat's model holds its board (the
+    board's settings the first time only)."""
     s = _session(2, "owner", 9, humans=(0,))
     table = SessionTable(s.game, session=s)
     m0 = table.screen(0, seq=1)
-    assert m0["history"] == {"v": 1, "chunks": [], "n": 0} and m0["hints"] is False
-    assert len(m0["history_tail"]["frames"]) == 1 and m0["overlay"] == {}
-    assert m0["state"]["legal"] == ["roll"] and m0["state"]["step"] == "roll"
+    assert m0["state"]["legal"] == ["roll"] and m0["state"]["step"] == "roll" and "bot_help" in m0
     assert table.screen(None, seq=1)["state"]["legal"] == []
     again = table.screen(0, seq=2)
-    assert not {"history", "history_tail", "hints", "overlay"} & set(again)
+    assert "bot_help" not in again and again["state"]["seq"] == 2
     table.apply_intent(0, {"choice": "roll"})
     while s.game.current_player == 0 and not s.game.is_over:
         table.apply_intent(0, {"choice": s.game.legal_choices()[-1]})
-    m1 = table.screen(0, seq=3)
-    assert "history_tail" in m1 and "history" not in m1  # the completed rounds did not change
-    assert len(m1["history_tail"]["frames"]) == 2
     while table.bot_due():
         table.bot_step()
     said = table.screen(1, seq=4)["state"]["bot_said"]

@@ -145,7 +145,7 @@ messages = st.fixed_dictionaries(
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(msgs=st.lists(st.one_of(messages, json_values), min_size=1, max_size=8))
 def test_the_widget_never_raises_and_a_refused_message_changes_nothing(msgs):
-    w = DeepSea(players=3, seed=5, seats={2: "random"}, viewer=1)
+    w = DeepSea(players=3, seed=5, seats={2: "random"})  # the screen follows the human to move
     for m in msgs:
         if isinstance(m, dict) and m.get("seq") == "SEQ":
             m = {**m, "seq": w.seq}

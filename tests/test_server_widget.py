@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from server_helpers import Client, leaks, marker_path, markers_in, simple_choice
 
-from dsa_widget import Game, IllegalActionError
+from dsa_widget import Game
 from dsa_widget.deep_sea.widget import DeepSea
 from dsa_widget.server.lobby import Lobby
 
@@ -18,8 +18,13 @@ OWNER = {"air": 8, "rounds": 2, "seed": 11, "path": marker_path(), "options": {"
 
 
 def traits(w: DeepSea) -> dict[str, Any]:
-    """What the browser holds now: the state, the history traits and the overlay."""
-    return {"state": w.state, "history": w.history, "history_tail": w.history_tail, "overlay": w.overlay}
+    """What the browser holds now: the state, the history's screens and the overlay."""
+    return {
+        "state": w.state,
+        "history_chunks": w.history_chunks,
+        "history_tail": w.history_tail,
+        "overlay": w.overlay,
+    }
 
 
 # ---------------------------------------------------------------------- hot-seat
@@ -29,35 +34,36 @@ def test_hot_seat_sends_only_the_view_of_the_seat_to_move_and_hides_it_between_s
     """Issue 12, item 5: between two seats a curtain; the board holds public knowledge until
     the next player presses Show, then that seat's knowledge and no other's."""
     w = DeepSea(players=["Ann", "Bob", "Cy"], seats={2: "random"}, hot_seat=True, bot_seed=3, **OWNER)
-    assert w.state["curtain"] == {"seat": 0, "name": "Ann", "shown": False} and w.state["viewer"] is None
-    states = [traits(w)]
+    assert w.state["curtain"] == {"seat": 0, "name": "Ann"} and w.state["viewer"] is None
+    states = [(traits(w), None)]  # and who holds the device (the last seat shown)
     shows = 0
+    holder = None
     for _ in range(1000):
         g = w.game
         if g.is_over:
             break
         if w.is_bot_turn():
             w.bot_move()
-            states.append(traits(w))
+            states.append((traits(w), holder))
             continue
         q = g.current_player
-        if not w.state["curtain"]["shown"]:
+        if w.state["curtain"] is not None:
             assert w.state["viewer"] is None and w.state["curtain"]["seat"] == q
             w.handle_intent({"type": "show_seat", "seq": w.seq})
-            states.append(traits(w))
+            holder = q
+            states.append((traits(w), holder))
             shows += 1
-        assert w.state["viewer"] == q and w.state["curtain"]["shown"]
+        assert w.state["viewer"] == q and w.state["curtain"] is None
         w.handle_intent({"type": "intent", "seq": w.seq, "choice": simple_choice(w.state)})
         assert not w.error, w.error
-        states.append(traits(w))
+        states.append((traits(w), holder))
     assert w.game.is_over and w.state["curtain"] is None and shows > 4
     record = w.game.to_record()
     by_viewer: dict[int | None, list[str]] = {}
-    for m in states:
+    for m, held in states:
         st = m["state"]
-        cur = st["curtain"]
-        # only ever the seat to move, and only once it pressed Show
-        assert st["viewer"] is None or (cur is not None and cur["shown"] and st["viewer"] == cur["seat"])
+        # behind the curtain nobody's knowledge; else only the seat that pressed Show last
+        assert st["viewer"] is None or (st["curtain"] is None and st["viewer"] == held)
         by_viewer.setdefault(st["viewer"], []).append(json.dumps({"t": "model", "data": m}))
     for viewer, frames in by_viewer.items():
         assert leaks(frames, viewer, record) == [], viewer
@@ -67,24 +73,24 @@ def test_hot_seat_sends_only_the_view_of_the_seat_to_move_and_hides_it_between_s
 def test_the_curtain_lifts_only_for_a_human_seat_to_move():
     w = DeepSea(players=["Ann", "Bob"], seats={1: "random"}, hot_seat=True, seed=2)
     w.handle_intent({"type": "show_seat", "seq": w.seq - 1})
-    assert w.error["kind"] == "stale" and not w.state["curtain"]["shown"]
+    assert w.error["kind"] == "stale" and w.state["curtain"] is not None
     w.show_seat()
     w.apply("roll")
     w.apply("take")
     assert w.is_bot_turn() and w.state["curtain"] is None  # a bot plays in the open
-    with pytest.raises(IllegalActionError):
+    with pytest.raises(ValueError, match="no curtain"):
         w.show_seat()
     w.handle_intent({"type": "show_seat", "seq": w.seq})
-    assert w.error["kind"] == "illegal"
+    assert w.error["kind"] == "curtain"
     w.play_bots()
     # nobody else held the device since Ann: her board stays shown
-    assert w.state["curtain"] == {"seat": 0, "name": "Ann", "shown": True} and w.viewer == 0
+    assert w.state["curtain"] is None and w.viewer == 0
     three = DeepSea(players=["Ann", "Bob", "Cy"], hot_seat=True, seed=2)
     three.show_seat()
     three.apply("roll")
     three.apply("take")
     # Bob's turn: down again, and the board holds public knowledge only
-    assert three.state["curtain"] == {"seat": 1, "name": "Bob", "shown": False} and three.viewer is None
+    assert three.state["curtain"] == {"seat": 1, "name": "Bob"} and three.viewer is None
     plain = DeepSea(players=["Ann", "Bob"], seed=2)
     assert plain.state["curtain"] is None and not plain.hot_seat
 
@@ -96,7 +102,7 @@ def test_a_served_board_shows_public_knowledge_and_the_seats_play_from_their_lin
     w = DeepSea(players=["Ann", "Bob", "Cy"], seats={2: "random"}, bot_seed=1, bot_delay=0, **OWNER)
     srv = w.serve()
     try:
-        assert w.serving and w.viewer is None and w.state["served"]
+        assert w.serving and w.viewer is None and w.state["viewer"] is None
         lobby = srv.lobby
         assert isinstance(lobby, Lobby)
         info = lobby.info
@@ -107,7 +113,7 @@ def test_a_served_board_shows_public_knowledge_and_the_seats_play_from_their_lin
         ann = Client(srv.base_url, srv.table.keys.seat_token(0))
         # the notebook's board does not play a seat while served, nor moves the server's bots
         w.handle_intent({"type": "intent", "seq": w.seq, "choice": "roll"})
-        assert w.error["kind"] == "illegal" and "served" in w.error["message"]
+        assert w.error["kind"] == "not_your_turn" and "served" in w.error["message"]
         lobby._on_msg(lobby, {"type": "start", "fill": "random"})
         assert srv.table.started and srv.table.game.seats == ["human", "random", "random"]
         assert w.seats == ["human", "random", "random"]  # Bob's empty seat got a bot
@@ -122,7 +128,7 @@ def test_a_served_board_shows_public_knowledge_and_the_seats_play_from_their_lin
         assert after["turn"] == 1 and after["divers"][0]["items"]
         lobby._on_msg(lobby, {"type": "stop"})
         assert srv.table.closed and lobby.info["closed"] and not w.serving
-        assert w.state.get("served") is None  # the board is the notebook's again
+        assert w.state["viewer"] == 0  # the board is the notebook's again (Ann's, the only human)
     finally:
         srv.stop()
 

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import json
 import random
-import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
@@ -17,7 +15,6 @@ from dsa_widget import Game
 from dsa_widget.core.timeline import TimelineError
 from dsa_widget.deep_sea.analysis import carried_value, home_chance, landing_distributions
 from dsa_widget.deep_sea.analysis.overlay import air_forecast, overlay_for
-from dsa_widget.deep_sea.frames import expand_frames
 from dsa_widget.deep_sea.record import load_record
 from dsa_widget.deep_sea.state import build_state
 from dsa_widget.deep_sea.widget import DeepSea
@@ -73,6 +70,16 @@ def values_in(obj) -> list:
     return out
 
 
+def history_screens(w: DeepSea) -> list[dict]:
+    """The synced history as a page with no kernel rebuilds it (js/shell.js frameAt): the
+    screen after each step, from the changes of each step."""
+    out, now = [], {}
+    for diff in [*(f for chunk in w.history_chunks for f in chunk), *w.history_tail]:
+        now = {**now, **diff}
+        out.append(now)
+    return out
+
+
 # ---------------------------------------------------------------- history
 
 
@@ -80,14 +87,16 @@ def values_in(obj) -> list:
 @pytest.mark.parametrize("seed,players,reveal", [(1, 2, False), (2, 4, False), (3, 3, True), (4, 6, False)])
 def test_each_history_frame_is_what_the_record_replays_to(seed, players, reveal):
     w = played(seed, players, reveal_all=reveal)
-    frames = expand_frames(w.history, w.history_tail)
+    screens = history_screens(w)
     rec = w.game.to_record()
-    assert len(frames) == len(rec["turns"]) + 1 == w.history_turns + 1
-    for k, f in enumerate(frames):
+    assert len(screens) == len(w.session.steps) + 1
+    assert w.history_turns == len(rec["turns"])
+    for k in range(len(rec["turns"]) + 1):
         g = load_record({**rec, "turns": rec["turns"][:k]})
+        assert w.game_after(turn=k) == g
         want = build_state(g, seats=w.seats, seq=1, reveal_all=reveal, viewer=w.viewer)
+        f = screens[w.turn_step(k)]
         assert {key: f[key] for key in BOARD_KEYS} == {key: want[key] for key in BOARD_KEYS}, k
-        assert w.game_after(k) == g
 
 
 def frame_chips(f) -> list:
@@ -98,13 +107,12 @@ def frame_chips(f) -> list:
 
 def test_history_frames_hold_no_hidden_values():
     w = played(5, 3, choices=60, options={"reveal": "owner"})
-    assert not w.game.is_over
-    frames = expand_frames(w.history, w.history_tail)
-    # owner reveal, shared screen: not even banked values
+    assert not w.game.is_over and w.viewer is None
+    frames = history_screens(w)
+    # owner reveal, a spectator's screen: not even banked values
     assert all(len(c) == 1 for f in frames for c in frame_chips(f))
-    assert "value" not in json.dumps([w.history, w.history_tail])
     w2 = played(6, 2, choices=80)
-    frames = expand_frames(w2.history, w2.history_tail)
+    frames = history_screens(w2)
     for f in frames:
         banked = [c for b in f["banked"] for c in b]
         # every value shown is a banked chip's
@@ -113,57 +121,41 @@ def test_history_frames_hold_no_hidden_values():
         assert all(len(c) == 1 for d in f["divers"] for it in d["items"] for c in it)  # carried: never
     assert any(len(c) == 2 for f in frames for b in f["banked"] for c in b)  # banked (public): shown
     w2.reveal_all = True  # the teaching switch rebuilds the frames with every value
-    assert all(len(c) == 2 for sp in expand_frames(w2.history, w2.history_tail)[0]["path"] for c in sp)
+    assert all(len(c) == 2 for sp in history_screens(w2)[0]["path"] for c in sp)
 
 
 def test_history_syncs_small_updates_and_a_loaded_record_is_scrubbable(tmp_path):
     w = played(7, 4)
-    # per turn only the current round's frames travel, plus the completed rounds when one ends
-    assert max(w.history_bytes) < 16_000, max(w.history_bytes)
+    # per step only the steps since the last full chunk travel (and the chunks when one fills)
+    assert max(w.history_bytes) < 24_000, max(w.history_bytes)
     assert max(w.update_bytes) < 16_000
     path = tmp_path / "g.json"
-    w.game.save(path)
+    w.save(path)
     w2 = DeepSea.load(path)
-    frames = expand_frames(w2.history, w2.history_tail)
-    assert len(frames) == w.history_turns + 1
-    assert frames == expand_frames(w.history, w.history_tail)
+    screens = history_screens(w2)
+    assert len(screens) == len(w2.session.steps) + 1 and w2.history_turns == w.history_turns
+    # the same board after every turn (a record keeps turns; "lay 0" then "lay all" is "lay all")
+    mine, turns = history_screens(w), range(w.history_turns + 1)
+    for k in turns:
+        assert screens[w2.turn_step(k)]["divers"] == mine[w.turn_step(k)]["divers"], k
     w2.show_turn(3)
-    assert w2.scrub == 3
+    assert w2.state["mode"] == "history" and w2.state["history"]["at"] == w2.turn_step(3)
+    shown = w2.state
+    assert shown["turn"] == 3 and shown["log"] == w2.log[: shown["log_total"]][-len(shown["log"]) :]
     with pytest.raises(ValueError):
         w2.show_turn(10_000)
     w2.show_turn(None)
-    assert w2.scrub == -1
-    w2.scrub = 10_000  # as from a front end: clamped
-    assert w2.scrub == w2.history_turns
-    assert w2.publish_history() > 0
+    assert w2.state["mode"] == "real" and w2.state["history"]["at"] is None
+    before = (w2.state, w2.seq)
+    w2.handle_intent({"type": "scrub", "seq": w2.seq, "step": 10_000})  # as from a front end
+    assert w2.error["kind"] == "malformed" and (w2.state, w2.seq) == before
 
 
 def test_new_game_resets_the_history():
     w = played(8, 2, choices=30)
     assert w.history_turns > 0
     w.new_game(players=2, seed=1)
-    assert w.history_turns == 0 and len(expand_frames(w.history, w.history_tail)) == 1
-
-
-def test_js_decodes_frames_as_python_does():
-    node = shutil.which("node")
-    assert node, "node is required"
-    w = played(9, 3)
-    script = (
-        f"import {{ expandFrames }} from {json.dumps((ROOT / 'js' / 'history.js').as_uri())};\n"
-        "let s = ''; process.stdin.on('data', (d) => s += d); process.stdin.on('end', () => {\n"
-        "  const d = JSON.parse(s); console.log(JSON.stringify(expandFrames(d.history, d.tail))); });\n"
-    )
-    r = subprocess.run(
-        [node, "--input-type=module", "-e", script],
-        input=json.dumps({"history": w.history, "tail": w.history_tail}),
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
-    assert r.returncode == 0, r.stderr
-    assert json.loads(r.stdout) == json.loads(json.dumps(expand_frames(w.history, w.history_tail)))
+    assert w.history_turns == 0 and len(history_screens(w)) == 1
 
 
 # ---------------------------------------------------------------- what-if
@@ -179,9 +171,9 @@ def test_js_decodes_frames_as_python_does():
 )
 def test_what_if_never_changes_the_real_game(seed, prefix, picks, from_past, undos):
     w = played(seed, 2, choices=prefix)
-    before, state, hist = snapshot(w.game), w.game.to_record(), (w.history, w.history_tail)
+    before, state, hist = snapshot(w.game), w.game.to_record(), (w.history_chunks, w.history_tail)
     turn = random.Random(seed).randint(0, w.history_turns) if from_past else None
-    w.branch(turn)
+    w.branch(turn=turn)
     assert w.in_what_if and w.state["mode"] == "whatif"
     for p in picks:
         g = w.shown_game
@@ -197,7 +189,7 @@ def test_what_if_never_changes_the_real_game(seed, prefix, picks, from_past, und
     assert snapshot(w.game) == before and w.game.to_record() == state
     w.back_to_real()
     assert not w.in_what_if and w.state["mode"] == "real"
-    assert snapshot(w.game) == before and (w.history, w.history_tail) == hist
+    assert snapshot(w.game) == before and (w.history_chunks, w.history_tail) == hist
     assert {k: w.state[k] for k in BOARD_KEYS} == {
         k: state_k
         for k, state_k in build_state(w.game, seats=w.seats, seq=0, viewer=w.viewer).items()
@@ -283,14 +275,12 @@ def test_what_if_intents_from_the_front_end():
     w = DeepSea(players=["Ann", "Bob"], seed=3, seats={1: "random"}, bot_seed=1)
     before = snapshot(w.game)
     msg(w, "roll", dice=[3, 3])  # chosen dice: only in a what-if
-    assert w.error["kind"] == "illegal" and snapshot(w.game) == before
+    assert w.error["kind"] == "illegal" and "what-if" in w.error["message"] and snapshot(w.game) == before
     msg(w, "undo")
-    assert w.error["kind"] == "illegal"
-    w.handle_intent({"type": "what_if", "seq": w.seq - 1, "turn": None})  # stale
+    assert w.error["kind"] == "whatif"
+    w.handle_intent({"type": "what_if", "seq": w.seq - 1})  # stale
     assert w.error["kind"] == "stale" and not w.in_what_if
-    msg(w, "what_if", turn="x")
-    assert w.error["kind"] == "malformed" and not w.in_what_if
-    msg(w, "what_if", turn=None)
+    msg(w, "what_if")
     assert w.error == {} and w.in_what_if
     msg(w, "roll", dice=[3, "3"])
     assert w.error["kind"] == "malformed"
@@ -304,22 +294,22 @@ def test_what_if_intents_from_the_front_end():
     assert w.state["divers"][0]["pos"] == 6
     intent(w, "take")
     assert w.branch_game.current_player == 1
+    intent(w, "roll")  # Bob's seat is not the screen's: S (bot_step) plays it in a what-if
+    assert w.error["kind"] == "not_your_turn" and w.branch_game.current_player == 1
     w.handle_intent({"type": "bot_step", "seq": w.seq})  # the bot seat moves only when asked, in the branch
-    assert w.branch_game.step != "roll" or w.branch_game.current_player == 0
-    msg(w, "new_game", setup={"players": 2})
-    assert w.error["kind"] == "illegal"
+    assert w.error == {} and (w.branch_game.step != "roll" or w.branch_game.current_player == 0)
     msg(w, "back_to_real")
     assert not w.in_what_if and snapshot(w.game) == before
-    # from a past turn
+    # from a past turn: the board shows that step, and the what-if starts there
     w.roll((1, 2))
     w.apply("none")
     w.play_bots()
-    msg(w, "what_if", turn=1)
-    assert (
-        w.state["whatif"]["from_turn"] == 1
-        and [r["name"] for r in w.state["whatif"]["compare"]][1] == "real at turn 1"
-    )
-    assert w.branch_game == w.game_after(1)
+    msg(w, "scrub", step=w.turn_step(1))
+    assert w.state["mode"] == "history" and w.state["turn"] == 1
+    msg(w, "what_if")
+    assert w.state["whatif"]["from_step"] == w.turn_step(1) == 2
+    assert [r["name"] for r in w.state["whatif"]["compare"]][1] == "real at step 2"
+    assert w.branch_game.view(0).to_dict() == w.game_after(turn=1).view(0).to_dict()
 
 
 def test_keep_puts_several_outcomes_side_by_side():
@@ -327,10 +317,10 @@ def test_keep_puts_several_outcomes_side_by_side():
     w = DeepSea(players=["Ann", "Bob"], seed=3)
     before = snapshot(w.game)
     msg(w, "keep")  # only in a what-if
-    assert w.error["kind"] == "illegal" and "what-if" in w.error["message"]
+    assert w.error["kind"] == "whatif" and "what-if" in w.error["message"]
     with pytest.raises(TimelineError):
         w.keep()
-    msg(w, "what_if", turn=None)
+    msg(w, "what_if")
     msg(w, "roll", dice=[3, 3])
     msg(w, "keep")
     assert w.error == {}
@@ -351,12 +341,12 @@ def test_keep_puts_several_outcomes_side_by_side():
     assert not w.state["whatif"]["can_keep"]
     seq = w.seq
     msg(w, "keep")
-    assert w.error["kind"] == "illegal" and len(w.state["whatif"]["compare"]) == 6 and w.seq == seq
+    assert w.error["kind"] == "whatif" and len(w.state["whatif"]["compare"]) == 6 and w.seq == seq
     w.handle_intent({"type": "keep", "seq": w.seq - 1})  # stale
     assert w.error["kind"] == "stale"
     msg(w, "back_to_real")
     assert snapshot(w.game) == before
-    msg(w, "what_if", turn=None)  # a new what-if starts with nothing kept
+    msg(w, "what_if")  # a new what-if starts with nothing kept
     assert [r["name"] for r in w.state["whatif"]["compare"]] == ["real", "what-if"]
 
 
@@ -471,12 +461,12 @@ def test_history_traits_change_at_every_turn():
     """A trait syncs only when its new value compares unequal to the old one: the tail must be a new list."""
     w = DeepSea(players=2, seed=1)
     sent = []
-    w.observe(lambda ch: sent.append(len(ch["new"]["frames"])), names="history_tail")
+    w.observe(lambda ch: sent.append(len(ch["new"])), names="history_tail")
     w.roll((1, 1))
     w.apply("none")
     w.roll((1, 2))
     w.apply("none")
-    assert sent == [2, 3]
+    assert sent == [2, 3, 4, 5]
 
 
 def test_a_branch_does_not_foretell_the_real_dice():
@@ -485,7 +475,7 @@ def test_a_branch_does_not_foretell_the_real_dice():
         w = DeepSea(players=2, seed=5)
         w.branch()
         w.roll()
-        seen.add(tuple(tuple(e["dice"]) for e in w.branch_game.events if e["type"] == "roll"))
+        seen.add(tuple(next(e["dice"] for e in w.branch_game.events if e["type"] == "roll")))
         w.back_to_real()
     assert len(seen) > 1  # the branch rolls fresh dice each time, not the real game's next ones
 
@@ -558,10 +548,16 @@ def test_keep_names_never_clash_and_a_new_branch_starts_empty():
         "kept 3",
         "kept 4",
     ]
-    w.branch()  # a new branch (of now) while one is open: kept rows belonged to the old one
+    with pytest.raises(TimelineError, match="trying things already"):
+        w.branch()  # one what-if at a time
+    w.back_to_real()
+    w.roll((1, 1))
+    w.branch()  # a new branch (of now): kept rows belonged to the old one
     assert [r["name"] for r in w.state["whatif"]["compare"]] == ["real", "what-if"]
-    msg(w, "what_if", turn=0)
-    assert [r["name"] for r in w.state["whatif"]["compare"]] == ["real", "real at turn 0", "what-if"]
+    w.back_to_real()
+    msg(w, "scrub", step=0)
+    msg(w, "what_if")
+    assert [r["name"] for r in w.state["whatif"]["compare"]] == ["real", "real at step 0", "what-if"]
 
 
 def test_the_header_dice_are_the_shown_games_latest_roll():
@@ -573,7 +569,7 @@ def test_the_header_dice_are_the_shown_games_latest_roll():
     w.apply("take")
     assert w.state["last_dice"] == [1, 2]
     assert not any(e["type"] == "roll" for e in w.state["events"])  # only the take is new
-    msg(w, "what_if", turn=None)
+    msg(w, "what_if")
     msg(w, "roll", dice=[3, 3])
     assert w.state["last_dice"] == [3, 3]  # the branch's roll while in the branch
     msg(w, "back_to_real")

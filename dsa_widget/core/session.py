@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any, ClassVar, Protocol
 
 from .bots import bot_name, draw_chance
@@ -43,6 +44,13 @@ MAX_AUTO = 5000
 LABELS_SENT = 60
 #: the action of a step made outside the session (the real game changed from a cell)
 OUTSIDE = "(changed from a cell)"
+
+
+@dataclass(frozen=True)
+class ChanceOutcome:
+    """A chance step of a game's past, with what chance gave (``Presenter.history_of``)."""
+
+    outcome: Any
 
 
 class Refusal(GameError):
@@ -76,6 +84,11 @@ class Presenter(Protocol):
     def screen(self, session: Session, state: Any, viewer: int | None) -> dict[str, Any]:
         """The game's part of ``viewer``'s screen, built from ``state.view(viewer)`` only."""
 
+    def past_screen(self, session: Session, state: Any, viewer: int | None) -> dict[str, Any]:
+        """A step of the history as a page with no kernel scrubs it (the synced past): the
+        screen, or a leaner one (what only the live game needs may go; the keys left out keep
+        the live screen's values)."""
+
     def label(self, before: Any, after: Any, seat: int | None, action: Any, viewer: int | None) -> str:
         """The history's words for ``seat``'s ``action`` (``None``: a chance step), which led
         from ``before`` to ``after``, as ``viewer`` may read them."""
@@ -105,13 +118,14 @@ class Presenter(Protocol):
         """The chance outcome that led from ``before`` to ``after`` (so that a served table
         can resume a turn under way with the same dice), ``None`` when the game cannot tell."""
 
-    def extras(self, session: Session, viewer: int | None, first: bool) -> dict[str, Any]:
-        """Model keys besides the screen that a served page of this game needs, for
-        ``viewer`` (``first``: its first model); only what changed."""
+    def sample_for(self, state: Any, viewer: int | None, rng: random.Random) -> Any:
+        """A what-if's first state: ``state`` with what ``viewer`` cannot see drawn again
+        (``None``: a spectator, who knows what every player knows)."""
 
     def history_of(self, state: Any) -> tuple[Any, Sequence[tuple[int, Any]]] | None:
         """For a game given with a past (a record loaded): the state it started from and its
-        ``(seat, action)`` steps, so that the history shows them; ``None``: it starts here."""
+        ``(seat, action)`` steps (a chance step's action: :class:`ChanceOutcome`), so that the
+        history shows them; ``None``: it starts here."""
 
 
 class BasePresenter:
@@ -121,6 +135,9 @@ class BasePresenter:
     auto_chance = False
     INTENTS: ClassVar[Mapping[str, str]] = {}
     labels_sent = LABELS_SENT
+
+    def past_screen(self, session: Session, state: Any, viewer: int | None) -> dict[str, Any]:
+        return dict(self.screen(session, state, viewer))  # type: ignore[attr-defined]
 
     def seat_kind(self, state: Any, seat: int) -> str | None:
         return None
@@ -148,8 +165,8 @@ class BasePresenter:
     def outcome_of(self, before: Any, after: Any) -> Any:
         return None
 
-    def extras(self, session: Session, viewer: int | None, first: bool) -> dict[str, Any]:
-        return {}
+    def sample_for(self, state: Any, viewer: int | None, rng: random.Random) -> Any:
+        return state.view(viewer).sample(rng)
 
 
 def _is_int(x: object) -> bool:
@@ -241,6 +258,8 @@ class Session:
         self.seq = 0
         #: grows when the history shrinks or starts afresh (undo in the real game, a new game)
         self.generation = 0
+        #: while served: whose screen it was before (see :meth:`serving`)
+        self._before_serving: tuple[Any, bool] | None = None
         self._start(state, seats, viewer)
 
     # ------------------------------------------------------------------ the game and its seats
@@ -278,9 +297,16 @@ class Session:
             self.real = Timeline(start)
             for q, a in steps:
                 nxt = self.real.current.clone()
-                self.hooks.act(nxt, q, a)
+                if isinstance(a, ChanceOutcome):
+                    nxt.apply_chance(a.outcome)
+                else:
+                    self.hooks.act(nxt, q, a)
                 self.real.record(nxt)
-            self.steps = [(q, a) for q, a in steps]
+                self.steps.append((q, None if isinstance(a, ChanceOutcome) else a))
+            if self.real.current.view(0).to_dict() != state.view(0).to_dict():
+                # the steps do not reach the game as given (stopped within a turn its record
+                # does not hold yet): its history starts here
+                self.real, self.steps = Timeline(state), []
         #: the steps undone in the real game (:meth:`undo` outside what-if), for :meth:`redo`
         self._undone: list[tuple[int | None, Any]] = []
         self._label_cache: dict[int | None, list[str]] = {}
@@ -391,11 +417,16 @@ class Session:
 
     # ------------------------------------------------------------------ who is looking
 
-    def serving(self) -> None:
+    def serving(self, on: bool = True) -> None:
         """The game is now played at a served table: this screen becomes a spectator's (no
-        curtain, no what-if or past step on the shared game)."""
-        self._viewer_spec, self.hot_seat = None, False
-        self.branch_line = self.branch_from = self.scrub = None
+        curtain, no what-if or past step on the shared game); ``on=False``: the table closed,
+        the screen is whose it was before."""
+        if on:
+            self._before_serving = (self._viewer_spec, self.hot_seat)
+            self._viewer_spec, self.hot_seat = None, False
+            self.branch_line = self.branch_from = self.scrub = None
+        elif self._before_serving is not None:
+            (self._viewer_spec, self.hot_seat), self._before_serving = self._before_serving, None
         self.changed()
 
     def curtain_seat(self) -> int | None:
@@ -626,10 +657,8 @@ class Session:
         viewer = self.viewer
         if base.is_over or self.reveal:
             state, sampled = base.clone(), False
-        elif viewer is None:
-            raise Refusal("whatif", "a spectator cannot try things: only a player (or a teacher's table) can")
-        else:
-            state, sampled = base.view(viewer).sample(self._rng), True
+        else:  # what the screen's seat cannot see is drawn again (a spectator: all that is hidden)
+            state, sampled = self.hooks.sample_for(base, viewer, self._rng), True
         self.branch_from = len(self.steps) if self.scrub is None else self.scrub
         self.branch_line, self.branch_sampled, self.scrub = Timeline(state), sampled, None
         self.branch_origin, self.kept = None, []
@@ -769,12 +798,18 @@ class Session:
         takes them); the seats stay as they are unless given."""
         seats = setup.pop("seats", None)
         state = self.spec.new_game(**setup)
-        self.setup = dict(setup)
         if seats is None:
             self.restart(state)
         else:
-            self._start(state, seats, self._viewer_spec)
+            before = dict(vars(self))
+            try:
+                self._start(state, seats, self._viewer_spec)
+            except Exception:  # a bad seat: the table stays as it was
+                vars(self).clear()
+                vars(self).update(before)
+                raise
             self.generation += 1
+        self.setup = dict(setup)
 
     def refresh(self) -> None:
         """After the real game was changed directly (not through the session): its new state

@@ -21,21 +21,20 @@ it, and the acting seat's ``legal`` holds ``"roll"``.
 ('roll', ['roll'], 'roll', ['human', 'random'])
 >>> s.apply("roll"); s.screen(0)["events"][-1]["type"], s.labels(0)[-1].startswith("Ann rolls")
 ('move', True)
->>> s.presenter.extras(s, 0, True)["hints"]
-False
 """
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping, Sequence
 from itertools import islice
 from typing import Any, ClassVar
 from weakref import ref
 
 from ..core.protocol import CHANCE
-from ..core.session import OUTSIDE, BasePresenter, Refusal, Session
+from ..core.session import OUTSIDE, BasePresenter, ChanceOutcome, Refusal, Session
 from .events import describe
-from .frames import HistoryBuilder
+from .rules import LAY_ALL
 from .state import (
     LOG_TAIL,
     _visible_bank_seats,
@@ -50,6 +49,11 @@ from .state import (
 from .summary import RoundBook
 
 __all__ = ["DeepSeaPresenter"]
+
+#: the log lines a step of the synced history carries (its screens stay small)
+PAST_LOG_LINES = 3
+#: what only the live game's screen needs
+_LIVE_ONLY = ("bot_said", "summary", "seq")
 
 #: what a bot's card says under ``reveal="owner"`` after its choice (as the served table did)
 _SECRET_REASONS = "(its reasons may rest on what only it knows)"
@@ -105,16 +109,6 @@ class _ViewerLog:
         return self.log[: self.at[min(n_events, len(self.at) - 1)]]
 
 
-class _ViewerHistory:
-    """One viewer's history frames (one per completed turn) and what was sent of them."""
-
-    __slots__ = ("builder", "sent")
-
-    def __init__(self, viewer: int | None) -> None:
-        self.builder = HistoryBuilder(viewer=viewer)
-        self.sent: dict[str, Any] | None = None
-
-
 def _frame(line: Any, i: int) -> Any:
     """Frame ``i`` of a timeline (without copying the list of frames)."""
     return next(islice(line.frames(), i, None))
@@ -140,7 +134,6 @@ class DeepSeaPresenter(BasePresenter):
 
     def __init__(self) -> None:
         self._logs: dict[int | None, _ViewerLog] = {}
-        self._histories: dict[int | None, _ViewerHistory] = {}
         #: what the logs were built for: the real game object, the session's generation, reveal
         self._for: tuple[Any, int, bool] | None = None
         #: the session of the last screen (the comparison's rows mask by its real game)
@@ -166,6 +159,51 @@ class DeepSeaPresenter(BasePresenter):
             "options": s.options.to_dict(),
             "path": [list(c) for c in s.path] if is_custom_path(s.path) else None,
         }
+
+    def history_of(self, state: Any) -> tuple[Any, list[tuple[int, Any]]] | None:
+        """A game loaded from a record: its start and every step of its turns (the rolls with
+        their dice), so that its history can be scrubbed and branched from; ``None`` when it
+        has no turns (or, never expected, when the steps do not give the record back)."""
+        try:
+            rec = state.to_record()
+        except ValueError:  # a game made without its past (a what-if's draw, a bot's sample)
+            return None
+        turns = rec["turns"]
+        if not turns:
+            return None
+        start = type(state).from_record({**rec, "turns": []})
+        g = start.copy()
+        steps: list[tuple[int, Any]] = []
+        for turn in turns:
+            n = g.turn_number
+            while not g.is_over and g.turn_number == n:
+                q = int(g.current_player)
+                step = g.step
+                if step == "roll":
+                    dice = tuple(int(d) for d in turn["dice"])
+                    g.apply_chance(dice)
+                    steps.append((q, ChanceOutcome(dice)))
+                    continue
+                if step == "turn_back":
+                    choice = "back" if turn.get("back") else "continue"
+                elif step == "search":
+                    s = turn.get("search", "none")
+                    choice = f"drop {s['drop']}" if isinstance(s, Mapping) else str(s)
+                else:  # sink: this seat's chips in the order the record names, else as picked up
+                    order = turn.get("sink", {}).get(str(q))
+                    laid = len(g.view(q).laying)
+                    rest = None if order is None else list(order[laid:])
+                    choice = LAY_ALL if not rest or rest == sorted(rest) else f"lay {rest[0]}"
+                g.apply(choice)
+                steps.append((q, choice))
+        return (start, steps) if g.to_record() == rec else None
+
+    def sample_for(self, state: Any, viewer: int | None, rng: random.Random) -> Any:
+        """A what-if's first state: the values ``viewer`` does not know drawn again (a
+        spectator: an onlooker's knowledge), fresh dice, and its events kept (the what-if's
+        log and animations tell them)."""
+        view = state.view(0, knower=None) if viewer is None else state.view(viewer)
+        return view.sample(rng, events=True)
 
     def outcome_of(self, before: Any, after: Any) -> Any:
         """The dice of a roll (a served table resumes a turn under way with them)."""
@@ -281,7 +319,7 @@ class DeepSeaPresenter(BasePresenter):
         mode = session.mode
         known: Mapping[int, int] | None = None
         summary: dict[str, Any] | None = None
-        if mode == "whatif" and session.branch_line is not None:
+        if mode == "whatif" and session.branch_line is not None and state is session.branch_line.current:
             line = session.branch_line
             # values only as the *real* game lets the viewer know them (a teacher's table: all)
             real = session.real.current
@@ -299,15 +337,14 @@ class DeepSeaPresenter(BasePresenter):
                 [mask_branch_event(e, reveal) for e in state.events_since(start.n_events)], state.players
             )
         else:
-            line = session.real
-            at = line.index if mode == "real" else int(session.scrub or 0)
+            # the real game now, or a step of its past (the history's frames and scrubbing):
+            # the events of that step, and the log as it stood then
+            mode = mode if state is session.shown else "real"
+            frames = session.frames()
+            at = next((i for i in range(len(frames) - 1, -1, -1) if frames[i] is state), len(frames) - 1)
             vis = _visible_bank_seats(state, viewer, reveal)
-            new = (
-                [mask_event(e, vis) for e in state.events_since(_frame(line, at - 1).n_events)]
-                if at > 0
-                else []
-            )
-            log = book.log if mode == "real" else book.upto(state.n_events)
+            new = [mask_event(e, vis) for e in state.events_since(frames[at - 1].n_events)] if at > 0 else []
+            log = book.upto(state.n_events)
         st = build_state(
             state,
             seats=session.seats,
@@ -319,7 +356,7 @@ class DeepSeaPresenter(BasePresenter):
             log_total=len(log),
             known=known,
         )
-        if mode == "real" and book.summary is not None:
+        if mode == "real" and state is session.real.current and book.summary is not None:
             summary = dict(book.summary)
             if summary["over"]:
                 summary.update(
@@ -334,20 +371,11 @@ class DeepSeaPresenter(BasePresenter):
         st["summary"] = summary
         return st
 
-    def extras(self, session: Session, viewer: int | None, first: bool) -> dict[str, Any]:
-        """A served page's model keys besides ``state``: ``history`` and ``history_tail`` (the
-        real game's turns as frames, masked for ``viewer``), sent when they changed (the
-        completed rounds only when they grew); the first model adds ``hints`` off and an empty
-        ``overlay``."""
-        h = self._histories.get(viewer)
-        if h is None:
-            h = self._histories[viewer] = _ViewerHistory(viewer)
-        out: dict[str, Any] = {}
-        if h.builder.update(session.real.current, viewer=viewer, reveal_all=session.reveal) or first:
-            history, tail = h.builder.traits()
-            if first or history != h.sent:
-                out["history"] = h.sent = history
-            out["history_tail"] = tail
-        if first:
-            out.update(hints=False, overlay={})
-        return out
+    def past_screen(self, session: Session, state: Any, viewer: int | None) -> dict[str, Any]:
+        """A step of the history for a page with no kernel: the board with the last lines of
+        the log (the whole log stays in Python: :meth:`log_for`)."""
+        st = self.screen(session, state, viewer)
+        for key in _LIVE_ONLY:
+            st.pop(key, None)
+        st["log"] = st["log"][-PAST_LOG_LINES:]
+        return st

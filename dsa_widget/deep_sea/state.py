@@ -256,8 +256,8 @@ def sentences(events: Iterable[Mapping[str, Any]], players: Sequence[str]) -> li
     return narrate(list(events), players)
 
 
-def state_bytes(state: Mapping[str, Any]) -> int:
-    """Size of ``state`` as JSON (what one update costs on the wire, roughly).
+def state_bytes(state: Any) -> int:
+    """Size of ``state`` (a screen, or a list of them) as JSON (what one update costs on the wire, roughly).
 
     >>> state_bytes({"a": [1, 2]})
     11

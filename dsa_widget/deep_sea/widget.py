@@ -1,12 +1,12 @@
 """``DeepSea``: play Deep Sea Adventure in JupyterLab (an anywidget), on the platform's table.
 
 The session (:class:`~dsa_widget.core.session.Session`) holds the game, the seats and bots,
-the real game's steps (undo, redo), what-if and kept states, and checks every message; the
-bridge (:class:`~dsa_widget.bridge.GameWidget`) syncs its screen; the game's part of the screen
-is :class:`~dsa_widget.deep_sea.presenter.DeepSeaPresenter`'s.  What stays here is Deep Sea's
-own: its board (``js/widget.js``) and the keys it reads, the turn frames of the history
-(``history``/``history_tail``, scrubbable with no kernel), the probability overlays, what-if
-from a *turn* with fresh dice, and the table rules of a shared screen.
+the real game's steps (history, undo, redo), what-if and kept states, and checks every
+message; the bridge (:class:`~dsa_widget.bridge.GameWidget`) syncs its screen and history; the
+game's part of the screen is :class:`~dsa_widget.deep_sea.presenter.DeepSeaPresenter`'s, drawn
+by ``js/widget.js`` on the platform's shell.  What stays here is Deep Sea's own: building a
+board from a game, a setup or a record, chosen dice, the probability overlays, turns as a way
+to name a step of the history, and the comparison as a table of numbers.
 
 >>> w = DeepSea(players=["Ann", "Bob"], seed=1, seats={1: "random"})
 >>> w.state["current"], w.state["legal"], w.state["seats"]
@@ -21,39 +21,33 @@ from a *turn* with fresh dice, and the table rules of a shared screen.
 0
 
 Messages from the front end (``model.send``) are the platform's (:class:`~dsa_widget.core.
-session.Session`: intent, bot_step, pause, undo, redo, keep, back_to_real, show_seat, new_game,
-play_again, hello) and Deep Sea's own: ``{"type": "what_if", "seq": n, "turn": k}`` (a branch
-of turn ``k``, null: now) and ``{"type": "roll", "seq": n, "dice": [1, 3]}`` (chosen dice, in a
-what-if only).  A shared screen (``viewer`` ``None``) plays for whichever human seat is to
-move.  Hot-seat (``hot_seat=True``): between two seats a curtain, the browser holding public
-knowledge only until the next player presses Show; to keep a seat's view from every other
-browser, serve the game (:meth:`DeepSea.serve`, docs/SERVER.md).
+session.Session`) and Deep Sea's own ``{"type": "roll", "seq": n, "dice": [1, 3]}`` (chosen
+dice, in a what-if only).  Hot-seat (``hot_seat=True``): between two seats a curtain, the
+browser holding public knowledge only until the next player presses Show; to keep a seat's
+view from every other browser, serve the game (:meth:`DeepSea.serve`, docs/SERVER.md).
 
 What-if, history and hints (see :meth:`DeepSea.branch`)::
 
-    w.branch()            # or w.what_if(turn=3): a branch of now / of turn 3
+    w.branch()            # or w.branch(turn=3): a branch of now / of the game after turn 3
     w.roll((1, 1)); w.apply("take"); w.keep()   # keep this outcome for comparison
     w.undo(); w.undo(); w.roll((3, 3)); w.redo()
     w.compare()           # real, kept outcomes and the what-if side by side
     w.back_to_real()      # the real game was never touched
-    w.show_turn(5)        # the board shows turn 5 of the history (w.show_turn(None): live)
-    w.game_after(5)       # that state as a Game (exactly what a record of 5 turns replays to)
+    w.show_turn(5)        # the board shows the game after turn 5 (w.show_turn(None): live)
+    w.game_after(turn=5)  # that state as a Game (exactly what a record of 5 turns replays to)
     w.hints = False       # no probability overlays
     w.undo()              # outside what-if: rewinds the real game in place (dice too)
 
-Synced traits besides ``state``: ``history`` (frames of the completed rounds) and
-``history_tail`` (the current round's), compact deltas of levels only unless values may be
-shown, so a saved page can be scrubbed with no kernel; ``scrub`` (the turn shown, -1 live);
-``hints`` and ``overlay`` (the numbers for state ``seq``, computed after the state).
+Synced traits besides the platform's: ``hints`` and ``overlay`` (the numbers for state
+``seq``, computed after the state).
 """
 
 from __future__ import annotations
 
 import os
-import random
 import time
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, ClassVar
+from typing import Any
 
 import traitlets
 
@@ -66,7 +60,6 @@ from ..core.timeline import Timeline, TimelineError
 from .analysis.overlay import overlay_for
 from .compare import Comparison, compare
 from .errors import IllegalActionError
-from .frames import HistoryBuilder
 from .presenter import DeepSeaPresenter
 from .rules import Game
 from .setup import Setup
@@ -113,24 +106,6 @@ def resolve_bot(spec: Any, seed: int | None = None) -> tuple[Bot | None, str]:
         raise ValueError(f"unknown bot {spec!r}; bots: {', '.join(bot_names())} (or 'human')") from None
 
 
-class DeepSeaSession(Session):
-    """Deep Sea's table: with ``viewer="auto"`` the screen is the only human seat's, else a
-    shared screen (public knowledge); hot-seat shows a seat only while it is to move."""
-
-    @property
-    def viewer(self) -> int | None:
-        if self.hot_seat:
-            t = self.actor(self.real.current)
-            ok = self.branch_line is None and t is not None and t not in self._bots
-            return t if ok and t == self._curtain_open else None
-        spec = self._viewer_spec
-        if spec == "auto":
-            humans = self.humans
-            return humans[0] if len(humans) == 1 else None
-        # a seat the current game does not have (a new game with fewer players): public
-        return spec if isinstance(spec, int) and spec < len(self.real.current.players) else None
-
-
 class DeepSea(GameWidget):
     """A playable Deep Sea Adventure board.
 
@@ -146,36 +121,26 @@ class DeepSea(GameWidget):
     callable ``bot(view, legal) -> choice``; it may also be a list with one entry per seat.
     ``reveal_all=True`` sends every chip value to the browser (teaching); otherwise unbanked
     values never leave Python.  ``viewer`` is the seat whose private knowledge the screen
-    shows (``"auto"``: the only human seat if there is exactly one, else a shared screen
-    showing public knowledge only).  ``bot_delay`` is the pause in ms before each bot choice
-    in the browser; ``bot_seed`` seeds the bots (seat ``q`` gets ``bot_seed + q``).
+    shows (``"auto"``: the human seat to move, else the only or the last human to move, as
+    for every game; ``None``: a spectator's screen, public knowledge only).  ``bot_delay``
+    is the pause in ms before each bot choice in the browser; ``bot_seed`` seeds the bots
+    (seat ``q`` gets ``bot_seed + q``).
     ``hot_seat=True``: one device passed round, the board behind a curtain between seats and
     showing only the seat to move; :meth:`serve` gives each player a screen.
 
     >>> w = DeepSea(players=["Ann", "Bob"], hot_seat=True, seed=2)
     >>> w.state["curtain"], w.viewer
-    ({'seat': 0, 'name': 'Ann', 'shown': False}, None)
+    ({'seat': 0, 'name': 'Ann'}, None)
     >>> w.show_seat(); w.viewer
     0
     """
 
     GAME = "deep-sea"
     PRESENTER = DeepSeaPresenter
-    SESSION = DeepSeaSession
-    #: the board's words for the platform's refusals (it styles "illegal" and "stale")
-    KIND_ALIASES: ClassVar[Mapping[str, str]] = {
-        k: "illegal" for k in ("whatif", "curtain", "not_your_turn", "over", "history")
-    }
 
     bot_delay = traitlets.Int(600).tag(sync=True)
     #: the teaching switch: send every chip value (Python side only)
     reveal_all = traitlets.Bool(False)
-    #: frames of the completed rounds (see :class:`~dsa_widget.deep_sea.frames.HistoryBuilder`)
-    history = traitlets.Dict().tag(sync=True)
-    #: frames of the round being played (small: it changes at every turn)
-    history_tail = traitlets.Dict().tag(sync=True)  # type: ignore[assignment]
-    #: the turn the board shows from the history (-1: the live game); the timeline slider sets it
-    scrub = traitlets.Int(-1).tag(sync=True)
     #: probability overlays for the player to move (landing, getting home, air)
     hints = traitlets.Bool(True).tag(sync=True)
     #: the overlay numbers for state ``seq`` (empty when hints are off)
@@ -208,11 +173,8 @@ class DeepSea(GameWidget):
         self._ready = False
         self._server: Any = None
         self._bytes: list[int] = []
-        self._history = HistoryBuilder()
         self._history_bytes: list[int] = []
         self._overlay_ms: list[float] = []
-        self._branch_turn: int | None = None  # the turn the what-if started from (None: now)
-        self._branch_seed: int | None = None  # dice of new branches (None: fresh randomness)
         reveal = bool(reveal) if reveal is not None else bool(reveal_all)
         super().__init__(
             game=game, seats=seats, viewer=viewer, hot_seat=hot_seat, reveal=reveal,
@@ -304,11 +266,6 @@ class DeepSea(GameWidget):
         """The what-if branch's :class:`~dsa_widget.core.timeline.Timeline` (``None`` outside what-if)."""
         return self.session.branch_line
 
-    @property
-    def history_turns(self) -> int:
-        """Completed turns in the real game's history (frames ``0..history_turns``)."""
-        return self._history.n_turns
-
     # ------------------------------------------------------------------ acting (Python API)
 
     def _verb(self, fn: Callable[[], Any]) -> Any:
@@ -366,69 +323,51 @@ class DeepSea(GameWidget):
             k += 1
         return k
 
-    def new_game(self, *, seats: Any = None, **setup: Any) -> None:
-        """Start a new game (setup keywords as :class:`Game`); ``seats`` as in the
-        constructor (default: keep the seats when the player count is the same)."""
-        g = Game(**{k: v for k, v in setup.items() if v is not None})
-        n = len(g.players)
-        if seats is None and len(self.seats) != n:
-            seats = [HUMAN] * n
-        specs = None if seats is None else seat_list(seats, n)
-        for spec in specs or ():
-            resolve_bot(spec)  # every seat checked before anything changes
-        s = self.session
-        if s.in_what_if:
-            s.back_to_real()
-        s.restart(g)
-        for q, spec in enumerate(specs or ()):
-            s.set_seat(q, spec)
-        self.error = {}
-        s.changed()
-
-    def play_again(self) -> None:
-        """A new game like this one (players, seats, air, rounds, options, a custom path), with a
-        fresh shuffle and fresh dice: the game summary's Play-again button."""
-        self.new_game(**self.session.hooks.replay_setup(self.game, {}))
-
-    def show_seat(self) -> None:
-        """Hot-seat: lift the curtain for the seat to move (the board's Show button)."""
-        if self.session.curtain_seat() is None:
-            raise IllegalActionError("there is no curtain to lift", None, ())
-        self.session.handle({"type": "show_seat", "seq": self.seq})
-
     # ------------------------------------------------------------------ what-if, history
 
-    def game_after(self, turn: int) -> Game:
-        """A copy of the real game as it was after ``turn`` turns (what a record of that many turns
-        replays to)."""
-        self._history.update(self.game, viewer=self.viewer, reveal_all=self.reveal_all)
-        return self._history.game_after(turn)
+    def turn_step(self, turn: int) -> int:
+        """The history's step at which the real game had completed ``turn`` turns (what
+        :meth:`seek`, :meth:`branch` and :meth:`game_after` take).
 
-    def branch(self, turn: int | None = None) -> Timeline[Game]:  # type: ignore[override]
-        """Open a what-if branch: of the state after ``turn`` turns, else of the turn
-        the board is showing (:attr:`scrub`), else of the live game.
-
-        In the branch every seat is played from here or the board (bots wait
-        for their "bot move" button), dice may be chosen (``roll((1, 3))``)
-        and :meth:`undo`/:meth:`redo` work; :meth:`compare` puts it beside the
-        real game and :meth:`back_to_real` closes it.  The real game is never
-        touched.  Returns the branch's timeline (read it; act through the widget).
+        >>> w = DeepSea(players=["Ann", "Bob"], seed=1)
+        >>> w.roll((1, 1)); w.apply("take"); w.roll((2, 2)); w.apply("none")
+        >>> w.turn_step(0), w.turn_step(1), w.turn_step(2)
+        (0, 2, 4)
         """
-        if turn is None and self.scrub >= 0:
-            turn = self.scrub
-        if turn is None:
-            start = self.game.copy()
-        elif isinstance(turn, bool) or not isinstance(turn, int):
-            raise TypeError(f"turn must be an int, got {turn!r}")
-        else:
-            start = self.game_after(turn)
-        # fresh dice: a branch's random rolls must not foretell the real game's next ones
-        fresh = random.SystemRandom().getrandbits(64) if self._branch_seed is None else self._branch_seed
-        start.set_dice(fresh)
-        self._branch_turn = turn
-        self.session.branch(start=start, label=None if turn is None else f"real at turn {turn}")
-        self.scrub = -1
-        self.session.changed()
+        n = self.history_turns
+        if isinstance(turn, bool) or not isinstance(turn, int) or not 0 <= turn <= n:
+            raise ValueError(f"turn must be 0..{n}, got {turn!r}")
+        frames = self.session.frames()
+        return next(i for i, g in enumerate(frames) if g.turn_number >= turn)
+
+    @property
+    def history_turns(self) -> int:
+        """Completed turns in the real game (``turn_step`` takes ``0..history_turns``)."""
+        return int(self.game.turn_number)
+
+    def game_after(self, step: int | None = None, *, turn: int | None = None) -> Game:
+        """A copy of the real game after ``step`` steps of its history, or after ``turn``
+        completed turns (what a record of that many turns replays to)."""
+        if (step is None) == (turn is None):
+            raise TypeError("give step or turn")
+        g: Game = super().game_after(self.turn_step(turn) if turn is not None else int(step or 0))
+        return g
+
+    def branch(self, step: int | None = None, *, turn: int | None = None) -> Timeline[Game]:  # type: ignore[override]
+        """Open a what-if branch: of the real game after ``step`` steps (or ``turn`` turns),
+        else of the step the board shows, else of the live game.
+
+        In the branch the seats play from here or the board (a bot's seat, or another
+        person's, by its "bot move" key), dice may be chosen (``roll((1, 3))``), and
+        :meth:`undo`/:meth:`redo` work; :meth:`compare` puts it beside the real game and
+        :meth:`back_to_real` closes it.  The real game is never touched, and the branch
+        knows only what the screen's seat knows: the values it cannot see are drawn again,
+        and the dice are fresh.  Returns the branch's timeline (read it; act through the
+        widget).
+        """
+        if turn is not None:
+            step = self.turn_step(turn)
+        self._verb(lambda: self.session.branch(step))
         line = self.session.branch_line
         assert line is not None
         return line
@@ -462,14 +401,15 @@ class DeepSea(GameWidget):
 
     def compare(self) -> Comparison:  # type: ignore[override]
         """The real game, the states kept by :meth:`keep` and the what-if branch side by side
-        (round, air, scores, positions, items).  Python sees true scores; the board's compare
-        panel hides what the viewer may not know."""
+        (round, air, scores, positions, items).  Python sees the branch's scores (its drawn
+        values); the board's comparison hides what the viewer may not know."""
         line = self.session.branch_line
         if line is None:
             raise TimelineError("no what-if branch is open: open one with w.branch()")
         games = {"real": self.game}
-        if self._branch_turn is not None:
-            games[f"real at turn {self._branch_turn}"] = next(iter(line.frames()))
+        origin = self.session.branch_from
+        if origin is not None and origin != len(self.session.steps):
+            games[f"real at step {origin}"] = self.session.frames()[origin]
         games.update(self.session.kept)
         games["what-if"] = line.current
         return compare(**games)
@@ -480,32 +420,13 @@ class DeepSea(GameWidget):
             self._do(self.session.back_to_real)
 
     def show_turn(self, turn: int | None) -> None:
-        """Show the board as it was after ``turn`` turns (``None``: the live game)."""
-        if turn is None:
-            self.scrub = -1
-            return
-        if isinstance(turn, bool) or not isinstance(turn, int) or not 0 <= turn <= self.history_turns:
-            raise ValueError(f"turn must be 0..{self.history_turns}, got {turn!r}")
-        self.scrub = turn
-
-    def publish_history(self) -> int:
-        """Sync the history frames now (they also sync at every turn); returns their JSON bytes."""
-        self._sync_history(force=True)
-        return self._history_bytes[-1] if self._history_bytes else 0
-
-    def save(self, path: Any) -> None:
-        """Write the game record (RECORD.md JSON) to ``path``."""
-        self.game.save(path)
+        """Show the board as it was after ``turn`` completed turns (``None``: the live game)."""
+        self.seek(None if turn is None else self.turn_step(turn))
 
     @classmethod
     def load(cls, source: Any, **kwargs: Any) -> DeepSea:
         """A widget on a game replayed from a record (path, JSON text or dict)."""
-        return cls(Game.from_record(source), **kwargs)  # its history syncs at once: scrubbable
-
-    @traitlets.validate("scrub")
-    def _valid_scrub(self, proposal: Any) -> int:
-        v = int(proposal["value"])
-        return -1 if v < 0 else min(v, self._history.n_turns)
+        return cls(Game.from_record(source), **kwargs)
 
     @traitlets.observe("hints")
     def _on_hints(self, change: Any) -> None:
@@ -520,64 +441,14 @@ class DeepSea(GameWidget):
 
     # ------------------------------------------------------------------ intents (front end)
 
-    def _seq_refusal(self, content: Mapping[str, Any]) -> Refusal | None:
-        seq = content.get("seq")
-        if not isinstance(seq, int) or isinstance(seq, bool):
-            return Refusal("malformed", f"{content.get('type')} needs the state number seq (an integer)")
-        if seq != self.seq:
-            return Refusal(
-                "stale",
-                f"that click was for state #{seq} but the game has moved on to #{self.seq}; nothing changed",
-            )
-        return None
-
     def _handle(self, content: Any) -> Refusal | None:
-        kind = content.get("type") if isinstance(content, Mapping) else None
-        own = {"intent": self._choice_intent, "what_if": self._what_if_intent}.get(str(kind))
-        if own is not None or (kind in ("new_game", "play_again") and self.in_what_if):
-            refusal = self._seq_refusal(content)
-            if refusal is not None:
-                return refusal
-            if own is None:
-                return Refusal("illegal", "go back to the real game before starting a new one")
-            return own(content)
-        if kind == "bot_step" and self.serving and not self.in_what_if:
-            return None  # the server's bots play
+        served = self.serving and not self.in_what_if
+        if served and isinstance(content, Mapping) and content.get("type") == "intent":
+            return Refusal(
+                "not_your_turn",
+                "this game is served: each player plays from his own seat's link (see the lobby)",
+            )
         return super()._handle(content)
-
-    def _choice_intent(self, content: Mapping[str, Any]) -> Refusal | None:
-        choice = content.get("choice")
-        if not isinstance(choice, str) or len(choice) > _MAX_CHOICE_LEN:
-            return Refusal("malformed", f"choice must be a short string, got {str(choice)[:40]!r}")
-        s = self.session
-        g = s.shown
-        if not s.in_what_if:
-            if self.serving:
-                return Refusal(
-                    "illegal",
-                    "this game is served: each player plays from his own seat's link (see the lobby)",
-                )
-            if g.is_over:
-                return Refusal("illegal", "the game is over; start a new game")
-            seat = g.current_player
-            if seat in s.bots:
-                return Refusal("illegal", f"it is {g.players[seat]}'s turn, and a bot plays that seat")
-        try:
-            self.apply(choice)
-        except GameError as exc:
-            return Refusal("illegal", str(exc))
-        return None
-
-    def _what_if_intent(self, content: Mapping[str, Any]) -> Refusal | None:
-        turn = content.get("turn")
-        if turn is not None and (isinstance(turn, bool) or not isinstance(turn, int)):
-            return Refusal("malformed", "what_if needs turn: a turn number or null")
-        if turn is not None and not 0 <= turn <= self._history.n_turns:
-            return Refusal("illegal", f"turn {turn} is not in the history (0..{self._history.n_turns})")
-        if turn is None:  # a branch of the live state, whatever the board was showing
-            self.scrub = -1
-        self.branch(turn)
-        return None
 
     def check_setup(self, setup: Mapping[str, Any]) -> dict[str, Any]:
         """The setup panel's object as :meth:`new_game` keywords."""
@@ -640,63 +511,21 @@ class DeepSea(GameWidget):
     def _on_table_change(self) -> None:
         if self._server is not None and self._server.table.closed:
             self._server = None
-            self._publish()  # the board is the notebook's again
+            self.session.serving(False)  # the board is the notebook's again
 
     # ------------------------------------------------------------------ publishing
 
     def _publish(self) -> None:
-        s = self.session
-        viewer = self.viewer
-        st = s.screen(viewer)
-        g = s.shown
-        st["legal"] = [] if g.is_over else list(g.legal_choices())
-        st["seats"] = s.seats
-        cur = self._curtain_seat()
-        st["curtain"] = None if cur is None else {"seat": cur, "name": g.players[cur], "shown": viewer == cur}
-        line = s.branch_line
-        if line is not None and st.get("whatif") is not None:
-            st["whatif"] = {
-                "from_turn": self._branch_turn,
-                "can_undo": line.can_undo,
-                "can_redo": line.can_redo,
-                "index": line.index,
-                "frames": len(line),
-                "compare": st["whatif"]["compare"],
-                "can_keep": len(s.kept) < self.KEEP_MAX,
-            }
-        if self.serving:
-            st["served"] = True
-        self._bytes.append(state_bytes(st))
-        self.paused = s.paused
-        if s.hot_seat and viewer != self._history.viewer:
-            # the screen changes hands: the last viewer's history and overlay go first
-            self._sync_history()
-            self.overlay = {}
-        self.state = st  # the board first: it is what a click waits for
-        self._sync_history()
+        chunks = len(self.history_chunks)
+        super()._publish()  # the board first: it is what a click waits for
+        self._bytes.append(state_bytes(self.state))
+        sent = state_bytes(self.history_tail)
+        if len(self.history_chunks) != chunks and self.history_chunks:
+            sent += state_bytes(self.history_chunks[-1])
+        self._history_bytes.append(sent)
         self._publish_overlay()
         if self.serving:
             self._server.notify()  # the seats' screens follow a cell's change
-
-    def _curtain_seat(self) -> int | None:
-        """Hot-seat: the human seat to move (the one the curtain is for), else ``None``."""
-        s = self.session
-        g = s.real.current
-        if not s.hot_seat or s.in_what_if or g.is_over or self.serving:
-            return None
-        q = g.current_player
-        return q if q is not None and q not in s.bots else None
-
-    def _sync_history(self, force: bool = False) -> None:
-        changed = self._history.update(self.game, viewer=self.viewer, reveal_all=self.reveal_all)
-        if changed or force or not self.history:
-            hist, tail = self._history.traits()
-            nb = state_bytes(tail) + (state_bytes(hist) if hist != self.history else 0)
-            self._history_bytes.append(nb)
-            self.history = hist  # unchanged completed rounds are not sent again
-            self.history_tail = tail
-            if self.scrub > self._history.n_turns:
-                self.scrub = -1
 
     def _publish_overlay(self) -> None:
         if not self.hints:
@@ -704,7 +533,11 @@ class DeepSea(GameWidget):
                 self.overlay = {}
             return
         t0 = time.perf_counter()
-        ov = overlay_for(self.session.shown, self.game if self.in_what_if else None, self.viewer)
+        shown = self.session.shown
+        # another seat's load is valued from what every player knows, not from the screen's
+        # own banked chips (which could pin a carried chip down: the hint would tell it)
+        knower = self.viewer if self.viewer == shown.current_player else None
+        ov = overlay_for(shown, self.game if self.in_what_if else None, knower)
         ms = (time.perf_counter() - t0) * 1000
         self._overlay_ms.append(ms)
         ov["seq"] = self.seq

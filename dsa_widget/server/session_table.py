@@ -215,7 +215,6 @@ class SessionTable:
             reg = self.spec.bot_registry()
             out.update(bot_names=[], bot_help=dict(reg.summaries), setup=None)
             self._first.add(viewer)
-        out.update(self.session.hooks.extras(self.session, viewer, first))
         return out
 
     # ------------------------------------------------------------------ resuming

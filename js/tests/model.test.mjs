@@ -16,7 +16,6 @@ import {
   statusText,
   subj,
 } from "../model.js";
-import { parsePath } from "../setup-panel.js";
 
 const state = {
   players: ["Ann", "<b>Bob</b>"],
@@ -73,18 +72,6 @@ test("board geometry snakes in rows, like the real board", () => {
   assert.deepEqual(diverXY(3, 0), [199, 50]);
   assert.equal(polygonPoints(2, 0, 0, 1).split(" ").length, 4);
   assert.equal(polygonPoints(4, 0, 0, 1).split(" ").length, 6);
-});
-
-test("custom paths parse", () => {
-  assert.deepEqual(parsePath("1:0 1:3, 2:5;4:15"), [
-    [1, 0],
-    [1, 3],
-    [2, 5],
-    [4, 15],
-  ]);
-  assert.deepEqual(parsePath("[[1, 2]]"), [[1, 2]]);
-  assert.equal(parsePath("  "), null);
-  assert.throws(() => parsePath("1:0 banana"), /banana/);
 });
 
 test("the sink step: chips numbered in pickup order, stacks broken, keys 1-9 and L", () => {

@@ -30,7 +30,7 @@ IDS = [g.name for g in PLATFORM]
 
 
 #: screen keys a game draws from its past (its events), which a game drawn from a view has not
-PAST_KEYS = {"deep-sea": ("log", "log_total", "last_dice", "setup")}
+PAST_KEYS = {"deep-sea": ("log", "log_total", "last_dice", "setup", "events", "history")}
 
 
 def board(spec: GameSpec, **kw: Any) -> GameWidget:

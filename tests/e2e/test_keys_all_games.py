@@ -55,10 +55,10 @@ GAMES = {
             "w = DeepSea(players=['You', 'Bot'], seats={1: 'random'}, seed=3, bot_seed=1, bot_delay=60)\n"
             "w"
         ),
-        root=".dsa-root",
-        mode_attr="data-view",
-        live="live",
-        whatif_button=".dsa-controls-box button[data-action='whatif']",
+        root=".dsa-deep-sea",
+        mode_attr="data-mode",
+        live="real",
+        whatif_button="button[data-action='what-if']",
         move="w.bot_move() if w.is_bot_turn() else w.apply(w.game.legal_choices()[0])",
     ),
     "crew": Game(

@@ -268,11 +268,11 @@ def test_errors_pause_step_and_dark_theme(lab, page, console):
     # a stale intent (as from a double click): nothing changes, the board says why
     seq = root.get_attribute("data-seq")
     nb.execute("w.handle_intent({'type': 'intent', 'seq': 0, 'choice': 'roll'})")
-    expect(page.locator(".dsa-error")).to_contain_text("moved on")
+    expect(page.locator(".dsa-error")).to_contain_text("nothing changed")
     assert root.get_attribute("data-seq") == seq
     # an illegal one
     nb.execute(f"w.handle_intent({{'type': 'intent', 'seq': {seq}, 'choice': 'take'}})")
-    expect(page.locator(".dsa-error")).to_contain_text("not legal")
+    expect(page.locator(".dsa-error")).to_contain_text("first roll")
     # keyboard: R rolls; the error goes away; JupyterLab's own shortcuts (R: raw cell,
     # B: insert a cell) do not fire while the board has the focus
     cells_before = page.locator(".jp-Notebook .jp-Cell").count()
@@ -304,11 +304,13 @@ def test_errors_pause_step_and_dark_theme(lab, page, console):
         seq = root.get_attribute("data-seq")
         root.locator(f"button[data-choice='{choice}']").click()
         expect(root).not_to_have_attribute("data-seq", seq)
-    expect(root.locator("button[data-action='step']")).to_be_enabled()
+    expect(root.locator(".dsa-controls-box")).to_contain_text("paused")
+    expect(root.locator("button[data-action='pause']")).to_have_text("Resume botsZ")
     seq = root.get_attribute("data-seq")
     page.wait_for_timeout(200)  # paused: the bot does not move by itself
     assert root.get_attribute("data-seq") == seq
-    root.locator("button[data-action='step']").click()
+    root.focus()
+    page.keyboard.press("s")  # S: the paused bot's step
     expect(root).not_to_have_attribute("data-seq", seq)
     root.locator("button[data-action='pause']").click()  # resume
     expect(root).to_have_attribute("data-current", "0", timeout=10_000)
@@ -354,11 +356,11 @@ def test_hostile_name_is_text_and_setup_panel_starts_a_game(lab, page, console):
     form = root.locator(".dsa-setup-form")
     form.get_by_label("Number of players").select_option("3")
     form.get_by_label("Player 3 name").fill("Cy </script>")
-    form.get_by_label("Player 3 is played by").select_option("random")
+    form.get_by_label("Player 3: a person or a bot").select_option("random")
     form.get_by_label("Rounds").fill("1")
-    form.get_by_label("Air").fill("12")
-    form.get_by_label("Sinking order").select_option("farthest_first")
-    form.get_by_role("button", name="Start the new game").click()
+    form.get_by_label("Air per round").fill("12")
+    form.get_by_label("Order chips sink at a round's end").select_option(label="the farthest first")
+    form.get_by_role("button", name="Start", exact=True).click()
     expect(root.locator(".dsa-player")).to_have_count(3)
     assert nb.eval("w.game.players") == repr((HOSTILE, "Bob", "Cy </script>"))
     assert (
@@ -370,7 +372,7 @@ def test_hostile_name_is_text_and_setup_panel_starts_a_game(lab, page, console):
         "d => d.open"
     ) else None
     form.get_by_label("Player 2 name").fill("   ")
-    form.get_by_role("button", name="Start the new game").click()
+    form.get_by_role("button", name="Start", exact=True).click()
     expect(root.locator(".dsa-error")).to_contain_text("name")
     assert dialogs == []
     console.assert_no_errors()

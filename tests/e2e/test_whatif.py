@@ -9,8 +9,6 @@ from pathlib import Path
 
 from playwright.sync_api import expect
 
-from dsa_widget.deep_sea.frames import expand_frames
-
 from .harness import REPO_ROOT, set_theme
 
 SCREENS = Path(os.environ.get("DSA_SCREENSHOTS", "/tmp/dsa-screens"))
@@ -45,6 +43,13 @@ def _dsa_board(w):
     return _json.dumps(
         {"pos": [d.position for d in g.divers], "air": g.air, "seq": w.seq, "mode": w.state["mode"]}
     )
+def _dsa_history(w):
+    # the synced history as a saved page rebuilds it: the board after each step
+    now, out = {}, []
+    for diff in [*(f for c in w.history_chunks for f in c), *w.history_tail]:
+        now = {**now, **diff}
+        out.append({"pos": [d["pos"] for d in now["divers"]], "air": now["air"]})
+    return _json.dumps(out)
 """
 
 DOM_BOARD_JS = """(root) => ({pos: [...root.querySelectorAll('.dsa-diver')].map(g => Number(g.dataset.pos)),
@@ -69,7 +74,7 @@ def check_overlay(nb, page, root):
 def wait_human(page):
     page.wait_for_function(
         "() => { const d = document.querySelector('.dsa-root').dataset;"
-        " return d.over === '1' || (d.current === '0' && !d.pending && d.view === 'live'); }",
+        " return d.over === '1' || (d.current === '0' && !d.pending && d.mode === 'real'); }",
         timeout=60_000,
     )
 
@@ -123,12 +128,12 @@ def test_overlays_what_if_and_history_in_lab(lab, page, console):
     nb.execute("w.hints = True")
     expect(root.locator(".dsa-ov-dist")).to_have_count(2)
 
-    # -- what-if: visibly different, chosen dice, compare, undo, back to the real game
+    # -- what-if (the shell's bar): visibly different, chosen dice, compare, undo, back
     real = py_json(nb, "_dsa_board(w)")
     bg_real = root.evaluate("e => getComputedStyle(e).backgroundImage")
-    root.locator("button[data-action='whatif']").click()
+    root.locator("button[data-action='what-if']").click()
     expect(root).to_have_attribute("data-view", "whatif")
-    expect(root.locator(".dsa-whatif-bar .dsa-banner")).to_contain_text("the real game is untouched")
+    expect(root.locator(".dsa-log")).to_contain_text("the real game is untouched")
     assert root.evaluate("e => getComputedStyle(e).backgroundImage") != bg_real
     assert nb.eval("w.in_what_if") == "True"
     root.locator("button[data-choice='continue']").click()
@@ -162,7 +167,7 @@ def test_overlays_what_if_and_history_in_lab(lab, page, console):
     expect(table.locator("tr[data-row='what-if'] td[data-seat='0']")).to_have_attribute(
         "data-pos", str(real["pos"][0])
     )
-    root.locator("button[data-action='back-to-real']").click()
+    root.locator("button[data-action='back']").click()
     expect(root).to_have_attribute("data-view", "live")
     assert page.evaluate(DOM_BOARD_JS, root.element_handle())["pos"] == real["pos"]
     assert py_json(nb, "_dsa_board(w)")["pos"] == real["pos"] and nb.eval("w.in_what_if") == "False"
@@ -173,32 +178,28 @@ def test_overlays_what_if_and_history_in_lab(lab, page, console):
     header_dice = root.locator(".dsa-dice-box .dsa-dice")
     expect(header_dice).to_have_attribute("data-dice", real_dice)
 
-    # -- history: step back with the keyboard / buttons; each frame is the recorded one
-    frames = py_json(
-        nb,
-        "_json.dumps(__import__('dsa_widget.deep_sea.frames', fromlist=['x'])"
-        ".expand_frames(w.history, w.history_tail))",
-    )
+    # -- history (the shell's bar): step back with the keyboard and buttons; each step's board
+    # is the one the synced history holds (a saved page scrubs the same frames)
+    frames = py_json(nb, "_dsa_history(w)")
     assert len(frames) >= 3
     root.focus()
     page.keyboard.press("Home")
     expect(root).to_have_attribute("data-view", "history")
-    expect(root).to_have_attribute("data-view-turn", "0")
-    for k in range(len(frames)):
-        expect(root).to_have_attribute("data-view-turn", str(k))
+    expect(root).to_have_attribute("data-history-at", "0")
+    for k in range(len(frames) - 1):
+        expect(root).to_have_attribute("data-history-at", str(k))
         dom = page.evaluate(DOM_BOARD_JS, root.element_handle())
-        assert dom["pos"] == [d["pos"] for d in frames[k]["divers"]] and dom["air"] == frames[k]["air"], k
+        assert dom["pos"] == frames[k]["pos"] and dom["air"] == frames[k]["air"], k
         if k == 1:
             root.screenshot(path=str(SCREENS / "history-light.png"))
-        if k < len(frames) - 1:
-            root.locator("button[data-action='hist-next']").first.click()
-    assert nb.eval("w.scrub") == str(len(frames) - 1)
-    # branch from a past turn
-    root.locator("button[data-action='hist-first']").click()
-    expect(root).to_have_attribute("data-view-turn", "0")
-    root.locator(".dsa-controls-box button[data-action='whatif']").click()
+        root.locator("button[data-action='next']").click()
+    expect(root).to_have_attribute("data-view", "live")  # one step on from the last: live
+    # branch from the first step
+    page.keyboard.press("Home")
+    expect(root).to_have_attribute("data-history-at", "0")
+    root.locator("button[data-action='what-if']").click()
     expect(root).to_have_attribute("data-view", "whatif")
-    assert nb.eval("w.state['whatif']['from_turn']") == "0"
+    assert nb.eval("w.state['whatif']['from_step']") == "0"
     set_theme(page, "dark")
     page.wait_for_selector("#jupyterlab-splash", state="detached")
     root.screenshot(path=str(SCREENS / "whatif-dark.png"))
@@ -301,6 +302,15 @@ def test_a_position_past_every_budget_shows_an_estimate_with_its_interval(lab, p
     console.assert_no_errors()
 
 
+def _steps_of(state: dict) -> list[dict]:
+    """A saved widget's synced history: the screen after each step (js/shell.js frameAt)."""
+    now, out = {}, []
+    for diff in [*(f for c in state["history_chunks"] for f in c), *state["history_tail"]]:
+        now = {**now, **diff}
+        out.append(now)
+    return out
+
+
 def test_static_export_of_the_lesson_can_be_scrubbed(static_export, page, console, tmp_path):
     from . import static as static_mod
 
@@ -309,7 +319,7 @@ def test_static_export_of_the_lesson_can_be_scrubbed(static_export, page, consol
     widgets = _widget_states(nb)
     finished = [s for s in widgets if s["state"]["over"]]
     assert finished, "the lesson ends with a finished game"
-    frames = expand_frames(finished[-1]["history"], finished[-1]["history_tail"])
+    frames = _steps_of(finished[-1])
     html_path = tmp_path / "what-if.html"
     static_mod.export_html(nb, html_path)
     static_export.open(html_path)
@@ -317,52 +327,54 @@ def test_static_export_of_the_lesson_can_be_scrubbed(static_export, page, consol
     expect(roots).to_have_count(len(widgets), timeout=30_000)
     root = page.locator(".dsa-root").last  # the finished game, last in the lesson
     expect(root).to_have_attribute("data-over", "1")
+    expect(root).to_have_attribute("data-kernel", "none")
     expect(root.locator(".dsa-board")).to_be_visible()
-    assert int(root.get_attribute("data-frames")) == len(frames)
     root.scroll_into_view_if_needed()
-    root.locator("button[data-action='hist-first']").click()
-    expect(root).to_have_attribute("data-view-turn", "0")
+    root.focus()
+    page.keyboard.press("Home")
+    expect(root).to_have_attribute("data-scrub", "0")
 
     def dom():
         return page.evaluate(DOM_BOARD_JS, root.element_handle())
 
     seen = set()
-    for k in range(0, len(frames), max(1, len(frames) // 12)):
-        root.locator("input[data-action='hist-slider']").fill(str(k))
-        expect(root).to_have_attribute("data-view-turn", str(k))
-        d = dom()
-        assert d["pos"] == [x["pos"] for x in frames[k]["divers"]] and d["air"] == frames[k]["air"], k
-        assert int(root.get_attribute("data-round")) == frames[k]["round"]
-        # the turn log tells the turns up to the one shown (at most the last 40), not the live game
-        expect(root.locator(".dsa-log-past li")).to_have_count(min(k, 40))
-        if k:
-            expect(root.locator(".dsa-log-past li").last).to_have_attribute("data-turn", str(k))
-        seen.add(tuple(d["pos"]))
-    assert len(seen) > 3, "the board changes from frame to frame"
-    # next / previous buttons and keys
-    root.locator("input[data-action='hist-slider']").fill("5")
-    root.locator("button[data-action='hist-next']").click()
-    expect(root).to_have_attribute("data-view-turn", "6")
-    assert dom()["pos"] == [x["pos"] for x in frames[6]["divers"]]
-    root.focus()
+    every = max(1, len(frames) // 12)
+    for k in range(len(frames) - 1):
+        expect(root).to_have_attribute("data-scrub", str(k))
+        if k % every == 0:
+            d = dom()
+            assert d["pos"] == [x["pos"] for x in frames[k]["divers"]] and d["air"] == frames[k]["air"], k
+            assert int(root.get_attribute("data-round")) == frames[k]["round"]
+            # the turn log tells the lines up to the step shown, not the live game's
+            if frames[k]["log"]:
+                expect(root.locator(".dsa-log li").last).to_have_text(frames[k]["log"][-1])
+            seen.add(tuple(d["pos"]))
+        page.keyboard.press("PageDown")
+    assert len(seen) > 3, "the board changes from step to step"
+    expect(root).to_have_attribute("data-scrub", "")  # one step on from the last: the game as saved
     page.keyboard.press("PageUp")
-    expect(root).to_have_attribute("data-view-turn", "5")
+    expect(root).to_have_attribute("data-scrub", str(len(frames) - 2))
+    root.locator("button[data-action='prev']").click()
+    expect(root).to_have_attribute("data-scrub", str(len(frames) - 3))
+    expect(root.locator(".dsa-status")).to_contain_text(f"step {len(frames) - 3} of {len(frames) - 1}")
     page.screenshot(path=str(SCREENS / "static-history.png"), full_page=True)
     root.screenshot(path=str(SCREENS / "static-history-board.png"))
     # no value of an unbanked chip anywhere on the page
     assert root.locator(".dsa-space .dsa-chip-value").count() == 0
+    root.focus()
     page.keyboard.press("End")
-    expect(root).to_have_attribute("data-view", "live")
-    # the live board's what-if needs Python: its button is disabled, with a note, and its key
-    # explains itself
+    expect(root).to_have_attribute("data-scrub", "")
+    # the live board's what-if needs Python: its button and its key explain themselves
     live = page.locator(".dsa-root").first
     expect(live).to_have_attribute("data-kernel", "none")
     expect(live.locator(".dsa-static-note")).to_be_visible()
-    what_if = live.locator("button[data-action='whatif']")
-    assert what_if.evaluate("b => getComputedStyle(b).pointerEvents") == "none"
+    seq = live.get_attribute("data-seq")
+    live.locator("button[data-action='what-if']").click()
+    expect(live.locator(".dsa-error")).to_contain_text("no kernel")
     live.focus()
     page.keyboard.press("w")
     expect(live.locator(".dsa-error")).to_contain_text("no kernel")
+    assert live.get_attribute("data-seq") == seq
     console.assert_no_errors()
 
 
