@@ -435,9 +435,12 @@ export function mountShell({ model, el }, game) {
           tool("What-if…", "what-if", keyLabel("whatIf"), !st.curtain && st.can_branch !== false, () =>
             tools.whatIf(st),
           ),
-          tool(model.get("paused") ? "Resume bots" : "Pause bots", "pause", keyLabel("pause"), true, () =>
-            tools.pause(),
-          ),
+          // only where a bot plays a seat
+          st.bot_seats?.length
+            ? tool(model.get("paused") ? "Resume bots" : "Pause bots", "pause", keyLabel("pause"), true, () =>
+                tools.pause(),
+              )
+            : null,
         ];
     const bar = h(
       "div",

@@ -28,6 +28,7 @@ SESSION_KEYS = frozenset(
         "kinds",
         "actor",
         "viewer",
+        "bot_seats",
         "can_act",
         "legal",
         "chance",

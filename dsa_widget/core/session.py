@@ -1025,6 +1025,7 @@ class Session:
             seq=self.seq,
             mode=mode,
             kinds=list(self._labels),
+            bot_seats=sorted(self._bots),
             actor=t,
             viewer=who,
             can_act=bool(can_act),
