@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from server_helpers import Client, leaks, marker_path, markers_in, simple_choice
+from server_helpers import Client, ShowsTheSpectatorASeat, leaks, marker_path, markers_in, simple_choice
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 from dsa_widget import Game
@@ -240,11 +240,10 @@ def test_a_full_owner_game_sends_each_screen_only_what_it_may_know(served):
     assert any(e["type"] == "turn" and e["seat"] == 2 for e in game_of(srv).events)
 
 
-class _LeakyTable(DeepSeaTable):
+class _LeakyTable(ShowsTheSpectatorASeat, DeepSeaTable):
     """A broken server: spectators are sent seat 0's screen."""
 
-    def screen(self, viewer: int | None, seq: int) -> dict[str, Any]:
-        return super().screen(0 if viewer is None else viewer, seq)
+    SEAT = 0
 
 
 def test_the_knowledge_check_catches_a_server_that_leaks():

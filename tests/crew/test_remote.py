@@ -6,91 +6,48 @@ command line and the page's bundle."""
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
-import urllib.request
-from pathlib import Path
 from typing import Any
 
 import pytest
-from server_helpers import Client, crew_choice, crew_knowledge, crew_leaks
+from server_helpers import (
+    Client,
+    check_cli_table,
+    check_page,
+    check_refusals,
+    crew_choice,
+    crew_knowledge,
+    crew_leaks,
+    hostile_intent,
+    human_step,
+    join,
+    leaky_tables,
+    play_served_to_end,
+    serve_cli_refuses,
+    served_fixture,
+    state_at_least,
+    table_facts,
+    table_game,
+)
 
 from dsa_widget.crew.remote import CrewTable, make_crew_table, serve_crew
 from dsa_widget.crew.rules import CrewGame
 from dsa_widget.server import Server, Table, sidecar_path
 
-ROOT = Path(__file__).resolve().parents[2]
 NAMES = ["Ann", "Bob", "Cy"]
 
 
 def crew_of(srv: Server) -> CrewTable:
-    g = srv.table.game
-    assert isinstance(g, CrewTable)
-    return g
+    return table_game(srv, CrewTable)
 
 
-def facts(srv: Server) -> Any:
-    """Everything an intent could change."""
-    return srv.call(lambda: (srv.table.seq, json.dumps(crew_of(srv).game.to_record(), sort_keys=True)))
-
-
-@pytest.fixture
-def served():
-    """A started Crew table, no bot delay, served on a free loopback port."""
-    servers: list[Server] = []
-
-    def make(**kw: Any) -> Server:
-        opts: dict[str, Any] = {
-            "players": NAMES,
-            "seats": {2: "random"},
-            "target": 2,
-            "seed": 7,
-            "bot_delay": 0.0,
-            "bot_seed": 3,
-            "started": True,
-        }
-        opts.update(kw)
-        srv = serve_crew(**opts)
-        servers.append(srv)
-        return srv
-
-    yield make
-    for s in servers:
-        s.stop()
-
-
-def state_at_least(c: Client, seq: int, timeout: float = 30) -> dict[str, Any]:
-    while c.state is None or c.state["seq"] < seq:
-        c.recv(timeout)
-    return c.state
+#: a started Crew table, no bot delay, served on a free loopback port
+served = served_fixture(serve_crew, seats={2: "random"}, target=2, seed=7)
 
 
 def play_to_end(srv: Server, clients: dict[int, Client], watchers: list[Client] = ()) -> int:
     """Each human seat plays :func:`crew_choice` from its own screen until the attempt ends;
     the watchers read along.  Returns the intents sent."""
-    sent = 0
-    for _ in range(500):
-        seq, actor, over = srv.call(lambda: (srv.table.seq, srv.table.game.to_move, srv.table.game.is_over))
-        if over:
-            break
-        if actor not in clients:  # the server's bot moves (no delay): wait for the next state
-            state_at_least(next(iter(clients.values())), seq + 1)
-            continue
-        c = clients[actor]
-        st = state_at_least(c, seq)
-        if st["seq"] != seq:
-            continue
-        assert st["can_act"] and st["legal"], st
-        c.send({"type": "intent", "seq": seq, "choice": crew_choice(st)})
-        f = c.until(lambda f: f["t"] in ("error", "applied"))
-        assert f["t"] == "applied" or f["kind"] == "stale", f
-        sent += 1
-    else:
-        pytest.fail("the attempt did not end")
-    final = srv.call(lambda: srv.table.seq)
-    for c in [*clients.values(), *watchers]:
-        state_at_least(c, final)
-    return sent
+    return play_served_to_end(srv, clients, watchers, crew_choice, most=500, what="attempt")
 
 
 def own_cards_seen(frames: list[str], seat: int, record: dict[str, Any]) -> bool:
@@ -104,9 +61,7 @@ def own_cards_seen(frames: list[str], seat: int, record: dict[str, Any]) -> bool
 
 def test_hostile_stale_and_foreign_seat_intents_change_nothing(served):
     srv = served()
-    keys = srv.table.keys
-    ann, bob = Client(srv.base_url, keys.seat_token(0)), Client(srv.base_url, keys.seat_token(1))
-    spec = Client(srv.base_url, keys.spectator_token)
+    ann, bob, spec = join(srv, 0, 1, None)
     seq = srv.call(lambda: srv.table.seq)
     actor = srv.call(lambda: srv.table.game.to_move)
     if actor == 2:
@@ -118,7 +73,6 @@ def test_hostile_stale_and_foreign_seat_intents_change_nothing(served):
     assert st["legal"] and st["can_act"]
     theirs = state_at_least(other, seq)
     assert theirs["legal"] == [] and not theirs["can_act"]
-    before = facts(srv)
     good = st["legal"][0]
     other_hand = srv.call(lambda: crew_of(srv).game.hand(1 - actor))
     cases: list[tuple[Client, Any, str | None]] = [
@@ -139,16 +93,7 @@ def test_hostile_stale_and_foreign_seat_intents_change_nothing(served):
         (me, [1, 2], "malformed"),
         (me, "{not json", "malformed"),
     ]
-    for client, msg, kind in cases:
-        client.send(msg)
-        err = client.until(lambda f: f["t"] == "error")
-        assert err["kind"] == kind, (msg, err)
-        assert facts(srv) == before, msg
-    me.send({"type": "bot_step", "seq": seq})  # ignored: the server moves its bots itself
-    me.send({"type": "intent", "seq": seq, "choice": good})  # and the connection still works
-    f = me.until(lambda f: f["t"] in ("applied", "error"))
-    assert f["t"] == "applied", f
-    assert facts(srv) != before
+    check_refusals(cases, lambda: table_facts(srv, CrewTable, CrewGame.to_record), me, seq, good)
 
 
 def theirs_choice(hand: list[str]) -> str:
@@ -209,10 +154,7 @@ def test_random_hostile_choices_at_every_step_change_nothing(allocation):
             assert q is not None
             for _ in range(8):
                 choice = f"{rng.choice(WORDS)} {rng.choice(ARGS)} {rng.choice(ARGS)}".strip()
-                before = json.dumps(g.to_record())
-                if t.handle(q, {"type": "intent", "seq": t.seq, "choice": choice}) is not None:
-                    assert json.dumps(g.to_record()) == before, choice
-                elif g.is_over:
+                if hostile_intent(t, q, choice, g.to_record) and g.is_over:
                     break
             if g.is_over:
                 break
@@ -244,9 +186,7 @@ def test_serving_a_crew_widget_takes_its_game_and_its_seats():
 
 def test_a_full_attempt_sends_each_socket_only_its_own_hand(served):
     srv = served()
-    keys = srv.table.keys
-    ann, bob = Client(srv.base_url, keys.seat_token(0)), Client(srv.base_url, keys.seat_token(1))
-    spec = Client(srv.base_url, keys.spectator_token)
+    ann, bob, spec = join(srv, 0, 1, None)
     sent = play_to_end(srv, {0: ann, 1: bob}, [spec])
     record = srv.call(lambda: crew_of(srv).game.to_record())
     assert sent >= 2 and srv.call(lambda: crew_of(srv).game.outcome) is not None
@@ -263,9 +203,7 @@ def test_two_players_the_captain_plays_for_tonoja_and_tonojas_link_sees_public_k
     srv = served(players=["Ann", "Bob"], seats=None, seed=5)
     g = crew_of(srv).game
     assert crew_of(srv).seats == ["human", "human", "tonoja"] and g.dummy == 2
-    keys = srv.table.keys
-    ann, bob = Client(srv.base_url, keys.seat_token(0)), Client(srv.base_url, keys.seat_token(1))
-    tonoja = Client(srv.base_url, keys.seat_token(2))
+    ann, bob, tonoja = join(srv, 0, 1, 2)
     play_to_end(srv, {0: ann, 1: bob}, [tonoja])
     record = srv.call(lambda: g.to_record())
     assert any(s == 2 or a.startswith("play") for s, a in g.actions)
@@ -274,21 +212,9 @@ def test_two_players_the_captain_plays_for_tonoja_and_tonojas_link_sees_public_k
     assert tonoja.state is not None and tonoja.state["hand"] is None and tonoja.state["legal"] == []
 
 
-class _LeakyCrewTable(CrewTable):
-    """A broken server: every screen carries the next seat's hand in a debug text."""
-
-    def screen(self, viewer: int | None, seq: int) -> dict[str, Any]:
-        out = super().screen(viewer, seq)
-        nxt = 0 if viewer is None else (viewer + 1) % self.game.seats
-        out["state"]["debug"] = f"next seat holds {' '.join(self.game.hand(nxt))}"
-        return out
-
-
-class _LeakyHandTable(CrewTable):
-    """Another broken server: the spectator is sent seat 1's screen."""
-
-    def screen(self, viewer: int | None, seq: int) -> dict[str, Any]:
-        return super().screen(1 if viewer is None else viewer, seq)
+#: broken servers: every screen carries the next seat's hand in a debug text; the spectator is
+#: sent seat 1's screen
+_LeakyCrewTable, _LeakyHandTable = leaky_tables(CrewTable)
 
 
 @pytest.mark.parametrize("leaky", [_LeakyCrewTable, _LeakyHandTable])
@@ -296,9 +222,7 @@ def test_the_crew_knowledge_check_catches_a_leaking_screen_function(leaky):
     g = CrewGame(NAMES, target=2, seed=7)
     table = Table(leaky(g, ["human", "human", "random"], bot_seed=3), bot_delay=0.0, started=True)
     with Server(table) as srv:
-        keys = table.keys
-        ann, bob = Client(srv.base_url, keys.seat_token(0)), Client(srv.base_url, keys.seat_token(1))
-        spec = Client(srv.base_url, keys.spectator_token)
+        ann, bob, spec = join(srv, 0, 1, None)
         play_to_end(srv, {0: ann, 1: bob}, [spec])
         record = srv.call(lambda: g.to_record())
     found = crew_leaks(spec.frames, None, record)
@@ -340,17 +264,10 @@ def test_the_check_allows_what_became_public_and_nothing_else():
 def test_the_record_is_written_after_every_action_and_resume_keeps_seats_and_links(tmp_path, served):
     path = tmp_path / "crew.json"
     srv = served(record=path)
-    ann = Client(srv.base_url, srv.table.keys.seat_token(0))
-    bob = Client(srv.base_url, srv.table.keys.seat_token(1))
+    ann, bob = join(srv, 0, 1)
     for _ in range(3):
-        seq, actor = srv.call(lambda: (srv.table.seq, srv.table.game.to_move))
-        if actor not in (0, 1):
-            srv.call(lambda: srv.table.run_bots())
+        if human_step(srv, {0: ann, 1: bob}, crew_choice) is None:
             continue
-        c = ann if actor == 0 else bob
-        st = state_at_least(c, seq)
-        c.send({"type": "intent", "seq": seq, "choice": crew_choice(st)})
-        c.until(lambda f: f["t"] in ("applied", "error"))
         written, played = srv.call(
             lambda: (len(json.loads(path.read_text())["turns"]), crew_of(srv).game.turn_number)
         )
@@ -373,16 +290,7 @@ def test_the_record_is_written_after_every_action_and_resume_keeps_seats_and_lin
 
 
 def test_the_page_of_a_crew_table_loads_the_crew_bundle(served):
-    srv = served()
-    with urllib.request.urlopen(srv.base_url + "play") as r:
-        html = r.read().decode()
-    assert "<title>The Crew: Mission Deep Sea</title>" in html and 'src="static/page.js"' in html
-    with urllib.request.urlopen(srv.base_url + "static/widget.js") as r:
-        assert r.read() == (ROOT / "dsa_widget" / "static" / "crew.js").read_bytes()
-    with urllib.request.urlopen(srv.base_url + "static/widget.css") as r:
-        assert r.read() == (ROOT / "dsa_widget" / "static" / "crew.css").read_bytes()
-    with urllib.request.urlopen(srv.base_url + "static/page.js") as r:
-        assert r.read() == (ROOT / "dsa_widget" / "static" / "page.js").read_bytes()
+    check_page(served(), "The Crew: Mission Deep Sea", "crew")
 
 
 def test_the_lobby_offers_the_crews_bots(served):
@@ -394,54 +302,18 @@ def test_the_lobby_offers_the_crews_bots(served):
     assert srv.call(lambda: srv.table.started) and crew_of(srv).seats == ["random", "random", "random"]
 
 
-def _serve_cli(args: list[str]) -> tuple[subprocess.Popen[str], dict[str, Any]]:
-    p = subprocess.Popen(
-        [sys.executable, "-m", "dsa_widget", "serve", "--json", *args],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        cwd=ROOT,
-    )
-    assert p.stdout is not None
-    line = p.stdout.readline()
-    assert line, p.stderr.read() if p.stderr else "no output"
-    return p, json.loads(line)
-
-
 def test_the_command_line_serves_a_crew_game(tmp_path):
     path = tmp_path / "cli.json"
     args = ["--game", "crew", "--players", "Ann", "Bob", "Cy", "--target", "2", "--seed", "3"]
-    proc, info = _serve_cli([*args, "--seat", "2=random", "--start", "--record", str(path)])
-    try:
-        assert len(info["seats"]) == 3
-        base = info["seats"][0].split("play#")[0]
-        with urllib.request.urlopen(base + "play") as r:
-            assert "The Crew" in r.read().decode()
-        ann = Client(base, info["seats"][0].split("#t=")[1])
-        st = state_at_least(ann, 1)
-        assert st["players"] == ["Ann", "Bob", "Cy"] and st["kinds"] == ["human", "human", "random"]
-        assert st["seat"] == 0 and st["hand"] and st["mission"]["target"] == 2
-        ann.close()
-    finally:
-        proc.terminate()
-        proc.wait(30)
+    st = check_cli_table(
+        [*args, "--seat", "2=random", "--start", "--record", str(path)],
+        "The Crew",
+        ["human", "human", "random"],
+    )
+    assert st["mission"]["target"] == 2
     assert json.loads(path.read_text())["format"] == "the-crew-deep-sea/record@1"
-    bad = subprocess.run(
-        [sys.executable, "-m", "dsa_widget", "serve", "--game", "crew", "--air", "5"],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        timeout=120,
-    )
-    assert bad.returncode == 2 and "--air is not a setting of The Crew" in bad.stderr
-    bad = subprocess.run(
-        [sys.executable, "-m", "dsa_widget", "serve", "--target", "5"],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        timeout=120,
-    )
-    assert bad.returncode == 2 and "--target is not a setting of Deep Sea Adventure" in bad.stderr
+    serve_cli_refuses(["--game", "crew", "--air", "5"], "--air is not a setting of The Crew")
+    serve_cli_refuses(["--target", "5"], "--target is not a setting of Deep Sea Adventure")
 
 
 def test_in_a_free_window_a_seat_communicates_off_its_turn_and_does_nothing_else():

@@ -8,67 +8,45 @@ from __future__ import annotations
 import json
 import random
 import re
-import subprocess
-import sys
-import urllib.request
 from collections.abc import Iterable
-from pathlib import Path
 from typing import Any
 
 import pytest
-from server_helpers import Client
+from server_helpers import (
+    Client,
+    check_cli_table,
+    check_page,
+    check_refusals,
+    hostile_intent,
+    human_step,
+    join,
+    leaky_tables,
+    model_states,
+    play_served_to_end,
+    serve_cli_refuses,
+    served_fixture,
+    state_at_least,
+    strings_in,
+    table_facts,
+    table_game,
+)
 
 from dsa_widget.server import Server, Table, sidecar_path
 from dsa_widget.server.limits import Limits
 from dsa_widget.submarine.remote import SubmarineTable, make_submarine_table, serve_submarine
 from dsa_widget.submarine.rules import COLOURS, SubmarineGame
 
-ROOT = Path(__file__).resolve().parents[2]
 NAMES = ["Ann", "Bob", "Cy"]
 #: a game is a few hundred actions, played here far faster than by hand: no rate limit
 FAST = Limits(rate=10_000, burst=10_000)
 
 
 def sub_of(srv: Server) -> SubmarineTable:
-    g = srv.table.game
-    assert isinstance(g, SubmarineTable)
-    return g
+    return table_game(srv, SubmarineTable)
 
 
-def facts(srv: Server) -> Any:
-    """Everything an intent could change."""
-    return srv.call(lambda: (srv.table.seq, json.dumps(sub_of(srv).game.state_dict(), sort_keys=True)))
-
-
-@pytest.fixture
-def served():
-    """A started Submarine table (seat 2 a bot), no bot delay, served on a free loopback port."""
-    servers: list[Server] = []
-
-    def make(**kw: Any) -> Server:
-        opts: dict[str, Any] = {
-            "players": NAMES,
-            "seats": {2: "greedy"},
-            "seed": 2,
-            "bot_delay": 0.0,
-            "bot_seed": 3,
-            "started": True,
-            "limits": FAST,
-        }
-        opts.update(kw)
-        srv = serve_submarine(**opts)
-        servers.append(srv)
-        return srv
-
-    yield make
-    for s in servers:
-        s.stop()
-
-
-def state_at_least(c: Client, seq: int, timeout: float = 30) -> dict[str, Any]:
-    while c.state is None or c.state["seq"] < seq:
-        c.recv(timeout)
-    return c.state
+#: a started Submarine table (seat 2 a bot), no bot delay, served on a free loopback port
+served = served_fixture(serve_submarine, seats={2: "greedy"}, seed=2, limits=FAST)
 
 
 def sub_choice(state: dict[str, Any], rng: random.Random) -> str:
@@ -84,29 +62,7 @@ def play_to_end(srv: Server, clients: dict[int, Client], watchers: Iterable[Clie
     """Each human seat plays :func:`sub_choice` from its own screen until the game ends; the
     watchers read along.  Returns the intents sent."""
     rng = random.Random(5)
-    sent = 0
-    for _ in range(5000):
-        seq, actor, over = srv.call(lambda: (srv.table.seq, srv.table.game.to_move, srv.table.game.is_over))
-        if over:
-            break
-        if actor not in clients:  # the server's bot moves (no delay): wait for the next state
-            state_at_least(next(iter(clients.values())), seq + 1)
-            continue
-        c = clients[actor]
-        st = state_at_least(c, seq)
-        if st["seq"] != seq:
-            continue
-        assert st["can_act"] and st["legal"] and st["seat"] == actor, st
-        c.send({"type": "intent", "seq": seq, "choice": sub_choice(st, rng)})
-        f = c.until(lambda f: f["t"] in ("error", "applied"))
-        assert f["t"] == "applied" or f["kind"] == "stale", f
-        sent += 1
-    else:
-        pytest.fail("the game did not end")
-    final = srv.call(lambda: srv.table.seq)
-    for c in [*clients.values(), *watchers]:
-        state_at_least(c, final)
-    return sent
+    return play_served_to_end(srv, clients, watchers, lambda st: sub_choice(st, rng), most=5000, what="game")
 
 
 # ---------------------------------------------------------------------- the knowledge check
@@ -130,18 +86,6 @@ def sub_knowledge(record: dict[str, Any]) -> tuple[list[list[list[str]]], list[i
     return hands, starts
 
 
-def _strings(obj: Any, path: str = "") -> Iterable[tuple[str, str]]:
-    if isinstance(obj, str):
-        yield path, obj
-    elif isinstance(obj, dict):
-        for k, v in obj.items():
-            yield f"{path}.{k}", str(k)
-            yield from _strings(v, f"{path}.{k}")
-    elif isinstance(obj, list):
-        for i, v in enumerate(obj):
-            yield from _strings(v, f"{path}[{i}]")
-
-
 def sub_leaks(frames: Iterable[str], seat: int | None, record: dict[str, Any]) -> list[str]:
     """What ``frames`` (the texts one socket received, in order) show that ``seat`` (``None``: a
     spectator) may not know.  No card (a colour standing alone: ``K3``) may appear anywhere
@@ -153,9 +97,7 @@ def sub_leaks(frames: Iterable[str], seat: int | None, record: dict[str, Any]) -
     hands, starts = sub_knowledge(record)
     found: list[str] = []
     k = 0
-    for text in frames:
-        frame = json.loads(text)
-        state = frame.get("data", {}).get("state") if frame.get("t") == "model" else None
+    for _, frame, state in model_states(frames):
         if state is not None:
             k = starts[min(int(state["turn_number"]), len(starts) - 1)] + len(state["current_turn"])
             if "hand" in state:
@@ -163,7 +105,7 @@ def sub_leaks(frames: Iterable[str], seat: int | None, record: dict[str, Any]) -
                 got = state["hand"]
                 if (None if got is None else sorted(got)) != (None if want is None else sorted(want)):
                     found.append(f"after {k} actions: hand {got} where seat {seat} holds {want}")
-        for where, s in _strings(frame):
+        for where, s in strings_in(frame):
             last = where.rsplit(".", 1)[-1].split("[")[0]
             if last in HIDDEN_KEYS and where.endswith(last):
                 found.append(f"after {k} actions: a key {last!r} at {where} of a {frame.get('t')} frame")
@@ -183,10 +125,7 @@ def sub_leaks(frames: Iterable[str], seat: int | None, record: dict[str, Any]) -
 
 def test_hostile_stale_and_foreign_seat_intents_change_nothing(served):
     srv = served()
-    keys = srv.table.keys
-    ann, bob = Client(srv.base_url, keys.seat_token(0)), Client(srv.base_url, keys.seat_token(1))
-    spec = Client(srv.base_url, keys.spectator_token)
-    cy = Client(srv.base_url, keys.seat_token(2))  # the bot's seat link: it may watch, not play
+    ann, bob, spec, cy = join(srv, 0, 1, None, 2)  # the bot's seat link: it may watch, not play
     srv.call(lambda: srv.table.run_bots())
     seq, actor = srv.call(lambda: (srv.table.seq, srv.table.game.to_move))
     assert actor in (0, 1)
@@ -196,7 +135,6 @@ def test_hostile_stale_and_foreign_seat_intents_change_nothing(served):
     theirs = state_at_least(other, seq)
     assert theirs["legal"] == [] and not theirs["can_act"]
     assert state_at_least(cy, seq)["legal"] == []
-    before = facts(srv)
     good = st["legal"][0]
     cases: list[tuple[Client, Any, str]] = [
         (other, {"type": "intent", "seq": seq, "choice": good}, "seat"),  # not its turn
@@ -224,16 +162,7 @@ def test_hostile_stale_and_foreign_seat_intents_change_nothing(served):
         (me, [1, 2], "malformed"),
         (me, "{not json", "malformed"),
     ]
-    for client, msg, kind in cases:
-        client.send(msg)
-        err = client.until(lambda f: f["t"] == "error")
-        assert err["kind"] == kind, (msg, err)
-        assert facts(srv) == before, msg
-    me.send({"type": "bot_step", "seq": seq})  # ignored: the server moves its bots itself
-    me.send({"type": "intent", "seq": seq, "choice": good})  # and the connection still works
-    f = me.until(lambda f: f["t"] in ("applied", "error"))
-    assert f["t"] == "applied", f
-    assert facts(srv) != before
+    check_refusals(cases, lambda: table_facts(srv, SubmarineTable, SubmarineGame.state_dict), me, seq, good)
 
 
 def test_a_bot_seat_and_a_finished_game_take_no_intent():
@@ -266,10 +195,7 @@ def test_random_hostile_choices_at_every_step_change_nothing():
         for _ in range(6):
             choice = " ".join(rng.choice(args) for _ in range(rng.randrange(4)))
             choice = f"{rng.choice(words)} {choice}".strip()
-            before = json.dumps(g.state_dict())
-            if t.handle(q, {"type": "intent", "seq": t.seq, "choice": choice}) is not None:
-                assert json.dumps(g.state_dict()) == before, choice
-            elif g.is_over:
+            if hostile_intent(t, q, choice, g.state_dict) and g.is_over:
                 break
         if g.is_over:
             break
@@ -328,10 +254,7 @@ def test_serving_a_submarine_widget_takes_its_game_and_its_seats():
 
 def test_a_full_game_sends_each_socket_only_its_own_hand(served):
     srv = served()
-    keys = srv.table.keys
-    ann, bob = Client(srv.base_url, keys.seat_token(0)), Client(srv.base_url, keys.seat_token(1))
-    spec = Client(srv.base_url, keys.spectator_token)
-    cy = Client(srv.base_url, keys.seat_token(2))  # the bot's seat: its own hand only, too
+    ann, bob, spec, cy = join(srv, 0, 1, None, 2)  # the bot's seat: its own hand only, too
     sent = play_to_end(srv, {0: ann, 1: bob}, [spec, cy])
     g = sub_of(srv).game
     record = srv.call(lambda: g.to_record())
@@ -350,21 +273,9 @@ def test_a_full_game_sends_each_socket_only_its_own_hand(served):
     assert any(a.startswith("exchange ") for t in record["turns"] for a in t["actions"])
 
 
-class _LeakyDebugTable(SubmarineTable):
-    """A broken server: every screen carries the next seat's hand in a debug text."""
-
-    def screen(self, viewer: int | None, seq: int) -> dict[str, Any]:
-        out = super().screen(viewer, seq)
-        nxt = 0 if viewer is None else (viewer + 1) % self.game.seats
-        out["state"]["debug"] = f"next seat holds {' '.join(self.game.hand(nxt))}"
-        return out
-
-
-class _LeakySeatTable(SubmarineTable):
-    """Another broken server: the spectator is sent seat 1's screen."""
-
-    def screen(self, viewer: int | None, seq: int) -> dict[str, Any]:
-        return super().screen(1 if viewer is None else viewer, seq)
+#: broken servers: every screen carries the next seat's hand in a debug text; the spectator is
+#: sent seat 1's screen
+_LeakyDebugTable, _LeakySeatTable = leaky_tables(SubmarineTable)
 
 
 class _LeakyPileTable(SubmarineTable):
@@ -385,9 +296,7 @@ def test_the_knowledge_check_catches_a_leaking_screen_function(leaky):
         leaky(g, ["human", "human", "greedy"], bot_seed=3), bot_delay=0.0, started=True, limits=FAST
     )
     with Server(table) as srv:
-        keys = table.keys
-        ann, bob = Client(srv.base_url, keys.seat_token(0)), Client(srv.base_url, keys.seat_token(1))
-        spec = Client(srv.base_url, keys.spectator_token)
+        ann, bob, spec = join(srv, 0, 1, None)
         play_to_end(srv, {0: ann, 1: bob}, [spec])
         record = srv.call(lambda: g.to_record())
     if leaky is _LeakyPileTable:
@@ -426,20 +335,15 @@ def test_no_screen_holds_a_tucked_card_or_another_seats_hand():
 def test_the_record_after_every_action_and_resume_mid_turn_keeps_seats_and_links(tmp_path, served):
     path = tmp_path / "sub.json"
     srv = served(record=path)
-    ann = Client(srv.base_url, srv.table.keys.seat_token(0))
-    bob = Client(srv.base_url, srv.table.keys.seat_token(1))
+    ann, bob = join(srv, 0, 1)
     rng = random.Random(2)
     g = sub_of(srv).game
     mid_turn = False
     for _ in range(400):
-        seq, actor = srv.call(lambda: (srv.table.seq, srv.table.game.to_move))
-        if actor not in (0, 1):
-            srv.call(lambda: srv.table.run_bots())
+        f = human_step(srv, {0: ann, 1: bob}, lambda st: sub_choice(st, rng))
+        if f is None:
             continue
-        c = ann if actor == 0 else bob
-        st = state_at_least(c, seq)
-        c.send({"type": "intent", "seq": seq, "choice": sub_choice(st, rng)})
-        assert c.until(lambda f: f["t"] in ("applied", "error"))["t"] == "applied"
+        assert f["t"] == "applied"
         # after every action: the record holds every finished turn, the sidecar the turn under way
         written, side, done, cur = srv.call(
             lambda: (
@@ -494,14 +398,7 @@ def test_resuming_refuses_a_turn_under_way_that_does_not_fit(tmp_path):
 
 
 def test_the_page_of_a_submarine_table_loads_the_submarine_bundle(served):
-    srv = served()
-    with urllib.request.urlopen(srv.base_url + "play") as r:
-        html = r.read().decode()
-    assert "<title>Submarine</title>" in html and 'src="static/page.js"' in html
-    with urllib.request.urlopen(srv.base_url + "static/widget.js") as r:
-        assert r.read() == (ROOT / "dsa_widget" / "static" / "submarine.js").read_bytes()
-    with urllib.request.urlopen(srv.base_url + "static/widget.css") as r:
-        assert r.read() == (ROOT / "dsa_widget" / "static" / "submarine.css").read_bytes()
+    check_page(served(), "Submarine", "submarine")
 
 
 def test_the_lobby_offers_submarines_bots(served):
@@ -511,20 +408,6 @@ def test_the_lobby_offers_submarines_bots(served):
     assert {"random", "greedy", "mc"} <= set(info["bot_names"]) and "planner" not in info["bot_names"]
     srv.lobby._on_msg(None, {"type": "start", "fill": "random"})
     assert srv.call(lambda: srv.table.started) and sub_of(srv).seats == ["random", "random", "greedy"]
-
-
-def _serve_cli(args: list[str]) -> tuple[subprocess.Popen[str], dict[str, Any]]:
-    p = subprocess.Popen(
-        [sys.executable, "-m", "dsa_widget", "serve", "--json", *args],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        cwd=ROOT,
-    )
-    assert p.stdout is not None
-    line = p.stdout.readline()
-    assert line, p.stderr.read() if p.stderr else "no output"
-    return p, json.loads(line)
 
 
 def test_the_command_line_serves_a_submarine_game(tmp_path):
@@ -541,26 +424,11 @@ def test_the_command_line_serves_a_submarine_game(tmp_path):
         "--option",
         "turn_limit=50",
     ]
-    proc, info = _serve_cli([*args, "--seat", "2=greedy", "--start", "--record", str(path)])
-    try:
-        assert len(info["seats"]) == 3
-        base = info["seats"][0].split("play#")[0]
-        with urllib.request.urlopen(base + "play") as r:
-            assert "<title>Submarine</title>" in r.read().decode()
-        ann = Client(base, info["seats"][0].split("#t=")[1])
-        st = state_at_least(ann, 1)
-        assert st["players"] == ["Ann", "Bob", "Cy"] and st["kinds"] == ["human", "human", "greedy"]
-        assert st["seat"] == 0 and st["hand"] and st["options"]["turn_limit"] == 50
-        ann.close()
-    finally:
-        proc.terminate()
-        proc.wait(30)
-    assert json.loads(path.read_text())["format"] == SubmarineGame(2, seed=1).to_record()["format"]
-    bad = subprocess.run(
-        [sys.executable, "-m", "dsa_widget", "serve", "--game", "submarine", "--target", "5"],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        timeout=120,
+    st = check_cli_table(
+        [*args, "--seat", "2=greedy", "--start", "--record", str(path)],
+        "<title>Submarine</title>",
+        ["human", "human", "greedy"],
     )
-    assert bad.returncode == 2 and "--target is not a setting of Submarine" in bad.stderr
+    assert st["options"]["turn_limit"] == 50
+    assert json.loads(path.read_text())["format"] == SubmarineGame(2, seed=1).to_record()["format"]
+    serve_cli_refuses(["--game", "submarine", "--target", "5"], "--target is not a setting of Submarine")
