@@ -19,22 +19,10 @@ True
 
 from __future__ import annotations
 
-from typing import Any
-
+from ..server import for_game
 from ..server.session_table import SessionTable as CrewTable
 
 __all__ = ["CrewTable", "make_crew_table", "serve_crew"]
 
-
-def make_crew_table(source: Any = None, /, **kwargs: Any) -> Any:
-    """:func:`dsa_widget.server.make_table` with ``game="crew"``."""
-    from ..server import make_table
-
-    return make_table(source, game="crew", **kwargs)
-
-
-def serve_crew(source: Any = None, /, **kwargs: Any) -> Any:
-    """:func:`dsa_widget.server.serve` with ``game="crew"``."""
-    from ..server import serve
-
-    return serve(source, game="crew", **kwargs)
+#: :func:`dsa_widget.server.make_table` and :func:`dsa_widget.server.serve` with ``game="crew"``
+make_crew_table, serve_crew = for_game("crew")

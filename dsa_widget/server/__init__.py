@@ -19,7 +19,7 @@ From a notebook, ``DeepSea(...).serve()`` (the widget becomes the lobby); from a
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from ..core import registry
@@ -38,6 +38,7 @@ __all__ = [
     "Server",
     "Table",
     "TableGame",
+    "for_game",
     "make_table",
     "serve",
     "sidecar_path",
@@ -194,3 +195,25 @@ def serve(
     srv = Server(table, host=host, port=port, base_url=base_url, allowed_origins=allowed_origins)
     srv.fill = fill if fill is not None else registry.game_of(table.game.game).default_bot
     return srv.start()
+
+
+def for_game(game: str) -> tuple[Callable[..., Table], Callable[..., Server]]:
+    """:func:`make_table` and :func:`serve` with ``game`` filled in: a game's own names for
+    them (``make_crew_table, serve_crew = for_game("crew")``).
+
+    >>> make_pig_table, serve_pig = for_game("pig")
+    >>> make_pig_table(players=["Ann", "Bob"], seats={1: "random"}, seed=1).game.seats
+    ['human', 'random']
+    >>> print(serve_pig.__doc__)
+    :func:`dsa_widget.server.serve` with ``game="pig"``.
+    """
+
+    def make(source: Any = None, /, **kwargs: Any) -> Table:
+        return make_table(source, game=game, **kwargs)
+
+    def serve_game(source: Any = None, /, **kwargs: Any) -> Server:
+        return serve(source, game=game, **kwargs)
+
+    for f, name in ((make, "make_table"), (serve_game, "serve")):
+        f.__doc__ = f':func:`dsa_widget.server.{name}` with ``game="{game}"``.'
+    return make, serve_game

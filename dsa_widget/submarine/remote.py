@@ -11,22 +11,11 @@ are kept for the code that used them before the platform.
 
 from __future__ import annotations
 
-from typing import Any
-
+from ..server import for_game
 from ..server.session_table import SessionTable as SubmarineTable
 
 __all__ = ["SubmarineTable", "make_submarine_table", "serve_submarine"]
 
-
-def make_submarine_table(source: Any = None, /, **kwargs: Any) -> Any:
-    """:func:`dsa_widget.server.make_table` with ``game="submarine"``."""
-    from ..server import make_table
-
-    return make_table(source, game="submarine", **kwargs)
-
-
-def serve_submarine(source: Any = None, /, **kwargs: Any) -> Any:
-    """:func:`dsa_widget.server.serve` with ``game="submarine"``."""
-    from ..server import serve
-
-    return serve(source, game="submarine", **kwargs)
+#: :func:`dsa_widget.server.make_table` and :func:`dsa_widget.server.serve` with
+#: ``game="submarine"``
+make_submarine_table, serve_submarine = for_game("submarine")
