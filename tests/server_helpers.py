@@ -377,6 +377,29 @@ def hostile_intent(table: Any, seat: int, choice: Any, snapshot: Callable[[], An
     return True
 
 
+def play_through_hostile_intents(
+    table: Any,
+    game: Any,
+    snapshot: Callable[[], Any],
+    tries: int,
+    hostile: Callable[[], str],
+    good: Callable[[int], str],
+) -> None:
+    """Plays ``game`` at ``table`` (a :class:`~dsa_widget.server.Table`) to its end: before each
+    move the seat to move sends ``tries`` choices ``hostile()``, each refused one changing
+    nothing of ``snapshot()`` (:func:`hostile_intent`), then ``good(seat)``, which is applied."""
+    while not game.is_over:
+        q = table.game.to_move
+        assert q is not None
+        for _ in range(tries):
+            if hostile_intent(table, q, hostile(), snapshot) and game.is_over:
+                break
+        if game.is_over:
+            break
+        q = table.game.to_move
+        assert table.handle(q, {"type": "intent", "seq": table.seq, "choice": good(q)}) is None
+
+
 def human_step(
     srv: Server, clients: dict[int, Client], choose: Callable[[dict[str, Any]], str]
 ) -> dict[str, Any] | None:

@@ -17,11 +17,11 @@ from server_helpers import (
     crew_choice,
     crew_knowledge,
     crew_leaks,
-    hostile_intent,
     human_step,
     join,
     leaky_tables,
     play_served_to_end,
+    play_through_hostile_intents,
     serve_cli_refuses,
     served_fixture,
     state_at_least,
@@ -148,21 +148,15 @@ def test_random_hostile_choices_at_every_step_change_nothing(allocation):
     rng = random.Random(allocation)
     for players in (["A", "B", "C"], ["A", "B"], ["A", "B", "C", "D"]):
         g = CrewGame(players, seed=len(players), mission=Mission(target=2, allocation=allocation))
-        t = Table(CrewTable(g), started=True)
-        while not g.is_over:
-            q = t.game.to_move
-            assert q is not None
-            for _ in range(8):
-                choice = f"{rng.choice(WORDS)} {rng.choice(ARGS)} {rng.choice(ARGS)}".strip()
-                if hostile_intent(t, q, choice, g.to_record) and g.is_over:
-                    break
-            if g.is_over:
-                break
-            q = t.game.to_move
-            legal = [a for a in g.legal_actions_for(q) if not a.startswith("comm ")] or list(
-                g.legal_actions_for(q)
-            )
-            assert t.handle(q, {"type": "intent", "seq": t.seq, "choice": legal[0]}) is None
+
+        def hostile() -> str:
+            return f"{rng.choice(WORDS)} {rng.choice(ARGS)} {rng.choice(ARGS)}".strip()
+
+        def good(q: int, g: CrewGame = g) -> str:
+            legal = [a for a in g.legal_actions_for(q) if not a.startswith("comm ")]
+            return (legal or list(g.legal_actions_for(q)))[0]
+
+        play_through_hostile_intents(Table(CrewTable(g), started=True), g, g.to_record, 8, hostile, good)
 
 
 def test_serving_a_crew_widget_takes_its_game_and_its_seats():

@@ -17,12 +17,12 @@ from server_helpers import (
     check_cli_table,
     check_page,
     check_refusals,
-    hostile_intent,
     human_step,
     join,
     leaky_tables,
     model_states,
     play_served_to_end,
+    play_through_hostile_intents,
     serve_cli_refuses,
     served_fixture,
     state_at_least,
@@ -188,20 +188,15 @@ def test_random_hostile_choices_at_every_step_change_nothing():
     words = ["place", "sail", "mode", "collect", "move", "end", "exchange", "pass", "take"]
     args = ["", "1", "7", "end", "start", "collect", "move", "1.1", "6.4", "0.0", "T01K1", "SHK1", "K1", "K9"]
     g = SubmarineGame(["A", "B"], seed=3, options={"turn_limit": 40})
-    t = Table(SubmarineTable(g), started=True)
-    while not g.is_over:
-        q = t.game.to_move
-        assert q is not None
-        for _ in range(6):
-            choice = " ".join(rng.choice(args) for _ in range(rng.randrange(4)))
-            choice = f"{rng.choice(words)} {choice}".strip()
-            if hostile_intent(t, q, choice, g.state_dict) and g.is_over:
-                break
-        if g.is_over:
-            break
-        q = t.game.to_move
-        legal = g.legal_actions()
-        assert t.handle(q, {"type": "intent", "seq": t.seq, "choice": rng.choice(legal)}) is None
+
+    def hostile() -> str:
+        choice = " ".join(rng.choice(args) for _ in range(rng.randrange(4)))
+        return f"{rng.choice(words)} {choice}".strip()
+
+    def good(q: int) -> str:
+        return str(rng.choice(g.legal_actions()))
+
+    play_through_hostile_intents(Table(SubmarineTable(g), started=True), g, g.state_dict, 6, hostile, good)
 
 
 def test_bots_fill_the_seats_nobody_holds():
