@@ -23,6 +23,7 @@ Bot *names* are looked up in the game's own :class:`BotRegistry`, which the game
 
 from __future__ import annotations
 
+import importlib
 import random
 from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
@@ -228,6 +229,27 @@ class BotRegistry:
         self.summaries: dict[str, str] = dict(summaries or {})
         #: old names kept working for seats saved by earlier versions: alias -> bot name
         self.aliases: dict[str, str] = {}
+
+    @classmethod
+    def of(cls, bots: Mapping[str, tuple[str, str]]) -> BotRegistry:
+        """A game's registry from one table: each bot's name (simplest first, as menus show
+        them) → its class as ``"module:Class"`` (imported on first use) and its one line for
+        menus.
+
+        >>> reg = BotRegistry.of({"random": ("dsa_widget.pig.bots:RandomBot", "rolls or holds at random")})
+        >>> reg.names, reg.summaries["random"], reg.make_bot("random", seed=2)
+        (('random',), 'rolls or holds at random', RandomBot(seed=2))
+        """
+        refs = {name: ref for name, (ref, _) in bots.items()}
+
+        def classes() -> dict[str, type[Bot]]:
+            out: dict[str, type[Bot]] = {}
+            for name, ref in refs.items():
+                module, _, attr = ref.partition(":")
+                out[name] = getattr(importlib.import_module(module), attr)
+            return out
+
+        return cls(tuple(bots), classes, {name: words for name, (_, words) in bots.items()})
 
     def bot_class(self, name: str) -> type[Bot]:
         """The class behind a bot name (raises :class:`UnknownBotError`)."""

@@ -13,30 +13,25 @@ dsa_widget.core.bots.UnknownBotError: unknown bot 'nobody'; available: random, c
 
 from __future__ import annotations
 
-from ...core.bots import Bot, BotRegistry
+from ...core.bots import BotRegistry
 
 __all__ = ["BOTS", "BOT_NAMES", "BOT_SUMMARIES", "bot_class", "make_bot", "parse_bot_spec"]
 
-#: The names :func:`make_bot` knows, simplest first.
-BOT_NAMES: tuple[str, ...] = ("random", "crewmate", "search")
-
-#: One line per bot, for menus.
-BOT_SUMMARIES: dict[str, str] = {
-    "random": "any legal choice at random: a yardstick",
-    "crewmate": "rules of thumb: takes tasks its hand suits, plays for everyone's tasks, shows one card",
-    "search": "Monte Carlo: tries each card on deals drawn from what it may know, keeps the most successful",
-}
-
-
-def _classes() -> dict[str, type[Bot]]:
-    from .crewmate import CrewmateBot, RandomBot
-    from .search import SearchBot
-
-    return {c.name: c for c in (RandomBot, CrewmateBot, SearchBot)}
-
-
-#: this game's bots, as the game registry names them
-BOTS = BotRegistry(BOT_NAMES, _classes, BOT_SUMMARIES)
-bot_class = BOTS.bot_class
-make_bot = BOTS.make_bot
-parse_bot_spec = BOTS.parse_bot_spec
+#: this game's bots, as the game registry names them, simplest first: each one's class and its
+#: one line for menus
+BOTS = BotRegistry.of(
+    {
+        "random": ("dsa_widget.crew.bots.crewmate:RandomBot", "any legal choice at random: a yardstick"),
+        "crewmate": (
+            "dsa_widget.crew.bots.crewmate:CrewmateBot",
+            "rules of thumb: takes tasks its hand suits, plays for everyone's tasks, shows one card",
+        ),
+        "search": (
+            "dsa_widget.crew.bots.search:SearchBot",
+            "Monte Carlo: tries each card on deals drawn from what it may know, keeps the most successful",
+        ),
+    }
+)
+#: the names :func:`make_bot` knows, simplest first, and one line per bot, for menus
+BOT_NAMES, BOT_SUMMARIES = BOTS.names, BOTS.summaries
+bot_class, make_bot, parse_bot_spec = BOTS.bot_class, BOTS.make_bot, BOTS.parse_bot_spec

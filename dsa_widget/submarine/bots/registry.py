@@ -13,30 +13,25 @@ dsa_widget.core.bots.UnknownBotError: unknown bot 'nobody'; available: random, g
 
 from __future__ import annotations
 
-from ...core.bots import Bot, BotRegistry
+from ...core.bots import BotRegistry
 
 __all__ = ["BOTS", "BOT_NAMES", "BOT_SUMMARIES", "bot_class", "make_bot", "parse_bot_spec"]
 
-#: The names :func:`make_bot` knows, simplest first.
-BOT_NAMES: tuple[str, ...] = ("random", "greedy", "mc")
-
-#: One line per bot, for menus.
-BOT_SUMMARIES: dict[str, str] = {
-    "random": "any legal action at random: a yardstick",
-    "greedy": "collects the new treasures its hand can pay for, avoids paying opponents where it can",
-    "mc": "Monte Carlo: tries each action on deals drawn from what it may know, keeps the best margin",
-}
-
-
-def _classes() -> dict[str, type[Bot]]:
-    from .basic import GreedyBot, RandomBot
-    from .mc import MonteCarloBot
-
-    return {c.name: c for c in (RandomBot, GreedyBot, MonteCarloBot)}
-
-
-#: this game's bots, as the game registry names them
-BOTS = BotRegistry(BOT_NAMES, _classes, BOT_SUMMARIES)
-bot_class = BOTS.bot_class
-make_bot = BOTS.make_bot
-parse_bot_spec = BOTS.parse_bot_spec
+#: this game's bots, as the game registry names them, simplest first: each one's class and its
+#: one line for menus
+BOTS = BotRegistry.of(
+    {
+        "random": ("dsa_widget.submarine.bots.basic:RandomBot", "any legal action at random: a yardstick"),
+        "greedy": (
+            "dsa_widget.submarine.bots.basic:GreedyBot",
+            "collects the new treasures its hand can pay for, avoids paying opponents where it can",
+        ),
+        "mc": (
+            "dsa_widget.submarine.bots.mc:MonteCarloBot",
+            "Monte Carlo: tries each action on deals drawn from what it may know, keeps the best margin",
+        ),
+    }
+)
+#: the names :func:`make_bot` knows, simplest first, and one line per bot, for menus
+BOT_NAMES, BOT_SUMMARIES = BOTS.names, BOTS.summaries
+bot_class, make_bot, parse_bot_spec = BOTS.bot_class, BOTS.make_bot, BOTS.parse_bot_spec
