@@ -15,14 +15,41 @@ import random
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeAlias, TypedDict
 
 from .bots import Bot, bot_name, play_bot_move, resolve_bot
 from .executors import EXECUTORS, ExecutorError, chunk_sizes, default_workers, ray_cpus, run_chunks
 from .progress import Progress, in_kernel
 from .stats import Z95, wilson
 
-__all__ = ["Arena", "TournamentResult", "play_game", "tournament", "wilson_interval"]
+__all__ = [
+    "Arena",
+    "Bots",
+    "TournamentOptions",
+    "TournamentResult",
+    "play_game",
+    "tournament",
+    "wilson_interval",
+]
+
+#: who plays a tournament: bot names, bots or functions, one per seat, or a mapping label → bot
+Bots: TypeAlias = Sequence[Any] | Mapping[str, Any]
+
+
+class TournamentOptions(TypedDict, total=False):
+    """The keywords of :func:`tournament` besides the bots, the games and the game: what a game's
+    own ``tournament`` passes on (``**options: Unpack[TournamentOptions]``).
+
+    >>> sorted(TournamentOptions.__annotations__)
+    ['address', 'executor', 'progress', 'seed', 'setups', 'workers']
+    """
+
+    setups: Iterable[Mapping[str, Any]] | None
+    seed: int | str
+    workers: int | None
+    progress: bool
+    executor: str
+    address: str | None
 
 
 def wilson_interval(wins: float, n: float, z: float = Z95) -> tuple[float, float]:
@@ -324,7 +351,7 @@ def _labels(bots: Any, game_type: type) -> tuple[list[Any], list[str]]:
 
 
 def tournament(
-    bots: Sequence[Any] | Mapping[str, Any],
+    bots: Bots,
     games: int = 100,
     *,
     setups: Iterable[Mapping[str, Any]] | None = None,

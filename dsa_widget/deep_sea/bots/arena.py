@@ -12,12 +12,15 @@ bot ...
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Any
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
-from ...core.tournament import Arena, TournamentResult
+from ...core.tournament import Arena, Bots, TournamentOptions, TournamentResult
 from ...core.tournament import tournament as _tournament
 from ..rules import ROLL_STEP, TURN_BACK_STEP, Game
+
+if TYPE_CHECKING:
+    from typing_extensions import Unpack
 
 __all__ = ["ARENA", "tournament"]
 
@@ -78,25 +81,15 @@ ARENA = Arena(
 )
 
 
-def tournament(
-    bots: Sequence[Any] | Mapping[str, Any],
-    games: int = 100,
-    *,
-    setups: Iterable[Mapping[str, Any]] | None = None,
-    seed: int | str = 0,
-    workers: int | None = 2,
-    progress: bool = True,
-    executor: str = "process",
-    address: str | None = None,
-) -> TournamentResult:
+def tournament(bots: Bots, games: int = 100, **options: Unpack[TournamentOptions]) -> TournamentResult:
     """Play ``games`` games of Deep Sea Adventure between ``bots`` (one per seat) and rank them.
 
     ``bots``: bot names (``"mc"``, ``"take_n:n=3"``), :class:`~dsa_widget.core.bots.Bot`
     objects (a fresh copy with a derived seed plays each game) or plain functions; or a
     mapping label → bot.  Seats rotate game by game over each deal.  ``setups``: setup
     keywords other than ``players`` (``{"air": 20}``, ``{"options": {"reveal": "owner"}}``),
-    cycled deal by deal.  ``workers``: processes of the local pool (``None`` = all cores, 1 =
-    this process).  ``executor="ray"`` plays on a Ray cluster instead (``address``: ``None``
+    cycled deal by deal.  ``workers``: processes of the local pool (default 2; ``None`` = all
+    cores, 1 = this process).  ``executor="ray"`` plays on a Ray cluster instead (``address``: ``None``
     starts a local one, ``"auto"`` joins the running one, or ``"ray://host:10001"``); the same
     seed gives the same table on every backend.  Bots travel with pickle, else cloudpickle
     (lambdas, notebook functions), else a clear error.  ``progress``: a notebook
@@ -104,14 +97,4 @@ def tournament(
     of the k winners.  Besides wins and scores the table shows the chips banked per game, the
     mean depth of turning back and the share of dives that were banked.
     """
-    return _tournament(
-        bots,
-        games,
-        setups=setups,
-        seed=seed,
-        workers=workers,
-        progress=progress,
-        executor=executor,
-        address=address,
-        game=ARENA,
-    )
+    return _tournament(bots, games, game=ARENA, **options)

@@ -17,12 +17,15 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
-from ...core.tournament import Arena, TournamentResult
+from ...core.tournament import Arena, Bots, TournamentOptions, TournamentResult
 from ...core.tournament import tournament as _tournament
 from ..rules import SubmarineGame
+
+if TYPE_CHECKING:
+    from typing_extensions import Unpack
 
 __all__ = ["ARENA", "ArenaGame", "tournament"]
 
@@ -47,29 +50,10 @@ def _check_setup(n: int, setup: Mapping[str, Any]) -> None:
 ARENA = Arena(game_type=SubmarineGame, new_game=_new_game, check_setup=_check_setup)
 
 
-def tournament(
-    bots: Sequence[Any] | Mapping[str, Any],
-    games: int = 100,
-    *,
-    setups: Iterable[Mapping[str, Any]] | None = None,
-    seed: int | str = 0,
-    workers: int | None = 2,
-    progress: bool = True,
-    executor: str = "process",
-    address: str | None = None,
-) -> TournamentResult:
-    """:func:`dsa_widget.core.tournament.tournament` for Submarine (2 to 5 seats)."""
+def tournament(bots: Bots, games: int = 100, **options: Unpack[TournamentOptions]) -> TournamentResult:
+    """:func:`dsa_widget.core.tournament.tournament` for Submarine (2 to 5 seats), its keywords
+    (``setups``, ``seed``, ``workers``, ``progress``, ``executor``, ``address``) as there."""
     n = len(bots)
     if not 2 <= n <= 5:
         raise ValueError(f"Submarine seats 2 to 5 bots, got {n}")
-    return _tournament(
-        bots,
-        games,
-        setups=setups,
-        seed=seed,
-        workers=workers,
-        progress=progress,
-        executor=executor,
-        address=address,
-        game=ARENA,
-    )
+    return _tournament(bots, games, game=ARENA, **options)
