@@ -27,7 +27,7 @@ import importlib
 import random
 from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeAlias
 
 from .errors import GameError
 from .protocol import CHANCE, TERMINAL
@@ -37,7 +37,9 @@ __all__ = [
     "BotError",
     "BotLike",
     "BotRegistry",
+    "Played",
     "UnknownBotError",
+    "Until",
     "bot_name",
     "draw_chance",
     "play_bot_move",
@@ -47,6 +49,13 @@ __all__ = [
 
 #: Anything that can play: a callable ``(view, legal) -> action``.
 BotLike = Callable[[Any, tuple[Any, ...]], Any]
+
+#: Where :func:`play_until` stops: ``"turn"``, ``"game"`` (a game may know more words), or a
+#: function of the game, true before a move it must not play.
+Until: TypeAlias = str | Callable[[Any], bool]
+
+#: The moves :func:`play_until` played: ``(seat, action)`` pairs, chance steps included.
+Played: TypeAlias = list[tuple[int, Any]]
 
 
 class BotError(GameError):
@@ -390,13 +399,7 @@ def _seat_map(game: Any, bots: Any) -> dict[int, Any]:
     return {i: resolve_bot(bots, kind) for i in range(n)}
 
 
-def play_until(
-    game: Any,
-    bots: Any,
-    until: str | Callable[[Any], bool] = "turn",
-    *,
-    rng: random.Random | None = None,
-) -> list[tuple[int, Any]]:
+def play_until(game: Any, bots: Any, until: Until = "turn", *, rng: random.Random | None = None) -> Played:
     """Let the seated bots play until the end of the ``"turn"`` or the ``"game"``, or until a
     seat without a bot must act.
 
@@ -418,7 +421,7 @@ def play_until(
     if not (until in ("turn", "game") or callable(until)):
         raise ValueError(f"until must be 'turn', 'game' or a function of the game, got {until!r}")
     seats = _seat_map(game, bots)
-    done: list[tuple[int, Any]] = []
+    done: Played = []
     while not game.is_over:
         p = game.current_player
         if until == "turn" and done and game.at_turn_boundary:

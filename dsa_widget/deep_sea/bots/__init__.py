@@ -33,11 +33,10 @@ Rank them with one call (seats rotated, seeded, on both cores):
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
 from typing import Any
 
 from ...core import bots as _core
-from ...core.bots import Bot, BotError, BotLike, UnknownBotError, bot_name, play_bot_move
+from ...core.bots import Bot, BotError, BotLike, Played, UnknownBotError, Until, bot_name, play_bot_move
 from ...core.tournament import TournamentResult
 from .arena import tournament
 from .heuristics import AirAwareBot, BaselineBot, DepthBot, PlannerBot, RandomBot, TakeNBot
@@ -69,13 +68,7 @@ __all__ = [
 ]
 
 
-def play_until(
-    game: Any,
-    bots: Any,
-    until: str | Callable[[Any], bool] = "turn",
-    *,
-    rng: random.Random | None = None,
-) -> list[tuple[int, Any]]:
+def play_until(game: Any, bots: Any, until: Until = "turn", *, rng: random.Random | None = None) -> Played:
     """:func:`dsa_widget.core.bots.play_until`, with one more stop for this game:
     ``until="round"`` plays to the end of the round under way.
 
