@@ -29,6 +29,21 @@ def run_python(
     )
 
 
+def replay_cli(arg: str, stdin: str | None = None, timeout: float = 60) -> subprocess.CompletedProcess[str]:
+    """``python -m dsa_widget replay ARG`` (any game's record; ``-``: the record on ``stdin``) at
+    the repository root, in a bare environment (this checkout on the path, nothing else); its
+    output captured as text."""
+    return subprocess.run(
+        [sys.executable, "-m", "dsa_widget", "replay", arg],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"},
+        timeout=timeout,
+    )
+
+
 def game(players: Any = 2, path: Any = None, **kw: Any) -> Game:
     """A small game on a custom path: by default five level-1..3 chips."""
     if path is None:

@@ -4,12 +4,10 @@ from __future__ import annotations
 
 import copy
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
-from helpers import random_game
+from helpers import random_game, replay_cli
 
 from dsa_widget import FORMAT, Game, RecordError, load_record
 
@@ -21,17 +19,6 @@ SHARED = ROOT.parent / "shared" / "records"
 RECORDS = [
     p for d in (HERE, SHARED) for p in sorted(d.glob("*.json")) if not p.name.endswith(".expected.json")
 ]
-
-
-def replay_cli(arg: str, stdin: str | None = None) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "dsa_widget", "replay", arg],
-        input=stdin,
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"},
-    )
 
 
 def test_shared_records_exist():

@@ -12,12 +12,11 @@ import contextlib
 import copy
 import json
 import random
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
+from helpers import replay_cli
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -221,18 +220,6 @@ def test_the_documented_example_replays_as_documented() -> None:
 
 # ------------------------------------------------------------------------------------------------
 # the command line
-
-
-def replay_cli(arg: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "dsa_widget", "replay", arg],
-        input=stdin,
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"},
-        timeout=60,
-    )
 
 
 def test_replay_prints_the_state(tmp_path: Path) -> None:

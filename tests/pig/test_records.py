@@ -5,12 +5,11 @@ setup key or the turn, never a crash."""
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
+from helpers import replay_cli
 
 from dsa_widget.core.bots import play_until
 from dsa_widget.core.records import replay
@@ -34,9 +33,7 @@ def test_save_load_and_replay(tmp_path: Path) -> None:
     assert all(t["moves"][-1] in ("hold", 1) for t in doc["turns"])
     assert PigGame.from_record(path).to_record() == doc == load_record(path.read_text()).to_record()
     assert replay(doc) == g.state_dict()
-    out = subprocess.run(
-        [sys.executable, "-m", "dsa_widget", "replay", str(path)], capture_output=True, text=True
-    )
+    out = replay_cli(str(path))
     assert out.returncode == 0 and json.loads(out.stdout) == g.state_dict()
 
 

@@ -6,13 +6,12 @@ from __future__ import annotations
 import copy
 import json
 import random
-import subprocess
-import sys
 import time
 from pathlib import Path
 from typing import Any
 
 import pytest
+from helpers import replay_cli
 
 from dsa_widget.core.records import formats, replay
 from dsa_widget.submarine import RecordError, SubmarineGame
@@ -139,28 +138,18 @@ def test_work_is_bounded() -> None:
     assert e.value.turn == 6
 
 
-def _cli(arg: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "dsa_widget", "replay", arg],
-        input=stdin,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
-
-
 def test_the_replay_command(finished: dict[str, Any], tmp_path: Path) -> None:
     good = tmp_path / "good.json"
     good.write_text(json.dumps(finished))
-    out = _cli(str(good))
+    out = replay_cli(str(good))
     assert out.returncode == 0 and json.loads(out.stdout) == load_record(finished).state_dict()
     bad = tmp_path / "bad.json"
     bad.write_text(json.dumps(_set(finished, "turns/1/actions", ["place 0"])))
-    out = _cli("-", stdin=bad.read_text())
+    out = replay_cli("-", stdin=bad.read_text())
     assert out.returncode == 2 and "turn 2" in out.stderr and out.stdout == ""
 
 
 @pytest.mark.parametrize("text", ["{not json", '{"format": "submarine/record@1", "setup": {"players": 2}}'])
 def test_the_replay_command_refuses_bad_documents(text: str) -> None:
-    out = _cli("-", stdin=text)
+    out = replay_cli("-", stdin=text)
     assert out.returncode == 2 and out.stderr.startswith("error: ") and out.stdout == ""
