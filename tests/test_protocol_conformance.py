@@ -19,12 +19,14 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+import pytest
 from helpers import play_choices
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from dsa_widget import Game
 from dsa_widget.core import CHANCE, TERMINAL, GameState, GameView
+from dsa_widget.core.errors import GameError
 from dsa_widget.core.records import load as load_record
 from dsa_widget.core.timeline import Timeline
 
@@ -75,6 +77,24 @@ _play = play_choices
 moves = st.lists(st.integers(0, 1000), max_size=120)
 
 
+def check_no_chance(g: Any) -> None:
+    """``g``, a state of a game without chance, has no chance step: no outcomes, and applying
+    or drawing one raises a :class:`~dsa_widget.core.errors.GameError`."""
+    assert g.to_move != CHANCE and g.chance_outcomes() == ()
+    for bad in (g.apply_chance, lambda _: g.sample_chance()):
+        with pytest.raises(GameError):
+            bad(None)
+
+
+def check_clones(g: Any, more: list[int], snapshot: Callable[[Any], Any]) -> None:
+    """A clone of ``g`` played on by ``more`` leaves ``g`` as it was (by ``snapshot``), and a
+    second clone played alike ends alike: same moves, same game."""
+    before = snapshot(g)
+    c = _play(g.clone(), more)
+    assert snapshot(g) == before  # the original did not move
+    assert snapshot(_play(g.clone(), more)) == snapshot(c)  # same moves, same game
+
+
 @settings(max_examples=60, deadline=None)
 @given(seed=st.integers(0, 10**6), choices=moves)
 def test_states_speak_the_protocol(seed: int, choices: list[int]) -> None:
@@ -97,11 +117,7 @@ def test_states_speak_the_protocol(seed: int, choices: list[int]) -> None:
 @given(seed=st.integers(0, 10**6), choices=moves, more=moves)
 def test_clones_are_independent(seed: int, choices: list[int], more: list[int]) -> None:
     for kind in GAMES:
-        g = _play(kind.new(seed), choices)
-        before = g.to_record()
-        c = _play(g.clone(), more)
-        assert g.to_record() == before  # the original did not move
-        assert _play(g.clone(), more).to_record() == c.to_record()  # same moves, same game
+        check_clones(_play(kind.new(seed), choices), more, Game.to_record)
 
 
 @settings(max_examples=40, deadline=None)
