@@ -102,6 +102,20 @@ def test_the_registry_entry_resolves(spec: GameSpec) -> None:
     assert isinstance(state, GameState) and isinstance(view, GameView)
 
 
+@pytest.mark.parametrize("spec", GAMES, ids=IDS)
+def test_the_bot_registry_is_the_games_and_refuses_unknown_bots_and_knobs(spec: GameSpec) -> None:
+    from dsa_widget.core.bots import UnknownBotError
+    from dsa_widget.core.registry import game_of
+
+    reg = spec.bot_registry()
+    assert game_of(spec.state_class()).bot_registry() is reg  # through the game class
+    with pytest.raises(UnknownBotError):
+        reg.make_bot("captain_nemo")
+    for name in reg.names:
+        with pytest.raises(UnknownBotError):
+            reg.make_bot(name, bravery=3)
+
+
 def test_the_command_line_lists_every_game() -> None:
     out = subprocess.run(
         [sys.executable, "-m", "dsa_widget", "games"], capture_output=True, text=True, check=True

@@ -9,7 +9,6 @@ from typing import Any
 import pytest
 
 from dsa_widget.core.bots import BotError, UnknownBotError, play_bot_move, resolve_bot
-from dsa_widget.core.registry import game_of
 from dsa_widget.crew.bots import (
     BOT_NAMES,
     CrewmateBot,
@@ -51,16 +50,12 @@ def _mission(alloc: str, comm: str, i: int) -> dict[str, Any]:
 
 
 def test_registry_through_the_game_class() -> None:
-    assert game_of(CrewGame).bot_registry().names == BOT_NAMES
+    """Unknown names and knobs: tests/contract (every game's registry)."""
     assert BOT_NAMES == ("random", "crewmate", "search")
     assert isinstance(resolve_bot("crewmate", CrewGame), CrewmateBot)
     assert isinstance(resolve_bot("random", CrewGame, seed=1), RandomBot)
     bot = parse_bot_spec("search:samples=3,rollout=random", seed=2)
     assert isinstance(bot, SearchBot) and bot.knobs["samples"] == 3 and bot.knobs["rollout"] == "random"
-    with pytest.raises(UnknownBotError):
-        make_bot("captain_nemo")
-    with pytest.raises(UnknownBotError):
-        make_bot("crewmate", bravery=3)
     with pytest.raises(ValueError):
         make_bot("search", samples=0)
 
