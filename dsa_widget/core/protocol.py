@@ -23,7 +23,7 @@ follows OpenSpiel's state API in spirit:
   ``from_record`` class method make states cheap to branch and easy to keep.
 
 Every game of the game registry (:mod:`dsa_widget.core.registry`) satisfies these protocols
-by assignment under ``mypy --strict`` (``tests/typing_conformance.py``), and the shared
+under ``mypy --strict`` (its registration calls :func:`speaks_the_protocol`), and the shared
 contract suites (``tests/contract/``) run on each.  Code outside a game's folder uses the
 members declared here and nothing else of a state.
 
@@ -47,7 +47,7 @@ from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import Any, ClassVar, Protocol, TypeVar, runtime_checkable
 
-__all__ = ["CHANCE", "TERMINAL", "GameState", "GameView", "S"]
+__all__ = ["CHANCE", "TERMINAL", "GameState", "GameView", "S", "speaks_the_protocol"]
 
 #: ``to_move`` when the next thing to happen is a chance outcome (dice, a deal)
 CHANCE = -1
@@ -150,3 +150,16 @@ class GameState(Protocol):
 
 
 S = TypeVar("S", bound=GameState)
+
+
+def speaks_the_protocol(state: type[GameState], view: type[GameView]) -> None:
+    """Nothing at run time.  A game's registration calls it under ``TYPE_CHECKING`` with its
+    state and view classes, so that ``mypy --strict`` proves they speak the protocol (an
+    argument that does not is a type error):
+
+    >>> from typing import TYPE_CHECKING
+    >>> if TYPE_CHECKING:
+    ...     from dsa_widget.pig.rules import PigGame
+    ...     from dsa_widget.pig.view import PigView
+    ...     speaks_the_protocol(PigGame, PigView)
+    """
