@@ -23,7 +23,6 @@ Bot *names* are looked up in the game's own :class:`BotRegistry`, which the game
 
 from __future__ import annotations
 
-import importlib
 import random
 from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
@@ -124,7 +123,8 @@ def bot_name(bot: object) -> str:
 class Bot:
     """Base class of the built-in bots.
 
-    A subclass sets ``name``, lists its knobs in ``KNOBS`` (name → default)
+    A subclass sets ``name`` and ``summary`` (one line for menus), lists its knobs in
+    ``KNOBS`` (name → default)
     and implements :meth:`decide`, which returns ``(choice, explanation)``;
     the explanation is a dict kept as :attr:`last_explanation` and rendered by
     :meth:`explain`.  Bots are seeded (``seed``), so the same seed replays the
@@ -132,6 +132,8 @@ class Bot:
     """
 
     name: str = "bot"
+    #: one line for menus: what the bot does, in a player's words
+    summary: str = ""
     KNOBS: ClassVar[dict[str, Any]] = {}
 
     def __init__(self, seed: int | None = None, **knobs: Any) -> None:
@@ -240,25 +242,17 @@ class BotRegistry:
         self.aliases: dict[str, str] = {}
 
     @classmethod
-    def of(cls, bots: Mapping[str, tuple[str, str]]) -> BotRegistry:
-        """A game's registry from one table: each bot's name (simplest first, as menus show
-        them) → its class as ``"module:Class"`` (imported on first use) and its one line for
-        menus.
+    def of(cls, *bots: type[Bot]) -> BotRegistry:
+        """A game's registry from its bot classes, simplest first (as menus show them): each
+        one's ``name`` and ``summary``.
 
-        >>> reg = BotRegistry.of({"random": ("dsa_widget.pig.bots:RandomBot", "rolls or holds at random")})
-        >>> reg.names, reg.summaries["random"], reg.make_bot("random", seed=2)
-        (('random',), 'rolls or holds at random', RandomBot(seed=2))
+        >>> from dsa_widget.pig.bots import HoldAtBot, RandomBot
+        >>> reg = BotRegistry.of(RandomBot, HoldAtBot)
+        >>> reg.names, reg.summaries["random"], reg.make_bot("hold_at_20", n=10)
+        (('random', 'hold_at_20'), 'rolls or holds at random: a yardstick', HoldAtBot(seed=None, n=10))
         """
-        refs = {name: ref for name, (ref, _) in bots.items()}
-
-        def classes() -> dict[str, type[Bot]]:
-            out: dict[str, type[Bot]] = {}
-            for name, ref in refs.items():
-                module, _, attr = ref.partition(":")
-                out[name] = getattr(importlib.import_module(module), attr)
-            return out
-
-        return cls(tuple(bots), classes, {name: words for name, (_, words) in bots.items()})
+        classes = {b.name: b for b in bots}
+        return cls(tuple(classes), lambda: classes, {b.name: b.summary for b in bots})
 
     def bot_class(self, name: str) -> type[Bot]:
         """The class behind a bot name (raises :class:`UnknownBotError`)."""

@@ -36,13 +36,6 @@ from .view import PigView
 
 __all__ = ["ARENA", "BOTS", "BOT_NAMES", "BOT_SUMMARIES", "HoldAtBot", "OptimalBot", "RandomBot"]
 
-BOT_NAMES: tuple[str, ...] = ("random", "hold_at_20", "optimal")
-BOT_SUMMARIES: dict[str, str] = {
-    "random": "rolls or holds at random: a yardstick",
-    "hold_at_20": "rolls until the turn total reaches n (20) or holding wins",
-    "optimal": "Neller & Presser's policy: the best chance of winning, from a solved table",
-}
-
 
 class PigBot(Bot):
     """A Pig bot: its explanation is one line, ``"<choice>: <reason>"``."""
@@ -68,6 +61,7 @@ class RandomBot(PigBot):
     """Rolls or holds at random (seeded)."""
 
     name = "random"
+    summary = "rolls or holds at random: a yardstick"
 
     def choose(self, view: PigView, made: str) -> tuple[str, dict[str, Any]]:
         return self.rng.choice((ROLL, HOLD)), {"reason": "at random"}
@@ -77,6 +71,7 @@ class HoldAtBot(PigBot):
     """Rolls until the turn total reaches ``n``."""
 
     name = "hold_at_20"
+    summary = "rolls until the turn total reaches n (20) or holding wins"
     KNOBS: ClassVar[dict[str, Any]] = {"n": 20}
     n: int
 
@@ -94,6 +89,7 @@ class OptimalBot(PigBot):
     """Neller & Presser's optimal policy (two players; more: against the leading opponent)."""
 
     name = "optimal"
+    summary = "Neller & Presser's policy: the best chance of winning, from a solved table"
 
     def choose(self, view: PigView, made: str) -> tuple[str, dict[str, Any]]:
         me = view.current
@@ -106,12 +102,9 @@ class OptimalBot(PigBot):
         }
 
 
-def _classes() -> dict[str, type[Bot]]:
-    return {c.name: c for c in (RandomBot, HoldAtBot, OptimalBot)}
-
-
 #: Pig's bots, as the game registry names them
-BOTS = BotRegistry(BOT_NAMES, _classes, BOT_SUMMARIES)
+BOTS = BotRegistry.of(RandomBot, HoldAtBot, OptimalBot)
+BOT_NAMES, BOT_SUMMARIES = BOTS.names, BOTS.summaries
 
 
 def _new_game(labels: Sequence[str], seed: int, setup: Mapping[str, Any]) -> PigGame:

@@ -56,6 +56,7 @@ class RandomBot(Bot):
     """Any legal action, uniformly at random (seeded)."""
 
     name = "random"
+    summary = "any legal choice at random: a yardstick"
 
     def decide(self, view: Any, legal: tuple[Any, ...]) -> tuple[Any, dict[str, Any]]:
         return self.rng.choice(legal), {"reason": "at random"}
@@ -178,6 +179,7 @@ class CrewmateBot(Bot):
     useful card once), ``distress`` (propose the distress signal: never by default)."""
 
     name = "crewmate"
+    summary = "rules of thumb: takes tasks its hand suits, plays for everyone's tasks, shows one card"
     KNOBS: ClassVar[dict[str, Any]] = {"communicate": True, "distress": False}
 
     # ------------------------------------------------------------------ dispatch

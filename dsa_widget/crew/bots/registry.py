@@ -14,24 +14,13 @@ dsa_widget.core.bots.UnknownBotError: unknown bot 'nobody'; available: random, c
 from __future__ import annotations
 
 from ...core.bots import BotRegistry
+from .crewmate import CrewmateBot, RandomBot
+from .search import SearchBot
 
 __all__ = ["BOTS", "BOT_NAMES", "BOT_SUMMARIES", "bot_class", "make_bot", "parse_bot_spec"]
 
-#: this game's bots, as the game registry names them, simplest first: each one's class and its
-#: one line for menus
-BOTS = BotRegistry.of(
-    {
-        "random": ("dsa_widget.crew.bots.crewmate:RandomBot", "any legal choice at random: a yardstick"),
-        "crewmate": (
-            "dsa_widget.crew.bots.crewmate:CrewmateBot",
-            "rules of thumb: takes tasks its hand suits, plays for everyone's tasks, shows one card",
-        ),
-        "search": (
-            "dsa_widget.crew.bots.search:SearchBot",
-            "Monte Carlo: tries each card on deals drawn from what it may know, keeps the most successful",
-        ),
-    }
-)
+#: this game's bots, as the game registry names them, simplest first
+BOTS = BotRegistry.of(RandomBot, CrewmateBot, SearchBot)
 #: the names :func:`make_bot` knows, simplest first, and one line per bot, for menus
 BOT_NAMES, BOT_SUMMARIES = BOTS.names, BOTS.summaries
 bot_class, make_bot, parse_bot_spec = BOTS.bot_class, BOTS.make_bot, BOTS.parse_bot_spec

@@ -44,6 +44,7 @@ class SearchBot(Bot):
     ``communicate`` (passed to the crewmate that makes the other decisions)."""
 
     name = "search"
+    summary = "Monte Carlo: tries each card on deals drawn from what it may know, keeps the most successful"
     KNOBS: ClassVar[dict[str, Any]] = {"samples": 16, "rollout": "greedy", "communicate": True}
 
     def _check_knobs(self) -> None:

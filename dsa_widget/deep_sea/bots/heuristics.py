@@ -295,6 +295,7 @@ class RandomBot(Bot):
     """
 
     name = "random"
+    summary = "picks any legal choice at random: a yardstick"
 
     def decide(self, view: View, legal: tuple[str, ...]) -> tuple[str, dict[str, Any]]:
         c = self.rng.choice(legal)
@@ -328,6 +329,7 @@ class TakeNBot(HeuristicBot):
     Ignores the air: bold when ``n`` is large."""
 
     name = "take_n"
+    summary = "takes the first few treasures on the way down, then heads home"
     KNOBS: ClassVar[dict[str, Any]] = {"n": 2, "min_level": 1}
     n: int
     min_level: int
@@ -344,6 +346,7 @@ class DepthBot(HeuristicBot):
     ``carry`` items.  Ignores the air."""
 
     name = "depth"
+    summary = "dives to a set depth, takes one treasure there, heads home"
     KNOBS: ClassVar[dict[str, Any]] = {"depth": 12, "carry": 3}
     depth: int
     carry: int
@@ -362,6 +365,7 @@ class AirAwareBot(HeuristicBot):
     every item carried in the water."""
 
     name = "air"
+    summary = "keeps an eye on the air and turns back while it can still get home"
     KNOBS: ClassVar[dict[str, Any]] = {"margin": 2.0, "carry": 3, "min_level": 2}
     margin: float
     carry: int
@@ -381,6 +385,7 @@ class BaselineBot(HeuristicBot):
     ``up_factor``) default to the study's values."""
 
     name = "baseline"
+    summary = "the published C++ study's baseline: fixed rules for taking and turning back"
     KNOBS: ClassVar[dict[str, Any]] = {"air_start": 23, "middle": 0.5, "carry": 2, "up_factor": 2.0}
     air_start: int
     middle: float
@@ -401,6 +406,7 @@ class PlannerBot(HeuristicBot):
     the lightest item down when home is out of reach."""
 
     name = "planner"
+    summary = "the baseline's plan with the air counted properly (the best rule of thumb here)"
     KNOBS: ClassVar[dict[str, Any]] = {"slack": 4.0, "middle": 0.5, "carry": 2, "up_slack": 2.0}
     slack: float
     middle: float

@@ -13,50 +13,16 @@ from __future__ import annotations
 from typing import Any
 
 from ...core.bots import Bot, BotRegistry
+from .heuristics import AirAwareBot, BaselineBot, DepthBot, PlannerBot, RandomBot, TakeNBot
+from .search import ISMCTSBot, MonteCarloBot
 
 __all__ = ["BOTS", "BOT_NAMES", "BOT_SUMMARIES", "bot_class", "make_bot", "parse_bot_spec"]
 
-
-#: this game's bots, as the game registry names them, simplest first: each one's class and its one
-#: line for menus (what it does, in a player's words)
+#: this game's bots, as the game registry names them, simplest first
 BOTS = BotRegistry.of(
-    {
-        "random": (
-            "dsa_widget.deep_sea.bots.heuristics:RandomBot",
-            "picks any legal choice at random: a yardstick",
-        ),
-        "take_n": (
-            "dsa_widget.deep_sea.bots.heuristics:TakeNBot",
-            "takes the first few treasures on the way down, then heads home",
-        ),
-        "depth": (
-            "dsa_widget.deep_sea.bots.heuristics:DepthBot",
-            "dives to a set depth, takes one treasure there, heads home",
-        ),
-        "air": (
-            "dsa_widget.deep_sea.bots.heuristics:AirAwareBot",
-            "keeps an eye on the air and turns back while it can still get home",
-        ),
-        "baseline": (
-            "dsa_widget.deep_sea.bots.heuristics:BaselineBot",
-            "the published C++ study's baseline: fixed rules for taking and turning back",
-        ),
-        "planner": (
-            "dsa_widget.deep_sea.bots.heuristics:PlannerBot",
-            "the baseline's plan with the air counted properly (the best rule of thumb here)",
-        ),
-        "mc": (
-            "dsa_widget.deep_sea.bots.search:MonteCarloBot",
-            "Monte Carlo: plays each choice out many times from what it may know",
-        ),
-        "ismcts": (
-            "dsa_widget.deep_sea.bots.search:ISMCTSBot",
-            "tree search over what it may know (information-set MCTS)",
-        ),
-    }
+    RandomBot, TakeNBot, DepthBot, AirAwareBot, BaselineBot, PlannerBot, MonteCarloBot, ISMCTSBot
 )
 BOTS.aliases["heuristic"] = "baseline"  # its name before version 0.3
-
 #: the names :func:`make_bot` knows, simplest first, and one line per bot, for menus
 BOT_NAMES, BOT_SUMMARIES = BOTS.names, BOTS.summaries
 

@@ -324,6 +324,7 @@ class MonteCarloBot(_SearchBot):
             self.playouts = self.DEFAULT_PLAYOUTS[0 if self.use_kernel and PLAYOUTS_COMPILED else 1]
 
     name = "mc"
+    summary = "Monte Carlo: plays each choice out many times from what it may know"
     SEVERAL_SELF = True
     KNOBS: ClassVar[dict[str, Any]] = {
         "playouts": None,
@@ -564,6 +565,7 @@ class ISMCTSBot(_SearchBot):
     """
 
     name = "ismcts"
+    summary = "tree search over what it may know (information-set MCTS)"
     # a single rollout per iteration: the kernel's cost per call (building its arrays) is more
     # than the Python rollout of a round's rest, so "auto" stays in Python (see _auto_kernel)
     AUTO_KERNEL = False

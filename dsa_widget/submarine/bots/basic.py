@@ -35,6 +35,7 @@ class RandomBot(Bot):
     """A uniformly random legal action (seeded): the yardstick."""
 
     name = "random"
+    summary = "any legal action at random: a yardstick"
 
     def decide(self, view: Any, legal: tuple[Any, ...]) -> tuple[Any, dict[str, Any]]:
         return self.rng.choice(legal), {"reason": "at random"}
@@ -99,6 +100,7 @@ class GreedyBot(Bot):
     """Collects what its hand can pay for, by the scoring rules; avoids paying opponents."""
 
     name = "greedy"
+    summary = "collects the new treasures its hand can pay for, avoids paying opponents where it can"
     KNOBS: ClassVar[dict[str, Any]] = {
         "dup_value": 0.3,
         "card_cost": 0.15,

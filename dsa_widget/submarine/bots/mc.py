@@ -50,6 +50,7 @@ class MonteCarloBot(Bot):
     """Determinized Monte Carlo: samples of its view, random rollouts, the best mean margin."""
 
     name = "mc"
+    summary = "Monte Carlo: tries each action on deals drawn from what it may know, keeps the best margin"
     KNOBS: ClassVar[dict[str, Any]] = {
         "samples": 12,
         "horizon": 60,

@@ -14,24 +14,13 @@ dsa_widget.core.bots.UnknownBotError: unknown bot 'nobody'; available: random, g
 from __future__ import annotations
 
 from ...core.bots import BotRegistry
+from .basic import GreedyBot, RandomBot
+from .mc import MonteCarloBot
 
 __all__ = ["BOTS", "BOT_NAMES", "BOT_SUMMARIES", "bot_class", "make_bot", "parse_bot_spec"]
 
-#: this game's bots, as the game registry names them, simplest first: each one's class and its
-#: one line for menus
-BOTS = BotRegistry.of(
-    {
-        "random": ("dsa_widget.submarine.bots.basic:RandomBot", "any legal action at random: a yardstick"),
-        "greedy": (
-            "dsa_widget.submarine.bots.basic:GreedyBot",
-            "collects the new treasures its hand can pay for, avoids paying opponents where it can",
-        ),
-        "mc": (
-            "dsa_widget.submarine.bots.mc:MonteCarloBot",
-            "Monte Carlo: tries each action on deals drawn from what it may know, keeps the best margin",
-        ),
-    }
-)
+#: this game's bots, as the game registry names them, simplest first
+BOTS = BotRegistry.of(RandomBot, GreedyBot, MonteCarloBot)
 #: the names :func:`make_bot` knows, simplest first, and one line per bot, for menus
 BOT_NAMES, BOT_SUMMARIES = BOTS.names, BOTS.summaries
 bot_class, make_bot, parse_bot_spec = BOTS.bot_class, BOTS.make_bot, BOTS.parse_bot_spec
