@@ -37,6 +37,7 @@ __all__ = [
     "BotLike",
     "BotRegistry",
     "Played",
+    "RandomBot",
     "UnknownBotError",
     "Until",
     "bot_name",
@@ -195,6 +196,21 @@ class Bot:
         changed = {k: v for k, v in self.knobs.items() if self.KNOBS.get(k) != v}
         args = [f"seed={self.seed!r}"] + [f"{k}={v!r}" for k, v in changed.items()]
         return f"{type(self).__name__}({', '.join(args)})"
+
+
+class RandomBot(Bot):
+    """Any legal action, uniformly at random (seeded): a game's yardstick, as it stands or
+    subclassed with the game's own ``summary``.
+
+    >>> RandomBot(seed=3)(None, ("roll", "hold")), RandomBot.name
+    ('roll', 'random')
+    """
+
+    name = "random"
+    summary = "any legal action at random: a yardstick"
+
+    def decide(self, view: Any, legal: tuple[Any, ...]) -> tuple[Any, dict[str, Any]]:
+        return self.rng.choice(legal), {"reason": "at random"}
 
 
 # ---------------------------------------------------------------------- moving

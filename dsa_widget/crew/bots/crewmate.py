@@ -38,6 +38,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
+from ...core import bots as core_bots
 from ...core.bots import Bot
 from ..cards import DECK, NCARDS, SUIT_MASK, card
 from ..playouts import PlayState, estimate_tricks, greedy_play
@@ -52,14 +53,10 @@ _HIGH = sum(1 << c for c in range(36) if _RANK[c] >= 8)
 _LOW = sum(1 << c for c in range(36) if _RANK[c] <= 4)
 
 
-class RandomBot(Bot):
+class RandomBot(core_bots.RandomBot):
     """Any legal action, uniformly at random (seeded)."""
 
-    name = "random"
     summary = "any legal choice at random: a yardstick"
-
-    def decide(self, view: Any, legal: tuple[Any, ...]) -> tuple[Any, dict[str, Any]]:
-        return self.rng.choice(legal), {"reason": "at random"}
 
 
 def hand_mask(view: CrewView) -> int:

@@ -26,19 +26,14 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any, ClassVar
 
+from ...core import bots as core_bots
 from ...core.bots import Bot
 
 __all__ = ["GreedyBot", "RandomBot", "ViewFacts"]
 
 
-class RandomBot(Bot):
+class RandomBot(core_bots.RandomBot):
     """A uniformly random legal action (seeded): the yardstick."""
-
-    name = "random"
-    summary = "any legal action at random: a yardstick"
-
-    def decide(self, view: Any, legal: tuple[Any, ...]) -> tuple[Any, dict[str, Any]]:
-        return self.rng.choice(legal), {"reason": "at random"}
 
 
 def _colour(tile: str) -> str:
