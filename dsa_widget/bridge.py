@@ -135,6 +135,7 @@ class GameWidget(anywidget.AnyWidget):
             players = ["You", *(f"Bot {q}" for q in range(1, n))]
             seats = {q: self.spec.default_bot for q in range(1, n)}
         reg = self.spec.bot_registry()
+        self._server: Any = None  # the Server of serve(), while it serves
         super().__init__(bot_delay=bot_delay, bot_names=list(reg.names), bot_help=dict(reg.summaries))
         presenter = self.PRESENTER() if self.PRESENTER is not None else None
         if game is not None:
@@ -314,12 +315,74 @@ class GameWidget(anywidget.AnyWidget):
         spec = game(cls.GAME)
         return cls(game=spec.from_record(read_document(source)), **kwargs)
 
-    def serve(self, **kwargs: Any) -> Any:
-        """Serve this game to a screen per player (``docs/SERVER.md``): the same game, its
-        seats; keywords as :func:`dsa_widget.server.serve`.  Needs the ``server`` extra."""
-        from .server import serve
+    @property
+    def serving(self) -> bool:
+        """True while :meth:`serve` serves this game (the board then shows public knowledge)."""
+        return self._server is not None and not self._server.table.closed
 
-        return serve(self, **kwargs)
+    @property
+    def server(self) -> Any:
+        """The :class:`~dsa_widget.server.Server` of :meth:`serve` (``None`` when not served)."""
+        return self._server
+
+    def serve(
+        self,
+        *,
+        host: str = "127.0.0.1",
+        port: int = 0,
+        record: str | os.PathLike[str] | None = None,
+        resume: str | os.PathLike[str] | None = None,
+        base_url: str | None = None,
+        allowed_origins: Sequence[str] = (),
+        fill: str | None = None,
+        limits: Any = None,
+        bot_delay: float | None = None,
+    ) -> Any:
+        """Serve this game (``docs/SERVER.md``; the ``server`` extra): a link per seat, each
+        seat's browser getting only its own view, and a spectator's link.  While it serves,
+        this board shows public knowledge and its clicks do not play; cells still drive the
+        game, and the seats' screens follow.  ``record``: the file written after every turn;
+        ``resume``: such a file, to go on after a kernel restart; ``fill``: the bot the
+        lobby's Start offers for empty seats (the game's usual one); ``bot_delay``: the
+        server's pause before a bot moves, in seconds (the board's own, by default).  When the
+        table closes the board is the notebook's again.
+
+        >>> from dsa_widget.pig import Pig
+        >>> w = Pig(players=["Ann", "Bob"], seed=1)
+        >>> srv = w.serve()
+        >>> w.serving, w.state["viewer"], srv.seat_url(1).startswith("http://127.0.0.1:")
+        (True, None, True)
+        >>> srv.stop(); w.serving, w.state["viewer"]
+        (False, 0)
+        """
+        from .server import Server, make_table
+        from .server.session_table import SessionTable
+
+        if self.serving:
+            raise RuntimeError("this board is served already: stop it first (srv.stop())")
+        if self.in_what_if:
+            self.session.back_to_real()
+        delay = self.bot_delay / 1000 if bot_delay is None else float(bot_delay)
+        if resume is not None:
+            table = make_table(resume=resume, record=record, limits=limits, bot_delay=delay)
+            served = table.game
+            if not isinstance(served, SessionTable) or served.spec.name != self.spec.name:
+                raise ValueError(f"{os.fspath(resume)} is not a record of a {self.spec.title} table")
+            self.session = served.session  # the resumed table's session is this board's now
+            self.session.on_change(self._publish)
+        else:
+            table = make_table(self, record=record, limits=limits, bot_delay=delay)
+        srv = Server(table, host=host, port=port, base_url=base_url, allowed_origins=allowed_origins)
+        srv.fill = fill if fill is not None else self.spec.default_bot
+        table.on_change(self._on_table_change)
+        self._server = srv.start()
+        self.session.changed()
+        return srv
+
+    def _on_table_change(self) -> None:
+        if self._server is not None and self._server.table.closed:
+            self._server = None
+            self.session.serving(False)  # the board is the notebook's again
 
     # ------------------------------------------------------------------ messages
 
@@ -450,6 +513,8 @@ class GameWidget(anywidget.AnyWidget):
         self.history_chunks = chunks  # sent only when it changed: once a chunk is full
         self.history_tail = tail
         self.state = self.session.screen()
+        if self.serving:
+            self._server.notify()  # the seats' screens follow a cell's change
 
     @traitlets.observe("paused")
     def _paused_changed(self, change: Any) -> None:

@@ -171,7 +171,6 @@ class DeepSea(GameWidget):
         game = self._make_game(source, setup)
         seats = seat_list(seats, len(game.players))  # (a bad seat raises before the board is made)
         self._ready = False
-        self._server: Any = None
         self._bytes: list[int] = []
         self._history_bytes: list[int] = []
         self._overlay_ms: list[float] = []
@@ -209,21 +208,6 @@ class DeepSea(GameWidget):
     def hot_seat(self) -> bool:
         """True when one device is passed round: the board shows only the seat to move."""
         return self.session.hot_seat
-
-    @property
-    def serving(self) -> bool:
-        """True while :meth:`serve` serves this game (the board then shows public knowledge)."""
-        return self._server is not None and not self._server.table.closed
-
-    @property
-    def server(self) -> Any:
-        """The :class:`~dsa_widget.server.Server` of :meth:`serve` (``None`` when not served)."""
-        return self._server
-
-    @property
-    def viewer(self) -> int | None:
-        """The seat whose private knowledge the screen shows (``None``: a shared screen)."""
-        return None if self.serving else self.session.viewer
 
     @property
     def reveal(self) -> bool:
@@ -459,60 +443,6 @@ class DeepSea(GameWidget):
         out = super().check_setup({k: v for k, v in setup.items() if k not in own})
         return {**out, **{k: setup[k] for k in own if setup.get(k) is not None}}
 
-    # ------------------------------------------------------------------ serving (docs/SERVER.md)
-
-    def serve(  # type: ignore[override]
-        self,
-        *,
-        host: str = "127.0.0.1",
-        port: int = 0,
-        record: str | os.PathLike[str] | None = None,
-        resume: str | os.PathLike[str] | None = None,
-        base_url: str | None = None,
-        allowed_origins: Sequence[str] = (),
-        fill: str | None = "planner",
-        limits: Any = None,
-    ) -> Any:
-        """Serve this game (docs/SERVER.md): a link per seat, each seat's browser getting only
-        its own view, and a spectator link.  While it serves, this board shows public knowledge
-        and its clicks do not play; cells still drive the game.  ``record``: the file written
-        after every turn; ``resume``: such a file, to go on after a kernel restart.
-
-        >>> w = DeepSea(players=["Ann", "Bob"], seed=1)
-        >>> srv = w.serve()
-        >>> w.viewer, srv.seat_url(1).startswith("http://127.0.0.1:")
-        (None, True)
-        >>> srv.stop(); w.serving
-        False
-        """
-        from ..server import Server, make_table
-
-        if self.serving:
-            raise RuntimeError("this board is served already: stop it first (srv.stop())")
-        if self.in_what_if:
-            self.session.back_to_real()
-        delay = self.bot_delay / 1000
-        if resume is not None:
-            from ..server.session_table import SessionTable
-
-            table = make_table(resume=resume, record=record, limits=limits, bot_delay=delay)
-            assert isinstance(table.game, SessionTable)
-            self.session = table.game.session  # the resumed table's session is this board's now
-            self.session.on_change(self._publish)
-        else:
-            table = make_table(self, record=record, limits=limits, bot_delay=delay)
-        srv = Server(table, host=host, port=port, base_url=base_url, allowed_origins=allowed_origins)
-        srv.fill = fill
-        table.on_change(self._on_table_change)
-        self._server = srv.start()
-        self.session.changed()
-        return srv
-
-    def _on_table_change(self) -> None:
-        if self._server is not None and self._server.table.closed:
-            self._server = None
-            self.session.serving(False)  # the board is the notebook's again
-
     # ------------------------------------------------------------------ publishing
 
     def _publish(self) -> None:
@@ -524,8 +454,6 @@ class DeepSea(GameWidget):
             sent += state_bytes(self.history_chunks[-1])
         self._history_bytes.append(sent)
         self._publish_overlay()
-        if self.serving:
-            self._server.notify()  # the seats' screens follow a cell's change
 
     def _publish_overlay(self) -> None:
         if not self.hints:

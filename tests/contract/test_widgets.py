@@ -168,6 +168,33 @@ def test_serving_a_board_serves_its_own_game(spec: GameSpec) -> None:
 
 
 @pytest.mark.parametrize("spec", PLATFORM, ids=IDS)
+def test_w_serve_serves_the_board_and_gives_it_back(spec: GameSpec) -> None:
+    """``w.serve()`` for every game: the board shows a spectator's screen, a cell's move
+    reaches the seats' pages at once, and when the table closes the board is the notebook's
+    again (whose screen it was before)."""
+    from server_helpers import Client
+
+    w = board(spec)
+    viewer = w.state["viewer"]
+    srv = w.serve(bot_delay=0.0)
+    try:
+        assert w.serving and w.server is srv and w.state["viewer"] is None
+        assert srv.fill == spec.default_bot
+        seat0 = Client(srv.base_url, srv.table.keys.seat_token(0))
+        seq = seat0.state_at_least(1)["seq"]
+        srv.call(lambda: w.play_bots() if w.is_bot_turn() else None)
+        g = w.game
+        legal = g.legal_actions() if g.to_move >= 0 else ()
+        srv.call(lambda: w.apply(legal[0]) if legal else w.chance())  # a cell acts
+        assert seat0.state_at_least(seq + 1)["history"]["n"] >= 1  # the page followed
+        with pytest.raises(RuntimeError, match="served already"):
+            w.serve()
+    finally:
+        srv.stop()
+    assert not w.serving and w.state["viewer"] == viewer
+
+
+@pytest.mark.parametrize("spec", PLATFORM, ids=IDS)
 def test_a_seats_screen_depends_only_on_what_it_may_know(spec: GameSpec) -> None:
     """Two games that seat 0 cannot tell apart (one drawn from its view) give seat 0 the very
     same screen: no synced trait holds a value it may not know."""
