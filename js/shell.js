@@ -164,11 +164,19 @@ export function drawSetupForm(setup, start) {
         values[o.key] = v;
       }),
     ),
-    (setup.schema || []).map((o) =>
-      optionField(o, o.default, (v) => {
-        options[o.key] = v;
-      }),
-    ),
+    // the rule options (where the game's sources differ) fold away: the usual game needs none
+    setup.schema?.length
+      ? h(
+          "details",
+          { class: "dsa-rule-options" },
+          h("summary", { text: `Rule options (${setup.schema.length}), each at its usual value unless changed` }),
+          setup.schema.map((o) =>
+            optionField(o, o.default, (v) => {
+              options[o.key] = v;
+            }),
+          ),
+        )
+      : null,
     h("div", { class: "dsa-field" }, h("label", { text: "Seed (the same seed, the same game)" }), seed),
     h("button", { type: "submit", class: "dsa-btn dsa-primary", "data-action": "new-game", text: "Start" }),
   );

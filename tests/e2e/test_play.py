@@ -352,13 +352,14 @@ def test_hostile_name_is_text_and_setup_panel_starts_a_game(lab, page, console):
     assert root.locator("img").count() == 0
     expect(root.locator(".dsa-status")).to_contain_text(HOSTILE)
     # the setup panel: 3 players, one a bot, 1 round, farthest-first sinking
-    root.locator(".dsa-setup summary").click()
+    root.locator("details.dsa-setup > summary").click()
     form = root.locator(".dsa-setup-form")
     form.get_by_label("Number of players").select_option("3")
     form.get_by_label("Player 3 name").fill("Cy </script>")
     form.get_by_label("Player 3: a person or a bot").select_option("random")
     form.get_by_label("Rounds").fill("1")
     form.get_by_label("Air per round").fill("12")
+    form.locator("details.dsa-rule-options > summary").click()  # the rule options fold away
     form.get_by_label("Order chips sink at a round's end").select_option(label="the farthest first")
     form.get_by_role("button", name="Start", exact=True).click()
     expect(root.locator(".dsa-player")).to_have_count(3)
@@ -368,7 +369,7 @@ def test_hostile_name_is_text_and_setup_panel_starts_a_game(lab, page, console):
         == "(1, 12, 'farthest_first', ['human', 'human', 'random'])"
     )
     # a bad setup is refused and the panel says why
-    root.locator(".dsa-setup summary").click() if not root.locator(".dsa-setup").evaluate(
+    root.locator("details.dsa-setup > summary").click() if not root.locator(".dsa-setup").evaluate(
         "d => d.open"
     ) else None
     form.get_by_label("Player 2 name").fill("   ")

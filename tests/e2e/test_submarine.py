@@ -68,6 +68,7 @@ def test_setup_panel_then_a_full_game_against_bots_by_clicks(lab, page, console)
     root.locator("details.dsa-setup > summary").click()
     form = root.locator("form.dsa-setup-form")
     expect(form).to_be_visible()
+    form.locator("details.dsa-rule-options > summary").click()  # the rule options fold away
     keys = "import json; print(json.dumps([o['key'] for o in w.setup['schema']]))"
     for name in json.loads(nb.execute(keys).stdout):
         option = form.locator(f'[data-option="{name}"]')
