@@ -122,6 +122,11 @@ class Presenter(Protocol):
         """A what-if's first state: ``state`` with what ``viewer`` cannot see drawn again
         (``None``: a spectator, who knows what every player knows)."""
 
+    def due(self, session: Session) -> tuple[float, Mapping[str, Any]] | None:
+        """What the game does by itself after a while (a timed mission's clock running out):
+        the seconds until then and the intent that does it (a served table sends it when
+        the time comes); ``None``: nothing is due."""
+
     def history_of(self, state: Any) -> tuple[Any, Sequence[tuple[int, Any]]] | None:
         """For a game given with a past (a record loaded): the state it started from and its
         ``(seat, action)`` steps (a chance step's action: :class:`ChanceOutcome`), so that the
@@ -160,6 +165,9 @@ class BasePresenter:
         return {**setup, "players": list(state.players)}
 
     def history_of(self, state: Any) -> tuple[Any, Sequence[tuple[int, Any]]] | None:
+        return None
+
+    def due(self, session: Session) -> tuple[float, Mapping[str, Any]] | None:
         return None
 
     def outcome_of(self, before: Any, after: Any) -> Any:

@@ -232,6 +232,15 @@ class CrewPresenter(BasePresenter):
             "running": running and not g.is_over,
         }
 
+    def due(self, session: Session) -> tuple[float, Mapping[str, Any]] | None:
+        """A timed mission's clock (R-12): the seconds it has left, and the timeout to send
+        when it runs out (a served table's pages send intents only: the table sends it)."""
+        g = session.game
+        left = self.clock_left()
+        if g.is_over or not g.timer_started or left is None:
+            return None
+        return left, {"type": "timeout"}
+
     # ------------------------------------------------------------------ intents of its own
 
     def next_attempt(self, session: Session, msg: Mapping[str, Any], who: int | None) -> None:

@@ -189,6 +189,18 @@ class SessionTable:
         if refusal is not None:
             raise IntentError(refusal.kind, refusal.message)
 
+    def deadline(self) -> float | None:
+        """Seconds until the game acts by itself (a timed mission's clock), ``None``: never."""
+        due = self.session.hooks.due(self.session)
+        return None if due is None else max(0.0, float(due[0]))
+
+    def on_deadline(self) -> None:
+        """The time came: the game's own intent for it (a refusal, such as a clock that has
+        not quite run out, changes nothing: the table asks again)."""
+        due = self.session.hooks.due(self.session)
+        if due is not None:
+            self.session.handle({**due[1], "seq": self.session.seq}, seat=None)
+
     def bot_due(self) -> bool:
         return not self.session.paused and self.session.is_bot_turn()
 

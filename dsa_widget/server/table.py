@@ -38,6 +38,9 @@ from .seats import SeatKeys
 
 __all__ = ["IntentError", "Table", "TableGame", "sidecar_path"]
 
+#: seconds after a game's deadline before the table acts (its clock then agrees it has passed)
+DEADLINE_SLACK = 0.05
+
 
 class IntentError(ValueError):
     """A frame the table refuses: ``kind`` says why (``stale``, ``seat``, ``illegal``, ...)."""
@@ -51,7 +54,8 @@ class TableGame(Protocol):
     """What a game gives the server: rules, seats and bots, screens per viewer, its record.
 
     Optional: ``may_act(seat)``, true when ``seat`` may send an intent although another seat is to move
-    (absent: only the seat to move may)."""
+    (absent: only the seat to move may); ``deadline()`` (seconds until the game acts by itself,
+    ``None``: never) with ``on_deadline()`` (it acts: a timed mission's clock runs out)."""
 
     @property
     def game(self) -> Any:
@@ -182,6 +186,7 @@ class Table:
         self._drainers: set[Callable[[], Awaitable[None]]] = set()
         self._listeners: list[Callable[[], None]] = []
         self._bot_timer: asyncio.TimerHandle | None = None
+        self._deadline_timer: asyncio.TimerHandle | None = None
         self.loop: asyncio.AbstractEventLoop | None = None
         #: (seq, perf_counter) of each change, for the load benchmark
         self.changes: list[tuple[int, float]] = []
@@ -266,6 +271,7 @@ class Table:
         self._persist()
         self._notify()
         self._schedule_bot()
+        self._schedule_deadline()
         return True
 
     def connections_changed(self) -> None:
@@ -358,8 +364,9 @@ class Table:
     def close(self) -> None:
         """No more intents; the screens say the table is closed."""
         self.closed = True
-        if self._bot_timer is not None:
-            self._bot_timer.cancel()
+        for timer in (self._bot_timer, self._deadline_timer):
+            if timer is not None:
+                timer.cancel()
         self.changed(force=True)
 
     # ------------------------------------------------------------------ bots
@@ -371,6 +378,28 @@ class Table:
         if self.loop is None or not self.started or self.paused or self.closed or not self.game.bot_due():
             return
         self._bot_timer = self.loop.call_later(self.bot_delay, self._bot_tick, self.seq)
+
+    def _schedule_deadline(self) -> None:
+        """A game that acts by itself after a while (a timed mission's clock): the table's
+        timer sends its intent when the time comes (the pages send only their seats' moves)."""
+        if self._deadline_timer is not None:
+            self._deadline_timer.cancel()
+            self._deadline_timer = None
+        deadline = getattr(self.game, "deadline", None)
+        left = deadline() if deadline is not None and self.started and not self.closed else None
+        if self.loop is None or left is None:
+            return
+        self._deadline_timer = self.loop.call_later(left + DEADLINE_SLACK, self._deadline_tick)
+
+    def _deadline_tick(self) -> None:
+        self._deadline_timer = None
+        if self.closed or not self.started:
+            return
+        act = getattr(self.game, "on_deadline", None)
+        if act is not None:
+            act()
+        if not self.changed():
+            self._schedule_deadline()  # not quite yet: ask again
 
     def _bot_tick(self, seq: int) -> None:
         self._bot_timer = None
@@ -411,9 +440,10 @@ class Table:
         return k
 
     def attach_loop(self, loop: asyncio.AbstractEventLoop) -> None:
-        """The loop the bots' timers run on (the server's)."""
+        """The loop the bots' and the clock's timers run on (the server's)."""
         self.loop = loop
         self._schedule_bot()
+        self._schedule_deadline()
 
     def status(self) -> dict[str, Any]:
         """Seats, who holds them and the game's progress (what the lobby shows)."""

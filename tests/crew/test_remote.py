@@ -6,6 +6,7 @@ command line and the page's bundle."""
 from __future__ import annotations
 
 import json
+import types
 from typing import Any
 
 import pytest
@@ -332,3 +333,44 @@ def test_in_a_free_window_a_seat_communicates_off_its_turn_and_does_nothing_else
     # now it has no token left: off its turn it may send nothing
     err = t.handle(q, {"type": "intent", "seq": t.seq, "choice": comm})
     assert err is not None and err["kind"] == "seat"
+
+
+class _Timers:
+    """A loop that only records the table's timers (``call_later``): the test runs them."""
+
+    def __init__(self) -> None:
+        self.calls: list[tuple[float, Any]] = []
+
+    def call_later(self, delay: float, fn: Any, *args: Any) -> Any:
+        self.calls.append((delay, lambda: fn(*args)))
+        return types.SimpleNamespace(cancel=lambda: None)
+
+
+def test_a_served_timed_mission_ends_when_its_clock_runs_out() -> None:
+    """R-12 at a served table: the pages send their seats' moves only, so the table's own timer
+    sends the timeout when the mission's clock runs out (before, the mission never ended)."""
+    from dsa_widget.crew.widget import Crew
+    from dsa_widget.server import make_table
+    from dsa_widget.server.table import DEADLINE_SLACK
+
+    w = Crew(
+        players=["Ann", "Bob", "Cy"],
+        viewer=0,
+        seats={1: "random", 2: "random"},
+        seed=3,
+        mission={"target": 2, "timer_seconds": 60},
+    )
+    while not w.game.timer_started:
+        w.bot_move() if w.is_bot_turn() else w.apply(w.state["legal"][0])
+    table = make_table(w)
+    timers = _Timers()
+    table.started = True
+    table.attach_loop(timers)
+    delay, fire = timers.calls[-1]
+    assert DEADLINE_SLACK < delay <= 60 + DEADLINE_SLACK  # the time the clock has left, and a little
+    fire()  # early by Python's clock: nothing changes, and the table asks again
+    assert not w.game.is_over and len(timers.calls) == 2
+    w.session.presenter._clock_start -= 61  # the clock ran out
+    timers.calls[-1][1]()
+    assert w.game.outcome is not None and w.game.outcome.result == "failure"
+    assert table.game.deadline() is None  # nothing more is due
