@@ -498,6 +498,18 @@ export function mountShell({ model, el }, game) {
     if (curtain) parts.push(drawCurtain(st.curtain, { pending, show: () => act({ type: "show_seat" }) }));
     else
       parts.push(game.draw(st, act, { pending, remote: remote(), model, root, redraw: draw, focus: keys.focus, say }));
+    // how the game ended, and Play again, right under the board
+    if (st.over && game.banner !== false)
+      parts.push(h("p", { class: "dsa-banner dsa-over", role: "status", "data-action": "game-over", text: status }));
+    if (st.over && st.mode === "real" && !remote() && game.playAgain !== false)
+      parts.push(
+        h("button", {
+          class: "dsa-btn dsa-primary",
+          "data-action": "play-again",
+          onclick: () => act({ type: "play_again" }),
+          text: "Play again",
+        }),
+      );
     parts.push(bars(st));
     // the last few steps in words: up to the step shown when the board shows the past
     const labels = st.history?.labels || [];
@@ -513,17 +525,6 @@ export function mountShell({ model, el }, game) {
         ),
       );
     }
-    if (st.over && game.banner !== false)
-      parts.push(h("p", { class: "dsa-banner dsa-over", role: "status", "data-action": "game-over", text: status }));
-    if (st.over && !remote() && game.playAgain !== false)
-      parts.push(
-        h("button", {
-          class: "dsa-btn dsa-primary",
-          "data-action": "play-again",
-          onclick: () => act({ type: "play_again" }),
-          text: "Play again",
-        }),
-      );
     replaceChildren(view, parts);
     const setup = model.get("setup") || {};
     const key = !remote() && game.setup !== false ? JSON.stringify(setup) : "";
