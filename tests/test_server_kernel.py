@@ -70,7 +70,8 @@ def test_kill_the_kernel_then_resume_from_the_record(tmp_path):
         assert mid["step"] == "search" and mid["turn"] == 3  # a turn under way, dice rolled
         before = json.loads(run(kc, "print(json.dumps(w.game.state_dict()))"))
         notebook = json.loads(run(kc, "print(json.dumps(w.state))"))
-        assert notebook["viewer"] is None and notebook["served"]  # the notebook's board: public only
+        assert notebook["viewer"] is None  # the notebook's board: public only
+        assert run(kc, "print(w.serving)").strip() == "True"
         ann.close()
         bob.close()
 
