@@ -178,7 +178,8 @@ def test_estimated_home_chance_brackets_the_exact_one():
     assert "95% interval" in repr(est)
 
 
-@pytest.mark.parametrize("seed", range(8))
+# 2,000 playouts per seat and policy: the fast tier keeps the first state
+@pytest.mark.parametrize("seed", [0, *(pytest.param(s, marks=pytest.mark.slow) for s in range(1, 8))])
 def test_estimated_home_chance_agrees_with_exact_on_random_states(seed):
     """Random small states, every seat (also divers who have not dived yet: staying in the
     submarine until the round ends counts as back), both policies: within 4 standard errors."""
@@ -233,7 +234,15 @@ def test_heuristic_bots_take_the_fast_path_with_the_same_choices(name):
     assert fast.wins == slow.wins
 
 
-@pytest.mark.parametrize("bots", [None, "planner", ["random", "planner", "simple", "planner"]])
+# 6,000 playouts each: the fast tier keeps the default bots (test_kernel checks each policy's rule)
+@pytest.mark.parametrize(
+    "bots",
+    [
+        None,
+        pytest.param("planner", marks=pytest.mark.slow),
+        pytest.param(["random", "planner", "simple", "planner"], marks=pytest.mark.slow),
+    ],
+)
 def test_the_playout_kernel_gives_the_same_estimate(bots):
     """engine="auto" plays these bots on the compiled kernel (one draw of the hidden values per
     block, each playout dealing the unseen ones anew); the chances agree with the rules

@@ -114,11 +114,13 @@ def test_kernel_compiled_and_plain_equal_both_python_dps() -> None:
     assert not bad and compared >= 120, bad[:3]
 
 
+@pytest.mark.slow  # seconds of Python DPs: the fast tier compares on the small positions above
 def test_kernel_equals_the_python_dps_on_bigger_positions() -> None:
     bad, compared = compare(150, first_seed=5_000, plain=False, budget=10_000)
     assert not bad, bad[:3]
 
 
+@pytest.mark.slow  # seconds of reference DPs: the fast tier compares with it on the positions above
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**32), seat=st.integers(0, 5), keep=st.booleans())
 def test_home_chance_is_the_references_on_hypothesis_positions(seed: int, seat: int, keep: bool) -> None:
@@ -327,6 +329,7 @@ def _script(positions: int, env: dict[str, str], prelude: str = "") -> str:
     return out.stdout.strip().splitlines()[-1]
 
 
+@pytest.mark.slow  # a second process: the fast tier runs the one without an importable numba
 def test_without_numba_env_var() -> None:
     assert _script(80, {"DSA_WIDGET_NO_NUMBA": "1"}) == "ok False 80"
 

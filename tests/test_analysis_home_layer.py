@@ -77,6 +77,7 @@ def test_a_capped_sum_is_the_exact_fraction_or_none() -> None:
     assert checked == 60
 
 
+@pytest.mark.slow  # bisections in plain Python: the fast tier keeps the wrong cap caught below
 def test_the_least_cap_is_the_same_compiled_and_plain_and_is_tight() -> None:
     """Bisection finds the cap a sum needs (its largest layer): one less gives up, it answers;
     the compiled kernel and its plain-Python copy need the very same cap."""

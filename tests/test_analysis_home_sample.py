@@ -75,6 +75,7 @@ def test_compiled_and_plain_python_draw_the_same_hits() -> None:
     assert checked == 40
 
 
+@pytest.mark.slow  # 180,000 descents: the fast tier keeps the settled positions and the plain copy
 def test_the_hits_estimate_the_exact_chance() -> None:
     """Within 4.5 standard errors on every position (fixed seeds: the same verdict every run),
     and the errors, scaled, look like a standard normal's overall."""
@@ -93,6 +94,7 @@ def test_the_hits_estimate_the_exact_chance() -> None:
     assert 0.5 < math.sqrt(sum(z * z for z in zs) / len(zs)) < 1.6
 
 
+@pytest.mark.slow  # exact sums of crowded positions take seconds
 def test_crowded_positions_past_the_live_budget() -> None:
     """Five and six divers deep, the positions the overlay estimates: the DP's float and the
     estimate agree within their sampling error."""

@@ -239,6 +239,8 @@ def standard():
     return pol, e, e.reachable(solo_game(seed=0))
 
 
+# the walks and simulations of the standard game are slow (seconds each): the fast tier checks
+# the same properties on the short paths above and on SMALL
 @pytest.mark.slow
 def test_standard_policy_value_beats_the_simplified_model():
     pol = solo_policy()
@@ -250,6 +252,7 @@ def test_standard_policy_value_beats_the_simplified_model():
     assert short.exact_value > short_old.exact_value
 
 
+@pytest.mark.slow
 def test_standard_policy_exact_value_is_the_engines(standard):
     """Walk every state the bot reaches on the engine (standard path, 25 air): its exact
     expected banked value is the policy's exact value."""
@@ -257,6 +260,7 @@ def test_standard_policy_exact_value_is_the_engines(standard):
     assert e.policy(solo_game(seed=0)) == pol.exact_value
 
 
+@pytest.mark.slow
 def test_standard_policy_value_matches_engine_simulation():
     pol = solo_policy()
     scores = play_solo(pol, 2000, seed=1)
@@ -265,7 +269,12 @@ def test_standard_policy_value_matches_engine_simulation():
 
 
 @pytest.mark.parametrize(
-    "air,levels", [(6, (1, 1, 2, 2, 3)), (10, (1, 2, 2, 3, 3, 4, 4)), (15, (1,) * 4 + (4,) * 4)]
+    "air,levels",
+    [
+        (6, (1, 1, 2, 2, 3)),
+        pytest.param(10, (1, 2, 2, 3, 3, 4, 4), marks=pytest.mark.slow),
+        pytest.param(15, (1,) * 4 + (4,) * 4, marks=pytest.mark.slow),
+    ],
 )
 def test_small_policies_value_matches_engine_simulation(air, levels):
     pol = solo_policy(air=air, levels=levels)
@@ -275,6 +284,7 @@ def test_small_policies_value_matches_engine_simulation(air, levels):
     assert abs(m - pol.value) <= 4 * se, (m, se, pol.value)
 
 
+@pytest.mark.slow
 def test_standard_no_single_choice_deviation_improves_on_a_sample(standard):
     """A random sample of the reachable decision states of the standard game: no other legal
     choice, followed by the policy, does better; and late in the round (where the brute force
@@ -328,11 +338,16 @@ def test_optimal_beats_fixed_rules():
 # ---------------------------------------------------------------- table, heat map, bot
 
 
-def test_table_and_heatmap_agree_with_the_policy_where_it_goes(standard):
+@pytest.mark.parametrize("game", ["small", pytest.param("standard", marks=pytest.mark.slow)])
+def test_table_and_heatmap_agree_with_the_policy_where_it_goes(game, request):
     """Every turn-back moment the bot meets on the engine is a cell the table shows, with the
-    bot's choice; every cell it shows as reached is met."""
-    small = solo_policy(**SMALL)
-    for pol, states in [(small, Engine(small.bot).reachable(solo_game(seed=0, **SMALL))), standard[::2]]:
+    bot's choice; every cell it shows as reached is met (on SMALL, and on the standard game)."""
+    if game == "small":
+        small = solo_policy(**SMALL)
+        cases = [(small, Engine(small.bot).reachable(solo_game(seed=0, **SMALL)))]
+    else:
+        cases = [request.getfixturevalue("standard")[::2]]
+    for pol, states in cases:
         met: dict = {}
         for h in states:
             if h.step == "turn_back":

@@ -486,13 +486,14 @@ def test_mc_with_several_own_policies_takes_the_best_for_each_choice():
     assert "self_rollout" not in one.decide(view, legal)[1]
 
 
-def test_search_engines_estimate_the_same_values():
-    """The search bots' playouts on the compiled kernel (engine="kernel", the default for the
-    planner and random rollouts) and in Python (engine="python") are the same estimate: the
-    values of each choice agree within sampling error, on both horizons."""
+def _a_search_decision() -> Game:
     g = Game(players=3, seed=21)
     while not (g.step == "search" and "take" in g.legal_choices() and g.current_player == 0):
         g.apply("roll" if g.step == "roll" else ("continue" if "continue" in g.legal_choices() else "none"))
+    return g
+
+
+def _a_late_turn_back_decision() -> Game:
     g2 = Game(players=2, seed=5)  # a turn-back decision, later in a round
     while not (g2.step == "turn_back" and g2.carrying[g2.current_player] and g2.air < 20):
         lg = g2.legal_choices()
@@ -501,18 +502,35 @@ def test_search_engines_estimate_the_same_values():
             if g2.step == "roll"
             else ("take" if "take" in lg else lg[-1] if "continue" in lg else lg[0])
         )
-    for game in (g, g2):
-        for horizon in ("round", "game"):
-            view, legal = game.view(game.current_player), game.legal_choices()
-            est = {}
-            for engine in ("kernel", "python"):
-                bot = make_bot("mc", seed=3, playouts=1000, horizon=horizon, engine=engine)
-                bot(view, legal)
-                est[engine] = bot.last_explanation["values"]
-            for c in legal:
-                # rewards lie in [-0.2, 1.2], a standard deviation of at most 0.7: a standard
-                # error of at most 0.022 each, 0.031 for the difference; 0.12 is about 4 of them
-                assert abs(est["kernel"][c] - est["python"][c]) < 0.12, (horizon, c, est)
+    return g2
+
+
+# 1,000 playouts in Python per case: the fast tier keeps one position and one horizon
+@pytest.mark.parametrize(
+    "position,horizon",
+    [
+        (_a_search_decision, "round"),
+        pytest.param(_a_search_decision, "game", marks=pytest.mark.slow),
+        pytest.param(_a_late_turn_back_decision, "round", marks=pytest.mark.slow),
+        pytest.param(_a_late_turn_back_decision, "game", marks=pytest.mark.slow),
+    ],
+    ids=["search-round", "search-game", "turn_back-round", "turn_back-game"],
+)
+def test_search_engines_estimate_the_same_values(position, horizon):
+    """The search bots' playouts on the compiled kernel (engine="kernel", the default for the
+    planner and random rollouts) and in Python (engine="python") are the same estimate: the
+    values of each choice agree within sampling error, on both horizons."""
+    game = position()
+    view, legal = game.view(game.current_player), game.legal_choices()
+    est = {}
+    for engine in ("kernel", "python"):
+        bot = make_bot("mc", seed=3, playouts=1000, horizon=horizon, engine=engine)
+        bot(view, legal)
+        est[engine] = bot.last_explanation["values"]
+    for c in legal:
+        # rewards lie in [-0.2, 1.2], a standard deviation of at most 0.7: a standard
+        # error of at most 0.022 each, 0.031 for the difference; 0.12 is about 4 of them
+        assert abs(est["kernel"][c] - est["python"][c]) < 0.12, (horizon, c, est)
 
 
 def test_engine_knob():

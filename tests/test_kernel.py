@@ -190,8 +190,10 @@ def test_this_process_compiles_with_numba() -> None:
     assert COMPILED and kernel.COMPILED
 
 
-def test_differential_compiled() -> None:
-    assert differential(3000, seed=1) == []
+# the fast tier checks the first 300 of the 3,000 games (the same ones: one random stream)
+@pytest.mark.parametrize("games", [300, pytest.param(3000, marks=pytest.mark.slow)])
+def test_differential_compiled(games: int) -> None:
+    assert differential(games, seed=1) == []
 
 
 def test_differential_plain_python_in_process() -> None:
@@ -209,6 +211,7 @@ def _script(games: int, env: dict[str, str], prelude: str = "") -> str:
     return out.stdout.strip().splitlines()[-1]
 
 
+@pytest.mark.slow  # a second process: the fast tier runs the one without an importable numba
 def test_differential_without_numba_env_var() -> None:
     assert _script(300, {"DSA_WIDGET_NO_NUMBA": "1"}) == "ok False 300 numba-absent"
 

@@ -105,7 +105,9 @@ def test_metadata_and_spaces():
 # ---------------------------------------------------------------------- whole games
 
 
-@pytest.mark.parametrize("players", [2, 4, 6])
+@pytest.mark.parametrize(
+    "players", [2, pytest.param(4, marks=pytest.mark.slow), pytest.param(6, marks=pytest.mark.slow)]
+)
 def test_whole_games_with_random_masked_actions(players):
     e = env(players=players)
     rng = random.Random(players)
@@ -750,6 +752,7 @@ def test_the_hidden_value_check_catches_a_leaking_kernel():
     assert first_difference(envs, 3) is not None
 
 
+@pytest.mark.slow  # two more processes: the kernel-backed env is checked against the Game above
 def test_without_numba_the_env_runs_on_a_game():
     """DSA_WIDGET_NO_NUMBA=1: the Game-backed environment, with the same observations and the
     same games as the kernel-backed one here."""
