@@ -350,8 +350,14 @@ def first_leak(game, observe, seed):
     return None, step
 
 
+# longer games, more seats, more observers: the fast tier keeps the two-player case
 @pytest.mark.parametrize(
-    "players,options", [(2, {}), (4, {"reveal": "owner"}), (6, {"sink_order": "pickup"})]
+    "players,options",
+    [
+        (2, {}),
+        pytest.param(4, {"reveal": "owner"}, marks=pytest.mark.slow),
+        pytest.param(6, {"sink_order": "pickup"}, marks=pytest.mark.slow),
+    ],
 )
 def test_no_observation_holds_a_hidden_value(players, options):
     game = load(players=players, **options)

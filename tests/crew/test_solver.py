@@ -276,9 +276,19 @@ def random_position(
     return g
 
 
+# brute forces with four tricks left take up to a second each: those run in the slow tier
 @pytest.mark.parametrize(
     ("players", "left"),
-    [(4, 2), (4, 3), (3, 3), (5, 3), (2, 3), (4, 4), (2, 4), (5, 4)],
+    [
+        (4, 2),
+        (4, 3),
+        (3, 3),
+        (5, 3),
+        (2, 3),
+        pytest.param(4, 4, marks=pytest.mark.slow),
+        pytest.param(2, 4, marks=pytest.mark.slow),
+        pytest.param(5, 4, marks=pytest.mark.slow),
+    ],
 )
 def test_random_positions_match_brute_force(players: int, left: int) -> None:
     found = 0

@@ -110,7 +110,8 @@ print(kernel.COMPILED, bad, t.digest(20, 77))
 @pytest.mark.parametrize(
     ("prelude", "env"),
     [
-        ("", {"DSA_WIDGET_NO_NUMBA": "1"}),
+        # one more process each: the fast tier runs the one without an importable numba
+        pytest.param("", {"DSA_WIDGET_NO_NUMBA": "1"}, marks=pytest.mark.slow),
         ("import sys; sys.modules['numba'] = None\n", {"DSA_WIDGET_NO_NUMBA": ""}),
     ],
     ids=["env-switch", "numba-not-importable"],
