@@ -126,12 +126,16 @@ def test_returns_are_the_scores_or_shares_of_the_win(mode):
 # ---------------------------------------------------------------------- OpenSpiel's own checks
 
 
-@pytest.mark.parametrize("players", [2, 4, 6])
+# more seats, longer games: the fast tier keeps two players
+BIGGER = [pytest.param(4, marks=pytest.mark.slow), pytest.param(6, marks=pytest.mark.slow)]
+
+
+@pytest.mark.parametrize("players", [2, *BIGGER])
 def test_random_sim_test(players):
     pyspiel.random_sim_test(load(players=players), num_sims=2, serialize=False, verbose=False)
 
 
-@pytest.mark.parametrize("players", [2, 4, 6])
+@pytest.mark.parametrize("players", [2, *BIGGER])
 def test_random_sim_test_with_serialisation(players):
     pyspiel.random_sim_test(load(players=players, rounds=2), num_sims=1, serialize=True, verbose=False)
 

@@ -630,6 +630,7 @@ def kernel_difference(setups, *, games_per_setup=1, wrong=None) -> tuple[str | N
     return None, seen
 
 
+@pytest.mark.slow  # 70 whole games: the fast tier compares the 24 below (the same check)
 def test_the_kernel_backed_env_plays_exactly_the_game():
     """Many random games (2-6 players, random options, short custom paths, the sink step), the
     kernel-backed environment against the Game-backed one and against the encoded views of its

@@ -35,7 +35,11 @@ def _fields(s: FastState) -> tuple[Any, ...]:
     )
 
 
-@pytest.mark.parametrize("options", _OPTIONS)
+# 60 whole games twice per option set: the fast tier plays the first set (the families below
+# still run every set)
+@pytest.mark.parametrize(
+    "options", [o if i == 0 else pytest.param(o, marks=pytest.mark.slow) for i, o in enumerate(_OPTIONS)]
+)
 def test_the_fast_loop_plays_the_engines_random_games(options: dict[str, Any]) -> None:
     """60 games per option set (2-5 players): the fast loop and ``random_playout`` with the same
     seed make the same choices, action for action, and end alike."""
