@@ -329,11 +329,13 @@ def _script(positions: int, env: dict[str, str], prelude: str = "") -> str:
     return out.stdout.strip().splitlines()[-1]
 
 
-@pytest.mark.slow  # a second process: the fast tier runs the one without an importable numba
+# second processes: the fast tier's numba-less home DP is test_analysis_home_layer's overlay
+@pytest.mark.slow
 def test_without_numba_env_var() -> None:
     assert _script(80, {"DSA_WIDGET_NO_NUMBA": "1"}) == "ok False 80"
 
 
+@pytest.mark.slow
 def test_with_numba_not_importable() -> None:
     assert (
         _script(40, {"DSA_WIDGET_NO_NUMBA": ""}, "import sys; sys.modules['numba'] = None;") == "ok False 40"

@@ -304,6 +304,7 @@ def test_standard_no_single_choice_deviation_improves_on_a_sample(standard):
             assert e.best(g) == v
 
 
+@pytest.mark.slow  # 3,000 simulated games
 def test_optimal_beats_fixed_rules():
     """Simple rules simulated in the engine never beat the optimal value (by more than noise)."""
     pol = solo_policy()

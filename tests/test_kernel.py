@@ -211,11 +211,13 @@ def _script(games: int, env: dict[str, str], prelude: str = "") -> str:
     return out.stdout.strip().splitlines()[-1]
 
 
-@pytest.mark.slow  # a second process: the fast tier runs the one without an importable numba
+# second processes: the fast tier checks the plain kernel in this process (above)
+@pytest.mark.slow
 def test_differential_without_numba_env_var() -> None:
     assert _script(300, {"DSA_WIDGET_NO_NUMBA": "1"}) == "ok False 300 numba-absent"
 
 
+@pytest.mark.slow
 def test_differential_with_numba_not_importable() -> None:
     blocked = "import sys; sys.modules['numba'] = None;"
     assert _script(150, {"DSA_WIDGET_NO_NUMBA": ""}, blocked) == "ok False 150 numba-absent"

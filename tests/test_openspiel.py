@@ -505,6 +505,7 @@ def test_openspiel_ismcts_plays_complete_games():
         assert decisions >= 2 and len(s.returns()) == players
 
 
+@pytest.mark.slow  # whole games with search: the bot's own tests below stay fast
 def test_ismcts_bot_in_our_tournament():
     bot = osp.IsmctsBot(simulations=6)
     res = tournament([bot, "planner"], games=4, workers=1, progress=False, seed=3)
