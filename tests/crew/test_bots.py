@@ -235,6 +235,7 @@ def test_same_view_same_action_mid_game(name: str) -> None:
 # ---------------------------------------------------------------------------- strength and tables
 
 
+@pytest.mark.slow
 def test_search_beats_random_at_a_low_target() -> None:
     """Paired sample: the same 20 five-seat attempts at target 1 for both bots.  Measured with
     40 attempts (seed 1): random 9/40 (22.5%), search 35/40 (87.5%), a gap of 26 where the sd

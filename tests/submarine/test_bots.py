@@ -107,6 +107,7 @@ def _lower_bound(res: Any, bot: str) -> float:
     return lo
 
 
+@pytest.mark.slow
 def test_greedy_beats_random() -> None:
     """Seeded, seats rotated: the 95% Wilson lower bound of greedy's win rate is above the fair
     share, in 2- and 4-player games."""
@@ -116,6 +117,7 @@ def test_greedy_beats_random() -> None:
     assert _lower_bound(res, "greedy") > 0.25
 
 
+@pytest.mark.slow
 def test_mc_beats_random() -> None:
     res = tournament([MonteCarloBot(**FAST_MC), "random"], games=12, seed=4, workers=1, progress=False)
     assert _lower_bound(res, "mc") > 0.5
