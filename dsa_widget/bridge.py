@@ -509,10 +509,10 @@ class GameWidget(anywidget.AnyWidget):
     def _publish(self) -> None:
         self.paused = self.session.paused
         self.setup = self.setup_data()
-        chunks, tail = self._frames()
+        self.state = self.session.screen()  # first: the board is what a click waits for
+        chunks, tail = self._frames()  # then the past, for a page that replays it with no kernel
         self.history_chunks = chunks  # sent only when it changed: once a chunk is full
         self.history_tail = tail
-        self.state = self.session.screen()
         if self.serving:
             self._server.notify()  # the seats' screens follow a cell's change
 
