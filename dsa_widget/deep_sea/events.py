@@ -74,6 +74,8 @@ def describe(event: Mapping[str, Any], players: Sequence[str]) -> str | None:
 
     >>> describe({"type": "take", "seat": 0, "space": 3, "item": [2]}, ["You", "Bot"])
     'You pick up a level-2 chip on space 3'
+    >>> describe({"type": "round_start", "round": 1, "air": 25, "first": 0}, ["You", "Bot"])
+    'Round 1 starts with 25 air; You go first.'
     """
     who = players[event["seat"]] if "seat" in event else ""
     s = _describe(event, players, who)
@@ -83,7 +85,9 @@ def describe(event: Mapping[str, Any], players: Sequence[str]) -> str | None:
 def _describe(event: Mapping[str, Any], players: Sequence[str], who: str) -> str | None:
     t = event["type"]
     if t == "round_start":
-        return f"Round {event['round']} starts with {event['air']} air; {players[event['first']]} goes first."
+        first = players[event["first"]]
+        go = "go" if first.strip().lower() == "you" else "goes"
+        return f"Round {event['round']} starts with {event['air']} air; {first} {go} first."
     if t == "turn":
         return None
     if t == "breathe":

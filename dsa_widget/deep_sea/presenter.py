@@ -53,7 +53,7 @@ __all__ = ["DeepSeaPresenter"]
 #: the log lines a step of the synced history carries (its screens stay small)
 PAST_LOG_LINES = 3
 #: what only the live game's screen needs
-_LIVE_ONLY = ("bot_said", "summary", "seq")
+_LIVE_ONLY = ("summary", "seq")
 
 #: what a bot's card says under ``reveal="owner"`` after its choice (as the served table did)
 _SECRET_REASONS = "(its reasons may rest on what only it knows)"
@@ -367,7 +367,8 @@ class DeepSeaPresenter(BasePresenter):
         if mode == "whatif":  # a sampled what-if's own setup is made up: the real game's
             st["setup"] = setup_summary(session.real.current, reveal_all=reveal)
         st["mode"] = mode
-        st["bot_said"] = self.bot_said(session)
+        # what the bots said of their last choices: the live game's (a past step has none)
+        st["bot_said"] = self.bot_said(session) if mode != "history" else {}
         st["summary"] = summary
         return st
 
@@ -378,4 +379,5 @@ class DeepSeaPresenter(BasePresenter):
         for key in _LIVE_ONLY:
             st.pop(key, None)
         st["log"] = st["log"][-PAST_LOG_LINES:]
+        st["bot_said"] = {}  # what the bots said is the live game's
         return st
