@@ -120,7 +120,7 @@ def make_table(
         if spec is None or spec.table_class() is None:
             raise ValueError(f"{os.fspath(resume)}: not a record of a game this server knows ({fmt[:40]!r})")
         table_game = spec.table_class().resume(
-            resume, side["seats"], side.get("pending"), bot_seed=bot_seed, bot_delay_ms=delay_ms
+            resume, side["seats"], side=side, bot_seed=bot_seed, bot_delay_ms=delay_ms
         )
         return Table(
             table_game,

@@ -28,7 +28,7 @@ from typing import Any
 from ..core.records import read_document
 from ..core.registry import game_of
 from ..core.session import HUMAN, OUTSIDE, Session
-from .table import IntentError
+from .table import IntentError, resume_point
 
 __all__ = ["SessionTable"]
 
@@ -233,11 +233,20 @@ class SessionTable:
 
     @classmethod
     def resume(
-        cls, record: Any, seats: Sequence[Any], pending: Sequence[Any] | None = None, **kwargs: Any
+        cls,
+        record: Any,
+        seats: Sequence[Any],
+        pending: Sequence[Any] | None = None,
+        *,
+        side: Mapping[str, Any] | None = None,
+        **kwargs: Any,
     ) -> SessionTable:
         """The table of a record this server wrote (a path or the record), its seat labels and
         the actions of the turn under way (checked as they are replayed); a seat a bot function
-        played (its label is no bot name) comes back as a human's."""
+        played (its label is no bot name) comes back as a human's.  ``side``: the sidecar the
+        seats and actions come from; its ``turns`` is checked against the record's
+        (:func:`~dsa_widget.server.table.resume_point`: a crash between the record's write and
+        the sidecar's replays nothing twice)."""
         if isinstance(record, (str, os.PathLike)):
             record = json.loads(Path(record).read_text(encoding="utf-8"))
         doc = read_document(record)
@@ -247,6 +256,8 @@ class SessionTable:
         if spec is None:
             raise ValueError("not a record of a registered game")
         g = spec.from_record(doc)
+        if side is not None:
+            pending = resume_point(side, int(g.turn_number))
         names = set(spec.bot_registry().names)
         specs = [s if s == HUMAN or s in names else HUMAN for s in seats]
         try:

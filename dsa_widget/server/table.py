@@ -36,7 +36,7 @@ from typing import Any, Protocol
 from .limits import Limits
 from .seats import SeatKeys
 
-__all__ = ["IntentError", "Table", "TableGame", "sidecar_path"]
+__all__ = ["IntentError", "Table", "TableGame", "read_sidecar", "resume_point", "sidecar_path"]
 
 #: seconds after a game's deadline before the table acts (its clock then agrees it has passed)
 DEADLINE_SLACK = 0.05
@@ -283,18 +283,27 @@ class Table:
         self.changed(force=True)
 
     def _persist(self) -> None:
+        """Write the record (when a turn ended since the last one) and then the sidecar.
+
+        Two atomic writes, and a crash may fall between them: the sidecar names the turns
+        of the record it goes with (``turns``) and holds only the actions after them
+        (``pending``), so :func:`resume_point` can tell a record that went one write ahead
+        (its pending actions are in it already) from one that belongs to the sidecar.  A
+        record is written whenever its turn count changed, also when the change ended past a
+        turn's end (an intent that let a bot or a forced step go on)."""
         if self.record_path is None:
             return
         g = self.game
-        if g.at_turn_boundary and g.turn_number != self._written_turns:
-            _write_atomic(self.record_path, json.dumps(g.to_record(), indent=1) + "\n")
+        if g.turn_number != self._written_turns:
+            # mode 0600 like the sidecar: the record holds every hidden value of the game
+            _write_atomic(self.record_path, json.dumps(g.to_record(), indent=1) + "\n", mode=0o600)
             self._written_turns = g.turn_number
         side = {
             "format": "dsa_widget/table@1",
             "keys": self.keys.to_dict(),
             "seats": list(g.seats),
             "started": self.started,
-            "turns": g.turn_number,
+            "turns": self._written_turns,
             "pending": [] if g.at_turn_boundary else g.pending(),
         }
         # the links open the seats: only the owner may read them
@@ -475,3 +484,38 @@ def read_sidecar(record: str | os.PathLike[str]) -> dict[str, Any]:
     if pending is not None and not isinstance(pending, list):
         raise ValueError(f"{path}: 'pending' must be a list")
     return data
+
+
+def resume_point(side: Mapping[str, Any], record_turns: int) -> list[Any] | None:
+    """The actions to replay on a record of ``record_turns`` turns, from its sidecar ``side``.
+
+    The table writes the record, then the sidecar; a crash between the two leaves a record
+    whose turns run past the sidecar's ``turns``: the sidecar's ``pending`` actions are then
+    the start of a turn the record holds whole, and nothing is replayed.  A record with
+    fewer turns than its sidecar says is not the sidecar's (a file restored from elsewhere):
+    :class:`ValueError`.  A sidecar without ``turns`` (none was ever written without it, but
+    a hand-made one) replays its ``pending`` as it is.
+
+    >>> resume_point({"turns": 4, "pending": [["roll", 2, 3]]}, 4)
+    [['roll', 2, 3]]
+    >>> resume_point({"turns": 4, "pending": [["roll", 2, 3]]}, 5)   # crashed between the writes
+    []
+    >>> resume_point({"turns": 6, "pending": []}, 5)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: the record has 5 turns but its table file was written after turn 6: ...
+    """
+    pending = side.get("pending")
+    turns = side.get("turns")
+    if turns is None:
+        return None if pending is None else list(pending)
+    if not isinstance(turns, int) or isinstance(turns, bool) or turns < -1:
+        raise ValueError("the table file's 'turns' must be a whole number")
+    if record_turns < turns:
+        raise ValueError(
+            f"the record has {record_turns} turns but its table file was written after turn {turns}: "
+            "they do not belong together"
+        )
+    if record_turns > turns:
+        return []
+    return None if pending is None else list(pending)

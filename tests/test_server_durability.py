@@ -1,0 +1,131 @@
+"""Issue 32, item 1: a crash at any instant of a served table's writes resumes the game it had
+written, in every game.
+
+The table writes the record, then its sidecar (two atomic renames).  These tests play a game
+with bots, keep a copy of both files after every single write (a crash right after write k
+leaves exactly those files), and resume from each copy: the game resumed must be the one
+written, never the pending actions of a finished turn played a second time.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import dsa_widget.server.table as table_module
+from dsa_widget.server import make_table, sidecar_path
+from dsa_widget.server.table import Table
+
+GAMES: dict[str, dict[str, Any]] = {
+    "deep-sea": {"players": ["Ann", "Bob", "Cy"], "seed": 3},
+    "crew": {"players": ["Ann", "Bob", "Cy"], "seed": 3, "target": 3},
+    "submarine": {"players": ["Ann", "Bob", "Cy"], "seed": 3},
+    "pig": {"players": ["Ann", "Bob"], "seed": 3},
+}
+
+
+def signature(table: Table) -> tuple[str, str]:
+    """The game as the files can hold it: its record and the actions of the turn under way."""
+    g = table.game
+    pending = [] if g.at_turn_boundary else (g.pending() or [])
+    return json.dumps(g.to_record(), sort_keys=True), json.dumps(pending)
+
+
+def crash_points(tmp: Path, game: str, steps: int) -> Iterator[tuple[int, Path, str, tuple[str, str]]]:
+    """Play ``steps`` bot steps of ``game`` with a record; yield, for every write k, a folder
+    holding the files as a crash right after write k leaves them, which file write k was, and
+    the game those files are meant to hold."""
+    live = tmp / "live"
+    live.mkdir()
+    record = live / "game.json"
+    writes: list[tuple[str, Path]] = []
+    real = table_module._write_atomic
+
+    def counting(path: Path, text: str, mode: int = 0o644) -> None:
+        real(path, text, mode)
+        k = len(writes) + 1
+        snap = tmp / f"crash{k}"
+        snap.mkdir()
+        for f in (record, sidecar_path(record)):
+            if f.exists():
+                shutil.copy2(f, snap / f.name)
+        writes.append(("record" if path == record else "sidecar", snap))
+
+    seen: list[tuple[int, tuple[str, str], tuple[str, str]]] = []  # (writes so far, record-only, whole)
+    table_module._write_atomic = counting
+    try:
+        n = len(GAMES[game]["players"])
+        t = make_table(
+            game=game,
+            seats=dict.fromkeys(range(n), "random"),
+            bot_seed=1,
+            started=True,
+            record=record,
+            **GAMES[game],
+        )
+        seen.append((len(writes), (signature(t)[0], "[]"), signature(t)))
+        for _ in range(steps):
+            if not t.game.bot_due():
+                break
+            t.run_bots(1)
+            seen.append((len(writes), (signature(t)[0], "[]"), signature(t)))
+    finally:
+        table_module._write_atomic = real
+    for k, (which, snap) in enumerate(writes, start=1):
+        # the change whose persist made write k: the first one whose count of writes reached k
+        _, record_only, whole = next(s for s in seen if s[0] >= k)
+        yield k, snap, which, record_only if which == "record" else whole
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_a_crash_after_any_write_resumes_the_game_written(tmp_path: Path, game: str) -> None:
+    points = list(crash_points(tmp_path, game, steps=80))
+    assert len(points) > 60
+    between = 0
+    for k, snap, which, expected in points:
+        record = snap / "game.json"
+        if not sidecar_path(record).exists():  # the very first record, before any sidecar
+            with pytest.raises(ValueError, match="no table file"):
+                make_table(resume=record)
+            continue
+        t = make_table(resume=record)
+        assert signature(t) == expected, f"{game}: crash after write {k} ({which})"
+        between += which == "record"
+    assert between > 5  # crashes between a record and its sidecar were among them
+
+
+def test_a_sidecar_that_runs_ahead_of_its_record_is_refused(tmp_path: Path) -> None:
+    record = tmp_path / "game.json"
+    t = make_table(game="pig", players=["Ann", "Bob"], seats={1: "random"}, seed=3, record=record)
+    before = record.read_text()
+    side = json.loads(sidecar_path(record).read_text())
+    side["turns"] += 2
+    sidecar_path(record).write_text(json.dumps(side))
+    with pytest.raises(ValueError, match="do not belong together"):
+        make_table(resume=record)
+    assert record.read_text() == before
+    assert t.game.turn_number == 0
+
+
+def test_a_sidecar_without_turns_still_resumes(tmp_path: Path) -> None:
+    record = tmp_path / "game.json"
+    t = make_table(game="deep-sea", players=["Ann", "Bob"], seats={1: "random"}, seed=3, record=record)
+    t.start()
+    t.handle(0, {"type": "intent", "seq": t.seq, "choice": "roll"})
+    side = json.loads(sidecar_path(record).read_text())
+    assert side["pending"]
+    del side["turns"]
+    sidecar_path(record).write_text(json.dumps(side))
+    assert signature(make_table(resume=record)) == signature(t)
+
+
+def test_the_record_and_its_sidecar_are_the_owners_only(tmp_path: Path) -> None:
+    record = tmp_path / "game.json"
+    make_table(game="pig", players=["Ann", "Bob"], seed=3, record=record)
+    assert record.stat().st_mode & 0o777 == 0o600
+    assert sidecar_path(record).stat().st_mode & 0o777 == 0o600
