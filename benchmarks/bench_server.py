@@ -74,7 +74,8 @@ class _Screen:
                     continue
                 f = json.loads(text)
                 if f["t"] == "model" and "table" in f["data"]:
-                    self.table = f["data"]["table"]
+                    self.table = f["data"]["table"]  # presence comes alone, at the same seq
+                    self.new.set()
                 if f["t"] == "model" and "state" in f["data"]:
                     self._state, self._state_text = f["data"]["state"], None
                     self.times.append((f["seq"], now))
@@ -163,7 +164,10 @@ async def _drive(info: dict[str, Any], spectators: int, cpu: Any) -> dict[str, A
 
     def in_game(text: str) -> bool:
         f = json.loads(text)
-        return f["t"] == "applied" or (f["t"] == "model" and start < f["seq"] <= last)
+        # (presence, a model frame with "table" alone, is no game frame: the goodbyes send it)
+        return f["t"] == "applied" or (
+            f["t"] == "model" and start < f["seq"] <= last and "state" in f["data"]
+        )
 
     per_screen = {id(s): [f for f in s.frames if in_game(f)] for s in screens}
     game_frames = [f for fs in per_screen.values() for f in fs]

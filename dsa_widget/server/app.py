@@ -18,15 +18,19 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import html
+import ipaddress
 import json
+import logging
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response
 from starlette.routing import Route, WebSocketRoute
+from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from ..core import registry
@@ -34,7 +38,12 @@ from .limits import RateLimit
 from .seats import NOBODY
 from .table import Table
 
-__all__ = ["PAGE_HTML", "bundles", "make_app"]
+__all__ = ["PAGE_HTML", "bundles", "make_app", "parse_frame"]
+
+_log = logging.getLogger(__name__)
+
+#: the deepest nesting of arrays and objects a client frame may have (an intent has 1)
+MAX_DEPTH = 16
 
 STATIC = Path(__file__).resolve().parent.parent / "static"
 #: the only files the server hands out, and their types
@@ -112,6 +121,96 @@ def _origin_ok(origin: str | None, host: str | None, allowed: frozenset[str]) ->
     return parts.scheme in ("http", "https") and parts.netloc.lower() == host.lower()
 
 
+def _host_name(host: str) -> str:
+    """The name in a Host header, without its port (``[::1]:80`` -> ``::1``)."""
+    host = host.strip().lower()
+    if host.startswith("["):
+        return host[1:].split("]", 1)[0]
+    return host.rsplit(":", 1)[0] if host.count(":") == 1 else host
+
+
+def _host_ok(host: str | None, allowed: frozenset[str]) -> bool:
+    """The Host a request names must be this server's: a loopback name, an address (no DNS
+    name can be rebound to it), or one of ``allowed`` (the links' host, the machine's name).
+    Against DNS rebinding: a foreign name resolved to this machine passes the Origin check
+    (Origin and Host agree), not this one.
+
+    >>> ok = frozenset({"hub.example.org"})
+    >>> [_host_ok(h, ok) for h in ("127.0.0.1:8765", "[::1]:80", "localhost:1", "HUB.example.org")]
+    [True, True, True, True]
+    >>> [_host_ok(h, ok) for h in ("evil.example:8765", "", None)]
+    [False, False, False]
+    """
+    if not host:
+        return False
+    name = _host_name(host)
+    if name == "localhost" or name.endswith(".localhost") or name in allowed:
+        return True
+    try:
+        ipaddress.ip_address(name)
+    except ValueError:
+        return False
+    return True
+
+
+class _HostCheck:
+    """Refuses every request whose Host header is not this server's (see :func:`_host_ok`):
+    HTTP with 400, a WebSocket at the handshake (403)."""
+
+    def __init__(self, app: ASGIApp, allowed: frozenset[str]) -> None:
+        self.app = app
+        self.allowed = allowed
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] in ("http", "websocket") and "*" not in self.allowed:
+            host = next((v.decode("latin-1") for k, v in scope["headers"] if k == b"host"), None)
+            if not _host_ok(host, self.allowed):
+                if scope["type"] == "http":
+                    await PlainTextResponse("unknown host", status_code=400)(scope, receive, send)
+                else:
+                    await send({"type": "websocket.close", "code": 1008})
+                return
+        await self.app(scope, receive, send)
+
+
+def _depth_ok(value: Any, limit: int = MAX_DEPTH) -> bool:
+    """Whether ``value`` nests arrays and objects at most ``limit`` deep (no recursion)."""
+    stack: list[tuple[Any, int]] = [(value, 1)]
+    while stack:
+        v, d = stack.pop()
+        if isinstance(v, dict):
+            v = list(v.values())
+        if isinstance(v, list):
+            if d > limit:
+                return False
+            stack.extend((x, d + 1) for x in v)
+    return True
+
+
+def parse_frame(text: str) -> Any:
+    """A client frame's JSON; :class:`ValueError` when it is not JSON or nests deeper than
+    :data:`MAX_DEPTH` (a deeply nested array within the size limit would otherwise exhaust
+    the parser's recursion).
+
+    >>> parse_frame('{"type": "intent", "seq": 3, "choice": "roll"}')["seq"]
+    3
+    >>> parse_frame("[" * 3000 + "]" * 3000)
+    Traceback (most recent call last):
+    ...
+    ValueError: a frame nests arrays and objects at most 16 deep
+    """
+    try:
+        data = json.loads(text)
+    except RecursionError:
+        data = None
+        deep = True
+    else:
+        deep = not _depth_ok(data)
+    if deep:
+        raise ValueError(f"a frame nests arrays and objects at most {MAX_DEPTH} deep")
+    return data
+
+
 class _Conn:
     """One open WebSocket: its role, its rate limit, and what it was last sent."""
 
@@ -174,9 +273,16 @@ class _Conn:
         self.wake.set()
 
 
-def make_app(table: Table, *, allowed_origins: tuple[str, ...] = ()) -> Starlette:
-    """The Starlette app serving ``table``."""
+def make_app(
+    table: Table, *, allowed_origins: tuple[str, ...] = (), allowed_hosts: tuple[str, ...] = ()
+) -> Starlette:
+    """The Starlette app serving ``table``.  ``allowed_hosts``: the names (beside loopback
+    names and addresses) a request's Host header may give: the links' host, say."""
     allowed = frozenset(allowed_origins)
+    hosts = frozenset(h.lower() for h in allowed_hosts) | frozenset(
+        (urlsplit(o).hostname or o) for o in allowed_origins
+    )
+    table.sockets = 0
     lim = table.limits
     bundle = _bundle_of(table)
     title = html.escape(registry.game_of(table.game.game).title)
@@ -209,9 +315,17 @@ def make_app(table: Table, *, allowed_origins: tuple[str, ...] = ()) -> Starlett
         if not _origin_ok(ws.headers.get("origin"), ws.headers.get("host"), allowed):
             await ws.close(code=1008)  # before accept: the handshake is refused (403)
             return
-        if sum(table.connected.values()) >= lim.max_connections:
+        # every socket counts from its handshake, joined or not
+        if table.sockets >= lim.max_connections:
             await ws.close(code=1013)
             return
+        table.sockets += 1
+        try:
+            await _serve_socket(ws)
+        finally:
+            table.sockets -= 1
+
+    async def _serve_socket(ws: WebSocket) -> None:
         await ws.accept()
         role = await _join(ws, table)
         if role == NOBODY:
@@ -244,6 +358,7 @@ def make_app(table: Table, *, allowed_origins: tuple[str, ...] = ()) -> Starlett
             table.connections_changed()
 
     return Starlette(
+        middleware=[Middleware(_HostCheck, allowed=hosts)],
         routes=[
             Route("/", index),
             Route("/play", page),
@@ -251,7 +366,7 @@ def make_app(table: Table, *, allowed_origins: tuple[str, ...] = ()) -> Starlett
             Route("/favicon.ico", favicon),
             Route("/static/{name}", static),
             WebSocketRoute("/ws", socket),
-        ]
+        ],
     )
 
 
@@ -273,7 +388,7 @@ async def _join(ws: WebSocket, table: Table) -> int | None:
     data: Any = None
     if isinstance(text, str) and len(text.encode()) <= lim.max_frame_bytes:
         with contextlib.suppress(ValueError):
-            data = json.loads(text)
+            data = parse_frame(text)
     token = data.get("token") if isinstance(data, dict) and data.get("type") == "join" else None
     role = table.keys.role(token)
     if role == NOBODY:
@@ -326,11 +441,16 @@ async def _read(ws: WebSocket, conn: _Conn) -> None:
             )
             continue
         try:
-            data = json.loads(text)
-        except ValueError:
-            conn.error({"t": "error", "kind": "malformed", "message": "a frame is JSON", "seq": table.seq})
+            data = parse_frame(text)
+        except ValueError as exc:
+            why = str(exc) if "nests" in str(exc) else "a frame is JSON"
+            conn.error({"t": "error", "kind": "malformed", "message": why, "seq": table.seq})
             continue
-        err = table.handle(conn.role, data)
+        try:
+            err = table.handle(conn.role, data)
+        except Exception as exc:  # noqa: BLE001 -- no frame may drop the socket or flood the log
+            _log.warning("a frame raised %s (refused)", type(exc).__name__)
+            err = {"t": "error", "kind": "internal", "message": type(exc).__name__, "seq": table.seq}
         if err is not None:
             conn.error(err)
         elif isinstance(data, dict) and data.get("type") == "intent":

@@ -33,14 +33,19 @@ class Limits:
     max_dropped: int = 200
     #: seconds a new connection has to send its ``join`` frame
     join_timeout: float = 10.0
-    #: connections open at once (all seats and spectators together)
+    #: WebSockets open at once (all seats and spectators together, joined or not)
     max_connections: int = 200
+    #: seconds a connection has to send a whole request head (a page, the WebSocket's
+    #: handshake), and an idle connection between requests stays open; then it is closed
+    request_timeout: float = 10.0
 
     def __post_init__(self) -> None:
         if self.max_frame_bytes < 64 or self.transport_max_bytes < self.max_frame_bytes:
             raise ValueError("max_frame_bytes must be >= 64 and <= transport_max_bytes")
         if self.rate <= 0 or self.burst < 1 or self.max_dropped < 1 or self.max_connections < 1:
             raise ValueError("rate, burst, max_dropped and max_connections must be positive")
+        if not self.request_timeout > 0 or not self.join_timeout > 0:
+            raise ValueError("request_timeout and join_timeout must be positive")
 
 
 class RateLimit:

@@ -17,8 +17,10 @@ import sys
 import threading
 from collections.abc import Callable, Generator, Sequence
 from typing import Any, TypeVar
+from urllib.parse import urlsplit
 
 import uvicorn
+from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from ..core import registry
 from .app import make_app
@@ -35,6 +37,47 @@ class _QuietServer(uvicorn.Server):
     @contextlib.contextmanager
     def capture_signals(self) -> Generator[None, None, None]:
         yield
+
+
+def _timed_http(timeout: float) -> type[H11Protocol]:
+    """uvicorn's HTTP/1.1 protocol with a deadline for each request head: a connection that
+    has not sent a whole request (a page, the WebSocket's handshake) within ``timeout``
+    seconds of opening, or of its previous response, is closed.  uvicorn's own keep-alive
+    timer stops at the first byte, so a request sent a byte at a time would hold its socket
+    (and a file descriptor) for ever."""
+
+    class TimedH11(H11Protocol):
+        _head_timer: asyncio.TimerHandle | None = None
+
+        def _arm(self) -> None:
+            if self._head_timer is not None:
+                self._head_timer.cancel()
+            self._head_timer = self.loop.call_later(timeout, self._head_due)
+
+        def _head_due(self) -> None:
+            self._head_timer = None
+            transport = self.transport
+            if transport.is_closing() or transport.get_protocol() is not self:
+                return  # closed, or a WebSocket now (its own timers run)
+            if self.cycle is None or self.cycle.response_complete:
+                transport.close()
+
+        def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+            super().connection_made(transport)
+            self._arm()
+
+        def on_response_complete(self) -> None:
+            super().on_response_complete()
+            if not self.transport.is_closing():
+                self._arm()
+
+        def connection_lost(self, exc: Exception | None) -> None:
+            if self._head_timer is not None:
+                self._head_timer.cancel()
+                self._head_timer = None
+            super().connection_lost(exc)
+
+    return TimedH11
 
 
 def _kernel_loop() -> asyncio.AbstractEventLoop | None:
@@ -88,9 +131,21 @@ class Server:
         self.base_url = base_url or f"http://{_public_host(host)}:{self.port}/"
         if not self.base_url.endswith("/"):
             self.base_url += "/"
-        self.app = make_app(table, allowed_origins=tuple(allowed_origins))
+        # the Host a request may name: loopback names and addresses, the links' host, this
+        # machine's name (against DNS rebinding; see app._host_ok)
+        hosts = {urlsplit(self.base_url).hostname or "", host, socket.gethostname()}
+        self.app = make_app(
+            table,
+            allowed_origins=tuple(allowed_origins),
+            allowed_hosts=tuple(sorted(h.lower() for h in hosts if h)),
+        )
+        lim = table.limits
         config = uvicorn.Config(
             self.app,
+            http=_timed_http(lim.request_timeout),
+            timeout_keep_alive=max(1, int(lim.request_timeout)),
+            # sockets beyond these get 503 at once (the WebSockets' own limit is lower)
+            limit_concurrency=lim.max_connections + 64,
             log_level="warning",
             access_log=False,  # no URL in any log (the tokens are in the fragment anyway)
             lifespan="off",

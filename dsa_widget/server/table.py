@@ -29,6 +29,7 @@ import json
 import os
 import tempfile
 import time
+from collections import deque
 from collections.abc import Awaitable, Callable, Hashable, Mapping
 from pathlib import Path
 from typing import Any, Protocol
@@ -137,14 +138,14 @@ def _write_atomic(path: Path, text: str, mode: int = 0o644) -> None:
 
 
 class _Screen:
-    """One viewer's model at one ``seq``, as JSON text per key (built once, sent to many)."""
+    """One viewer's model at one ``seq``, as JSON text per key (built once, sent to many); its
+    ``table`` part follows the connections without a new ``seq``."""
 
-    __slots__ = ("info", "parts", "seq")
+    __slots__ = ("parts", "seq")
 
-    def __init__(self, seq: int, parts: dict[str, str], info: dict[str, Any]) -> None:
+    def __init__(self, seq: int, parts: dict[str, str]) -> None:
         self.seq = seq
         self.parts = parts
-        self.info = info
 
 
 class Table:
@@ -177,19 +178,24 @@ class Table:
         #: start on its own once every human seat has connected (the command line)
         self.autostart = False
         self.seq = 1
+        #: counts the changes of who is connected (not game state: no new ``seq``)
+        self.presence = 0
+        self._table_part: tuple[int, int, str] | None = None
         self._version = game.version()
         self._screens: dict[int | None, _Screen] = {}
         self._written_turns = -1
         #: connections per role (seat or None), kept by the app
         self.connected: dict[int | None, int] = {}
+        #: WebSockets open now, joined or not (the app counts them from the handshake)
+        self.sockets = 0
         self._wakers: set[Callable[[], None]] = set()
         self._drainers: set[Callable[[], Awaitable[None]]] = set()
         self._listeners: list[Callable[[], None]] = []
         self._bot_timer: asyncio.TimerHandle | None = None
         self._deadline_timer: asyncio.TimerHandle | None = None
         self.loop: asyncio.AbstractEventLoop | None = None
-        #: (seq, perf_counter) of each change, for the load benchmark
-        self.changes: list[tuple[int, float]] = []
+        #: (seq, perf_counter) of the latest changes (bounded), for the load benchmark
+        self.changes: deque[tuple[int, float]] = deque(maxlen=10_000)
         self.frames_sent = 0
         self.bytes_sent = 0
         self._persist()
@@ -201,18 +207,24 @@ class Table:
         return self.game.players
 
     def screen(self, viewer: int | None) -> _Screen:
-        """``viewer``'s model at the current ``seq`` (cached: one build per viewer per change)."""
+        """``viewer``'s model at the current ``seq`` (cached: one build per viewer per change;
+        the ``table`` part, one per change of the table or of who is connected)."""
         s = self._screens.get(viewer)
         if s is None or s.seq != self.seq:
             model = self.game.screen(viewer, self.seq)
-            info = self.table_info()
             parts = dict(s.parts) if s is not None else {}
-            if s is None or info != s.info:
-                model["table"] = info
             parts.update((k, json.dumps(v, separators=(",", ":"))) for k, v in model.items())
-            s = _Screen(self.seq, parts, info)
+            s = _Screen(self.seq, parts)
             self._screens[viewer] = s
+        s.parts["table"] = self._table_json()
         return s
+
+    def _table_json(self) -> str:
+        cached = self._table_part
+        if cached is None or cached[:2] != (self.seq, self.presence):
+            cached = (self.seq, self.presence, json.dumps(self.table_info(), separators=(",", ":")))
+            self._table_part = cached
+        return cached[2]
 
     def table_info(self) -> dict[str, Any]:
         """What every screen may know about the table itself (no token, ever)."""
@@ -275,12 +287,18 @@ class Table:
         return True
 
     def connections_changed(self) -> None:
-        """A connection came or went: screens show who is there."""
+        """A connection came or went: screens show who is there.  Presence is not game state:
+        no new ``seq`` (a click in flight stays good), the bots' timer runs on, nothing is
+        written; only the screens' ``table`` part changes.  (The command line's table that
+        starts once every human seat is held does change then: that is a change.)"""
         if self.autostart and not self.started and not self.closed:
             humans = [q for q, kind in enumerate(self.game.seats) if kind == "human"]
             if all(self.connected.get(q, 0) > 0 for q in humans):
                 self.started = True
-        self.changed(force=True)
+                self.changed(force=True)
+                return
+        self.presence += 1
+        self._notify()
 
     def _persist(self) -> None:
         """Write the record (when a turn ended since the last one) and then the sidecar.
