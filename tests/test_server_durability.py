@@ -129,3 +129,27 @@ def test_the_record_and_its_sidecar_are_the_owners_only(tmp_path: Path) -> None:
     make_table(game="pig", players=["Ann", "Bob"], seed=3, record=record)
     assert record.stat().st_mode & 0o777 == 0o600
     assert sidecar_path(record).stat().st_mode & 0o777 == 0o600
+
+
+def test_laying_a_chip_at_the_sink_step_is_a_new_state_and_is_saved(tmp_path: Path) -> None:
+    """Issue 32, bug 3 (found before every game moved onto SessionTable): after ``lay i`` no
+    new state was sent and the sidecar did not keep it.  Random games, every ``lay i``."""
+    import random
+
+    rng = random.Random(1)
+    lays = 0
+    for seed in range(12):
+        record = tmp_path / f"game{seed}.json"
+        t = make_table(game="deep-sea", players=["Ann", "Bob", "Cy"], seed=seed, record=record, started=True)
+        session = t.game.session
+        while not session.game.is_over:
+            q = t.game.to_move
+            choice = rng.choice(list(session.hooks.legal_for(session.game, q)))
+            seq = t.seq
+            assert t.handle(q, {"type": "intent", "seq": seq, "choice": choice}) is None
+            if choice.startswith("lay ") and choice != "lay all":
+                lays += 1
+                assert t.seq == seq + 1
+                side = json.loads(sidecar_path(record).read_text())
+                assert session.game.at_turn_boundary or side["pending"][-1] == choice
+    assert lays > 20

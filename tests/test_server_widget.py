@@ -164,3 +164,46 @@ def test_the_lobby_ignores_unknown_bots_and_messages():
             w.serve()
     finally:
         srv.stop()
+
+
+def test_the_hints_overlay_is_off_while_served_so_nothing_heavy_runs_on_the_servers_loop(monkeypatch):
+    """Issue 32, item 3: a served board's overlay would be computed on the server's loop after
+    every seat's move (seconds with cold compile caches).  While served it is off; it comes
+    back when the table closes."""
+    import dsa_widget.deep_sea.widget as widget_module
+
+    calls: list[int] = []
+    real = widget_module.overlay_for
+
+    def counting(*args: Any, **kwargs: Any) -> Any:
+        calls.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(widget_module, "overlay_for", counting)
+    w = DeepSea(players=["Ann", "Bob"], seats={1: "random"}, bot_seed=3, **OWNER)
+    w.hints = True
+    assert w.overlay and calls
+    srv = w.serve(bot_delay=0.0)
+    try:
+        calls.clear()
+        assert w.overlay == {}
+        table = srv.table
+        srv.call(lambda: table.start())
+        ann = Client(srv.base_url, table.keys.seat_token(0))
+        for choice in ("roll", "take"):  # a seat's moves, applied on the server's loop
+            st = ann.state_at_least(srv.table.seq)
+            while st["current"] != 0:
+                st = ann.state_at_least(st["seq"] + 1)
+            ann.send(
+                {
+                    "type": "intent",
+                    "seq": st["seq"],
+                    "choice": choice if choice in st["legal"] else simple_choice(st),
+                }
+            )
+            ann.until(lambda f: f["t"] in ("applied", "error"))
+        assert srv.call(lambda: table.game.turn_number) >= 1
+        assert calls == [] and w.overlay == {}
+    finally:
+        srv.stop()
+    assert not w.serving and w.overlay and calls  # the board is the notebook's again, hints too

@@ -39,7 +39,7 @@ What-if, history and hints (see :meth:`DeepSea.branch`)::
     w.undo()              # outside what-if: rewinds the real game in place (dice too)
 
 Synced traits besides the platform's: ``hints`` and ``overlay`` (the numbers for state
-``seq``, computed after the state).
+``seq``, computed after the state; none while the game is served).
 """
 
 from __future__ import annotations
@@ -456,7 +456,11 @@ class DeepSea(GameWidget):
         self._publish_overlay()
 
     def _publish_overlay(self) -> None:
-        if not self.hints:
+        """The hints' numbers for the board's state.  Off while the game is served: the board
+        shows a spectator's screen then, and a change may come from a seat's intent on the
+        server's loop, which must never wait for the analysis (nor for its first compile);
+        they come back when the table closes."""
+        if not self.hints or self.serving:
             if self.overlay:
                 self.overlay = {}
             return
