@@ -71,10 +71,17 @@ def _timed_http(timeout: float) -> type[H11Protocol]:
             if not self.transport.is_closing():
                 self._arm()
 
-        def connection_lost(self, exc: Exception | None) -> None:
+        def _disarm(self) -> None:
             if self._head_timer is not None:
                 self._head_timer.cancel()
                 self._head_timer = None
+
+        def handle_websocket_upgrade(self, event: Any) -> None:
+            self._disarm()  # a WebSocket now: its timer would keep this object alive
+            super().handle_websocket_upgrade(event)
+
+        def connection_lost(self, exc: Exception | None) -> None:
+            self._disarm()
             super().connection_lost(exc)
 
     return TimedH11
