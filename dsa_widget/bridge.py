@@ -24,6 +24,7 @@ from typing import Any, ClassVar
 import anywidget
 import traitlets
 
+from .core.browser import require_real_python
 from .core.errors import GameError
 from .core.records import read_document
 from .core.registry import GameSpec, game
@@ -355,6 +356,7 @@ class GameWidget(anywidget.AnyWidget):
         >>> srv.stop(); w.serving, w.state["viewer"]
         (False, 0)
         """
+        require_real_python("the seat server (serve())")
         from .server import Server, make_table
         from .server.session_table import SessionTable
 

@@ -11,6 +11,10 @@ The work is shipped once per run: with :mod:`pickle` when it can be, else with
 installed, so a lambda or a notebook-defined bot plays on every core.  Work that neither can
 ship raises :class:`ExecutorError` naming the fix.
 
+In the browser's Python (Pyodide, a JupyterLite site) there are no worker processes:
+``"process"`` runs in this process (the same results: the seed decides them, not the
+backend), and ``"ray"`` raises :class:`~dsa_widget.core.browser.NotInBrowserError`.
+
 >>> run_chunks(_square_all, 10, [[1, 2], [3]], executor="local")
 [[10, 40], [90]]
 """
@@ -23,6 +27,7 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from .browser import IN_BROWSER, NotInBrowserError
 from .errors import GameError
 
 __all__ = [
@@ -131,6 +136,8 @@ def connect_ray(address: str | None = None) -> Any:
     """The ``ray`` module, connected: to the cluster at ``address`` (``"auto"``: the running
     one), or to a local cluster started on this machine (``None`` / ``"local"``) unless Ray
     is already initialised in this process."""
+    if IN_BROWSER:
+        raise NotInBrowserError("executor='ray' (a Ray cluster)")
     try:
         import ray
     except ImportError as e:
@@ -217,7 +224,7 @@ def run_chunks(
 
     if executor == "ray":
         _ray(fn, payload, chunks, address, done, what)
-    elif executor == "process" and workers > 1 and len(chunks) > 1:
+    elif executor == "process" and workers > 1 and len(chunks) > 1 and not IN_BROWSER:
         shipped = _ship(payload, what)
         _process_pool(fn, shipped, chunks, min(workers, len(chunks)), done)
     else:
@@ -227,5 +234,7 @@ def run_chunks(
 
 
 def default_workers(workers: int | None) -> int:
-    """``None`` → every core; else at least one."""
-    return (os.cpu_count() or 1) if workers is None else max(1, int(workers))
+    """``None`` → every core (one in the browser, which has no worker processes); else at least one."""
+    if workers is None:
+        return 1 if IN_BROWSER else (os.cpu_count() or 1)
+    return max(1, int(workers))

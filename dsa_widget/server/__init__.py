@@ -25,6 +25,7 @@ from typing import Any
 from ..core import registry
 from ..core.registry import GameSpec
 from ..core.session import seat_list
+from . import _browser_guard  # noqa: F401 (before the server's own modules: see there)
 from .limits import Limits, RateLimit
 from .runner import Server
 from .seats import SeatKeys
