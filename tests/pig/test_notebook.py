@@ -1,0 +1,25 @@
+"""examples/pig.ipynb (the Pig notebook of the published site) runs from top to bottom: its
+figures are the solved game's, the board is a Pig widget against the optimal bot."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+from pathlib import Path
+
+NOTEBOOK = Path(__file__).resolve().parents[2] / "examples" / "pig.ipynb"
+
+
+def test_the_pig_notebook_runs_and_says_when_to_hold():
+    nb = json.loads(NOTEBOOK.read_text())
+    ns: dict = {}
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        for cell in nb["cells"]:
+            if cell["cell_type"] == "code":
+                exec(compile("".join(cell["source"]), NOTEBOOK.name, "exec"), ns)  # noqa: S102
+    assert type(ns["w"]).__name__ == "Pig" and ns["w"].seats == ["human", "optimal"]
+    lines = out.getvalue().splitlines()
+    assert len(lines) == 4 and all(line.endswith("-> roll (exact)") for line in lines), lines
+    assert ns["optimal_policy"](50)[0][0].index(False) == 21
