@@ -20,7 +20,7 @@ fi
 command -v node >/dev/null || { echo "Node.js 20+ and npm are required (apt-get install nodejs npm)"; exit 1; }
 
 if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
-  echo "==> npm packages (esbuild, Biome, offline copies of the widget CDN files for the static-export test)"
+  echo "==> npm packages (esbuild, Biome, offline copies of the widget CDN files for the static-export test, the Pyodide runtime for the JupyterLite site)"
   npm ci --no-audit --no-fund --loglevel=error
 else
   echo "==> npm packages: up to date, skipped"
