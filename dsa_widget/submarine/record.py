@@ -128,7 +128,10 @@ def load_record(source: Any) -> SubmarineGame:
             )
         if not all(isinstance(a, str) and len(a) <= MAX_ACTION_CHARS for a in acts):
             raise RecordError(f"turn {i}: every action is a short string", key="turns", turn=i)
-        if t["seat"] != game.to_move:
+        seat = t["seat"]
+        if type(seat) is not int:  # a seat is a whole number: not true, not 1.0
+            raise RecordError(f"turn {i}: seat {short_repr(seat)} is not a seat number", key="turns", turn=i)
+        if seat != game.to_move:
             raise RecordError(f"turn {i}: seat {short_repr(t['seat'])} is not to move", key="turns", turn=i)
         last = i == len(turns)
         before = game.turn_number

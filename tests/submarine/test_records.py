@@ -153,3 +153,13 @@ def test_the_replay_command(finished: dict[str, Any], tmp_path: Path) -> None:
 def test_the_replay_command_refuses_bad_documents(text: str) -> None:
     out = replay_cli("-", stdin=text)
     assert out.returncode == 2 and out.stderr.startswith("error: ") and out.stdout == ""
+
+
+def test_a_seat_is_a_whole_number_not_a_boolean_or_a_float(finished: dict[str, Any]) -> None:
+    """SUBMARINE_RECORD.md: a turn's seat is the seat number (``true`` or ``1.0`` compare equal
+    to a seat in Python, and were taken for it)."""
+    seat = finished["turns"][0]["seat"]
+    for value in (bool(seat), float(seat)) if seat in (0, 1) else (float(seat),):
+        with pytest.raises(RecordError, match="is not a seat number") as e:
+            load_record(_set(finished, "turns/0/seat", value))
+        assert e.value.key == "turns" and e.value.turn == 1
