@@ -419,6 +419,12 @@ class GameWidget(anywidget.AnyWidget):
             return None
         if isinstance(content, Mapping) and content.get("type") in ("new_game", "play_again"):
             return self._setup_intent(content)
+        served = self.serving and not self.in_what_if  # the seats play from their own links
+        if served and isinstance(content, Mapping) and content.get("type") == "intent":
+            return Refusal(
+                "not_your_turn",
+                "this game is served: each player plays from his own seat's link (see the lobby)",
+            )
         return self.session.handle(content)
 
     def _setup_intent(self, content: Mapping[str, Any]) -> Refusal | None:

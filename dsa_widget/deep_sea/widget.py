@@ -425,15 +425,6 @@ class DeepSea(GameWidget):
 
     # ------------------------------------------------------------------ intents (front end)
 
-    def _handle(self, content: Any) -> Refusal | None:
-        served = self.serving and not self.in_what_if
-        if served and isinstance(content, Mapping) and content.get("type") == "intent":
-            return Refusal(
-                "not_your_turn",
-                "this game is served: each player plays from his own seat's link (see the lobby)",
-            )
-        return super()._handle(content)
-
     def check_setup(self, setup: Mapping[str, Any]) -> dict[str, Any]:
         """The setup panel's object as :meth:`new_game` keywords."""
         own = ("path", "first_player", "seats")  # besides the platform's players, kinds, seed...

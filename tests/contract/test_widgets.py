@@ -189,6 +189,9 @@ def test_w_serve_serves_the_board_and_gives_it_back(spec: GameSpec) -> None:
         assert seat0.state_at_least(seq + 1)["history"]["n"] >= 1  # the page followed
         with pytest.raises(RuntimeError, match="served already"):
             w.serve()
+        seq = w.seq
+        srv.call(lambda: w.handle_intent({"type": "intent", "seq": w.seq, "choice": "anything"}))
+        assert w.error["kind"] == "not_your_turn" and "served" in w.error["message"] and w.seq == seq
     finally:
         srv.stop()
     assert not w.serving and w.state["viewer"] == viewer
