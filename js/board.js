@@ -8,6 +8,8 @@ export const CELL = 46;
 export const MARGIN = 10;
 export const SUB_W = 74;
 export const TOP = 40;
+/** How far right of its space's centre a diver stands (clear of the space's number). */
+const DIVER_DX = 5;
 
 /** Centre of path space i (1-based), snaking in rows of 8 like the real board. */
 export function spaceXY(i, cols = COLS) {
@@ -24,8 +26,9 @@ export function diverXY(pos, seat, cols = COLS) {
     const cols = 3;
     return [MARGIN + 12 + (seat % cols) * 17, TOP + 44 + Math.floor(seat / cols) * 14];
   }
+  // a little right of the space's centre, so the space's number (top left) stays readable
   const [x, y] = spaceXY(pos, cols);
-  return [x, y - 13];
+  return [x + DIVER_DX, y - 13];
 }
 
 export function polygonPoints(level, cx, cy, r) {
@@ -81,33 +84,49 @@ function airGauge(state, width) {
     x = width - MARGIN - w,
     y = 10,
     hgt = 16;
-  // a turn starts with the diver's breath (RULES.md, step 1): show the air after it
-  const breath = state.breath || 0;
-  const air = Math.max(0, state.air - breath);
+  // The figure is the game's air (what `w.game.air` and the what-if table say). A turn starts
+  // with the diver's breath (RULES.md, step 1): while it is still to come, the slice it will
+  // take is drawn hatched at the end of the bar and named, rather than subtracted in advance.
+  const air = Math.max(0, state.air);
+  const breath = Math.min(air, state.breath || 0);
   const who = state.current === null || state.current === undefined ? "" : state.players[state.current];
-  const frac = Math.max(0, Math.min(1, air / Math.max(1, state.start_air)));
-  const low = air <= Math.max(3, state.start_air / 5);
+  const scale = w / Math.max(1, state.start_air);
+  const after = air - breath;
+  const low = after <= Math.max(3, state.start_air / 5);
   const g = s("g", {
     class: `dsa-air${low ? " dsa-air-low" : ""}`,
     role: "img",
     "aria-label": breath
-      ? `Air ${air} of ${state.start_air}, after ${poss(who)} breath of ${breath}`
+      ? `Air ${air} of ${state.start_air}; ${subj(who, "breathes", "breathe")} ${breath} this turn, leaving ${after}`
       : `Air ${air} of ${state.start_air}`,
     "data-air": air,
+    "data-breath": breath,
   });
   g.append(
     s("rect", { x, y, width: w, height: hgt, rx: 8, class: "dsa-air-track" }),
-    s("rect", { x, y, width: (w * frac).toFixed(1), height: hgt, rx: 8, class: "dsa-air-fill" }),
+    s("rect", { x, y, width: Math.min(w, after * scale).toFixed(1), height: hgt, rx: 8, class: "dsa-air-fill" }),
+  );
+  if (breath)
+    g.append(
+      s("rect", {
+        x: (x + after * scale).toFixed(1),
+        y,
+        width: Math.min(w, breath * scale).toFixed(1),
+        height: hgt,
+        class: "dsa-air-breath",
+      }),
+    );
+  g.append(
     s("text", {
       x: x + w / 2,
       y: y + 12,
       "text-anchor": "middle",
       class: "dsa-air-text",
-      text: `air ${air} / ${state.start_air}`,
+      text: breath ? `air ${air} / ${state.start_air} (−${breath})` : `air ${air} / ${state.start_air}`,
     }),
   );
   if (breath)
-    g.append(s("title", { text: `${state.air} before ${subj(who, "breathes", "breathe")} ${breath} this turn` }));
+    g.append(s("title", { text: `${subj(who, "breathes", "breathe")} ${breath} this turn, leaving ${after}` }));
   return g;
 }
 
@@ -116,7 +135,8 @@ export function drawBoard(state, cols = COLS) {
   const nSpaces = state.path.length;
   const rows = Math.max(1, Math.ceil(nSpaces / cols));
   const width = MARGIN * 2 + SUB_W + cols * CELL;
-  const height = TOP + rows * CELL + MARGIN;
+  // at least the submarine's height (and its six divers), however short a custom path is
+  const height = TOP + Math.max(rows * CELL, 70) + MARGIN;
   const svg = s("svg", {
     class: "dsa-board",
     viewBox: `0 0 ${width} ${height}`,
@@ -181,7 +201,7 @@ export function drawBoard(state, cols = COLS) {
     if (space === 0) g.append(s("circle", { cx: x, cy: y, r: 7, class: "dsa-blank" }));
     else g.append(itemShape(space, x, y + 3, 12));
     // the space's number: hints and the log speak of "space 8"
-    g.append(s("text", { x: x - 17, y: y - 12, class: "dsa-space-num", "aria-hidden": "true", text: i }));
+    g.append(s("text", { x: x - 18, y: y - 12, class: "dsa-space-num", "aria-hidden": "true", text: i }));
     g.append(s("title", { text: `Space ${i}: ${space === 0 ? "blank" : itemText(space)}` }));
     svg.append(g);
   });

@@ -1,10 +1,11 @@
 // Chances in words: exact fractions and percentages that never round to 0% or 100% wrongly
 // (the hints overlay and the lessons' figures).
 
-/** Denominators up to this are shown as fractions; beyond it, as a precise percentage (see fracTitle). */
-const READABLE_DEN = 10_000_000;
+/** Denominators up to this are shown beside their percentage ("33% (1/3)"); a longer fraction is
+ * not read at a glance, so it goes to the tooltip (fracTitle) and the board shows the percentage. */
+const READABLE_DEN = 1000;
 
-/** True when [num, den] is too long to read as a fraction (Python sends such numbers as strings). */
+/** True when [num, den] is too long to read as a fraction (Python sends big numbers as strings). */
 export function bigFrac(num, den) {
   return typeof num !== "number" || typeof den !== "number" || den > READABLE_DEN;
 }
@@ -22,8 +23,24 @@ function bigPct(num, den) {
   return [pct(n), pct(d - n)];
 }
 
+/** A percentage as a person reads it on the board: whole percents, and near 0% and 100% one
+ * significant digit of the distance to the edge, down to 0.01% ("0.5%", "99.95%", ">99.99%").
+ * Never rounds a chance to 0% or 100% that is not; ``rest`` is 100 minus it, exactly. */
+export function friendlyPct(p, rest = 100 - p) {
+  if (p <= 0) return "0%";
+  if (rest <= 0) return "100%";
+  if (p < 0.01) return "<0.01%";
+  if (rest < 0.01) return ">99.99%";
+  const edge = Math.min(p, rest);
+  if (edge >= 1) return `${Math.round(p)}%`;
+  const r = Number(edge.toPrecision(1));
+  const dec = Math.max(0, -Math.floor(Math.log10(r)));
+  return `${(p < 50 ? r : 100 - r).toFixed(dec)}%`;
+}
+
 /** A percentage with enough decimals to tell it from 0% and 100% (two significant digits there);
- * ``rest`` is 100 minus it, exactly (for numbers very close to 100%). */
+ * ``rest`` is 100 minus it, exactly (for numbers very close to 100%).  For tooltips and lessons,
+ * where the digits are the point; the board itself shows friendlyPct. */
 export function precisePct(p, rest = 100 - p) {
   if (p <= 0) return "0%";
   if (rest <= 0) return "100%";
@@ -33,16 +50,14 @@ export function precisePct(p, rest = 100 - p) {
   return `${p < 50 ? p.toFixed(dec) : (100 - rest).toFixed(dec)}%`;
 }
 
-/** "1/3 · 33%" for [num, den]; a long fraction reads "≈ 99.99931%" (its exact value: fracTitle). */
+/** "33% (1/3)" for [num, den]; a long fraction reads "98%" and its exact value is in fracTitle. */
 export function fracText(num, den) {
-  if (bigFrac(num, den)) return `≈ ${precisePct(...bigPct(num, den))}`;
-  const pct = (100 * num) / den;
-  const p = pct > 0 && pct < 1 ? "<1%" : pct < 100 && pct > 99 ? ">99%" : `${Math.round(pct)}%`;
-  // one style for every chance: the percentage, then the exact fraction when it is not whole
-  return den === 1 || Number(num) === 0 ? p : `${p} (${num}/${den})`;
+  const pct = friendlyPct(...bigPct(num, den));
+  // one style for every chance: the percentage, then the fraction when it is short and not whole
+  return bigFrac(num, den) || Number(den) === 1 || Number(num) === 0 ? pct : `${pct} (${num}/${den})`;
 }
 
-/** The exact fraction, for a tooltip when fracText had to round it. */
+/** The exact fraction and a precise percentage, for a tooltip when fracText left them out. */
 export function fracTitle(num, den) {
-  return bigFrac(num, den) ? `exactly ${num}/${den}` : null;
+  return bigFrac(num, den) ? `exactly ${num}/${den} (${precisePct(...bigPct(num, den))})` : null;
 }

@@ -3,7 +3,7 @@
 
 import { MARGIN, spaceXY, TOP } from "./board.js";
 import { h, s } from "./dom.js";
-import { fracText, fracTitle, precisePct } from "./fractions.js";
+import { fracText, fracTitle, friendlyPct, precisePct } from "./fractions.js";
 import { obj, poss, subj } from "./model.js";
 
 const CHOICE_WORDS = { back: "turn back", continue: "keep diving", roll: "roll", take: "take", none: "do nothing" };
@@ -50,6 +50,9 @@ export function drawLanding(ov, choice, cols) {
  * The hints panel: a switch, a choice picker for the landing shading and the numbers.
  * hints: on/off; ov: the overlay for this state (or null); onHints(bool), onPick(choice).
  */
+/** "≈ 98%" for a figure summed in floating point; "<0.01%" and ">99.99%" already say they are bounds. */
+const approx = (pct) => (/^[<>]/.test(pct) ? pct : `≈ ${pct}`);
+
 export function drawHints(st, ov, { hints, picked, folded = false, onHints, onPick, onFold = () => {} }) {
   const box = h("div", { class: "dsa-hints", role: "region", "aria-label": "Probability hints" });
   const toggle = h("input", { type: "checkbox", class: "dsa-hints-toggle", checked: hints, "aria-keyshortcuts": "H" });
@@ -77,10 +80,13 @@ export function drawHints(st, ov, { hints, picked, folded = false, onHints, onPi
   );
   if (folded) return box;
   if (!ov || ov.seq !== st.seq) {
-    box.append(h("span", { class: "dsa-hint", text: st.over ? "" : "computing…" }));
+    box.append(h("span", { class: "dsa-hint dsa-hint-computing", text: st.over ? "" : "computing…" }));
     return box;
   }
-  if (ov.seat === null || ov.seat === undefined) return box;
+  if (ov.seat === null || ov.seat === undefined) {
+    box.append(h("span", { class: "dsa-hint dsa-hint-computing" })); // the panel keeps its height
+    return box;
+  }
   const who = st.players[ov.seat];
   const list = h("dl", { class: "dsa-hint-list" });
   const landing = ov.landing || {};
@@ -110,6 +116,7 @@ export function drawHints(st, ov, { hints, picked, folded = false, onHints, onPi
             "data-pos": pos,
             "data-num": num,
             "data-den": den,
+            title: fracTitle(num, den),
             text: `${i ? " · " : ""}${pos === 0 ? "submarine" : `space ${pos}`}: ${fracText(num, den)}`,
           }),
         );
@@ -135,8 +142,8 @@ export function drawHints(st, ov, { hints, picked, folded = false, onHints, onPi
               class: "dsa-ov-cell dsa-ov-float",
               "data-home": c,
               "data-float": fl[0],
-              title: ov.home_float_note || "",
-              text: `${sep}${choiceWords(c)}: ≈ ${precisePct(100 * fl[0], 100 * fl[1])}`,
+              title: `≈ ${precisePct(100 * fl[0], 100 * fl[1])}${ov.home_float_note ? `: ${ov.home_float_note}` : ""}`,
+              text: `${sep}${choiceWords(c)}: ${approx(friendlyPct(100 * fl[0], 100 * fl[1]))}`,
             }),
           );
           return;

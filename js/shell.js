@@ -22,7 +22,9 @@ export function statusText(st) {
   if (st.mode === "history") return `The past: step ${st.history.at} of ${st.history.n}.`;
   if (st.over) {
     const w = (st.winners || []).map((q) => st.players[q]);
-    return w.length ? `Game over: ${w.join(" and ")} ${w.length > 1 ? "win" : "wins"}.` : "Game over.";
+    // "You win" (a seat named You reads in the second person), "Ann wins", "Ann and Bob win"
+    const plural = w.length > 1 || (w.length === 1 && String(w[0]).trim().toLowerCase() === "you");
+    return w.length ? `Game over: ${w.join(" and ")} ${plural ? "win" : "wins"}.` : "Game over.";
   }
   if (st.problem) return "Paused: a bot could not move.";
   const who = st.players[st.actor];

@@ -22,6 +22,8 @@ export function drawSummary(st, sum, on) {
     lines.push(p);
   };
   box.append(h("h3", { text: `Round ${sum.round} is over: ${sum.why}` }));
+  // a game that ends before its last round says why (RULES.md: the path is empty)
+  if (sum.ended) box.append(h("p", { class: "dsa-summary-ended", text: sum.ended }));
   for (const b of sum.banked) {
     const vals = b.chips.map((c) => (c.length > 1 ? c[1] : "?"));
     const tail = b.points === null ? " (values hidden)" : `: ${vals.join(" + ")} = ${b.points} points`;

@@ -471,3 +471,15 @@ def test_solo_game_is_a_one_diver_round():
     g.roll((1, 1))
     g.apply("take")
     assert g.current_player == 0  # the ghost never plays
+
+
+def test_heatmap_words_stay_readable_when_scaled_to_a_notebook_cell():
+    """Issue 29: the heat map scales to the cell's width; its axis text was about 7 px there.
+    At an output area 1,000 px wide (JupyterLab on a 1366-pixel screen) it must read at 11 px or
+    more, with the three default panels side by side."""
+    import re
+
+    svg = solo_policy().heatmap()._repr_svg_()
+    width = float(re.search(r'viewBox="0 0 ([\d.]+) ', svg).group(1))
+    size = float(re.search(r'font-size="([\d.]+)"', svg).group(1))
+    assert size * min(1.0, 1000 / width) >= 11, (size, width)

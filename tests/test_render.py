@@ -34,7 +34,10 @@ def test_svg_is_well_formed_and_shows_the_board():
     assert root.tag == f"{NS}svg"
     # one space group per path space: 32 background circles of radius 19
     assert sum(1 for c in root.iter(f"{NS}circle") if c.get("r") == "19") == 32
-    assert "Round 1/3" in svg and "Ann to play" in svg and "air 25" in svg
+    assert "Round 1/3" in svg and "Ann: roll the dice" in svg and "air 25 / 25" in svg
+    # the space numbers the hints and the log speak of (issue 29: the picture is the board's look)
+    numbers = {t.text for t in root.iter(f"{NS}text") if t.get("font-size") == "8"}
+    assert {str(i) for i in range(1, 33)} <= numbers
 
 
 def test_no_unbanked_value_is_drawn():

@@ -506,3 +506,31 @@ def test_summaries_hide_what_the_viewer_may_not_know():
             assert b["points"] is None and all(c[1] == "?" for c in b["chips"])
         else:
             assert b["points"] == sum(c[1] for c in b["chips"])
+
+
+def test_a_game_that_ends_early_says_why():
+    """Issue 29 / RULES.md: "When a round ends with an empty path (every chip banked), the game
+    ends at once". The game summary says so, instead of only "Round 1 is over"."""
+    from dsa_widget.deep_sea.widget import DeepSea
+
+    # one chip on a one-space path: Ann takes it and comes back, Bob never leaves
+    w = DeepSea(players=["Ann", "Bob"], path=[[1, 2]], seed=1)
+    g = w.game
+    w.roll((1, 1))
+    w.apply("take")
+    while not g.is_over:
+        legal = g.legal_choices()
+        choice = "back" if "back" in legal else "roll" if "roll" in legal else legal[0]
+        w.roll((1, 1)) if choice == "roll" else w.apply(choice)
+    assert g.round == 1 < g.setup.rounds  # it ended early
+    s = w.state["summary"]
+    assert s["over"] and "nothing is left on the path" in s["ended"]
+
+
+def test_a_game_that_runs_its_rounds_does_not_say_it_ended_early():
+    from dsa_widget.deep_sea.widget import DeepSea
+
+    w = DeepSea(players=["Ann", "Bob"], seats=["random", "random"], seed=8, bot_seed=2, air=8)
+    while not w.game.is_over:
+        w.bot_move()
+    assert w.state["summary"]["over"] and "ended" not in w.state["summary"]

@@ -97,7 +97,7 @@ def _item(chips: Sequence[Sequence[int]], cx: float, cy: float, r: float) -> str
         off = (k - (min(3, len(chips)) - 1) / 2) * 4
         parts.append(_chip(c[0], cx + off, cy - off, r * 0.8, None))
     parts.append(
-        f'<text x="{cx + r:.1f}" y="{cy + r + 2:.1f}" font-size="10" text-anchor="end" fill="#333">'
+        f'<text x="{cx + r:.1f}" y="{cy + r + 2:.1f}" font-size="10" text-anchor="end" fill="{FG}">'
         f"×{len(chips)}</text>"
     )
     return "".join(parts)
@@ -107,98 +107,177 @@ def _short(name: str, n: int = 16) -> str:
     return name if len(name) <= n else name[: n - 1] + "…"
 
 
+#: the widget's light theme (js/widget.css), so a bare Game looks like the board people play on
+FG, FG2, BORDER = "#1f2328", "#57606a", "#bdbdbd"
+SEA, BAND, SUB = "#dfecf9", "#97c1ea", "#f4d35e"
+AIR, AIR_LOW, AIR_TRACK = "#4fb3e8", "#d32f2f", "#eeeeee"
+#: the words of each step, as the board's header says them (js/model.js)
+STEP_WORDS = {
+    "turn_back": "turn back or keep diving?",
+    "roll": "roll the dice",
+    "search": "search the space",
+    "sink": "choose the order your chips sink in",
+}
+#: how far right of its space's centre a diver stands (clear of the space's number)
+DIVER_DX = 5
+
+
+def _you(name: str) -> bool:
+    return name.strip().lower() == "you"
+
+
+def _header(st: dict[str, Any]) -> str:
+    players = st["players"]
+    if st["over"]:
+        won = [players[w] for w in st["winners"]]
+        if not won:
+            return "Game over"
+        verb = "win" if len(won) > 1 or _you(won[0]) else "wins"
+        return "Game over: " + escape(" and ".join(_short(w) for w in won)) + f" {verb}"
+    who = escape(_short(players[st["current"]]))
+    step = STEP_WORDS.get(st["step"], str(st["step"]).replace("_", " "))
+    return f"Round {st['round']}/{st['rounds']} · {who}: {escape(step)}"
+
+
+def _air(st: dict[str, Any], width: int) -> str:
+    """The air gauge: the game's air, and the slice the coming breath takes, hatched."""
+    gx, gw, start = width - MARGIN - 120, 120, max(1, st["start_air"])
+    air = max(0, st["air"])
+    breath = min(air, st.get("breath") or 0)
+    after = air - breath
+    low = after <= max(3, st["start_air"] / 5)
+    scale = gw / start
+    out = [
+        f'<rect x="{gx}" y="12" width="{gw}" height="15" rx="7" fill="{AIR_TRACK}" stroke="{BORDER}"/>',
+        f'<rect x="{gx}" y="12" width="{min(gw, after * scale):.1f}" height="15" rx="7" '
+        f'fill="{AIR_LOW if low else AIR}"/>',
+    ]
+    if breath:
+        out.append(
+            f'<rect x="{gx + after * scale:.1f}" y="12" width="{breath * scale:.1f}" height="15" '
+            f'fill="{AIR}" fill-opacity="0.35" stroke="{AIR}" stroke-dasharray="2 2"/>'
+        )
+    label = f"air {air} / {st['start_air']}" + (f" (−{breath})" if breath else "")
+    out.append(
+        f'<text x="{gx + gw / 2}" y="23.5" font-size="10" font-weight="600" text-anchor="middle" '
+        f'fill="{FG}">{label}</text>'
+    )
+    return "".join(out)
+
+
+def _submarine(st: dict[str, Any]) -> str:
+    x, y = MARGIN, HEADER + 8
+    out = [
+        f'<rect x="{x}" y="{y + 6}" width="{SUB_W - 12}" height="36" rx="16" fill="{SUB}" stroke="{FG}"/>',
+        f'<rect x="{x + 14}" y="{y - 2}" width="14" height="9" rx="3" fill="{SUB}" stroke="{FG}"/>',
+    ]
+    out += [
+        f'<circle cx="{x + 12 + 13 * k}" cy="{y + 16}" r="3.5" fill="{SEA}" stroke="{FG}"/>' for k in range(3)
+    ]
+    return "".join(out)
+
+
+def _diver(st: dict[str, Any], q: int) -> str:
+    d = st["divers"][q]
+    name = st["players"][q]
+    color = PLAYER_COLORS[q % len(PLAYER_COLORS)]
+    letter = "ABCDEF"[q % 6]
+    current = st["current"] == q and not st["over"]
+    x: float
+    y: float
+    r: float
+    if d["pos"] == 0:
+        x, y, r = MARGIN + 10 + (q % 3) * 16, HEADER + 38 + (q // 3) * 14, 6.5
+    else:
+        cx, cy = layout(d["pos"])
+        x, y, r = cx + DIVER_DX, cy - 13, 9
+    where = f"space {d['pos']}" if d["pos"] else "the submarine"
+    out = [
+        f"<g><title>{letter} {escape(name)}: {where}, heading {'up' if d['up'] else 'down'}, "
+        f"carrying {len(d['items'])}</title>"
+    ]
+    if current:
+        out.append(
+            f'<circle cx="{x}" cy="{y}" r="{r + 3.5}" fill="none" stroke="{FG}" stroke-dasharray="3 2"/>'
+        )
+    out.append(f'<circle cx="{x}" cy="{y}" r="{r}" fill="{color}" stroke="#fff" stroke-width="1.5"/>')
+    out.append(
+        f'<text x="{x}" y="{y + r * 0.42:.1f}" font-size="{9 if d["pos"] else 7}" font-weight="700" '
+        f'text-anchor="middle" fill="#fff">{letter}</text>'
+    )
+    if d["pos"]:
+        e = r + 1
+        pts = f"{x - 3.5},{y - e} {x},{y - e - 4} {x + 3.5},{y - e}"
+        if not d["up"]:
+            pts = f"{x - 3.5},{y + e} {x},{y + e + 4} {x + 3.5},{y + e}"
+        out.append(f'<polyline points="{pts}" fill="none" stroke="{FG}" stroke-width="1.5"/>')
+        if d["items"]:
+            out.append(
+                f'<circle cx="{x + r + 2}" cy="{y - r + 1}" r="6" fill="{FG}"/>'
+                f'<text x="{x + r + 2}" y="{y - r + 4}" font-size="8" text-anchor="middle" fill="#fff">'
+                f"{len(d['items'])}</text>"
+            )
+    out.append("</g>")
+    return "".join(out)
+
+
 def game_svg(game: Game, *, reveal_all: bool = False) -> str:
-    """The board as an SVG string: header (round, air, whose turn), path,
-    divers (colour, heading arrow, items carried) and each player's score."""
+    """The board as an SVG string, in the widget's light look: the header (round, whose turn and
+    what they do), the air gauge, the numbered path, the divers (seat letter, heading, how many
+    items they carry) and each player's score."""
     st = build_state(game, seats=["human"] * len(game.players), seq=0, reveal_all=reveal_all)
     players = st["players"]
     n_spaces = len(st["path"])
     rows = max(1, math.ceil(n_spaces / COLS))
     width = MARGIN * 2 + SUB_W + COLS * CELL
+    # at least the submarine's height, however short a custom path is
+    board_h = max(rows * CELL, 64)
     score_h = 20 * len(players) + 10
-    height = HEADER + rows * CELL + 8 + score_h
+    height = HEADER + board_h + 8 + score_h
     out: list[str] = [
         (
             f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
             f'viewBox="0 0 {width} {height}" font-family="sans-serif" role="img" '
             f'aria-label="Deep Sea Adventure board">'
         ),
-        f'<rect width="{width}" height="{height}" fill="#0d3b66" rx="8"/>',
+        f'<rect width="{width}" height="{height}" fill="{SEA}" stroke="{BORDER}" rx="8"/>',
     ]
-    if st["over"]:
-        head = (
-            "Game over — "
-            + ", ".join(escape(players[w]) for w in st["winners"])
-            + " win"
-            + ("s" if len(st["winners"]) == 1 else "")
+    for r in range(rows):
+        out.append(
+            f'<rect x="{MARGIN + SUB_W - 4}" y="{HEADER + r * CELL + 2}" width="{COLS * CELL + 8}" '
+            f'height="{CELL - 4}" rx="8" fill="{BAND}" opacity="{0.25 + 0.18 * min(r, 4):.2f}"/>'
         )
-    else:
-        who = escape(_short(players[st["current"]]))
-        head = f"Round {st['round']}/{st['rounds']} · {who} to play ({st['step'].replace('_', ' ')})"
-    out.append(f'<text x="{MARGIN}" y="24" font-size="14" fill="#fff">{head}</text>')
-    # the air gauge
-    frac = st["air"] / max(1, st["start_air"])
-    gx, gw = width - MARGIN - 110, 110
-    out.append(f'<rect x="{gx}" y="12" width="{gw}" height="14" rx="7" fill="#08243f" stroke="#9cc"/>')
-    out.append(f'<rect x="{gx}" y="12" width="{gw * frac:.1f}" height="14" rx="7" fill="#5bc0eb"/>')
-    out.append(
-        f'<text x="{gx + gw / 2}" y="23" font-size="10" text-anchor="middle" fill="#fff">'
-        f"air {st['air']}</text>"
-    )
-    # the submarine
-    out.append(
-        f'<rect x="{MARGIN}" y="{HEADER + 8}" width="{SUB_W - 12}" height="30" rx="14" '
-        f'fill="#f4d35e" stroke="#333"/>'
-        f'<text x="{MARGIN + (SUB_W - 12) / 2}" y="{HEADER + 27}" font-size="10" '
-        f'text-anchor="middle">sub</text>'
-    )
-    # the path
+    out.append(f'<text x="{MARGIN}" y="24" font-size="14" font-weight="600" fill="{FG}">{_header(st)}</text>')
+    out.append(_air(st, width))
+    out.append(_submarine(st))
     for i, space in enumerate(st["path"], start=1):
         x, y = layout(i)
-        out.append(f'<circle cx="{x}" cy="{y}" r="19" fill="#134e7c" opacity="0.6"/>')
+        out.append(f'<circle cx="{x}" cy="{y}" r="19" fill="#fff" stroke="{BORDER}" stroke-width="0.8"/>')
         if space == 0:
-            out.append(
-                f'<circle cx="{x}" cy="{y}" r="8" fill="none" stroke="#7fa7c9" stroke-dasharray="3 2"/>'
-            )
+            out.append(f'<circle cx="{x}" cy="{y}" r="7" fill="none" stroke="{FG2}" stroke-dasharray="3 2"/>')
         else:
-            out.append(_item(space, x, y, 13))
-    # divers
-    for q, d in enumerate(st["divers"]):
-        color = PLAYER_COLORS[q % len(PLAYER_COLORS)]
-        if d["pos"] == 0:
-            x, y = MARGIN + 8 + q * 9, HEADER + 52
-            r = 5
-        else:
-            x, y = layout(d["pos"])
-            y -= 12
-            r = 8
-        arrow = "▲" if d["up"] else "▼"
-        label = escape(players[q][:1].upper())
-        out.append(
-            f"<g><title>{escape(players[q])}: {'heading up' if d['up'] else 'heading down'}, "
-            f"{len(d['items'])} item(s)</title>"
-            f'<circle cx="{x}" cy="{y}" r="{r}" fill="{color}" stroke="#fff" stroke-width="1.5"/>'
-        )
-        if d["pos"]:
-            out.append(
-                f'<text x="{x}" y="{y + 3.5}" font-size="9" text-anchor="middle" fill="#fff">{label}</text>'
-                f'<text x="{x + 11}" y="{y + 3}" font-size="8" fill="#fff">'
-                f"{arrow}{len(d['items']) or ''}</text>"
-            )
-        out.append("</g>")
-    # scores
-    y0 = HEADER + rows * CELL + 18
+            out.append(_item(space, x, y + 2, 12))
+        # the number the hints and the log speak of ("space 8")
+        out.append(f'<text x="{x - 18}" y="{y - 12}" font-size="8" fill="{FG2}">{i}</text>')
+    for q in range(len(players)):
+        out.append(_diver(st, q))
+    y0 = HEADER + board_h + 22
     for q, name in enumerate(players):
         y = y0 + 20 * q
         color = PLAYER_COLORS[q % len(PLAYER_COLORS)]
         sc = st["scores"][q]
         d = st["divers"][q]
         carried = len(d["items"])
-        mark = "▶ " if st["current"] == q else ""
-        out.append(f'<circle cx="{MARGIN + 6}" cy="{y - 4}" r="6" fill="{color}"/>')
+        banked = len(st["banked"][q])
+        mark = "▶ " if st["current"] == q and not st["over"] else ""
+        out.append(f'<circle cx="{MARGIN + 7}" cy="{y - 4}" r="7" fill="{color}"/>')
         out.append(
-            f'<text x="{MARGIN + 18}" y="{y}" font-size="12" fill="#fff">{mark}{escape(name)}: '
-            f"{'?' if sc is None else sc} points, {len(st['banked'][q])} chip(s) banked"
+            f'<text x="{MARGIN + 7}" y="{y - 1}" font-size="8" font-weight="700" text-anchor="middle" '
+            f'fill="#fff">{"ABCDEF"[q % 6]}</text>'
+        )
+        out.append(
+            f'<text x="{MARGIN + 20}" y="{y}" font-size="12" fill="{FG}">{mark}{escape(name)}: '
+            f"{'?' if sc is None else sc} points, {banked} chip{'' if banked == 1 else 's'} banked"
             f"{f', carrying {carried}' if carried else ''}</text>"
         )
     out.append("</svg>")

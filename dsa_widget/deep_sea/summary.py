@@ -109,6 +109,12 @@ class RoundBook:
                 out["drowned"].append({"seat": e["seat"], "levels": list(e["chips"])})
             elif out is not None and t == "game_over":
                 out["over"] = True
+                if path_length == 0:
+                    # RULES.md: a round that ends with an empty path ends the game at once
+                    out["ended"] = (
+                        "Every chip has been brought back: nothing is left on the path, "
+                        "so the game ends here."
+                    )
         if out is None:
             return None
         sunk = [lv for d in out["drowned"] for lv in d["levels"]]

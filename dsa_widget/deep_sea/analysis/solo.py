@@ -784,24 +784,34 @@ class HeatMap:
         self.cells = {k: policy.table(k, self.depths, self.airs).rows for k in loads}
 
     def _repr_svg_(self) -> str:
-        cw, ch = 14, 11
-        left, top = 34, 30
+        # small cells and big type: the picture scales to the cell's width, and its words must stay
+        # readable there (about 11 px on a 1366-pixel screen; issue 29)
+        cw, ch, fs = 10, 9, 13
+        left, top = 46, 34
         pw = cw * len(self.depths)
         ph = ch * len(self.airs)
-        gap = 40
+        gap = 36
         width = left + len(self.loads) * (pw + gap)
-        height = top + ph + (64 if self.note else 50)
+        cells = [c for rows in self.cells.values() for row in rows for c in row]
+        legend = [("#b91c1c", "turn back")]
+        if any(c.startswith("back if") for c in cells):
+            legend.append(("rgb(240,140,60)", "turn back only if carrying enough (hover for the value)"))
+        if any(c == "mixed" for c in cells):
+            legend.append(("#a855f7", "it depends on which chips"))
+        legend += [("#93c5fd", "keep diving"), ("#d1d5db", "too late either way")]
+        line = fs + 5
+        height = top + ph + 40 + line * (len(legend) + (1 if self.note else 0))
         m = self.policy.model
         out = [
-            # scales down to the cell's width (a notebook is narrower than the three panels)
             f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" width="100%" '
-            f'style="max-width: {width}px; height: auto" font-family="sans-serif" font-size="9">'
+            f'style="max-width: {width}px; height: auto" font-family="sans-serif" font-size="{fs}" '
+            f'fill="#1f2328">'
         ]
         for pi, k in enumerate(self.loads):
             x0 = left + pi * (pw + gap)
             vmax = float(max(m.means[1:])) * k
             out.append(
-                f'<text x="{x0 + pw / 2}" y="12" text-anchor="middle" font-size="11">'
+                f'<text x="{x0 + pw / 2}" y="16" text-anchor="middle" font-size="{fs + 1}" font-weight="600">'
                 f"carrying {k} item{'s' if k != 1 else ''}</text>"
             )
             for r, a in enumerate(self.airs):
@@ -828,29 +838,30 @@ class HeatMap:
             for c, d in enumerate(self.depths):
                 if d % 4 == 0 or d == 1:
                     out.append(
-                        f'<text x="{x0 + c * cw + cw / 2}" y="{top + ph + 10}" '
+                        f'<text x="{x0 + c * cw + cw / 2}" y="{top + ph + fs + 2}" '
                         f'text-anchor="middle">{d}</text>'
                     )
             for r, a in enumerate(self.airs):
                 if a % 5 == 0:
-                    out.append(f'<text x="{x0 - 3}" y="{top + r * ch + ch - 2}" text-anchor="end">{a}</text>')
+                    out.append(f'<text x="{x0 - 4}" y="{top + r * ch + ch}" text-anchor="end">{a}</text>')
             out.append(
-                f'<text x="{x0 + pw / 2}" y="{top + ph + 22}" text-anchor="middle">depth (space)</text>'
+                f'<text x="{x0 + pw / 2}" y="{top + ph + 2 * fs + 6}" text-anchor="middle">'
+                "depth (space)</text>"
             )
         out.append(
-            f'<text x="10" y="{top + ph / 2}" transform="rotate(-90 10 {top + ph / 2})" '
+            f'<text x="12" y="{top + ph / 2}" transform="rotate(-90 12 {top + ph / 2})" '
             'text-anchor="middle">air left</text>'
         )
-        legend = "red: turn back; "
-        if any(c.startswith("back if") for rows in self.cells.values() for row in rows for c in row):
-            legend += "orange: turn back only if carrying enough (hover for the value); "
-        if any(c == "mixed" for rows in self.cells.values() for row in rows for c in row):
-            legend += "purple: it depends on which chips; "
-        legend += "blue: keep diving; grey: too late either way"
-        base = height - (20 if self.note else 6)
-        out.append(f'<text x="{left}" y="{base}">{html.escape(legend)}</text>')
+        y = top + ph + 2 * fs + 12
+        for colour, words in legend:
+            y += line
+            out.append(
+                f'<rect x="{left}" y="{y - fs + 2}" width="{fs}" height="{fs - 2}" fill="{colour}" '
+                'stroke="#999"/>'
+                f'<text x="{left + fs + 6}" y="{y}">{html.escape(words)}</text>'
+            )
         if self.note:
-            out.append(f'<text x="{left}" y="{base + 13}">{html.escape(self.note)}</text>')
+            out.append(f'<text x="{left}" y="{y + line}">{html.escape(self.note)}</text>')
         out.append("</svg>")
         return "".join(out)
 
