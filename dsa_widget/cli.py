@@ -241,6 +241,20 @@ def _cmd_compile(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_warm(args: argparse.Namespace) -> int:
+    """Compile every game's optional compiled code now (numba's caches), one line per game."""
+    import time
+
+    from .core.registry import games
+
+    for spec in games():
+        t0 = time.perf_counter()
+        did = spec.warm_up()
+        took = time.perf_counter() - t0
+        print(f"{spec.title}: {f'ready in {took:.1f} s' if did else 'nothing to compile'}", flush=True)
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m dsa_widget", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
@@ -313,5 +327,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--if-stale", action="store_true", help="do nothing when the build is up to date")
     p.add_argument("--verbose", action="store_true", help="print the compiler's output")
     p.set_defaults(func=_cmd_compile)
+    p = sub.add_parser(
+        "warm",
+        help="compile the games' numba code now (the fast extra), so a first board is quick; set-up runs it",
+    )
+    p.set_defaults(func=_cmd_warm)
     args = parser.parse_args(argv)
     return int(args.func(args))

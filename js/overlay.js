@@ -83,6 +83,11 @@ export function drawHints(st, ov, { hints, picked, folded = false, onHints, onPi
     box.append(h("span", { class: "dsa-hint dsa-hint-computing", text: st.over ? "" : "computing…" }));
     return box;
   }
+  if (ov.warming) {
+    // the first figures in a fresh Python compile first: said, not waited on in silence
+    box.append(h("span", { class: "dsa-hint dsa-hint-computing dsa-hint-warming", text: ov.warming }));
+    return box;
+  }
   if (ov.seat === null || ov.seat === undefined) {
     box.append(h("span", { class: "dsa-hint dsa-hint-computing" })); // the panel keeps its height
     return box;

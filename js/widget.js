@@ -154,7 +154,8 @@ function renderView(model, el) {
         },
       }),
     );
-    if (shell.root) shell.root.dataset.overlaySeq = fresh ? ov.seq : "";
+    // set once the figures themselves are on screen (not while the first ones are warming up)
+    if (shell.root) shell.root.dataset.overlaySeq = fresh && !ov.warming ? ov.seq : "";
   }
 
   /** The board, the dice, the cards and the log: on a new state, a step scrubbed to, a resize. */

@@ -55,4 +55,8 @@ sys.exit(not os.path.exists(os.path.join(sysconfig.get_paths()['include'], 'Pyth
 fi
 echo "==> compiling the checked rules (mypyc), if rules.py changed"
 DSA_WIDGET_NO_COMPILED=1 .venv/bin/python -m dsa_widget compile --if-stale
+# numba compiles on first use and caches the result: done here, a first board after set-up
+# shows its hints at once instead of compiling for many seconds (python -m dsa_widget warm)
+echo "==> compiling the games' numba code (a minute or two the first time, then cached)"
+.venv/bin/python -m dsa_widget warm
 echo "==> set up"

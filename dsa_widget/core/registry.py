@@ -143,7 +143,8 @@ class GameSpec:
     ``presenter`` what it draws a screen from (:class:`dsa_widget.core.session.Presenter`),
     ``widget`` its widget class and ``bundle`` the front end the browser draws it with;
     ``factory``, where setup keywords are not the state class's own (a form's settings that
-    make a mission), the function that makes a new game from them.
+    make a mission), the function that makes a new game from them; ``warm`` compiles its
+    optional compiled code ahead (``python -m dsa_widget warm``).
     """
 
     name: str
@@ -170,6 +171,9 @@ class GameSpec:
     bundle: str | None = None
     aliases: tuple[str, ...] = ()
     factory: str | None = None
+    #: ``"module:function"`` compiling the game's optional compiled code now (numba caches), for
+    #: ``python -m dsa_widget warm`` at set-up; ``None``: nothing to compile
+    warm: str | None = None
 
     # ------------------------------------------------------------------ parts, loaded on use
 
@@ -225,6 +229,13 @@ class GameSpec:
 
     def presenter_class(self) -> Any:
         return None if self.presenter is None else _resolve(self.presenter)
+
+    def warm_up(self) -> bool:
+        """Compile the game's optional compiled code now; False when it has none."""
+        if self.warm is None:
+            return False
+        _resolve(self.warm)()
+        return True
 
     def widget_class(self) -> Any:
         return None if self.widget is None else _resolve(self.widget)

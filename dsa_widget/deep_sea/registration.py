@@ -82,6 +82,7 @@ GAME = GameSpec(
     widget="dsa_widget.deep_sea.widget:DeepSea",
     bundle="widget",
     aliases=("deep_sea", "dsa", "deep-sea-adventure"),
+    warm="dsa_widget.deep_sea.warm:warm",
 )
 
 if TYPE_CHECKING:  # mypy --strict checks that the game speaks the protocol

@@ -52,6 +52,7 @@ from typing import Any
 import traitlets
 
 from ..bridge import GameWidget
+from ..core.background import in_background, kernel_loop
 from ..core.bots import bot_name
 from ..core.errors import GameError
 from ..core.protocol import CHANCE
@@ -66,6 +67,16 @@ from .setup import Setup
 from .state import state_bytes
 
 __all__ = ["DeepSea", "bot_names", "resolve_bot"]
+
+#: set once the hints' figures have been computed in this Python (their numba code compiled)
+_WARM: list[bool] = []
+#: how long a first board waits for its figures before it says they are warming up (seconds:
+#: loading numba's cache takes about one; compiling, many)
+WARM_WAIT = 2.0
+WARMING_NOTE = (
+    "Warming up: the hints' compiled code is being built (the first time after installing it "
+    "takes a while; `python -m dsa_widget warm` does it ahead). The board is ready: play on."
+)
 
 _SETUP_KEYS = ("players", "air", "rounds", "first_player", "seed", "path", "options")
 _MAX_CHOICE_LEN = 32
@@ -455,17 +466,38 @@ class DeepSea(GameWidget):
             if self.overlay:
                 self.overlay = {}
             return
-        t0 = time.perf_counter()
         shown = self.session.shown
+        real = self.game if self.in_what_if else None
         # another seat's load is valued from what every player knows, not from the screen's
         # own banked chips (which could pin a carried chip down: the hint would tell it)
         knower = self.viewer if self.viewer == shown.current_player else None
-        ov = overlay_for(shown, self.game if self.in_what_if else None, knower)
-        ms = (time.perf_counter() - t0) * 1000
-        self._overlay_ms.append(ms)
-        ov["seq"] = self.seq
-        ov["ms"] = round(ms, 1)
-        self.overlay = ov
+        seq = self.seq
+        cold = not _WARM and kernel_loop() is not None
+        if cold:  # the work below may run in another thread: it gets copies of its own
+            shown, real = shown.copy(), (real.copy() if real is not None else None)
+
+        def work() -> dict[str, Any]:
+            t0 = time.perf_counter()
+            ov = overlay_for(shown, real, knower)
+            ov["ms"] = round((time.perf_counter() - t0) * 1000, 1)
+            return ov
+
+        def done(ov: dict[str, Any]) -> None:
+            _WARM.append(True)
+            if seq != self.seq or not self.hints or self.serving:
+                self._publish_overlay()  # the board moved on meanwhile: its own figures
+                return
+            self._overlay_ms.append(ov["ms"])
+            ov["seq"] = seq
+            self.overlay = ov
+
+        if not cold:
+            done(work())
+        elif in_background(work, done, name="dsa-hints-warm-up", wait=WARM_WAIT):
+            # The first figures in this Python compile the hints' numba code (many seconds
+            # after a fresh install, before `python -m dsa_widget warm` has run): the board is
+            # already drawn, the panel says so, and the figures follow when they are ready.
+            self.overlay = {"seq": seq, "warming": WARMING_NOTE}
 
     def __repr__(self) -> str:
         return f"<DeepSea seats={self.seats} {self.game!r}>"

@@ -28,6 +28,7 @@ GAME = GameSpec(
     presenter="dsa_widget.submarine.widget:SubmarinePresenter",
     widget="dsa_widget.submarine.widget:Submarine",
     bundle="submarine",
+    warm="dsa_widget.submarine.kernel:warm_up",
 )
 
 if TYPE_CHECKING:  # mypy --strict checks that the game speaks the protocol

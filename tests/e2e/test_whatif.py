@@ -61,6 +61,8 @@ def py_json(nb, expr):
 
 
 def check_overlay(nb, page, root):
+    # the figures on screen first (a fresh kernel's first ones are computed beside it)
+    expect(root).to_have_attribute("data-overlay-seq", nb.eval("w.seq"))
     want = py_json(nb, "_dsa_expected(w)")
     expect(root).to_have_attribute("data-overlay-seq", str(want["seq"]))
     dom = page.evaluate(OVERLAY_DOM_JS, root.element_handle())
