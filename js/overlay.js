@@ -172,13 +172,18 @@ export function drawHints(st, ov, { hints, picked, folded = false, onHints, onPi
         return;
       }
       const [num, den] = v;
+      // an exact figure that replaced an estimate once computed beside the kernel: marked
+      const later = (ov.home_later || []).includes(c);
       dd.append(
         h("span", {
-          class: "dsa-ov-cell",
+          class: `dsa-ov-cell${later ? " dsa-ov-later" : ""}`,
           "data-home": c,
           "data-num": num,
           "data-den": den,
-          title: fracTitle(num, den),
+          "data-later": later ? "1" : null,
+          title: later
+            ? `exact, computed after the estimate${fracTitle(num, den) ? `: ${fracTitle(num, den)}` : ""}`
+            : fracTitle(num, den),
           text: `${sep}${choiceWords(c)}: ${fracText(num, den)}`,
         }),
       );
@@ -187,6 +192,12 @@ export function drawHints(st, ov, { hints, picked, folded = false, onHints, onPi
     if (ov.home_float && ov.home_float_note)
       list.append(h("dd", { class: "dsa-hint dsa-ov-float-note", text: `≈ ${ov.home_float_note}` }));
     if (ov.home_note) list.append(h("dd", { class: "dsa-hint", text: ov.home_note }));
+    if (ov.refining)
+      list.append(
+        h("dd", { class: "dsa-hint dsa-ov-refining", text: "the exact figure is being computed and will replace it" }),
+      );
+    else if (ov.home_later?.length)
+      list.append(h("dd", { class: "dsa-hint dsa-ov-later-note", text: "exact now (computed after the estimate)" }));
   } else {
     list.append(h("dd", { class: "dsa-hint", text: ov.home_note || "not available" }));
   }

@@ -26,14 +26,18 @@ class FakeKernelLoop:
         self.arrived.set()
 
     def drain(self) -> None:
-        """Wait for every warm-up thread to end, then run all that they handed back."""
-        for t in threading.enumerate():
-            if t.name == "dsa-hints-warm-up":
-                t.join(120)
-        calls, self.calls = self.calls, []
-        self.arrived.clear()
-        for fn, args in calls:
-            fn(*args)
+        """Wait for every hints thread to end and run what they handed back, until none is left
+        (a result may start the next computation)."""
+        while True:
+            for t in threading.enumerate():
+                if t.name.startswith("dsa-hints"):
+                    t.join(120)
+            calls, self.calls = self.calls, []
+            self.arrived.clear()
+            if not calls:
+                return
+            for fn, args in calls:
+                fn(*args)
 
     def run_pending(self) -> None:
         assert self.arrived.wait(120), "the background work never finished"
@@ -110,10 +114,8 @@ def test_in_a_kernel_the_work_runs_in_a_thread_and_its_result_comes_back_on_the_
 
 
 def test_the_first_hints_of_a_fresh_python_do_not_hold_up_the_board(loop, compiling, monkeypatch):
-    from dsa_widget.deep_sea import widget as deep_sea_widget
     from dsa_widget.deep_sea.widget import WARMING_NOTE, DeepSea
 
-    monkeypatch.setattr(deep_sea_widget, "kernel_loop", lambda: loop)
     w = DeepSea(players=["Ann", "Bob"], seed=3)
     # the board is published, and the hints panel says what is going on instead of nothing
     assert w.state["players"] == ["Ann", "Bob"]
@@ -132,7 +134,6 @@ def test_figures_that_arrive_after_the_board_moved_on_are_not_shown_for_the_new_
     from dsa_widget.deep_sea import widget as deep_sea_widget
     from dsa_widget.deep_sea.widget import DeepSea
 
-    monkeypatch.setattr(deep_sea_widget, "kernel_loop", lambda: loop)
     w = DeepSea(players=["Ann", "Bob"], seed=3)
     first_seq = w.seq
     w.roll((3, 3))  # still warming: the new state waits for figures of its own
@@ -163,3 +164,68 @@ def test_each_warm_reference_resolves(name):
     from dsa_widget.core.registry import _resolve, game
 
     assert callable(_resolve(game(name).warm))
+
+
+def _crowded(players: int, seed: int, air: int):
+    """Divers deep, each with a chip: past the live budget of exact fractions."""
+    from dsa_widget import Game
+
+    g = Game(players=players, seed=seed)
+    while g.air > air:
+        q = g.current_player
+        if g.step == "search":
+            g.apply("take" if "take" in g.legal_choices() and not g.carrying[q] else "none")
+        else:
+            g.apply("continue" if g.step == "turn_back" else g.legal_choices()[0])
+    return g
+
+
+def test_past_the_live_budget_the_exact_figure_arrives_by_itself(loop, monkeypatch):
+    """Issue 31, item 3: the board shows the estimate (or the float) at once, then the exact
+    figure replaces it when a thread beside the kernel has computed it, marked as such; it is
+    home_chance()'s fraction."""
+    from dsa_widget.deep_sea import widget as deep_sea_widget
+    from dsa_widget.deep_sea.analysis import home_chance
+    from dsa_widget.deep_sea.analysis.home import COMPILED
+    from dsa_widget.deep_sea.widget import DeepSea
+
+    if not COMPILED:
+        pytest.fail("the fast extra (numba) is part of the test set-up")
+    monkeypatch.setattr(deep_sea_widget, "_WARM", [True])
+    g = _crowded(4, 2, 18)
+    w = DeepSea(g)
+    first = dict(w.overlay)
+    assert first["refining"] is True and ("home_float" in first or "home_est" in first)
+    pending = [c for c, v in first["home"].items() if v is None]
+    assert pending
+    loop.drain()
+    now = w.overlay
+    assert now["seq"] == w.seq and "refining" not in now and now["home_later"] == pending
+    view = w.game.view(w.game.current_player)
+    for c in pending:
+        f = home_chance(view, choice=c)
+        assert [int(x) for x in now["home"][c]] == [f.numerator, f.denominator]  # big ones as text
+    assert "home_float" not in now and "home_est" not in now
+
+
+def test_the_exact_figure_of_a_position_the_board_left_is_not_shown(loop, monkeypatch):
+    from dsa_widget.deep_sea import widget as deep_sea_widget
+    from dsa_widget.deep_sea.widget import DeepSea
+
+    monkeypatch.setattr(deep_sea_widget, "_WARM", [True])
+    w = DeepSea(_crowded(4, 2, 18))
+    assert w.overlay.get("refining")
+    w.hints = False  # the board moves on before the figure arrives: nothing is shown for it
+    loop.drain()
+    assert w.overlay == {}
+    w.hints = True
+    loop.drain()  # the board's own position is refined instead
+    assert w.overlay["seq"] == w.seq and "refining" not in w.overlay and w.overlay["home_later"]
+
+
+def test_without_a_kernel_the_overlay_is_as_it_always_was():
+    from dsa_widget.deep_sea.widget import DeepSea
+
+    w = DeepSea(_crowded(4, 2, 18))
+    assert "refining" not in w.overlay and "home_later" not in w.overlay
+    assert any(v is None for v in w.overlay["home"].values())

@@ -52,13 +52,14 @@ from typing import Any
 import traitlets
 
 from ..bridge import GameWidget
-from ..core.background import in_background, kernel_loop
+from ..core import background
 from ..core.bots import bot_name
 from ..core.errors import GameError
 from ..core.protocol import CHANCE
 from ..core.session import HUMAN, Refusal, Session, seat_list
 from ..core.timeline import Timeline, TimelineError
-from .analysis.overlay import overlay_for
+from .analysis.home import COMPILED
+from .analysis.overlay import exact_later, needs_exact, overlay_for, with_exact
 from .compare import Comparison, compare
 from .errors import IllegalActionError
 from .presenter import DeepSeaPresenter
@@ -185,6 +186,9 @@ class DeepSea(GameWidget):
         self._bytes: list[int] = []
         self._history_bytes: list[int] = []
         self._overlay_ms: list[float] = []
+        #: the exact figures wanted next in the background: (seq, a copy of the game, choices)
+        self._refine_next: tuple[int, Game, list[str]] | None = None
+        self._refining = False
         reveal = bool(reveal) if reveal is not None else bool(reveal_all)
         super().__init__(
             game=game, seats=seats, viewer=viewer, hot_seat=hot_seat, reveal=reveal,
@@ -472,7 +476,7 @@ class DeepSea(GameWidget):
         # own banked chips (which could pin a carried chip down: the hint would tell it)
         knower = self.viewer if self.viewer == shown.current_player else None
         seq = self.seq
-        cold = not _WARM and kernel_loop() is not None
+        cold = not _WARM and background.kernel_loop() is not None
         if cold:  # the work below may run in another thread: it gets copies of its own
             shown, real = shown.copy(), (real.copy() if real is not None else None)
 
@@ -489,15 +493,43 @@ class DeepSea(GameWidget):
                 return
             self._overlay_ms.append(ov["ms"])
             ov["seq"] = seq
+            later = needs_exact(ov) if COMPILED and background.kernel_loop() is not None else []
+            if later:
+                # past the live budget: the estimate (or float) now, the exact figure when a
+                # thread beside the kernel has computed it (issue 31, item 3)
+                ov["refining"] = True
+                self._refine_next = (seq, (shown if cold else shown.copy()), later)
             self.overlay = ov
+            if later:
+                self._refine()
 
         if not cold:
             done(work())
-        elif in_background(work, done, name="dsa-hints-warm-up", wait=WARM_WAIT):
+        elif background.in_background(work, done, name="dsa-hints-warm-up", wait=WARM_WAIT):
             # The first figures in this Python compile the hints' numba code (many seconds
             # after a fresh install, before `python -m dsa_widget warm` has run): the board is
             # already drawn, the panel says so, and the figures follow when they are ready.
             self.overlay = {"seq": seq, "warming": WARMING_NOTE}
+
+    def _refine(self) -> None:
+        """Compute the exact figures the overlay lacks, beside the kernel, one position at a
+        time: a position the board has left is dropped when its turn comes (a computation
+        under way runs to its end, a few seconds at most, and is not shown)."""
+        if self._refining or self._refine_next is None:
+            return
+        seq, game, choices = self._refine_next
+        self._refine_next = None
+        if seq != self.seq:
+            return
+        self._refining = True
+
+        def done(found: dict[str, Any]) -> None:
+            self._refining = False
+            if seq == self.seq and self.overlay.get("seq") == seq and self.overlay.get("refining"):
+                self.overlay = with_exact(self.overlay, found)
+            self._refine()
+
+        background.in_background(lambda: exact_later(game, choices), done, name="dsa-hints-exact")
 
     def __repr__(self) -> str:
         return f"<DeepSea seats={self.seats} {self.game!r}>"

@@ -26,13 +26,17 @@ __all__ = [
     "AIR_ASSUMPTION",
     "HOME_ASSUMPTION",
     "OVERLAY_EXACT_STATES",
+    "OVERLAY_LATER_STATES",
     "OVERLAY_MAX_LAYER",
     "OVERLAY_MAX_STATES",
     "OVERLAY_MAX_STATES_PYTHON",
     "OVERLAY_PLAYOUTS",
     "OVERLAY_SAMPLES",
     "air_forecast",
+    "exact_later",
+    "needs_exact",
     "overlay_for",
+    "with_exact",
 ]
 
 # ---------------------------------------------------------------------- probability overlays
@@ -49,6 +53,10 @@ OVERLAY_MAX_STATES = 150_000
 OVERLAY_MAX_LAYER = 40_000
 #: ... and beyond this many without numba (the DP in Python: a few tens of ms too)
 OVERLAY_MAX_STATES_PYTHON = 2_500
+
+#: past the live budgets the board asks for the exact fractions again in the background, under
+#: this budget (home_chance()'s own): the exact figure then replaces the estimate or the float
+OVERLAY_LATER_STATES = 5_000_000
 
 FLOAT_NOTE = (
     "the exact sum over the dice, computed in floating point (to about 1e-13): too many cases to "
@@ -269,4 +277,58 @@ def overlay_for(
         out["carry"] = _frac(Fraction(total))
     except AnalysisError:
         out["carry"] = None
+    return out
+
+
+# ---------------------------------------------------------------------- the exact figure, later
+
+
+def needs_exact(ov: dict[str, Any]) -> list[str]:
+    """The choices whose chance to get home the overlay ``ov`` shows as an estimate or a float
+    (past the live budget of exact fractions): the ones :func:`exact_later` may settle."""
+    home = ov.get("home")
+    return [c for c, v in home.items() if v is None] if isinstance(home, dict) else []
+
+
+def exact_later(game: Game, choices: list[str], max_states: int = OVERLAY_LATER_STATES) -> dict[str, Any]:
+    """The exact chances ``[num, den]`` of ``choices`` for the player to move, under
+    ``max_states`` (``None`` for a choice still past it): the figure the board shows once it
+    has been computed beside the kernel.  The same fractions as ``home_chance()``'s.
+
+    >>> from dsa_widget import Game
+    >>> g = Game(players=["Ann", "Bob"], path=[(1, 0)] * 12, air=8, seed=0)
+    >>> g.play_turn(dice=(2, 3), search="take"); g.play_turn(dice=(1, 2), search="take")
+    >>> exact_later(g, ["continue"])
+    {'continue': [42978374, 43046721]}
+    """
+    seat = game.current_player
+    if seat is None or not choices:
+        return {}
+    live = live_home_chances(game.view(seat), max_states, others="home")
+    return {c: _frac(live[c]) if isinstance(live.get(c), Fraction) else None for c in choices}
+
+
+def with_exact(ov: dict[str, Any], found: dict[str, Any]) -> dict[str, Any]:
+    """A copy of the overlay ``ov`` with the exact chances ``found`` in place of its estimates
+    and floats; ``home_later`` names the choices that changed (the board marks them)."""
+    out = dict(ov)
+    out.pop("refining", None)
+    home = dict(out.get("home") or {})
+    later = [c for c, v in found.items() if v is not None and home.get(c, 0) is None]
+    for c in later:
+        home[c] = found[c]
+    out["home"] = home
+    out["home_later"] = later
+    for key, note in (("home_float", "home_float_note"), ("home_est", "home_note")):
+        rest = {c: v for c, v in (out.get(key) or {}).items() if c not in later}
+        if rest:
+            out[key] = rest
+        elif key in out:
+            del out[key]
+            out.pop(note, None)
+    if any(v is None for v in home.values()):
+        out["home_note"] = (
+            "too many cases for an exact figure even in the background: the estimate stands "
+            "(home_chance(max_states=...) in a cell can take longer)"
+        )
     return out
