@@ -5,12 +5,12 @@ on small ints and lists only (for benchmarks and the Monte Carlo bot's rollouts)
 :class:`FastState` is a compact copy of a position (:meth:`FastState.from_game`,
 :meth:`FastState.from_state_dict`, or :func:`deal` for a fresh game, which draws the setup from
 the seed exactly as :class:`~dsa_widget.submarine.rules.SubmarineGame` does).
-:func:`playout` plays it to the end with random legal actions.  Started at a turn boundary
-with the same ``random.Random`` it makes *the same random calls* as the engine's
-``random_playout``, so both play the same game action for action (``tests/submarine/test_fast.py``
-checks the traces, scores and winners on hundreds of games for every option set, and replays
-the traces through the checked ``apply``).  Started in the middle of a turn (a bot's
-candidate action), it first finishes the step at random, then goes on as above.
+:func:`playout` plays it to the end with random legal actions.  From the same position (a turn
+boundary, or the middle of a turn: it first finishes the turn in progress) and with the same
+``random.Random`` it makes *the same random calls* as the engine's ``random_playout``, so both
+play the same game action for action (``tests/submarine/test_fast.py`` and
+``tests/submarine/test_playouts.py`` check the traces, scores and winners on hundreds of games
+for every option set, and replay the traces through the checked ``apply``).
 
 >>> import random
 >>> from dsa_widget.submarine.rules import SubmarineGame

@@ -881,22 +881,31 @@ class SubmarineGame:
     # --------------------------------------------------------------- playouts
 
     def random_playout(
-        self, rng: random.Random, *, trace: list[str] | None = None, max_turns: int = 100_000
+        self, rng: random.Random, trace: list[str] | None = None, *, max_turns: int = 100_000
     ) -> None:
         """Play random legal actions to the end, fast (no action strings unless ``trace`` is a list,
         which then receives every action played: replaying them with :meth:`apply` reaches the same
-        state).  The policy: sail to a uniform legal target; declare COLLECT with probability 1/2
-        when it is legal; move each activated bathyscaphe to a uniform target; collect uniformly
-        among the legal collections and go on with probability 1/2; exchange a uniform hand colour
-        with probability 1/2 when waiting.  Afterwards the game has no record (``to_record`` raises):
-        replay ``trace`` on a copy taken before to get one."""
+        state).  From any state: a turn in progress (a declared mode, a step under way, a wait after
+        arriving) is finished first.  The policy: sail to a uniform legal target; declare COLLECT
+        with probability 1/2 when it is legal; move each idle activated bathyscaphe to a uniform
+        target; collect uniformly among the legal collections and go on with probability 1/2;
+        exchange a uniform hand colour with probability 1/2 when waiting.  Afterwards the game has
+        no record (``to_record`` raises): replay ``trace`` on a copy taken before to get one.
+        :func:`dsa_widget.submarine.fast.playout` makes the same random calls, from the same state,
+        on plain lists."""
         self._recordable = False
         self._log = False
         rand = rng.random
-        opts = self._opts
-        uniform = opts["activation_mode"] == "uniform"
-        move_all = opts["uniform_move_all"]
-        end_always = opts["end_always_allowed"]
+        uniform = self._opts["activation_mode"] == "uniform"
+        end_always = self._opts["end_always_allowed"]
+        # a playout may start in the middle of a turn: finish the step in progress first
+        if self._result is None and self._phase == "mode":
+            self._random_declare(self._active, rng, trace)
+        elif self._result is None and self._phase == "step":
+            if uniform:
+                self._random_uniform_step(self._active, rng, trace)
+            else:
+                self._random_independent_step(self._active, rng, trace)
         while self._result is None and self._turn < max_turns:
             p = self._active
             ph = self._phase
@@ -922,45 +931,62 @@ class SubmarineGame:
             if t == END and self._active == p and self._phase == "wait":  # exchange_on_arrival
                 self._random_wait(p, rng, trace)
                 continue
-            if self._phase not in ("mode", "step"):
+            if self._phase == "mode":
+                self._random_declare(p, rng, trace)
+            elif self._phase == "step":
+                self._random_independent_step(p, rng, trace)
+
+    def _random_declare(self, p: int, rng: random.Random, trace: list[str] | None) -> None:
+        """Declare the uniform step's mode at random, then play the step."""
+        collect = bool(self._can_collect(p)) and rng.random() < 0.5
+        self._mode = "collect" if collect else "move"
+        self._phase = "step"
+        self._cur.append("")
+        if trace is not None:
+            trace.append(f"mode {self._mode}")
+        self._random_uniform_step(p, rng, trace)
+
+    def _random_uniform_step(self, p: int, rng: random.Random, trace: list[str] | None) -> None:
+        """Play the rest of a uniform step (the mode declared) and end it."""
+        if self._mode == "collect":
+            self._random_collections(p, rng, trace, None)
+        else:
+            moved = self._did
+            move_all = self._opts["uniform_move_all"]
+            for b in sorted(self._act):
+                if self._phase != "step" or self._act.get(b) != 0:
+                    continue
+                if moved and not move_all and rng.random() < 0.5:
+                    break
+                self._random_move(p, b, rng, trace)
+                moved += 1
+        self._random_end_step(p, trace)
+
+    def _random_independent_step(self, p: int, rng: random.Random, trace: list[str] | None) -> None:
+        """Play the rest of an independent step and end it."""
+        rand = rng.random
+        used = self._did
+        for b in sorted(self._act):
+            if self._result is not None or self._phase != "step":
+                break
+            if self._act.get(b) != 0:
                 continue
-            if uniform:
-                can = bool(self._can_collect(p))
-                collect = can and rand() < 0.5
-                self._mode = "collect" if collect else "move"
-                self._phase = "step"
-                if trace is not None:
-                    trace.append(f"mode {self._mode}")
-                if collect:
-                    self._random_collections(p, rng, trace, None)
-                else:
-                    for i, b in enumerate(sorted(self._act)):
-                        if i and not move_all and rand() < 0.5:
-                            break
-                        self._random_move(p, b, rng, trace)
-                if self._result is None and self._phase == "step":
-                    if trace is not None:
-                        trace.append("end")
-                    self._end_turn(p)
+            s = self._bath[p][b]
+            if rand() < 0.5 or not self._collections_at(p, s):
+                if used and rand() < 0.3:
+                    continue
+                self._random_move(p, b, rng, trace)
             else:
-                used = 0
-                for b in sorted(self._act):
-                    if self._result is not None or self._phase != "step":
-                        break
-                    if self._act[b] != 0:
-                        continue
-                    s = self._bath[p][b]
-                    if rand() < 0.5 or not self._collections_at(p, s):
-                        if used and rand() < 0.3:
-                            continue
-                        self._random_move(p, b, rng, trace)
-                    else:
-                        self._random_collections(p, rng, trace, s)
-                    used += 1
-                if self._result is None and self._phase == "step":
-                    if trace is not None:
-                        trace.append("end")
-                    self._end_turn(p)
+                self._random_collections(p, rng, trace, s)
+            used += 1
+        self._random_end_step(p, trace)
+
+    def _random_end_step(self, p: int, trace: list[str] | None) -> None:
+        if self._result is None and self._phase == "step":
+            if trace is not None:
+                trace.append("end")
+            self._cur.append("")
+            self._end_turn(p)
 
     def _random_wait(self, p: int, rng: random.Random, trace: list[str] | None) -> None:
         hand = self._hand[p]
