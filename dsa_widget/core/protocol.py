@@ -20,7 +20,11 @@ follows OpenSpiel's state API in spirit:
   :meth:`GameView.sample` draws a full state consistent with a view
   (determinization), so a bot or an estimate never needs the hidden truth;
 * :meth:`GameState.clone`, :meth:`GameState.to_record` and the game's
-  ``from_record`` class method make states cheap to branch and easy to keep.
+  ``from_record`` class method make states cheap to branch and easy to keep;
+* :meth:`GameState.random_playout` plays a state to the end with random legal actions (chance
+  by its exact odds), from any state, and can write down what it played: :func:`play_trace`
+  replays that trace, checked, from a copy taken before.  :func:`random_playout` is the plain
+  way every game may use; a game with a faster loop of its own (Submarine) uses that instead.
 
 Every game of the game registry (:mod:`dsa_widget.core.registry`) satisfies these protocols
 under ``mypy --strict`` (its registration calls :func:`speaks_the_protocol`), and the shared
@@ -42,12 +46,23 @@ True
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import Any, ClassVar, Protocol, TypeVar, runtime_checkable
 
-__all__ = ["CHANCE", "TERMINAL", "GameState", "GameView", "S", "speaks_the_protocol"]
+__all__ = [
+    "CHANCE",
+    "TERMINAL",
+    "GameState",
+    "GameView",
+    "S",
+    "draw_chance",
+    "play_trace",
+    "random_playout",
+    "speaks_the_protocol",
+]
 
 #: ``to_move`` when the next thing to happen is a chance outcome (dice, a deal)
 CHANCE = -1
@@ -148,8 +163,70 @@ class GameState(Protocol):
     def play_record_turn(self, turn: Any) -> None:
         """Play one turn as a record writes it, checked as a whole."""
 
+    def random_playout(self, rng: random.Random, trace: list[Any] | None = None) -> None:
+        """Play on to the end from this state, whatever it is (a turn under way included), with
+        random legal actions drawn from ``rng`` only, and chance outcomes at their exact odds;
+        ``trace``, if a list, receives every action and chance outcome played, in order, so that
+        :func:`play_trace` from a copy taken before reaches the same state.  The plain policy
+        (:func:`random_playout`) picks uniformly among the legal actions; a game's own faster
+        loop may weigh them otherwise, as its docstring says."""
+
 
 S = TypeVar("S", bound=GameState)
+
+
+def draw_chance(outcomes: Sequence[tuple[Any, Fraction]], rng: random.Random) -> Any:
+    """One outcome drawn with ``rng`` at exactly its probability (the fractions' common
+    denominator, then one whole number below it: no rounding of the odds).
+
+    >>> rng = random.Random(1)
+    >>> sorted({draw_chance([("a", Fraction(1, 3)), ("b", Fraction(2, 3))], rng) for _ in range(50)})
+    ['a', 'b']
+    """
+    den = 1
+    for _, p in outcomes:
+        den = den * p.denominator // math.gcd(den, p.denominator)
+    r = rng.randrange(den)
+    for outcome, p in outcomes:
+        r -= p.numerator * (den // p.denominator)
+        if r < 0:
+            return outcome
+    raise ValueError("the chance outcomes' probabilities do not sum to 1")
+
+
+def random_playout(state: GameState, rng: random.Random, trace: list[Any] | None = None) -> None:
+    """The plain :meth:`GameState.random_playout`: until the game is over, a chance outcome at
+    its exact odds (:func:`draw_chance`) or an action drawn uniformly from
+    :meth:`~GameState.legal_actions`, applied unchecked; each is appended to ``trace`` if it is
+    a list.  Everything random comes from ``rng``, so the same ``rng`` state plays the same game.
+
+    >>> from dsa_widget.pig.rules import PigGame
+    >>> g = PigGame(2, seed=1); start = g.clone(); trace: list[Any] = []
+    >>> random_playout(g, random.Random(5), trace)
+    >>> play_trace(start, trace); start.is_over, start.view(None) == g.view(None)
+    (True, True)
+    """
+    while not state.is_over:
+        if state.to_move == CHANCE:
+            choice = draw_chance(state.chance_outcomes(), rng)
+            state.apply_chance(choice)
+        else:
+            legal = state.legal_actions()
+            choice = legal[int(rng.random() * len(legal))]
+            state.apply_unchecked(choice)
+        if trace is not None:
+            trace.append(choice)
+
+
+def play_trace(state: GameState, trace: Sequence[Any]) -> None:
+    """Replay what :meth:`GameState.random_playout` wrote into ``trace``, checked: each item is
+    applied with :meth:`~GameState.apply_chance` at a chance node, else with
+    :meth:`~GameState.apply` (an illegal one raises the game's error)."""
+    for item in trace:
+        if state.to_move == CHANCE:
+            state.apply_chance(item)
+        else:
+            state.apply(item)
 
 
 def speaks_the_protocol(state: type[GameState], view: type[GameView]) -> None:

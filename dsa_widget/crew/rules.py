@@ -144,6 +144,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple, overload
 
 from ..core.errors import short_repr
 from ..core.protocol import TERMINAL
+from ..core.protocol import random_playout as plain_playout
 from .cards import DECK, NCARDS, SUIT_MASK, CardError, card, name
 from .draw import TRICKS, deal_exception, draw_tasks
 from .errors import IllegalActionError, RecordError, SetupError  # noqa: F401 (RecordError: re-export)
@@ -2080,6 +2081,12 @@ class CrewGame:
             doc = {k: v for k, v in doc.items() if k not in ("actions", "outcome", "result")}
             doc["turns"] = turns
         return load_record(doc)
+
+    def random_playout(self, rng: random.Random, trace: list[Any] | None = None) -> None:
+        """Play on to the end from here with uniformly random legal actions drawn from
+        ``rng``; ``trace`` (a list) receives what was played
+        (:func:`dsa_widget.core.protocol.random_playout`, the plain way)."""
+        plain_playout(self, rng, trace)
 
     def play_record_turn(self, turn: Any) -> None:
         """Play one turn as a record writes it: ``{"seat": s, "action": a}`` (or just the action)."""

@@ -45,6 +45,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Final, NamedTuple, overload
 
 from ..core.errors import short_repr as _short
 from ..core.protocol import CHANCE, TERMINAL
+from ..core.protocol import random_playout as plain_playout
 from .errors import IllegalActionError, SetupError
 from .setup import Setup
 
@@ -1085,6 +1086,12 @@ class Game:
     def at_turn_boundary(self) -> bool:
         """True between two turns (nothing of the current turn done yet) and at the end."""
         return self._step == OVER or (not self._breathed and self._step != SEARCH_STEP)
+
+    def random_playout(self, rng: random.Random, trace: list[Any] | None = None) -> None:
+        """Play on to the end from here with uniformly random legal actions and dice at their odds,
+        drawn from ``rng``; ``trace`` (a list) receives what was played
+        (:func:`dsa_widget.core.protocol.random_playout`, the plain way)."""
+        plain_playout(self, rng, trace)
 
     def play_record_turn(self, turn: Any) -> None:
         """Play one turn as a record writes it (``{"back": ..., "dice": ..., "search": ...}``),

@@ -36,6 +36,7 @@ from typing import Any, ClassVar
 
 from ..core import errors as _core
 from ..core.errors import GameError, short_repr
+from ..core.protocol import random_playout as plain_playout
 from .view import Move, PigView
 
 __all__ = ["DIE", "HOLD", "MAX_GOAL", "ROLL", "IllegalActionError", "PigGame", "RecordError", "SetupError"]
@@ -249,6 +250,12 @@ class PigGame:
     def copy(self, **_: bool) -> PigGame:
         """:meth:`clone` (the OpenSpiel adapter asks for ``copy(history=False, events=False)``)."""
         return self.clone()
+
+    def random_playout(self, rng: random.Random, trace: list[Any] | None = None) -> None:
+        """Play on to the end from here with uniformly random legal actions and die rolls at their odds,
+        drawn from ``rng``; ``trace`` (a list) receives what was played
+        (:func:`dsa_widget.core.protocol.random_playout`, the plain way)."""
+        plain_playout(self, rng, trace)
 
     def play_record_turn(self, turn: Any) -> None:
         """Play one turn as a record writes it, ``{"seat": s, "moves": [...]}``, checked as a whole:
