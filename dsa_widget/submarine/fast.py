@@ -89,6 +89,7 @@ class FastState:
         "act",
         "mode",
         "did",
+        "swaps",
         "condition",
         "winners",
     )
@@ -117,6 +118,7 @@ class FastState:
         self.act: list[int] = []
         self.mode = ""
         self.did = 0
+        self.swaps = 0  # board jokers collected with a held joker in this turn
         self.condition: str | None = None
         self.winners: tuple[int, ...] = ()
 
@@ -150,6 +152,7 @@ class FastState:
             self.mode,
             self.did,
         )
+        s.swaps = self.swaps
         s.condition, s.winners = self.condition, self.winners
         return s
 
@@ -196,6 +199,7 @@ class FastState:
             s.act[int(b)] = _ACT_NAMES.index(v)
         s.mode = step["mode"]
         s.did = step["did"]
+        s.swaps = step.get("swaps", 0)
         r = d["result"]
         if r is not None:
             s.condition, s.winners = r["condition"], tuple(r["winners"])
@@ -286,6 +290,7 @@ def playout(
     dead_end = opts["dead_position_end"]
     limit = opts["turn_limit"]
     tie_rule = opts["tie_rule"]
+    swap_cap = opts["joker_swaps_per_turn"]
     tiles, bj, ship, bath, owned, slots = s.tiles, s.bj, s.ship, s.bath, s.owned, s.slots
     jokers, hands, piles, live, out = s.jokers, s.hand, s.pile, s.live, s.out
     nb = s.nb
@@ -324,6 +329,7 @@ def playout(
         s.act = [-1] * nb
         s.mode = ""
         s.mid = False
+        s.swaps = 0
         if ship[0] == _END and ship.count(_END) == n:
             for i in range(n):
                 ship[i] = _START
@@ -398,6 +404,7 @@ def playout(
         b_of = bath[p]
         act = s.act
         top_state = 2 if s.mode == "independent" else 3
+        swap = s.swaps < swap_cap
         for b in range(nb):  # the order does not matter here: any collection will do
             if not 0 <= act[b] < top_state:
                 continue
@@ -405,18 +412,21 @@ def playout(
             for t in tiles[sp]:
                 if bj[t] and not collectable:
                     continue
-                if has_j or can_pay(p, sp, tcol[t]):
+                if (has_j and (swap or not bj[t])) or can_pay(p, sp, tcol[t]):
                     return True
         return False
 
     def collections_at(p: int, sp: int) -> list[tuple[int, int, int]]:
         res: list[tuple[int, int, int]] = []
         js = jokers[p]
+        swap = s.swaps < swap_cap
         for t in tiles[sp]:
             if bj[t] and not collectable:
                 continue
             if can_pay(p, sp, tcol[t]):
                 res.append((sp, t, -1))
+            if bj[t] and not swap:
+                continue
             for j in js:
                 res.append((sp, t, j))
         return res
@@ -460,6 +470,8 @@ def playout(
         s.did += 1
         space = tiles[sp]
         space.remove(t)
+        if joker >= 0 and bj[t]:
+            s.swaps += 1
         bj[t] = False
         if joker >= 0:
             jokers[p].remove(joker)
@@ -607,6 +619,7 @@ def playout(
                 if bath[p][b] // 4 + 1 == t:
                     act[b] = 0
             s.did = 0
+            s.swaps = 0
             s.phase = "mode" if uniform else "step"
             s.mode = "" if uniform else "independent"
         elif kind == "mode":
@@ -700,6 +713,7 @@ def playout(
             if bath[p][b] // 4 + 1 == t:
                 act[b] = 0
         s.did = 0
+        s.swaps = 0
         if uniform:
             declare(p)
         else:

@@ -91,6 +91,8 @@ MD_NONE, MD_MOVE, MD_COLLECT = range(3)
 (N, NB, ACTIVE, PHASE, TURN, PTURNS, MID, MODE, DID, COND, PLACED, TLEN, WIN, START) = range(14)
 (NCARDS, PERCOL, STARTP, LIMIT, TIE, END_ALWAYS, ON_ARRIVAL, MOVE_ALL, PER_BATHY, TOP, SHORT) = range(14, 25)
 (COLLECTABLE, DEAD_END, TCAP, MAXT) = range(25, 29)
+#: board jokers collected with a held joker this turn, and the option's cap on them
+(SWAPS, SWAPCAP) = range(29, 31)
 NSC = 32
 PCAP = 80  # cards in a pile
 JCAP = 72  # held jokers
@@ -179,6 +181,7 @@ def _deal(s: Buf) -> None:
         s[i] = 0
     n = s[N]
     s[TURN] = 0
+    s[SWAPS] = 0
     s[PHASE] = PH_PLACE
     for p in range(5):
         for b in range(5):
@@ -320,6 +323,7 @@ def _end_turn(s: Buf, p: int) -> None:
         s[ACT + b] = -1
     s[MODE] = MD_NONE
     s[MID] = 0
+    s[SWAPS] = 0
     all_end = True
     for q in range(n):
         if s[SHIP + q] != P_END:
@@ -382,6 +386,7 @@ def _can_collect(s: Buf, p: int) -> bool:
     if not has_j and s[h] + s[h + 1] + s[h + 2] + s[h + 3] + s[h + 4] == 0:
         return False
     coll = s[COLLECTABLE]
+    swap = s[SWAPS] < s[SWAPCAP]
     for b in range(s[NB]):
         if s[ACT + b] < 0:
             continue
@@ -390,7 +395,7 @@ def _can_collect(s: Buf, p: int) -> bool:
             t = s[TILES + TSCAP * sp + i]
             if s[BJ + t] and not coll:
                 continue
-            if has_j or _can_pay(s, p, sp, t % 5):
+            if (has_j and (swap or not s[BJ + t])) or _can_pay(s, p, sp, t % 5):
                 return True
     return False
 
@@ -486,6 +491,8 @@ def _collect(s: Buf, p: int, sp: int, t: int, joker: int) -> None:
     for i in range(j, m - 1):
         s[base + i] = s[base + i + 1]
     m -= 1
+    if joker >= 0 and s[BJ + t]:
+        s[SWAPS] += 1
     s[BJ + t] = 0
     if joker >= 0:
         jb = JOK + JCAP * p
@@ -538,6 +545,7 @@ def _count_collections(s: Buf, p: int, pick: int) -> int:
     cnt = 0
     coll = s[COLLECTABLE]
     jm = s[JOKN + p]
+    swap = s[SWAPS] < s[SWAPCAP]
     for sp in range(NSP):
         if not _active_at(s, p, sp):
             continue
@@ -549,6 +557,8 @@ def _count_collections(s: Buf, p: int, pick: int) -> int:
                 if cnt == pick:
                     return sp << 16 | t << 8
                 cnt += 1
+            if s[BJ + t] and not swap:
+                continue
             if pick >= 0 and cnt + jm > pick:
                 return sp << 16 | t << 8 | s[JOK + JCAP * p + pick - cnt] + 1
             cnt += jm
@@ -685,6 +695,7 @@ def _play(s: Buf, tr: Buf) -> None:
             if s[BATH + 5 * p + b] // 4 + 1 == t:
                 s[ACT + b] = 0
         s[DID] = 0
+        s[SWAPS] = 0
         _declare(s, tr, p)
 
 
@@ -751,6 +762,7 @@ def _buffers(players: int, options: Mapping[str, Any] | None, tcap: int) -> tupl
     s[SHORT] = _SHORT[o["payment_shortfall"]]
     s[COLLECTABLE] = int(o["board_jokers"] == "collectable")
     s[DEAD_END] = int(o["dead_position_end"])
+    s[SWAPCAP] = o["joker_swaps_per_turn"]
     s[TCAP] = tcap
     s[MAXT] = 10_000_000
     if s[STARTP] >= players:

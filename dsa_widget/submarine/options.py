@@ -34,7 +34,7 @@ from ..core.errors import short_repr
 from ..core.registry import Option
 from .errors import SetupError
 
-__all__ = ["CHOICES", "DEFAULTS", "NAMED_TABLES", "SCHEMA", "resolve_options", "table"]
+__all__ = ["CHOICES", "DEFAULTS", "NAMED_TABLES", "SCHEMA", "WHOLE", "resolve_options", "table"]
 
 #: the per-player-count tables that have names (SUBMARINE.md §2.3, §2.4)
 NAMED_TABLES: dict[str, dict[str, dict[str, int]]] = {
@@ -48,8 +48,8 @@ NAMED_TABLES: dict[str, dict[str, dict[str, int]]] = {
         "fewer": {"2": 5, "3": 4, "4": 3, "5": 3},
     },
 }
-#: option -> its allowed values, the default first (the tables and ``start_player`` /
-#: ``turn_limit`` are checked separately)
+#: option -> its allowed values, the default first (the tables, ``start_player`` and the
+#: whole-number options of :data:`WHOLE` are checked separately)
 CHOICES: dict[str, tuple[Any, ...]] = {
     "deck": ("60", "75"),
     "end_always_allowed": (True, False),
@@ -76,11 +76,20 @@ DEFAULTS: dict[str, Any] = {
     "payment_destination": "top",
     "payment_shortfall": "forbid",
     "board_jokers": "inert",
+    "joker_swaps_per_turn": 3,
     "dead_position_end": True,
-    "turn_limit": None,
+    "turn_limit": 2_000,
     "tie_rule": "shared",
 }
 _LIMITS = {"cards_per_player": (0, 75), "bathyscaphes_per_player": (1, 5)}
+#: the whole-number options and their ranges.  Both settle what SUBMARINE.md leaves open, so
+#: that every step and every game ends, and a game's record stays well under the record size
+#: limit (:data:`dsa_widget.core.records.MAX_BYTES`; a turn writes at most about 1 KB):
+#: ``joker_swaps_per_turn`` bounds a turn (§6.6 sets no limit on jokers spent in a turn, and
+#: under ``board_jokers="collectable"`` two held jokers can be swapped for each other on the
+#: board for ever); ``turn_limit`` (E5, §7.1) bounds a game (§8 #30: a game in which nobody
+#: collects has no other end).
+WHOLE: dict[str, tuple[int, int]] = {"joker_swaps_per_turn": (0, 60), "turn_limit": (1, 5_000)}
 
 
 def _is_int(x: object) -> bool:
@@ -131,9 +140,10 @@ def resolve_options(options: Mapping[str, Any] | None = None) -> dict[str, Any]:
             if value != "random" and not (_is_int(value) and 0 <= value < 5):
                 raise SetupError("option 'start_player' must be 'random' or a seat 0..4", field=name)
             out[name] = value
-        else:  # turn_limit
-            if value is not None and not (_is_int(value) and 1 <= value <= 1_000_000):
-                raise SetupError("option 'turn_limit' must be null or an int 1..1000000", field=name)
+        else:  # WHOLE
+            lo, hi = WHOLE[name]
+            if not (_is_int(value) and lo <= value <= hi):
+                raise SetupError(f"option {name!r} must be a whole number {lo}..{hi}", field=name)
             out[name] = value
     return out
 
@@ -269,6 +279,17 @@ SCHEMA: tuple[Option, ...] = (
         help="a joker spent on a treasure is left in that treasure's space (SUBMARINE.md 6.6)",
     ),
     Option(
+        "joker_swaps_per_turn",
+        "Joker swaps per turn",
+        3,
+        help=(
+            "when spent jokers can be collected: how many of them a player may take in one turn by "
+            "paying with a held joker (the rules set no limit, and a turn must end; SUBMARINE.md 6.6)"
+        ),
+        minimum=WHOLE["joker_swaps_per_turn"][0],
+        maximum=WHOLE["joker_swaps_per_turn"][1],
+    ),
+    Option(
         "dead_position_end",
         "End a game nobody can score in",
         True,
@@ -281,10 +302,13 @@ SCHEMA: tuple[Option, ...] = (
     Option(
         "turn_limit",
         "Turn limit",
-        None,
-        help="the game ends after this many turns; empty for no limit (for simulations; SUBMARINE.md 7.1)",
-        minimum=1,
-        maximum=1_000_000,
+        2_000,
+        help=(
+            "the game ends after this many turns after the bathyscaphes are placed, so that a game in "
+            "which nobody collects ends too (random players need about 400; SUBMARINE.md 7.1, 8 #30)"
+        ),
+        minimum=WHOLE["turn_limit"][0],
+        maximum=WHOLE["turn_limit"][1],
     ),
     Option(
         "tie_rule",

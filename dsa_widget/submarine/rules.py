@@ -71,8 +71,15 @@ What the code settles where the spec leaves room
   it is in records (the truth), never in views.
 * The step groups: under ``independent`` the legal list is the collections, then the moves,
   then ``end``; the ``mode`` phase exists only under ``uniform``.
-* E5 ``turn_limit`` counts turns after placement.  Returns are the scores (E1: the full board's
-  12 against the others' counts).
+* E5 ``turn_limit`` counts turns after placement.  It is on (2,000 by default, at most 5,000):
+  a game in which nobody collects has no other end (§8 #30), and a game must end for its
+  record to be readable.  Returns are the scores (E1: the full board's 12 against the others'
+  counts).
+* Joker swaps: §6.6 sets no limit on jokers spent in a turn, and under ``board_jokers =
+  "collectable"`` two held jokers could be swapped for each other on the board for ever.  The
+  option ``joker_swaps_per_turn`` (3 by default) caps the board jokers a turn collects by
+  paying with a held joker; a card still pays for one, and a joker for a treasure.
+* Player names are text of 1..40 characters (a lone surrogate is refused: no screen shows it).
 
 >>> g = SubmarineGame(3, seed=7)
 >>> g.phase, g.to_move, g.legal_actions()[:2]
@@ -202,6 +209,13 @@ class SubmarineGame:
             names = tuple(players)
             if not all(isinstance(x, str) and 0 < len(x) <= 40 for x in names):
                 raise SetupError("player names are strings of 1..40 characters", field="players")
+            for x in names:
+                try:
+                    x.encode("utf-8")
+                except UnicodeEncodeError:  # a lone surrogate: no screen or file could show it
+                    raise SetupError(
+                        f"player name {short_repr(x)} is not text (it has a lone surrogate)", field="players"
+                    ) from None
         n = len(names)
         if not 2 <= n <= 5:
             raise SetupError("Submarine is for 2 to 5 players", field="players")
@@ -305,6 +319,8 @@ class SubmarineGame:
         self._act: dict[int, int] = {}
         self._mode = ""
         self._did = 0
+        #: board jokers collected with a held joker in this turn (option joker_swaps_per_turn)
+        self._swaps = 0
         self._recordable = True
 
     # ------------------------------------------------------------------ facts
@@ -622,6 +638,7 @@ class SubmarineGame:
             return
         self._act = {b: 0 for b, s in enumerate(self._bath[p]) if s // 4 + 1 == t}
         self._did = 0
+        self._swaps = 0
         if self._opts["activation_mode"] == "uniform":
             self._phase = "mode"
             self._mode = ""
@@ -670,19 +687,26 @@ class SubmarineGame:
         if not jokers and not any(hand):
             return False
         collectable = self._opts["board_jokers"] == "collectable"
+        swap = self._can_swap()
         bj = self._bj
         for s in self._collect_spaces(p):
             for t in self._tiles[s]:
                 if bj[t] and not collectable:
                     continue
-                if jokers or self._can_pay_card(p, s, _colour(t)):
+                if (jokers and (swap or not bj[t])) or self._can_pay_card(p, s, _colour(t)):
                     return True
         return False
+
+    def _can_swap(self) -> bool:
+        """May a board joker still be collected with a held joker in this turn?"""
+        cap: int = self._opts["joker_swaps_per_turn"]
+        return self._swaps < cap
 
     def _collections(self, p: int, any_only: bool = False) -> list[str]:
         out: list[str] = []
         collectable = self._opts["board_jokers"] == "collectable"
         jokers = self._jokers[p]
+        swap = self._can_swap()
         for s in self._collect_spaces(p):
             sn = space_name(s)
             for t in self._tiles[s]:
@@ -693,6 +717,8 @@ class SubmarineGame:
                     out.append(f"collect {sn} {tn} card")
                     if any_only:
                         return out
+                if self._bj[t] and not swap:
+                    continue
                 for j in jokers:
                     out.append(f"collect {sn} {tn} joker {tile_name(j)}")
                     if any_only:
@@ -753,6 +779,8 @@ class SubmarineGame:
         self._did += 1
         space = self._tiles[s]
         space.remove(t)
+        if joker >= 0 and self._bj[t]:
+            self._swaps += 1
         self._bj[t] = False
         ev: dict[str, Any] = {"type": "collect", "seat": p}
         if self._log:
@@ -830,6 +858,7 @@ class SubmarineGame:
             need -= 1
         self._act = {}
         self._mode = ""
+        self._swaps = 0
         # §5.3: regroup
         ships = self._ship
         if ships.count(END) == self._n:
@@ -1014,12 +1043,15 @@ class SubmarineGame:
         """The legal collections at space ``s`` as ``(space, tile, joker or -1)``."""
         out: list[tuple[int, int, int]] = []
         collectable = self._opts["board_jokers"] == "collectable"
+        swap = self._can_swap()
         bj = self._bj
         for t in self._tiles[s]:
             if bj[t] and not collectable:
                 continue
             if self._can_pay_card(p, s, _colour(t)):
                 out.append((s, t, -1))
+            if bj[t] and not swap:
+                continue
             for j in self._jokers[p]:
                 out.append((s, t, j))
         return out
@@ -1077,6 +1109,7 @@ class SubmarineGame:
             "step": {
                 "mode": self._mode,
                 "did": self._did,
+                "swaps": self._swaps,
                 "activated": {str(b): v for b, v in self.activated.items()},
             },
             "scores": list(self.scores),
@@ -1119,6 +1152,7 @@ class SubmarineGame:
         step = d["step"]
         g._mode = step["mode"]
         g._did = step["did"]
+        g._swaps = step.get("swaps", 0)
         g._act = {int(b): ("idle", "collecting", "done").index(v) for b, v in step["activated"].items()}
         r = d["result"]
         g._result = None if r is None else (r["condition"], tuple(r["winners"]))

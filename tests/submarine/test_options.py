@@ -175,6 +175,36 @@ def test_board_jokers() -> None:
     assert g.result is not None and g.result[0] == "E2"  # the board joker left does not count
 
 
+@pytest.mark.parametrize("cap", [0, 1, 3, 60])
+def test_joker_swaps_per_turn(cap: int) -> None:
+    """§6.6 sets no limit on jokers spent in a turn; under "collectable" two held jokers could
+    be swapped for each other on the board for ever, so a turn takes at most ``cap`` board
+    jokers by paying with a held joker.  A card still pays for one, and a joker for a treasure."""
+    g = game(
+        {"board_jokers": "collectable", "joker_swaps_per_turn": cap},
+        tiles={"3.2": ["T01K1", "SHK2"], **FILL},
+        board_jokers=["SHK2"],
+        held_jokers=[["SHK1", "SHK3"], []],
+    )
+    g.apply("sail 3")
+    g.apply("mode collect")
+    swaps = 0
+    while swaps < 100:
+        swap = [a for a in g.legal_actions() if " SH" in a.split(" joker")[0] and " joker " in a]
+        if not swap:
+            break
+        g.apply(swap[0])
+        swaps += 1
+    assert swaps == cap
+    legal = g.legal_actions()
+    (board,) = g.board_jokers
+    assert f"collect 3.2 {board} card" in legal
+    assert any(a.startswith("collect 3.2 T01K1 joker ") for a in legal)
+    assert g.state_dict()["step"]["swaps"] == cap
+    again = SubmarineGame.from_state_dict(g.state_dict())
+    assert again.legal_actions() == legal
+
+
 @pytest.mark.parametrize(("value", "over"), [(True, True), (False, False)])
 def test_dead_position_end(value: bool, over: bool) -> None:
     """§7.1 E4 on (default) or off."""
@@ -183,12 +213,29 @@ def test_dead_position_end(value: bool, over: bool) -> None:
     assert g.is_over is over
 
 
-@pytest.mark.parametrize(("value", "over"), [(None, False), (1, True)])
-def test_turn_limit(value: int | None, over: bool) -> None:
-    """§7.1 E5: off by default; with a limit the game ends after that many turns of play."""
+@pytest.mark.parametrize(("value", "over"), [(2_000, False), (1, True)])
+def test_turn_limit(value: int, over: bool) -> None:
+    """§7.1 E5: the game ends after that many turns of play (2,000 by default)."""
     g = game({"turn_limit": value})
     g.apply("sail end")
     assert g.is_over is over and (not over or g.result == ("E5", (0, 1)))
+
+
+def test_the_defaults_settle_what_the_rules_leave_open() -> None:
+    """§9, SUBMARINE.md leaves a game (§8 #30) and a step (§6.6) without an end: E5 is on at
+    2,000 turns of play and a turn swaps at most 3 board jokers for held jokers, and neither
+    can be switched off (a record must stay readable)."""
+    o = resolve_options()
+    assert (o["turn_limit"], o["joker_swaps_per_turn"]) == (2_000, 3)
+    for bad in (
+        {"turn_limit": None},
+        {"turn_limit": 5_001},
+        {"joker_swaps_per_turn": -1},
+        {"joker_swaps_per_turn": 61},
+        {"joker_swaps_per_turn": 1.0},
+    ):
+        with pytest.raises(SetupError, match=next(iter(bad))):
+            resolve_options(bad)
 
 
 @pytest.mark.parametrize(

@@ -12,10 +12,12 @@ from typing import Any
 
 import pytest
 from helpers import replay_cli
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from dsa_widget.core.records import formats, replay
-from dsa_widget.submarine import RecordError, SubmarineGame
-from dsa_widget.submarine.record import FORMAT, MAX_TURNS, game_to_record, load_record, save
+from dsa_widget.core.records import MAX_BYTES, formats, replay
+from dsa_widget.submarine import RecordError, SetupError, SubmarineGame
+from dsa_widget.submarine.record import FORMAT, game_to_record, load_record, save
 
 from .common import play_random
 
@@ -79,7 +81,7 @@ BAD = [
     ("chance/start_player", 9, "chance.start_player", None),
     ("chance/dice", 1, "chance", None),
     ("turns", {}, "turns", None),
-    ("turns", [{"seat": 0}] * (MAX_TURNS + 1), "turns", None),
+    ("turns", [{"seat": 0}] * 6000, "turns", 1),
     ("turns/0", {"seat": 0}, "turns", 1),
     ("turns/0/actions", [], "turns", 1),
     ("turns/0/actions", ["place 2", 3], "turns", 1),
@@ -122,8 +124,9 @@ def test_not_json_and_nulls() -> None:
 
 
 def test_work_is_bounded() -> None:
-    """Loading does a bounded amount of work: at most MAX_TURNS turns of at most
-    MAX_ACTIONS_PER_TURN short actions; a long game that never collects (§8.30) replays quickly."""
+    """Loading does a bounded amount of work: the rules end a game (E5) and a turn (the joker
+    swap cap), and a turn past the end or an action past a turn's end is refused where it
+    stands; a long game that never collects (§8.30) replays quickly."""
     g = SubmarineGame(2, seed=1)
     while g.turn_number < 1_000:
         a = g.legal_actions()
@@ -163,3 +166,89 @@ def test_a_seat_is_a_whole_number_not_a_boolean_or_a_float(finished: dict[str, A
         with pytest.raises(RecordError, match="is not a seat number") as e:
             load_record(_set(finished, "turns/0/seat", value))
         assert e.value.key == "turns" and e.value.turn == 1
+
+
+def test_a_name_that_is_not_text_is_refused_with_its_key(finished: dict[str, Any]) -> None:
+    """A lone surrogate is no character: such a name was accepted and then broke that seat's
+    view (UTF-8).  Refused at setup, and in a record under ``setup.players``."""
+    with pytest.raises(SetupError, match="lone surrogate") as s:
+        SubmarineGame(["Ann", "\udc80"], seed=1)
+    assert s.value.field == "players"
+    players = ["Ann", "B\ud800b", "Cy"]
+    for rec in (
+        _set(finished, "setup/players", players),
+        json.dumps(_set(finished, "setup/players", players)),
+    ):
+        with pytest.raises(RecordError, match="lone surrogate") as e:
+            load_record(rec)
+        assert e.value.key == "setup.players" and e.value.turn is None
+    fine = SubmarineGame(["Åsa", "李", "🐙"], seed=1)
+    assert load_record(json.dumps(game_to_record(fine))).players == ("Åsa", "李", "🐙")
+
+
+def _is_swap(g: SubmarineGame, action: str) -> bool:
+    """A collection of a board joker paid with a held joker."""
+    parts = action.split()
+    return parts[0] == "collect" and parts[3] == "joker" and parts[2] in g.board_jokers
+
+
+def play(g: SubmarineGame, rng: random.Random, policy: str, stop: int) -> SubmarineGame:
+    """Play ``stop`` actions at most (or to the end): ``random`` legal actions; ``stall``, never a
+    collection (SUBMARINE.md §8 #30: only E5 ends such a game); ``swap``, every joker swap the
+    rules allow (the longest turns)."""
+    for _ in range(stop):
+        if g.is_over:
+            break
+        legal = g.legal_actions()
+        if policy == "stall":
+            legal = tuple(a for a in legal if not a.startswith(("collect", "mode collect"))) or legal
+        elif policy == "swap":
+            legal = tuple(a for a in legal if _is_swap(g, a)) or legal
+        g.apply(rng.choice(legal))
+    return g
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    seed=st.integers(0, 10**6),
+    n=st.integers(2, 5),
+    policy=st.sampled_from(["random", "stall", "swap"]),
+    swaps=st.sampled_from([0, 1, 3, 60]),
+    limit=st.sampled_from([1, 40, 300]),
+    board=st.sampled_from(["inert", "collectable"]),
+    dead_end=st.booleans(),
+    stop=st.integers(1, 4_000),
+)
+def test_every_record_the_package_writes_replays_to_the_same_state(
+    seed: int, n: int, policy: str, swaps: int, limit: int, board: str, dead_end: bool, stop: int
+) -> None:
+    """A record the package writes, it reads back: a game saved at any point (in the middle of a
+    turn too), played at random, by players who never collect or who swap jokers all they may,
+    loads from its JSON to the very same state, and is well within the record size."""
+    options = {
+        "board_jokers": board,
+        "joker_swaps_per_turn": swaps,
+        "turn_limit": limit,
+        "dead_position_end": dead_end,
+    }
+    g = play(SubmarineGame(n, seed=seed, options=options), random.Random(seed), policy, stop)
+    text = json.dumps(game_to_record(g))
+    assert len(text.encode()) < MAX_BYTES // 10
+    assert load_record(text).state_dict() == g.state_dict()
+
+
+def test_the_longest_games_and_turns_the_rules_allow_replay() -> None:
+    """The longest game (nobody collects until E5 at the default 2,000 turns of play, SUBMARINE.md
+    §8 #30) and turns full of joker swaps (a cap of 60) are written and read back; the record
+    of a game at the highest turn limit, 5,000, stays far under the size limit."""
+    g = play(SubmarineGame(5, seed=3), random.Random(3), "stall", 100_000)
+    assert g.result is not None and g.result[0] == "E5" and g.turn_number > 2_000
+    text = json.dumps(game_to_record(g), indent=1)
+    assert load_record(text).state_dict() == g.state_dict()
+    per_turn = len(text.encode()) / g.turn_number
+    assert per_turn * 5_025 < MAX_BYTES / 4  # 5,000 turns of play and 25 placements
+    options = {"board_jokers": "collectable", "joker_swaps_per_turn": 60}
+    g = play(SubmarineGame(2, seed=5, options=options), random.Random(5), "swap", 100_000)
+    longest = max(len(t["actions"]) for t in game_to_record(g)["turns"])
+    assert g.is_over and longest > 60  # the 60 swaps the cap allows, and the rest of the turn
+    assert load_record(json.dumps(game_to_record(g))).state_dict() == g.state_dict()

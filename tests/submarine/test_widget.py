@@ -277,6 +277,7 @@ def _non_default_options() -> dict[str, Any]:
     out["bathyscaphes_per_player"] = "fewer"
     out["start_player"] = 1
     out["turn_limit"] = 7
+    out["joker_swaps_per_turn"] = 1
     return out
 
 
