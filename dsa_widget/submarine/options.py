@@ -78,18 +78,20 @@ DEFAULTS: dict[str, Any] = {
     "board_jokers": "inert",
     "joker_swaps_per_turn": 3,
     "dead_position_end": True,
-    "turn_limit": 2_000,
+    "turn_limit": 5_000,
     "tie_rule": "shared",
 }
 _LIMITS = {"cards_per_player": (0, 75), "bathyscaphes_per_player": (1, 5)}
 #: the whole-number options and their ranges.  Both settle what SUBMARINE.md leaves open, so
 #: that every step and every game ends, and a game's record stays well under the record size
-#: limit (:data:`dsa_widget.core.records.MAX_BYTES`; a turn writes at most about 1 KB):
+#: limit (:data:`dsa_widget.core.records.MAX_BYTES`: a turn has at most 21 actions besides its
+#: swaps, so at most 41 of about 40 bytes each, and 25 placements and 5,000 turns of play take
+#: at most about 8.5 MB):
 #: ``joker_swaps_per_turn`` bounds a turn (§6.6 sets no limit on jokers spent in a turn, and
 #: under ``board_jokers="collectable"`` two held jokers can be swapped for each other on the
 #: board for ever); ``turn_limit`` (E5, §7.1) bounds a game (§8 #30: a game in which nobody
 #: collects has no other end).
-WHOLE: dict[str, tuple[int, int]] = {"joker_swaps_per_turn": (0, 60), "turn_limit": (1, 5_000)}
+WHOLE: dict[str, tuple[int, int]] = {"joker_swaps_per_turn": (0, 20), "turn_limit": (1, 5_000)}
 
 
 def _is_int(x: object) -> bool:
@@ -302,10 +304,10 @@ SCHEMA: tuple[Option, ...] = (
     Option(
         "turn_limit",
         "Turn limit",
-        2_000,
+        5_000,
         help=(
             "the game ends after this many turns after the bathyscaphes are placed, so that a game in "
-            "which nobody collects ends too (random players need about 400; SUBMARINE.md 7.1, 8 #30)"
+            "which nobody collects ends too (random players need 300 to 2,500; SUBMARINE.md 7.1, 8 #30)"
         ),
         minimum=WHOLE["turn_limit"][0],
         maximum=WHOLE["turn_limit"][1],

@@ -71,7 +71,7 @@ What the code settles where the spec leaves room
   it is in records (the truth), never in views.
 * The step groups: under ``independent`` the legal list is the collections, then the moves,
   then ``end``; the ``mode`` phase exists only under ``uniform``.
-* E5 ``turn_limit`` counts turns after placement.  It is on (2,000 by default, at most 5,000):
+* E5 ``turn_limit`` counts turns after placement.  It is on (5,000 by default, and at most that):
   a game in which nobody collects has no other end (§8 #30), and a game must end for its
   record to be readable.  Returns are the scores (E1: the full board's 12 against the others'
   counts).
