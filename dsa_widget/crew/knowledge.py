@@ -5,9 +5,12 @@ used by sampling (determinization for bots) and by the exact holding chances of 
 A consistent deal gives each seat ``s`` exactly ``slots[s]`` cards of ``pool``, each card to
 a seat whose ``allowed`` mask holds it, and for every ``(s, masks)`` in ``alternatives`` at
 least one mask of ``masks`` gets none of seat ``s``'s pool cards (a communication under
-*currents*: the seat's other cards of the colour were all above the shown card, or all below).
-Every consistent deal is taken as equally likely (the model of a random deal that has
-passed the public checks; players' choices carry more information than this model uses).
+*currents*: the seat's other cards of the colour were all above the shown card, or all below),
+and for every ``(s, mask)`` in ``forbids`` not every card of ``mask`` to seat ``s`` (the deal
+exceptions of R-6.10: the engine redeals a deal in which one hand holds such a set, so no
+dealt hand ever does).  Every consistent deal is taken as equally likely (the model of a
+random deal that has passed the public checks, R-6.10's among them; players' choices carry
+more information than this model uses).
 """
 
 from __future__ import annotations
@@ -47,6 +50,10 @@ class Knowledge:
     #: (seat, mask): the seat holds at least one pool card of the mask (a card shown as the
     #: highest of its colour, not the only one, had a lower one beside it when it was shown)
     requires: tuple[tuple[int, int], ...] = ()
+    #: (seat, mask of pool cards): the seat does not hold every card of the mask (R-6.10: a
+    #: hand dealt a set that makes a drawn task impossible is redealt; the mask is what is left
+    #: of such a set once the cards the seat has played or is known to hold are taken out)
+    forbids: tuple[tuple[int, int], ...] = ()
 
 
 # ---------------------------------------------------------------------------------------------
@@ -125,6 +132,25 @@ def _check(k: Knowledge) -> None:
             raise ValueError(f"an alternative's masks must be masks of cards 0-39: {alt!r}")
 
 
+def _forbids(k: Knowledge) -> tuple[tuple[int, int], ...]:
+    """(seat, mask) pairs: the seat does not hold every card of the mask (the field
+    :attr:`Knowledge.forbids`; each mask is a non-empty set of pool cards)."""
+    fb = getattr(k, "forbids", ())
+    if not isinstance(fb, tuple) or not all(
+        isinstance(f, tuple)
+        and len(f) == 2
+        and all(isinstance(x, int) for x in f)
+        and 0 <= f[0] < k.seats
+        and 0 < f[1] <= _ALL40
+        and not f[1] & ~k.pool
+        for f in fb
+    ):
+        raise ValueError(
+            f"Knowledge.forbids must be a tuple of (seat, non-empty mask of pool cards) pairs, not {fb!r}"
+        )
+    return fb
+
+
 def _requires(k: Knowledge) -> tuple[tuple[int, int], ...]:
     """(seat, mask) pairs: the seat holds at least one pool card of the mask.
 
@@ -151,10 +177,12 @@ def _terms(
     allowed: tuple[int, ...],
     alternatives: Sequence[tuple[int, tuple[int, ...]]],
     requires: Sequence[tuple[int, int]] = (),
+    forbids: Sequence[tuple[int, int]] = (),
 ) -> list[tuple[int, tuple[int, ...]]]:
     """The inclusion-exclusion over the alternatives (and the requirements, see
-    :func:`_requires`): (coefficient, allowed masks) pairs such that the consistent deals
-    number sum(coefficient * deals allowed by the masks alone)."""
+    :func:`_requires`, and the forbidden sets, see :func:`_forbids`): (coefficient, allowed
+    masks) pairs such that the consistent deals number sum(coefficient * deals allowed by the
+    masks alone)."""
     al = [a & pool if slots[s] else 0 for s, a in enumerate(allowed)]
     alts: list[tuple[int, list[int]]] = []
     for s, masks in alternatives:
@@ -172,7 +200,27 @@ def _terms(
         if not slots[s] or not m & al[s]:
             return []  # the seat must hold a card of the mask and cannot
         needs.append((s, m & al[s]))
+    # a forbidden set: all deals, less those that give the seat every card of the set (the
+    # other seats may hold none of it).  A set with a card the seat may not hold is no
+    # constraint; one card alone is a card the seat may not hold; a set holding another of
+    # the same seat's sets adds nothing.
+    sets = sorted({(s, m & pool) for s, m in forbids}, key=lambda f: _popcount(f[1]))
+    bans: list[tuple[int, int]] = []
+    for s, m in sets:
+        if not slots[s] or m & ~al[s] or any(t == s and o & m == o for t, o in bans):
+            continue
+        bans.append((s, m))
+    for s, m in bans:
+        if _popcount(m) == 1:
+            al[s] &= ~m
+    bans = [(s, m) for s, m in bans if _popcount(m) > 1]
     terms: dict[tuple[int, ...], int] = {tuple(al): 1}
+    for s, m in bans:
+        new_terms = dict(terms)
+        for t, c in terms.items():
+            t2 = tuple(a if o == s else a & ~m for o, a in enumerate(t))
+            new_terms[t2] = new_terms.get(t2, 0) - c
+        terms = {t: c for t, c in new_terms.items() if c}
     for s, m in needs:  # all deals, less those in which the seat has none of the mask
         new_terms = dict(terms)
         for t, c in terms.items():
@@ -453,7 +501,7 @@ def _split(
 
     terms = [
         (coef, al)
-        for coef, al in _terms(slots, k.pool, allowed, k.alternatives, _requires(k))
+        for coef, al in _terms(slots, k.pool, allowed, k.alternatives, _requires(k), _forbids(k))
         if all(seatset(al, c) for c in cards)
     ]
     if not terms:

@@ -123,6 +123,8 @@ class CrewView:
     pending_proposal: Mapping[int, int] | None = None
     #: failed attempts of the mission declared unavoidable before this one (R-14.3)
     unavoidable_before: int = 0
+    #: whether the deal was checked against the exceptions of R-6.10 (redealt until none applies)
+    deal_check: bool = True
 
     # ------------------------------------------------------------------ JSON
 
@@ -218,8 +220,11 @@ class CrewView:
         under currents the alternatives "no higher" or "no lower" (narrowed to one when the
         seat's later plays or known cards rule the other out), and with the forced token
         position the requirements (a *top* card had a lower one beside it: unless the seat has
-        played or shown one since, it holds one of the unknown lower cards; *bottom* likewise).
-        Not modelled: the deal exceptions of R-6.10 (a redealt hand is not a possible hand)."""
+        played or shown one since, it holds one of the unknown lower cards; *bottom* likewise),
+        and the deal exceptions of R-6.10 as forbidden sets (no hand was dealt a set that makes
+        a drawn task impossible: the engine redeals such a deal).  After a distress pass the
+        hands are no longer the dealt ones and cards moved by the players' choice; R-6.10 is
+        then left out (as are the choices themselves, here and everywhere in the model)."""
         n = self.seats
         if self.step == "timing":  # nothing is dealt yet: nothing to know
             zero = (0,) * n
@@ -313,7 +318,27 @@ class CrewView:
             allowed=tuple(allowed),
             alternatives=tuple(alternatives),
             requires=tuple(requires),
+            forbids=self._forbids(known, pool),
         )
+
+    def _forbids(self, known: list[int], pool: int) -> tuple[tuple[int, int], ...]:
+        """R-6.10 as constraints on the pool: per seat and per set of a drawn task's row, the
+        pool cards of the set the seat would also need to have been dealt the whole set (none
+        when a card of the set is played or known elsewhere: it was never the seat's)."""
+        if not self.deal_check or self.distress_passed:
+            return ()
+        from .draw import DEAL_EXCEPTIONS
+
+        out: list[tuple[int, int]] = []
+        for tid in dict.fromkeys(self.task_ids):
+            for m in DEAL_EXCEPTIONS.get(tid, ()):
+                for s in range(self.seats):
+                    mine = self.played_by[s] | known[s]
+                    rest = m & ~mine
+                    if rest & ~pool or not rest:
+                        continue  # a card elsewhere (or, in a state the engine never deals, none left)
+                    out.append((s, rest))
+        return tuple(dict.fromkeys(out))
 
     # ------------------------------------------------------------------ sampling
 
@@ -352,8 +377,9 @@ def _trick_dict(t: Trick) -> dict[str, Any]:
 def sample_hands(k: Knowledge, rng: random.Random, *, tries: int = 100_000) -> tuple[int, ...]:
     """A deal of the pool consistent with ``k`` (per seat, the mask of its pool cards): cards in
     order of fewest possible seats, each to a seat drawn with weight = its free slots; a dead end,
-    a broken alternative or an unmet requirement restarts.  Close to uniform, not exactly (the
-    exact sampler is ``knowledge.sample_deal``).  Raises ValueError when no consistent deal is found."""
+    a broken alternative, an unmet requirement or a forbidden set restarts.  Close to uniform,
+    not exactly (the exact sampler is ``knowledge.sample_deal``).  Raises ValueError when no
+    consistent deal is found."""
     n = k.seats
     cards = [c for c in range(NCARDS) if k.pool >> c & 1]
     choices = {c: [s for s in range(n) if k.allowed[s] >> c & 1] for c in cards}
@@ -372,8 +398,10 @@ def sample_hands(k: Knowledge, rng: random.Random, *, tries: int = 100_000) -> t
             left[s] -= 1
         if not ok or any(left):
             continue
-        if all(any(not (out[s] & m) for m in masks) for s, masks in k.alternatives) and all(
-            out[s] & m for s, m in k.requires
+        if (
+            all(any(not (out[s] & m) for m in masks) for s, masks in k.alternatives)
+            and all(out[s] & m for s, m in k.requires)
+            and not any(out[s] & m == m for s, m in k.forbids)
         ):
             return tuple(out)
     raise ValueError("no deal consistent with the knowledge was found")
@@ -488,4 +516,5 @@ def build_view(game: CrewGame, seat: int | None) -> CrewView:
         unplayed=unplayed,
         pending_proposal=game.pending_proposal,
         unavoidable_before=game.unavoidable_before,
+        deal_check=game.deal_check,
     )

@@ -45,6 +45,8 @@ def brute_deals(k: Knowledge) -> list[tuple[int, ...]]:
             continue
         if any(not hands[s] & m for s, m in getattr(k, "requires", ())):
             continue
+        if any(hands[s] & m == m for s, m in getattr(k, "forbids", ())):
+            continue
         out.append(tuple(hands))
     return out
 

@@ -8,7 +8,9 @@
   (the solver's exact verdict for one game; an estimate with its Wilson interval over deals).
 
 Model: every deal consistent with the public knowledge (:class:`~dsa_widget.crew.knowledge.Knowledge`)
-is equally likely; the figures are exact fractions.
+is equally likely, the deals the engine redeals (R-6.10) left out; the figures are exact
+fractions under that model.  What it leaves out: the information in the players' choices (which
+card a player chose, whom a task went to, a distress pass).
 
 >>> from dsa_widget.crew.cards import mask_of
 >>> from dsa_widget.crew.knowledge import Knowledge

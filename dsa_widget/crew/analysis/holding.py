@@ -3,9 +3,11 @@ cards a group of seats holds — from one viewer's :class:`~dsa_widget.crew.know
 
 The model: every deal consistent with the knowledge is equally likely (a random deal that has
 passed the public checks: hand sizes, revealed voids, communicated cards and their bounds,
-the *currents* alternatives).  Players' choices of play carry more information than this
-model uses, so the figures are what the cards alone say.  Every figure is an exact
-:class:`~fractions.Fraction`, computed by counting deals (no sampling).
+the *currents* alternatives, and the deal exceptions of R-6.10: the engine redeals a deal in
+which one hand holds a set that makes a drawn task impossible, so no such hand is counted).
+Players' choices of play carry more information than this model uses, so the figures are
+what the cards alone say.  Every figure is an exact :class:`~fractions.Fraction` under this
+model, computed by counting deals (no sampling).
 
 >>> from dsa_widget.crew.cards import mask_of
 >>> from dsa_widget.crew.knowledge import Knowledge
