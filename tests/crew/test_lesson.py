@@ -206,3 +206,29 @@ def test_bad_arguments():
         feasibility(4, target=2, assign="worst")
     with pytest.raises(ValueError):
         feasibility(4, target=None)
+
+
+def test_every_figure_of_the_teachers_key_is_one_the_lesson_computed(lesson):
+    """The key quotes the tables: every fraction it gives was printed by a cell (issue 29: the
+    key once gave 9/25 and 9/28 where the table showed 253/645 and 34155/103676)."""
+    nb, text, _ = lesson
+    md = "\n".join(c.source for c in nb.cells if c.cell_type == "markdown")
+    key = md[md.index("## Teacher's key") :]
+    quoted = set(re.findall(r"\b\d+/\d+\b", key))
+    assert {"253/645", "34155/103676", "1497/147730", "9/25", "9/28"} <= quoted
+    printed = set(re.findall(r"\b\d+/\d+\b", text))
+    assert quoted <= printed, quoted - printed
+
+
+def test_the_statements_the_lesson_checks(lesson):
+    """Each fact the lesson states is followed by a cell that asserts it (a failed assert stops
+    the notebook); here, that those cells ran and said what the text says."""
+    _, text, _ = lesson
+    assert re.search(r"^led B: .*Ann S\d, Bob B4", text, re.M)  # trumping a blue lead
+    assert re.search(r"^led S: .*Bob B4", text, re.M)  # a discard onto Ann's winning card
+    assert "one line: C(20, 9) / C(29, 9) = 2584/154077" in text
+    assert "after B4 lowest exact 253/645 ≈ 39.2%; fewer cards alone exact 9/25 ≈ 36.0%" in text
+    assert "Di's blue void is revealed after trick 6" in text
+    assert re.search(
+        r"^\s+9\s+159/159 \[97\.6%, 100\.0%\]\s+159/200 = 79\.5% \[73\.4%, 84\.5%\]$", text, re.M
+    )
