@@ -203,3 +203,52 @@ def test_what_if_lesson_positions_are_on_live_boards(what_if):
     assert any("DeepSea(pos1)" in c for c in code) and any("DeepSea(pos2)" in c for c in code)
     last = next(c for c in reversed(code) if "DeepSea(" in c)
     assert "play_bots()" in last
+
+
+# ---------------------------------------------------------------- statements checked (issue 29)
+
+
+def _key(nb: Any) -> str:
+    md = "\n".join(_markdown(nb))
+    return md[md.index("## Teacher's key") :]
+
+
+def test_probability_statements_are_true(probability):
+    """Each statement the issue found false now says what the cells compute, and the cell after
+    it asserts it (a failed assert stops the notebook, and the fixture with it)."""
+    nb, text = probability
+    md = "\n".join(_markdown(nb))
+    # a level that lost chips to the bank may keep its mean: level 1 lost a 1 and a 2
+    assert "level 1: mean 3/2 ≈ 1.50 points before, 3/2 ≈ 1.50 points after" in text
+    assert re.search(r"level 2: mean 11/2 ≈ 5\.50 points before, 40/7 ≈ 5\.71 points after", text)
+    assert "the mean\nof each level that lost a chip to the bank changes" not in md
+    # the swims home add up to at least 11; a floating-point figure is not called exact
+    assert "must add up to at least 11" in _key(nb)
+    assert "computed exactly below" not in md and "computed:  15.65 points" in text
+    assert not re.search(r"exact:\s+[\d.]+ points", text)
+
+
+def test_probability_slow_cells_show_progress(probability):
+    """The cells that take seconds (the two solo solves and the engine's 3,000 rounds) each show a
+    progress bar from dsa_widget.core.progress."""
+    nb, _ = probability
+    slow = [
+        c
+        for c in nb.cells
+        if c.cell_type == "code"
+        and any(x in c.source for x in ("solo_policy()", 'solo_policy(model="simplified")', "range(3000)"))
+    ]
+    assert len(slow) == 3
+    for c in slow:
+        assert "Progress(" in c.source
+        assert any("application/vnd.jupyter.widget-view+json" in o.get("data", {}) for o in c.outputs)
+
+
+def test_what_if_answer_key_says_the_high_rolls_are_dangerous(what_if):
+    """Ann is diving: a high roll takes her deeper (issue 29: the key said the low rolls)."""
+    nb, text = what_if
+    key = _key(nb)
+    assert "the high rolls\nare the dangerous ones" in key and "Low rolls leave her deep" not in key
+    assert "about 84.1%" in key and "about 97.0%" in key
+    assert re.search(r"dice \(3, 3\): Ann lands on space 21;  chance to get home \S+ ≈ 84\.13%", text)
+    assert re.search(r"dice \(1, 1\): Ann lands on space 17;  chance to get home \S+ ≈ 96\.95%", text)
