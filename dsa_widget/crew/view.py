@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from .cards import ALL, DECK, NCARDS, SUIT_MASK, card
@@ -123,8 +123,11 @@ class CrewView:
     pending_proposal: Mapping[int, int] | None = None
     #: failed attempts of the mission declared unavoidable before this one (R-14.3)
     unavoidable_before: int = 0
-    #: whether the deal was checked against the exceptions of R-6.10 (redealt until none applies)
-    deal_check: bool = True
+    #: whether the deal was checked against the exceptions of R-6.10 (redealt until none applies).
+    #: A setting, not something seen at the table, so views compare equal without it: a game
+    #: rebuilt by ``CrewGame.from_view`` (whose deal is given, drawn with R-6.10 already
+    #: applied) says False and looks the same to every seat.
+    deal_check: bool = field(default=True, compare=False)
 
     # ------------------------------------------------------------------ JSON
 
