@@ -33,21 +33,129 @@ from __future__ import annotations
 
 import html
 import time
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar, TypeGuard
 
 from ..bridge import GameWidget
 from ..core.session import BasePresenter, Refusal, Session
 from .errors import IllegalActionError
 
-__all__ = ["Crew", "CrewPresenter"]
+__all__ = ["Crew", "CrewPresenter", "ending_words", "prompt_words"]
 
 TONOJA = "tonoja"
+_DIRECTION_WORDS = {"cw": "clockwise, to the next player", "ccw": "counterclockwise, to the previous player"}
 _SUIT_WORDS = {"P": "pink", "Y": "yellow", "B": "blue", "G": "green", "S": "submarine"}
 
 
 def _is_int(x: object) -> TypeGuard[int]:
     return isinstance(x, int) and not isinstance(x, bool)
+
+
+def _name(st: Mapping[str, Any], seat: Any) -> str:
+    players = st.get("players") or []
+    return str(players[seat]) if _is_int(seat) and 0 <= seat < len(players) else "?"
+
+
+def _dummy_words(st: Mapping[str, Any]) -> str:
+    """The captain plays the dummy seat's card (R-4.7, R-4.8): where that card is."""
+    d = _name(st, st.get("acting_for"))
+    return (
+        f"You play for {d}, the dummy seat (the captain decides for it): choose one of {d}'s "
+        f"highlighted face-up cards in {d}'s panel. Your own hand waits for your own turn."
+    )
+
+
+def _follow_words(st: Mapping[str, Any], cards: list[str], who: str = "You lead") -> str:
+    """R-10.2 in a sentence: the suit led, and whether ``cards`` must follow it."""
+    plays = (st.get("trick") or {}).get("plays") or []
+    if not plays:
+        return f" {who} this trick: any card may go."
+    led = str(plays[0]["card"])[0]
+    suit = _SUIT_WORDS.get(led, led)
+    if any(c.startswith(led) for c in cards):
+        return f" {suit.capitalize()} was led: follow suit with a {suit} card."
+    return f" {suit.capitalize()} was led and there is none to follow with: any card may go."
+
+
+def prompt_words(st: Mapping[str, Any], legal: Sequence[str]) -> str | None:
+    """What the screen's seat is asked to do now, in a newcomer's words (the board's prompt):
+    whose cards to play from (the dummy's, R-4.7), the distress signal explained when it is
+    offered (R-9), a communication (R-11), a task to take, from ``st`` (the seat's screen) and
+    ``legal`` (its legal actions).  ``None`` when nothing is asked."""
+    legal = [str(a) for a in legal]
+    verbs = {a.split(" ")[0] for a in legal}
+    seat = st.get("seat")
+    if "play" in verbs:
+        acting = st.get("acting_for")
+        if acting is not None and acting != seat:
+            cards = [str(c.get("up")) for c in st.get("dummy_columns") or [] if c.get("up")]
+            return _dummy_words(st) + _follow_words(st, cards, f"{_name(st, acting)} leads")
+        hand = [str(c) for c in st.get("hand") or []]
+        return "Your play: click a highlighted card of your hand (or ←/→ then Enter)." + _follow_words(
+            st, hand
+        )
+    if "distress" in verbs:
+        return (
+            "Distress signal (optional): if your cards look hopeless, the crew may ask for it now, "
+            "before anyone communicates or plays. Then every player passes one card of their hand "
+            "(never a submarine) to a neighbour, all at the same time: clockwise (to the next "
+            "player) or counterclockwise. The mission's record counts it as one more attempt. "
+            "Choose a direction, or No distress (N)."
+        )
+    if verbs & {"agree", "refuse"}:
+        way = _DIRECTION_WORDS.get(str((st.get("distress") or {}).get("direction")), "")
+        return (
+            f"A distress signal is proposed{f' ({way})' if way else ''}: every player would pass "
+            "one card of their hand (never a submarine) to a neighbour, all at the same time. It "
+            "goes ahead only if the crew agrees: Agree (A) or Refuse (R)."
+        )
+    if "give" in verbs and any(not a.split(" ")[1].isdigit() for a in legal if a.startswith("give ")):
+        d = st.get("distress") or {}
+        n = len(st.get("players") or []) or 1
+        step = 1 if d.get("direction") == "cw" else -1
+        to, frm = _name(st, (int(seat or 0) + step) % n), _name(st, (int(seat or 0) - step) % n)
+        return (
+            f"Distress signal: choose one card of your hand to pass to {to} (never a submarine); "
+            f"you receive one from {frm}. Everyone passes at the same time."
+        )
+    if "comm" in verbs:
+        return (
+            "Before the trick you may communicate one card, once in this attempt: it is shown "
+            "face up, with a token saying whether it is your highest, your only or your lowest "
+            "card of its colour (submarines never). Click its Show button (or C on the focused "
+            "card), or Pass (P)."
+        )
+    if "take" in verbs:
+        return "Choose a task: its Take button (or its number key)" + (
+            ", or Pass (P)." if "pass" in verbs else "."
+        )
+    if "predict" in verbs:
+        return "Predict how many tricks you will win: press its button (or the number key)."
+    return None
+
+
+def ending_words(st: Mapping[str, Any]) -> str | None:
+    """Once, why the attempt ended and at which trick (``None`` while it goes on)."""
+    out = st.get("outcome")
+    if not isinstance(out, Mapping):
+        return None
+    trick, total = out.get("trick") or 0, st.get("tricks_total") or 0
+    cause = str(out.get("cause") or "")
+    head = "Mission accomplished" if out.get("result") == "success" else "Mission failed"
+    at = f" at trick {trick} of {total}" if trick else " before the first trick"
+    verb, _, rest = cause.partition(" ")
+    task = next((t for t in st.get("tasks") or [] if str(t.get("id")) == rest.split(" ")[0]), None)
+    if verb == "task" and rest.endswith("failed") and task is not None:
+        why = f"task #{task['id']} can no longer be done ({str(task.get('summary')).rstrip('.')})"
+    elif cause == "every task done":
+        why = "every task is done"
+    elif cause == "timeout":
+        why = "the clock ran out"
+    else:
+        why = cause.replace("_", " ") or "the attempt is over"
+    left = total - trick if trick and total else 0
+    rest_words = f" The other {left} trick{'s are' if left != 1 else ' is'} not played." if left > 0 else ""
+    return f"{head}{at}: {why}.{rest_words}"
 
 
 class CrewPresenter(BasePresenter):
@@ -80,7 +188,7 @@ class CrewPresenter(BasePresenter):
 
     @staticmethod
     def _why_not(state: Any, seat: int, action: str) -> str | None:
-        """Why a card cannot be played or passed on now (R-9.2 follow suit, R-4.7 Tonoja's
+        """Why a card cannot be played or passed on now (R-10.2 follow suit, R-4.7 Tonoja's
         turn), or ``None`` (the rules' own words then)."""
         verb, _, card = action.partition(" ")
         if verb not in ("play", "give") or state.to_move != seat or state.is_over:
@@ -173,6 +281,11 @@ class CrewPresenter(BasePresenter):
         failed = out is not None and out.result != "success"
         st["retry"] = ["same", "new"] if failed and live and session.mode == "real" else []
         st["winners"] = []  # a cooperative game: the outcome says how the crew did
+        asked = viewer is not None and live and session.curtain_seat() is None
+        st["prompt"] = (
+            prompt_words(st, self.legal_for(state, viewer)) if asked and viewer is not None else None
+        )
+        st["ending"] = ending_words(st)
         return st
 
     def compare_row(self, name: str, state: Any, viewer: int | None) -> dict[str, Any]:

@@ -541,13 +541,36 @@ def test_the_widget_ships_the_crew_bundle():
     assert "--jp-layout-color1" in css.read_text()  # follows JupyterLab's theme
 
 
-def test_the_example_notebook_runs_top_to_bottom():
+def test_the_example_notebook_leaves_the_first_move_to_the_reader_and_prints_words():
+    """ "Run all" on crew-play.ipynb: the first table waits for its reader (Ann, nothing played
+    for her, her first choice asked in words); what the notebook prints is sentences, never a
+    bare tuple, list or dict; the Python-driven demo is a table of its own, played to its end."""
+    import contextlib
+    import io
+
     nb = json.loads((ROOT / "examples" / "crew-play.ipynb").read_text())
     ns: dict = {}
+    printed = io.StringIO()
     for cell in nb["cells"]:
         if cell["cell_type"] == "code":
-            exec(compile("".join(cell["source"]), "crew-play.ipynb", "exec"), ns)  # noqa: S102
-    assert ns["w"].game.is_over and not ns["w"].in_what_if
+            with contextlib.redirect_stdout(printed):
+                exec(compile("".join(cell["source"]), "crew-play.ipynb", "exec"), ns)  # noqa: S102
+    w = ns["w"]
+    assert not w.game.is_over and w.state["outcome"] is None
+    assert not [a for q, a in w.actions if q == 0], "Ann's moves were played for her"
+    st = w.state
+    assert st["can_act"] and st["legal"] and st["prompt"]
+    assert ns["demo"] is not w and ns["demo"].game.is_over and not ns["demo"].in_what_if
+    text = printed.getvalue()
+    assert ns["demo"].state["ending"] in text
+    assert "real:" in text and "what-if:" in text
+    bare = [line for line in text.splitlines() if re.match(r"\s*[\(\[\{]", line)]
+    assert not bare, bare
+    # no cell ends with an expression that would show a repr (the tables are widgets)
+    for cell in nb["cells"]:
+        if cell["cell_type"] == "code":
+            last = "".join(cell["source"]).strip().splitlines()[-1]
+            assert last in ("w",) or last.startswith(("Crew(", "print(", "demo.back_to_real", "    ")), last
 
 
 @pytest.mark.parametrize(
