@@ -226,6 +226,12 @@ export function forTonoja(state) {
   return state.to_move === d || seatToPlay(state) === d;
 }
 
+/** True when the screen's seat (the captain) is to play the dummy seat's card, not its own. */
+export function forDummy(state) {
+  const a = state?.acting_for;
+  return a !== null && a !== undefined && a !== state.seat && (state.legal || []).some((x) => x.startsWith("play "));
+}
+
 /** Who acts for the seat to move: the captain plays for Tonoja (R-4.7). */
 export function actorOf(state) {
   if (!state || state.to_move === null || state.to_move === undefined) return null;
@@ -243,7 +249,7 @@ export const STATUS_WORDS = {
 /** "Ann to play", "Bob (crewmate bot) to take a task"... the live region's words. */
 export function turnText(state) {
   if (!state?.players) return "";
-  if (state.outcome) return outcomeText(state);
+  if (state.outcome) return outcomeHead(state);
   const actor = actorOf(state);
   if (actor === null) return "";
   const who = seatName(state, actor);
@@ -270,10 +276,19 @@ export const STEP_WORDS = {
   over: "the attempt is over",
 };
 
-/** The banner text of an outcome. */
+/** How the mission ended: the headline (the header's words). */
+export function outcomeHead(state) {
+  const o = state?.outcome;
+  if (!o) return "";
+  return o.result === "success" ? "Mission accomplished" : "Mission failed";
+}
+
+/** The outcome line, said once on the board: Python's words (CrewPresenter's ending_words:
+ * why, and at which trick), or built from the outcome. */
 export function outcomeText(state) {
   const o = state.outcome;
   if (!o) return "";
+  if (state.ending) return state.ending;
   const res = o.result === "success" ? "Mission accomplished" : "Mission failed";
   const at = o.trick ? ` after trick ${o.trick}` : "";
   const cause = o.cause ? `: ${o.cause}` : "";

@@ -74,7 +74,7 @@ export function drawControls(state, opts) {
   const { pending, paused, canAct, botTurn } = opts;
   const box = h("div", { class: "dsa-controls crew-controls", role: "group", "aria-label": "Your choices" });
   if (state.outcome) {
-    box.append(h("span", { class: "crew-hint", text: "This attempt is over." }));
+    // the board's outcome line says, once, why the attempt ended and at which trick
     // a served page (opts.served) only plays: new attempts are the host's to start
     if (state.mode !== "real" || opts.served) return box;
     const retry = state.retry || [];
@@ -137,25 +137,9 @@ export function drawControls(state, opts) {
     if (verb === "give" && hand.includes(args[0])) return false; // the hand's card buttons pass it on
     return !["play", "comm", "take", "timeout", "propose"].includes(verb);
   });
-  if (legal.some((a) => a.startsWith("give ") && hand.includes(a.slice(5)))) {
-    box.append(
-      h("span", { class: "crew-hint", text: "Distress: choose the card to pass on (click it, or ←/→ then Enter)." }),
-    );
-  }
-  if (legal.some((a) => a.startsWith("play "))) {
-    // the captain plays Tonoja's card from Tonoja's face-up columns, not from the hand
-    const forTonoja = state.acting_for !== null && state.acting_for !== undefined && state.acting_for !== state.seat;
-    const text = forTonoja
-      ? "Play one of Tonoja's highlighted face-up cards (click it)."
-      : "Play a highlighted card (click it, or ←/→ then Enter).";
-    box.append(h("span", { class: "crew-hint", text }));
-  }
-  if (legal.some((a) => a.startsWith("comm "))) {
-    box.append(h("span", { class: "crew-hint", text: "You may communicate a card (C on the focused card), or pass." }));
-  }
-  if (legal.some((a) => a.startsWith("take "))) {
-    box.append(h("span", { class: "crew-hint", text: "Take a task (its Take button or its number key)." }));
-  }
+  // what is asked, in Python's words (CrewPresenter.prompt_words): whose cards, the distress
+  // signal explained, a communication, a task
+  if (state.prompt) box.append(h("p", { class: "crew-prompt", text: state.prompt }));
   for (const a of other) box.append(actionButton(a, state, opts));
   if (legal.includes("propose") || legal.some((a) => a.startsWith("propose "))) box.append(drawProposal(state, opts));
   return box;

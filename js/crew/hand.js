@@ -1,7 +1,10 @@
 // Your hand (only yours: Python sends no other), legal cards highlighted, playable by click and
 // by keyboard (the widget moves the focus with the arrow keys; Enter plays, C communicates).
 import { h } from "../dom.js";
-import { cardName, parseCard, positionText, SUITS, sortCards } from "./cards.js";
+import { cardName, forDummy, parseCard, positionText, SUITS, seatName, sortCards } from "./cards.js";
+
+/** A communication token's place as a mark (its words are in the title and the seat's panel). */
+const POSITION_MARKS = { top: "▲", middle: "●", bottom: "▼" };
 
 /** A card face (not a button): suit letter, symbol and rank, readable without colour. */
 export function cardFace(id, extra = {}) {
@@ -40,7 +43,13 @@ export function drawHand(state, opts = {}) {
   const hand = sortCards(state.hand || []);
   const shown = shownBy(state, state.seat);
   const box = h("div", { class: "crew-hand-box" });
-  const title = state.seat === null || state.seat === undefined ? "No hand shown" : `Your hand (${hand.length})`;
+  // the captain plays the dummy seat's card now (R-4.7): this hand waits, and says so
+  const waiting = forDummy(state);
+  if (waiting) box.dataset.waiting = "dummy";
+  const title =
+    state.seat === null || state.seat === undefined
+      ? "No hand shown"
+      : `Your hand (${hand.length})${waiting ? ` — waiting: now play ${seatName(state, state.acting_for)}'s card` : ""}`;
   box.append(h("h3", { class: "crew-h", text: title }));
   if (!hand.length) {
     if (state.seat === null || state.seat === undefined) {
@@ -54,7 +63,7 @@ export function drawHand(state, opts = {}) {
       ? focused
       : (hand.find((c) => legal.includes(`play ${c}`) || legal.includes(`give ${c}`)) ?? hand[0]);
   // is it this seat's play (or its card to pass on)? Then every card may be asked for
-  const asking = legal.find((a) => a.startsWith("play ") || a.startsWith("give "))?.split(" ")[0];
+  const asking = waiting ? null : legal.find((a) => a.startsWith("play ") || a.startsWith("give "))?.split(" ")[0];
   for (const card of hand) {
     // the card's action: play it, or (distress) pass it on to the neighbour
     const give = `give ${card}`;
@@ -90,7 +99,8 @@ export function drawHand(state, opts = {}) {
       li.append(
         h("span", {
           class: "crew-shown-note",
-          text: `shown: ${positionText(card, com.position, state.communication)}`,
+          title: `shown: ${positionText(card, com.position, state.communication)}`,
+          text: `${POSITION_MARKS[com.position] ?? "?"} shown`,
         }),
       );
     }
@@ -104,9 +114,10 @@ export function drawHand(state, opts = {}) {
           "data-card": card,
           "data-choice": a,
           "aria-label": `Communicate ${cardName(card)}${pos ? ` as ${positionText(card, pos, "normal")}` : ""}`,
+          title: `Communicate ${cardName(card)} (C)`,
           disabled: pending,
           onclick: () => onComm?.(a),
-          text: pos ? `C: ${pos}` : "Communicate",
+          text: pos ? `Show ${POSITION_MARKS[pos] ?? pos}` : "Show",
         }),
       );
     }

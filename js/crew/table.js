@@ -2,7 +2,7 @@
 // communicated cards with their token position, known voids), Tonoja's columns, the distress
 // token, shared tokens (rapture), terrain. Names are always text, never HTML.
 import { h } from "../dom.js";
-import { cardName, forTonoja, positionText, SUITS, seatToPlay, sortCards } from "./cards.js";
+import { cardName, forDummy, forTonoja, positionText, SUITS, seatToPlay, sortCards } from "./cards.js";
 import { cardFace } from "./hand.js";
 
 const TOKEN_WORDS = { available: "◉ sonar token available", used: "◎ sonar token used" };
@@ -11,7 +11,12 @@ const TOKEN_WORDS = { available: "◉ sonar token available", used: "◎ sonar t
 export function drawDummyColumns(state, { pending = false, onIntent } = {}) {
   const cols = state.dummy_columns || [];
   const legal = state.legal || [];
-  const box = h("div", { class: "crew-dummy", role: "list", "aria-label": "Tonoja's columns" });
+  const active = forDummy(state);
+  const box = h("div", {
+    class: `crew-dummy${active ? " crew-dummy-active" : ""}`,
+    role: "list",
+    "aria-label": active ? "Tonoja's columns: play one of the highlighted cards now" : "Tonoja's columns",
+  });
   cols.forEach((col, i) => {
     const item = h("div", { class: "crew-dummy-col", role: "listitem", "data-column": i });
     if (col.up) {

@@ -41,14 +41,17 @@ export function drawTricks(state) {
         : null,
       playsList(state, t, true),
     );
-  } else {
+  } else if (!state.outcome) {
+    // the same three lines as a trick with cards (its place kept: the hand below does not move)
     const n = t?.number ?? (state.last_trick ? state.last_trick.number + 1 : 1);
     cur.append(
       h("h3", { class: "crew-h", text: `Trick ${Math.min(n, state.tricks_total)} of ${state.tricks_total}` }),
-      h("p", { class: "crew-hint", text: state.outcome ? "No more tricks." : "No card played yet." }),
+      h("p", { class: "crew-led", text: "No card played yet." }),
+      h("ol", { class: "crew-plays" }),
     );
   }
-  box.append(cur);
+  // an attempt that is over has no trick in progress (the outcome line says at which it ended)
+  if (cur.childElementCount) box.append(cur);
   const last = state.last_trick;
   if (last) {
     box.append(

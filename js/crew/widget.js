@@ -6,7 +6,8 @@
 // the shell's. Python checks every intent; nothing here decides a rule.
 import { h } from "../dom.js";
 import { mountShell } from "../shell.js";
-import { keyIntent, outcomeText, sortCards, turnText } from "./cards.js";
+import { createTrickAnimator } from "./animate.js";
+import { forDummy, keyIntent, outcomeHead, outcomeText, sortCards, turnText } from "./cards.js";
 import { drawControls } from "./controls.js";
 import { drawHand, keepFocus } from "./hand.js";
 import { drawTable, drawTableFacts } from "./table.js";
@@ -24,7 +25,7 @@ export function statusText(st) {
   if (!st?.players) return "Loading…";
   const turn = turnText(st);
   if (st.mode === "history") return `History, step ${st.history?.at} of ${st.history?.n} — ${turn}`;
-  if (st.outcome) return outcomeText(st);
+  if (st.outcome) return `${outcomeHead(st)} (the attempt is over)`;
   if (st.problem) return `Paused: a bot could not move — ${turn}`;
   return st.mode === "whatif" ? `What-if — ${turn}` : turn;
 }
@@ -60,7 +61,15 @@ export function createCrewRenderer() {
   let clockTimer = null;
   let clockBase = null; // {seq, t0}: the clock's remaining time counts from when this state came
   let timeoutSent = -1;
-  let lastHand = null; // the hand drawn last (did it have the focus before this redraw?)
+  const anim = createTrickAnimator(); // a card played flies to the trick, a trick to its winner
+  let keySkip = null; // the root a key skips the animations on
+
+  /** The cards the arrow keys move along: the hand, or the dummy's playable cards when the
+   * captain plays for it (R-4.7). */
+  const keyCards = (st) =>
+    forDummy(st)
+      ? sortCards((st.legal || []).filter((a) => a.startsWith("play ")).map((a) => a.slice(5)))
+      : sortCards(st.hand || []);
 
   function drawClock(st, act, remote) {
     clearInterval(clockTimer);
@@ -84,15 +93,27 @@ export function createCrewRenderer() {
     return el;
   }
 
-  function draw(st, act, { pending, remote, model }) {
-    const hand = sortCards(st.hand || []);
+  function draw(st, act, { pending, remote, model, root }) {
+    const todo = anim.plan(st, root); // read off the board still on screen
+    if (root && keySkip !== root) {
+      keySkip = root;
+      root.addEventListener("keydown", () => anim.skip(), { capture: true });
+    }
+    queueMicrotask(() => {
+      anim.run(todo, root);
+      if (root) root.dataset.animations = String(anim.count);
+    });
+    const hand = keyCards(st);
     // the card played leaves the hand: the focus moves to its neighbour
     if (focused && !hand.includes(focused)) focused = keepFocus(hand, null, focusIndex);
-    const hadFocus = !!lastHand?.contains(document.activeElement);
+    // did a card (of the hand, or of the dummy's) have the focus before this redraw?
+    const active = document.activeElement;
+    const hadFocus = !!root?.contains(active) && !!active?.matches?.("button.crew-card-btn");
     const ok = canAct(st);
     const mine = ok ? st : { ...st, legal: [] };
     const intent = (action) => {
       if (!ok || pending || (!(st.legal || []).includes(action) && !action.startsWith("propose "))) return;
+      anim.skip();
       act({ type: "intent", choice: action });
     };
     const opts = {
@@ -112,13 +133,12 @@ export function createCrewRenderer() {
       onComm: intent,
       onFocus: (c) => {
         focused = c;
-        focusIndex = sortCards(st.hand || []).indexOf(c);
+        focusIndex = keyCards(st).indexOf(c);
       },
     });
-    lastHand = handEl;
     // a redraw replaced the focused card's button: the same card (or its neighbour) takes it
     if (hadFocus && focused) {
-      queueMicrotask(() => handEl.querySelector(`button.crew-card-btn[data-card="${focused}"]`)?.focus());
+      queueMicrotask(() => root?.querySelector(`button.crew-card-btn[data-card="${focused}"]`)?.focus());
     }
     const clock = drawClock(st, act, remote);
     return h(
@@ -127,6 +147,8 @@ export function createCrewRenderer() {
         class: "crew-board",
         "data-step": st.step ?? "",
         "data-result": st.outcome?.result ?? "",
+        title: "Click the table to skip its animations",
+        onpointerdown: () => anim.skip(),
       },
       clock ? h("div", { class: "crew-topline" }, clock) : null,
       st.outcome
@@ -154,12 +176,14 @@ export function createCrewRenderer() {
     // Space/Enter on another focused button press that button (the browser does it)
     const onCard = ev.target.closest?.("button.crew-card-btn");
     if ((ev.key === " " || ev.key === "Enter") && ev.target.closest?.("button") && !onCard) return false;
-    const hand = sortCards(st.hand || []);
+    const hand = keyCards(st);
     const r = keyIntent(ev.key, { legal: canAct(st) ? st.legal : [], focused, hand });
     if (r?.kind === "focus") {
       focused = hand[r.index];
       focusIndex = r.index;
-      ev.currentTarget.querySelector(`.crew-hand button.crew-card-btn[data-card="${focused}"]`)?.focus();
+      ev.currentTarget
+        .querySelector(`:is(.crew-hand, .crew-dummy) button.crew-card-btn[data-card="${focused}"]`)
+        ?.focus();
       return true;
     }
     if (r?.kind === "intent") {
@@ -169,7 +193,15 @@ export function createCrewRenderer() {
     return false;
   }
 
-  return { draw, onKey, dispose: () => clearInterval(clockTimer) };
+  return {
+    draw,
+    onKey,
+    skip: () => anim.skip(),
+    dispose: () => {
+      clearInterval(clockTimer);
+      anim.skip();
+    },
+  };
 }
 
 export default () => ({
@@ -185,6 +217,10 @@ export default () => ({
       status: statusText,
       compareLabels,
       banner: false, // the board's outcome line says how the mission ended, and why
+      onEscape: () => {
+        crew.skip();
+        return false;
+      },
     });
     return () => {
       unmount();

@@ -144,7 +144,12 @@ test("the captain acts for Tonoja; the live region names whose turn it is", () =
   f.to_move = 2;
   assert.equal(turnText(f), "Cy (crewmate bot): play a card");
   f.outcome = { result: "failure", trick: 4, cause: "task 17 failed" };
-  assert.equal(turnText(f), "Mission failed after trick 4: task 17 failed");
+  // the header says how it ended; why, and at which trick, are said once, on the board
+  assert.equal(turnText(f), "Mission failed");
+  assert.equal(
+    outcomeText({ ...f, ending: "Mission failed at trick 4 of 10: x." }),
+    "Mission failed at trick 4 of 10: x.",
+  );
   assert.equal(
     outcomeText({ outcome: { result: "success", trick: 9, cause: "every task done" } }),
     "Mission accomplished after trick 9: every task done",
@@ -161,7 +166,7 @@ test("the header's words: the turn, the past step shown, a what-if, a stuck bot,
   );
   assert.match(statusText({ ...f, problem: { seat: 1, message: "x" } }), /^Paused: a bot could not move/);
   const done = { ...f, outcome: { result: "failure", trick: 4, cause: "task 17 failed" } };
-  assert.equal(statusText(done), "Mission failed after trick 4: task 17 failed");
+  assert.equal(statusText(done), "Mission failed (the attempt is over)");
   assert.equal(statusText({}), "Loading…");
   assert.equal(clockText(65.7, "running"), "⏱ 1:05 left");
   assert.equal(clockText(0, "stopped"), "⏱ 0:00 left (stopped)");

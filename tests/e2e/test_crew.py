@@ -307,7 +307,7 @@ def test_a_failed_attempt_offers_the_next_and_a_timed_mission_runs_out_of_time(l
     assert nb.eval("t.is_bot_turn()") == "False"  # Ann is asked: nothing else moves
     expect(clock_root).to_have_attribute("data-over", "1", timeout=30_000)
     assert nb.eval("t.game.outcome.cause") == "'timeout'"
-    expect(clock_root.locator(".crew-outcome")).to_contain_text("timeout")
+    expect(clock_root.locator(".crew-outcome")).to_contain_text("the clock ran out")
     expect(clock_root.locator(".crew-clock")).to_have_text("⏱ 0:00 left (stopped)")
     assert nb.eval("t.error") == "{}"
     console.assert_no_errors()
