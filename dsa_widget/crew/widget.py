@@ -250,7 +250,17 @@ class CrewPresenter(BasePresenter):
         if verb == "take":
             return f"{name} took task {rest}"
         if verb == "pass":
-            return f"{name} passed"
+            step = str(getattr(before, "step", ""))
+            words = {"assign": "took no task this time", "communicate": "did not communicate"}
+            return f"{name} {words.get(step, 'passed')}"
+        if verb == "distress":
+            return f"{name} asked for the distress signal ({_DIRECTION_WORDS.get(rest, rest)})"
+        if text == "no distress":
+            return f"{name} did not ask for the distress signal"
+        if verb == "agree":
+            return f"{name} agreed to the distress signal"
+        if verb == "refuse":
+            return f"{name} refused the distress signal"
         if verb == "predict":
             return f"{name} fixed a secret prediction" if rest == "?" else f"{name} predicted {rest}"
         if verb == "give" and not rest.isdigit():

@@ -190,3 +190,25 @@ def test_a_prompt_whenever_the_screens_seat_is_asked_and_never_otherwise(seed, p
             w.handle_intent({"type": "bot_step", "seq": w.seq})
         else:
             intent(w, rng.choice(s["legal"]))
+
+
+def test_the_history_says_passes_and_the_distress_signal_in_words():
+    """The log under the table: a pass says what was not done (no task taken now, R-6; no
+    communication, R-11.3), and the distress steps read as sentences (R-9.2)."""
+    seen: set[str] = set()
+    for seed in range(40):
+        w = Crew(
+            players=["Ann", "Bob", "Cy"], viewer=0, seats={1: "random", 2: "random"}, target=3, seed=seed
+        )
+        play_until(w, random.Random(seed), lambda s: s["outcome"] is not None)
+        for line in w.session.labels():
+            words = line.split(" ", 1)[1]
+            assert words not in ("passed", "refuse", "agree") and not words.startswith(
+                ("distress", "no distress")
+            )
+            assert ": " not in line, line  # no engine code after a name
+            seen.add(words.split(" (")[0])
+    assert {"did not communicate", "took no task this time", "did not ask for the distress signal"} <= seen, (
+        seen
+    )
+    assert "asked for the distress signal" in seen
