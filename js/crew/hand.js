@@ -63,7 +63,7 @@ export function drawHand(state, opts = {}) {
       ? focused
       : (hand.find((c) => legal.includes(`play ${c}`) || legal.includes(`give ${c}`)) ?? hand[0]);
   // is it this seat's play (or its card to pass on)? Then every card may be asked for
-  const asking = waiting ? null : legal.find((a) => a.startsWith("play ") || a.startsWith("give "))?.split(" ")[0];
+  const asking = legal.find((a) => a.startsWith("play ") || a.startsWith("give "))?.split(" ")[0];
   for (const card of hand) {
     // the card's action: play it, or (distress) pass it on to the neighbour
     const give = `give ${card}`;

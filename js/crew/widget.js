@@ -126,10 +126,17 @@ export function createCrewRenderer() {
       onRetry: (tasks) => act({ type: "next_attempt", tasks }),
       served: !!remote,
     };
+    // a card of the hand asked for while it is this seat's play goes to Python even when it
+    // cannot go (not the suit led, or the dummy's turn): Python says why
+    const ask = (action) => {
+      if (!ok || pending) return;
+      anim.skip();
+      act({ type: "intent", choice: action });
+    };
     const handEl = drawHand(mine, {
       focused,
       pending,
-      onPlay: intent,
+      onPlay: ask,
       onComm: intent,
       onFocus: (c) => {
         focused = c;

@@ -63,6 +63,11 @@ def test_the_dummy_seats_turn_prompts_for_the_dummys_card_and_plays_it_by_a_clic
     expect(dummy.first).to_be_enabled()
     assert opacity < 0.5, opacity
     assert float(dummy.first.evaluate("b => getComputedStyle(b).opacity")) == 1.0
+    # a card of the captain's own hand, clicked: Python says why, nothing changes
+    seq = root.get_attribute("data-seq")
+    hand.first.click(force=True)  # aria-disabled: it cannot go, yet a click is answered
+    expect(root.locator(".dsa-error")).to_contain_text("Now you play for Tonoja")
+    assert root.get_attribute("data-seq") == seq
     card = dummy.first.get_attribute("data-card")
     n = int(nb.eval("len(w.game.actions)"))
     dummy.first.click()
