@@ -76,8 +76,14 @@ function renderView(model, el) {
   const closeSummary = () => {
     const s = shown?.summary;
     if (s) summaryClosed = s.id;
+    const held = summaryHolds();
     replaceChildren(summaryBox);
+    if (held) shell.redraw(); // the bots were waiting for it: their clock starts again
   };
+  // A round's summary is news to read before the next round starts: while it is open the
+  // bots wait (Continue or Escape closes it), instead of playing on behind it.
+  const summaryHolds = () =>
+    !!summaryBox.firstChild && !summaryBox.firstChild.classList.contains("dsa-summary-game");
   function drawSummaryNow(st, first) {
     const sum = st.mode === "real" ? st.summary : null;
     if (first && sum && !sum.over) summaryClosed = sum.id; // a reload does not replay old news
@@ -250,6 +256,7 @@ function renderView(model, el) {
       help: GAME_HELP,
       aria: GAME_ARIA,
       drawCompare,
+      botClock: (st) => (st.kinds?.[st.actor] ?? "human") !== "human" && !summaryHolds(),
       // the round and game summaries tell the end, with their own Play again
       banner: false,
       playAgain: false,
