@@ -1,6 +1,6 @@
 // The board as SVG, drawn from the synced state only.
 import { s } from "./dom.js";
-import { color, itemText, letter, poss, subj } from "./model.js";
+import { color, itemText, letter, subj } from "./model.js";
 
 // Spaces per row: 8 (a level per row on the standard path); fewer in a narrow cell.
 export const COLS = 8;

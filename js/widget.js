@@ -82,8 +82,7 @@ function renderView(model, el) {
   };
   // A round's summary is news to read before the next round starts: while it is open the
   // bots wait (Continue or Escape closes it), instead of playing on behind it.
-  const summaryHolds = () =>
-    !!summaryBox.firstChild && !summaryBox.firstChild.classList.contains("dsa-summary-game");
+  const summaryHolds = () => !!summaryBox.firstChild && !summaryBox.firstChild.classList.contains("dsa-summary-game");
   function drawSummaryNow(st, first) {
     const sum = st.mode === "real" ? st.summary : null;
     if (first && sum && !sum.over) summaryClosed = sum.id; // a reload does not replay old news
