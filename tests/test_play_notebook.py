@@ -1,0 +1,26 @@
+"""examples/play.ipynb as a newcomer runs it (issue 29): "Run all" leaves the first move to the
+reader, and what the cells print reads as sentences, not bare tuples or lists."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+from pathlib import Path
+
+NOTEBOOK = Path(__file__).resolve().parents[1] / "examples" / "play.ipynb"
+
+
+def test_run_all_leaves_the_first_move_to_the_reader_and_prints_words():
+    cells = [c for c in json.loads(NOTEBOOK.read_text())["cells"] if c["cell_type"] == "code"]
+    ns: dict = {}
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        for cell in cells:
+            exec(compile("".join(cell["source"]), str(NOTEBOOK), "exec"), ns)
+    w = ns["w"]
+    assert w.game.turn_number == 0 and w.game.current_player == 0 and w.game.legal_choices() == ("roll",)
+    lines = [ln for ln in out.getvalue().splitlines() if ln.strip()]
+    assert lines and "You to play" in lines[0]
+    for ln in lines:
+        assert ln.lstrip()[0] not in "([{", ln  # no bare tuple, list or dict
