@@ -166,12 +166,52 @@ BAD_RECORDS = {
         _bad(lambda r: r["turns"].extend([{"back": True, "dice": [3, 3]}] * 3)),
         r"^turn 5: the game is already over",
     ),
-    # RECORD.md, "What a valid record is, exactly"
-    "duplicate key": ('{"format": "deep-sea-adventure/record@1", "format": "x"}', r"appears twice"),
-    "null value": (_bad(lambda r: r["setup"].update(rounds=None)), r"'rounds' is null"),
-    "null in a list": (_bad(lambda r: r["turns"].append(None)), r"null in a list"),
-    "nested too deep": ('{"a": ' * 17 + "1" + "}" * 17, r"nested deeper than 16"),
-    "NaN": ('{"format": NaN}', r"NaN is not a JSON number"),
+    # RECORD.md, "What a valid record is, exactly"; the line names the turn or the setup key
+    # even for a fault of the JSON itself
+    "duplicate key": (
+        '{"format": "deep-sea-adventure/record@1", "format": "x"}',
+        r"^key 'format': appears twice",
+    ),
+    "null value": (_bad(lambda r: r["setup"].update(rounds=None)), r"^setup key 'rounds': is null"),
+    "null in a list": (_bad(lambda r: r["turns"].append(None)), r"^turn 3: null in a list"),
+    "nested too deep": ('{"a": ' * 17 + "1" + "}" * 17, r"^key 'a': nested deeper than 16"),
+    "NaN": ('{"format": NaN}', r"^key 'format': NaN is not a JSON number"),
+    "null dice": (_bad(lambda r: r["turns"][1].update(dice=None)), r"^turn 2: key 'dice' is null"),
+    "null drop index": (
+        _bad(lambda r: r["turns"].append({"dice": [1, 1], "search": {"drop": None}})),
+        r"^turn 3: key 'drop' is null",
+    ),
+    "NaN in a die": (
+        json.dumps(_bad(lambda r: r["turns"].append({"dice": [1, "@"]}))).replace('"@"', "NaN"),
+        r"^turn 3: NaN is not a JSON number",
+    ),
+    "Infinity as air": (
+        json.dumps(_bad(lambda r: r["setup"].update(air="@"))).replace('"@"', "-Infinity"),
+        r"^setup key 'air': -Infinity is not a JSON number",
+    ),
+    "dice twice in a turn": (
+        json.dumps(_bad(lambda r: r["turns"].append({"dice": [1, 1]}))).replace(
+            '{"dice": [1, 1]}]', '{"dice": [1, 1], "dice": [2, 2]}]'
+        ),
+        r"^turn 3: key 'dice' appears twice",
+    ),
+    "rounds twice": (
+        json.dumps(BASE).replace('"rounds": ', '"rounds": 5, "rounds": '),
+        r"^setup key 'rounds': appears twice",
+    ),
+    "a turn nested too deep": (
+        json.dumps(_bad(lambda r: r["turns"].append({"dice": "@"}))).replace('"@"', "[" * 20 + "]" * 20),
+        r"^turn 3: nested deeper than 16",
+    ),
+    "a turn nested past the parser": (
+        json.dumps(_bad(lambda r: r["turns"].append({"dice": "@"}))).replace('"@"', "[" * 5000 + "]" * 5000),
+        r"^turn 3: nested deeper than 16",
+    ),
+    "a seed of 5000 digits": (
+        json.dumps(_bad(lambda r: r["setup"].update(seed="@"))).replace('"@"', "7" * 5000),
+        r"^setup key 'seed': not valid JSON: an integer of more than",
+    ),
+    "cut short in a turn": (json.dumps(BASE)[:-8], r"^turn 2: not valid JSON"),
     "neither path nor seed": (_bad(lambda r: r["setup"].pop("path")), r"^setup key 'path': .*neither"),
     "air 1001": (_bad(lambda r: r["setup"].update(air=1001)), r"^setup key 'air'"),
     "rounds 101": (_bad(lambda r: r["setup"].update(rounds=101)), r"^setup key 'rounds'"),
@@ -205,7 +245,7 @@ def test_bytes_that_are_no_record_exit_2(tmp_path):
     good = json.dumps(BASE).encode()
     cases = {
         "bom": (b"\xef\xbb\xbf" + good, r"byte-order mark"),
-        "latin-1": (good.replace(b'"Ann"', b'"\xe9"'), r"not UTF-8"),
+        "latin-1": (good.replace(b'"Ann"', b'"\xe9"'), r"^setup key 'players': not UTF-8"),
         "11 MB": (b'{"x": "' + b"a" * 11_000_000 + b'"}', r"larger than 10,000,000 bytes"),
     }
     for name, (data, pattern) in cases.items():

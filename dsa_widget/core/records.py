@@ -15,7 +15,10 @@ dsa_widget.core.records.RecordFormatError: key 'format': unknown record format '
 from __future__ import annotations
 
 import json
+import math
 import os
+import re
+import sys
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -27,20 +30,27 @@ __all__ = [
     "MAX_DEPTH",
     "RecordFormatError",
     "formats",
+    "is_count",
     "load",
+    "name_problem",
+    "place",
     "read_document",
     "read_record",
+    "refuse",
     "replay",
 ]
 
 
 class RecordFormatError(GameError):
-    """A document that is not a record of any known game (bad JSON, no or unknown ``format``)."""
+    """A document that is not a record of any known game (bad JSON, no or unknown ``format``).
 
-    def __init__(self, message: str, key: str | None = None) -> None:
+    ``key`` (``"setup.air"``, ``"turns"``, ...) and ``turn`` (counted from 1) say where, as
+    the message's first words do (:func:`place`)."""
+
+    def __init__(self, message: str, key: str | None = None, turn: int | None = None) -> None:
         super().__init__(message)
         self.key = key
-        self.turn: int | None = None
+        self.turn = turn
 
 
 def formats() -> dict[str, GameSpec]:
@@ -52,39 +62,178 @@ def formats() -> dict[str, GameSpec]:
 MAX_BYTES = 10_000_000
 #: ... and the deepest nesting of objects and lists (at most 16 levels)
 MAX_DEPTH = 16
+#: the top-level keys whose own keys a message names (``setup key 'air'``, ``chance key 'deal'``)
+SECTIONS = ("setup", "chance")
+
+#: a position in a document: the keys and list indices from the top object down
+Path = tuple[str | int, ...]
 
 
-class _Refused(ValueError):
-    """A document that is JSON but not a valid record document (see :func:`read_document`)."""
+def place(path: Path) -> tuple[str, str | None, int | None]:
+    """Where ``path`` lies, in the words every record format's errors start with, and the
+    ``key`` and ``turn`` an error carries: ``turn N`` (counted from 1) for anything inside a
+    turn, ``setup key 'K'`` (or ``chance key 'K'``) inside a section, ``key 'K'`` for the rest
+    of a top-level key, and ``record`` for the document as a whole.
+
+    >>> place(("turns", 2, "dice", 0))
+    ('turn 3', 'turns', 3)
+    >>> place(("setup", "options", "reveal"))
+    ("setup key 'options'", 'setup.options', None)
+    >>> place(("format",)), place(())
+    (("key 'format'", 'format', None), ('record', None, None))
+    """
+    if not path:
+        return "record", None, None
+    top = str(path[0])
+    if top == "turns" and len(path) > 1 and isinstance(path[1], int):
+        return f"turn {path[1] + 1}", "turns", path[1] + 1
+    if top in SECTIONS and len(path) > 1 and isinstance(path[1], str):
+        return f"{top} key {short_repr(path[1], 40)}", f"{top}.{path[1][:40]}", None
+    return f"key {short_repr(top, 40)}", top[:40], None
+
+
+def refuse(path: Path, what: str, error: Callable[..., GameError] = RecordFormatError) -> GameError:
+    """The error for a fault at ``path``: ``error('<place>: <what>', key=..., turn=...)``, the
+    one way every game's record reader says where a record is wrong.
+
+    >>> print(refuse(("turns", 0, "dice"), "dice must be two integers"))
+    turn 1: dice must be two integers
+    """
+    where, key, turn = place(path)
+    return error(f"{where}: {what}", key=key, turn=turn)
+
+
+def _is_int(x: object) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
+def is_count(x: object, lo: int, hi: int) -> bool:
+    """Whether ``x`` is an integer from ``lo`` to ``hi``: a seat, an index or a count in a
+    record is never a boolean (``true``) nor a float (``1.0``); the bounds are checked before
+    anything else touches the number, so a huge one costs nothing.
+
+    >>> is_count(1, 0, 3), is_count(True, 0, 3), is_count(1.0, 0, 3), is_count(10**400, 0, 3)
+    (True, False, False, False)
+    """
+    return _is_int(x) and lo <= x <= hi  # type: ignore[operator]
+
+
+def name_problem(name: object, limit: int = 64) -> str | None:
+    """What is wrong with a player's name, or ``None``: a name is a string of 1 to ``limit``
+    characters, not only blanks, with no control character, that UTF-8 can encode (no lone
+    surrogate, which JSON's ``\\ud800`` escapes can carry).
+
+    >>> name_problem("Ann"), name_problem("\\ud800x"), name_problem(" ")
+    (None, 'holds a lone surrogate (not encodable as UTF-8)', 'is blank')
+    """
+    if not isinstance(name, str):
+        return f"is not a string: {short_repr(name)}"
+    if not 1 <= len(name) <= limit:
+        return f"must be 1 to {limit} characters, has {len(name)}"
+    if name.isspace():
+        return "is blank"
+    if any(0xD800 <= ord(ch) <= 0xDFFF for ch in name):
+        return "holds a lone surrogate (not encodable as UTF-8)"
+    if any(ord(ch) < 32 or 127 <= ord(ch) < 160 for ch in name):
+        return "holds a control character"
+    return None
+
+
+class _Twice(dict[str, Any]):
+    """An object in which a key appeared twice (:func:`_pairs` marks it; :func:`_check_tree`
+    refuses it where it lies)."""
+
+    twice = ""
+
+
+class _NotANumber:
+    """``NaN``, ``Infinity`` or ``-Infinity`` where the text had it (refused by :func:`_check_tree`)."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
 
 
 def _pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for k, v in pairs:
-        if k in out:
-            raise _Refused(f"key {k[:40]!r} appears twice in one object")
-        out[k] = v
+        if k in out and not isinstance(out, _Twice):
+            out = _Twice(out)
+            out.twice = k
+        out.setdefault(k, v)
     return out
 
 
-def _constant(name: str) -> Any:
-    raise _Refused(f"{name} is not a JSON number")
+def _subject(path: Path) -> str:
+    """``"key 'K' "`` for the key at the end of ``path`` when :func:`place` has not named it
+    already (``turn 3: key 'dice' is null``, but ``setup key 'air': is null``)."""
+    named = 2 if path and (path[0] == "turns" or path[0] in SECTIONS) else 1
+    if len(path) > named and isinstance(path[-1], str):
+        return f"key {short_repr(path[-1], 40)} "
+    return ""
 
 
-def _check_tree(x: Any, depth: int = 1) -> None:
-    """Nesting at most :data:`MAX_DEPTH`, and never ``null`` (a key is absent or holds a value)."""
-    if depth > MAX_DEPTH:
-        raise _Refused(f"nested deeper than {MAX_DEPTH} levels")
+def _check_tree(x: Any, path: Path = ()) -> None:
+    """Nesting at most :data:`MAX_DEPTH`, never ``null`` (a key is absent or holds a value), no
+    key twice, no ``NaN`` nor infinity: each fault refused naming where it lies (:func:`refuse`)."""
+    if len(path) >= MAX_DEPTH and isinstance(x, (dict, list)):
+        raise refuse(path, f"nested deeper than {MAX_DEPTH} levels")
     if isinstance(x, dict):
+        if isinstance(x, _Twice):
+            at = (*path, x.twice)
+            raise refuse(at, f"{_subject(at)}appears twice in one object")
         for k, v in x.items():
             if v is None:
-                raise _Refused(f"key {k[:40]!r} is null; leave a key out to take its default")
-            _check_tree(v, depth + 1)
+                raise refuse(
+                    (*path, k), f"{_subject((*path, k))}is null; leave a key out to take its default"
+                )
+            _check_tree(v, (*path, k))
     elif isinstance(x, list):
-        for v in x:
+        for i, v in enumerate(x):
             if v is None:
-                raise _Refused("null in a list; a list holds values only")
-            _check_tree(v, depth + 1)
+                raise refuse((*path, i), "null in a list; a list holds values only")
+            _check_tree(v, (*path, i))
+    elif isinstance(x, _NotANumber) or (isinstance(x, float) and not math.isfinite(x)):
+        what = x.name if isinstance(x, _NotANumber) else "a number too large for a float (infinity)"
+        raise refuse(path, f"{what} is not a JSON number")
+
+
+_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|"(?:[^"\\]|\\.)*\Z|[{}\[\],:]')
+
+
+def _path_at(text: str, stop: int | None = None, depth: int | None = None) -> Path:
+    """The path of the value being read at offset ``stop`` of JSON ``text`` (where a parser
+    gave up), or where the nesting first goes deeper than ``depth``: one pass over the text,
+    however broken it is past that point."""
+    frames: list[list[Any]] = []  # [True, key or None, expecting a key] or [False, index]
+    for m in _TOKEN.finditer(text, 0, len(text) if stop is None else stop):
+        tok = m.group()
+        if tok in "{[":
+            frames.append([True, None, True] if tok == "{" else [False, 0])
+            if depth is not None and len(frames) > depth:
+                break
+        elif tok in "}]":
+            if frames:
+                frames.pop()
+        elif not frames:
+            continue
+        elif tok == ",":
+            if frames[-1][0]:
+                frames[-1][1:] = [None, True]
+            else:
+                frames[-1][1] += 1
+        elif tok == ":":
+            frames[-1][2] = False
+        elif frames[-1][0] and frames[-1][2]:
+            try:
+                frames[-1][1] = json.loads(tok)
+            except ValueError:
+                frames[-1][1] = tok.strip('"')
+    path: list[str | int] = []
+    for f in frames[:-1] if depth is not None and len(frames) > depth else frames:
+        if f[0] and f[1] is None:
+            break
+        path.append(f[1])
+    return tuple(path)
 
 
 def _read_bytes(source: Any) -> bytes | str:
@@ -92,13 +241,44 @@ def _read_bytes(source: Any) -> bytes | str:
     if hasattr(source, "read"):
         data = source.read(MAX_BYTES + 1)
         if not isinstance(data, (bytes, str)):
-            raise RecordFormatError(f"reading the record gave {type(data).__name__}, not text")
+            raise RecordFormatError(f"record: reading it gave {type(data).__name__}, not text")
         return data
     try:
         with open(source, "rb") as f:
             return f.read(MAX_BYTES + 1)
     except OSError as e:
-        raise RecordFormatError(f"cannot read the record: {e.strerror}: {os.fspath(source)}") from None
+        raise RecordFormatError(f"record: cannot read it: {e.strerror}: {os.fspath(source)}") from None
+
+
+def _parse(data: bytes | str) -> Any:
+    """The JSON value of ``data``; a fault of the text is refused naming where it lies."""
+    size = len(data) if isinstance(data, bytes) else len(data.encode("utf-8", "surrogatepass"))
+    if size > MAX_BYTES:
+        raise RecordFormatError(f"record: larger than {MAX_BYTES:,} bytes")
+    if isinstance(data, bytes):
+        if data.startswith(b"\xef\xbb\xbf"):
+            raise RecordFormatError("record: starts with a byte-order mark; write plain UTF-8")
+        raw = data
+        try:
+            data = raw.decode("utf-8")
+        except UnicodeDecodeError as e:
+            before = raw[: e.start].decode("utf-8")
+            raise refuse(_path_at(before), f"not UTF-8 (byte {e.start})") from None
+    if data.startswith("\ufeff"):
+        raise RecordFormatError("record: starts with a byte-order mark; write plain UTF-8")
+    try:
+        return json.loads(data, object_pairs_hook=_pairs, parse_constant=_NotANumber)
+    except RecursionError:
+        raise refuse(_path_at(data, depth=MAX_DEPTH), f"nested deeper than {MAX_DEPTH} levels") from None
+    except json.JSONDecodeError as e:
+        raise refuse(
+            _path_at(data, e.pos), f"not valid JSON: {e.msg} (line {e.lineno} column {e.colno})"
+        ) from None
+    except ValueError:  # an integer longer than Python converts (4300 digits by default)
+        limit = sys.get_int_max_str_digits()
+        long = re.search(r"[\[:,]\s*-?(\d{" + str(limit + 1) + ",})", data)
+        at = _path_at(data, long.start(1) if long else None)
+        raise refuse(at, f"not valid JSON: an integer of more than {limit} digits") from None
 
 
 def read_document(source: Any) -> dict[str, Any]:
@@ -109,56 +289,38 @@ def read_document(source: Any) -> dict[str, Any]:
     Checked as RECORD.md says a record must be, whatever game it is of: UTF-8 with no
     byte-order mark, at most :data:`MAX_BYTES`, one object, nesting at most
     :data:`MAX_DEPTH`, no key twice in an object, no ``null``, no ``NaN``.  The work done is
-    bounded by the size of the input, and every failure is a :class:`RecordFormatError`.
+    bounded by the size of the input, and every failure is a :class:`RecordFormatError` whose
+    message starts by saying where (:func:`place`): the turn, the setup key or the key.
 
     >>> read_document('{"format": "x", "setup": {"air": null}}')
     Traceback (most recent call last):
     ...
-    dsa_widget.core.records.RecordFormatError: not a valid record: key 'air' is null; leave a key out to take its default
+    dsa_widget.core.records.RecordFormatError: setup key 'air': is null; leave a key out to take its default
+    >>> read_document('{"format": "x", "turns": [{"dice": [1, 1]}, {"dice": [1, NaN]}]}')
+    Traceback (most recent call last):
+    ...
+    dsa_widget.core.records.RecordFormatError: turn 2: NaN is not a JSON number
     """
     if isinstance(source, Mapping):
         doc: Any = dict(source)
+    elif isinstance(source, (bytes, bytearray)) or (
+        isinstance(source, str) and source.lstrip().startswith("{")
+    ):
+        doc = _parse(bytes(source) if isinstance(source, bytearray) else source)
+    elif isinstance(source, (str, os.PathLike)) or hasattr(source, "read"):
+        doc = _parse(_read_bytes(source))
     else:
-        if isinstance(source, (bytes, bytearray)) or (
-            isinstance(source, str) and source.lstrip().startswith("{")
-        ):
-            data: bytes | str = bytes(source) if isinstance(source, bytearray) else source
-        elif isinstance(source, (str, os.PathLike)) or hasattr(source, "read"):
-            data = _read_bytes(source)
-        else:
-            raise RecordFormatError(f"a record is a JSON object, text or path, got {type(source).__name__}")
-        size = len(data) if isinstance(data, bytes) else len(data.encode("utf-8", "surrogatepass"))
-        if size > MAX_BYTES:
-            raise RecordFormatError(f"the record is larger than {MAX_BYTES:,} bytes")
-        if isinstance(data, bytes):
-            if data.startswith(b"\xef\xbb\xbf"):
-                raise RecordFormatError("the record starts with a byte-order mark; write plain UTF-8")
-            try:
-                data = data.decode("utf-8")
-            except UnicodeDecodeError as e:
-                raise RecordFormatError(f"the record is not UTF-8 (byte {e.start})") from None
-        if data.startswith("\ufeff"):
-            raise RecordFormatError("the record starts with a byte-order mark; write plain UTF-8")
-        try:
-            doc = json.loads(data, object_pairs_hook=_pairs, parse_constant=_constant)
-        except _Refused as e:
-            raise RecordFormatError(f"not a valid record: {e}") from None
-        except RecursionError:
-            raise RecordFormatError(f"not a valid record: nested deeper than {MAX_DEPTH} levels") from None
-        except ValueError as e:
-            raise RecordFormatError(f"not valid JSON: {str(e)[:200]}") from None
+        raise RecordFormatError(f"record: a JSON object, text or path, got {type(source).__name__}")
     if not isinstance(doc, dict):
-        raise RecordFormatError("a record is a JSON object")
-    try:
-        _check_tree(doc)
-    except _Refused as e:
-        raise RecordFormatError(f"not a valid record: {e}") from None
+        raise RecordFormatError("record: a record is a JSON object")
+    _check_tree(doc)
     return doc
 
 
-def read_record(source: Any, fmt: str, error: Callable[..., GameError]) -> dict[str, Any]:
+def read_record(source: Any, fmt: str | None, error: Callable[..., GameError]) -> dict[str, Any]:
     """A record document of one game (:func:`read_document`, then its ``format`` checked to be
-    ``fmt``); every failure is ``error(message, key=...)``, the game's own record error.
+    ``fmt`` unless that is ``None``); every failure is ``error(message, key=..., turn=...)``,
+    the game's own record error.
 
     >>> read_record('{"format": "pig/record@1"}', "chess/pgn@1", RecordFormatError)
     Traceback (most recent call last):
@@ -168,9 +330,9 @@ def read_record(source: Any, fmt: str, error: Callable[..., GameError]) -> dict[
     try:
         doc = read_document(source)
     except RecordFormatError as e:
-        raise error(str(e), key=e.key) from None
-    if doc.get("format") != fmt:
-        raise error(f"key 'format': expected {fmt!r}, got {short_repr(doc.get('format'))}", key="format")
+        raise error(str(e), key=e.key, turn=e.turn) from None
+    if fmt is not None and doc.get("format") != fmt:
+        raise refuse(("format",), f"expected {fmt!r}, got {short_repr(doc.get('format'))}", error)
     return doc
 
 

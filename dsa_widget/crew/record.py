@@ -30,8 +30,9 @@ import os
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from ..core import records
 from ..core.errors import short_repr
-from ..core.records import RecordFormatError, read_document
+from ..core.records import is_count
 from .cards import DECK, NCARDS, CardError, card
 from .draw import deal_exception
 from .errors import IllegalActionError, RecordError, SetupError
@@ -95,11 +96,6 @@ def _is_int(x: object) -> bool:
     return isinstance(x, int) and not isinstance(x, bool)
 
 
-def _int_in(x: object, lo: int, hi: int) -> bool:
-    # a bound check before anything else touches the number (never a conversion of a huge int)
-    return _is_int(x) and lo <= x <= hi  # type: ignore[operator]
-
-
 def _setup_error(key: str, what: str) -> RecordError:
     return RecordError(f"setup key {key!r}: {what}", key=f"setup.{key}")
 
@@ -108,22 +104,11 @@ def _chance_error(key: str, what: str) -> RecordError:
     return RecordError(f"chance key {key!r}: {what}", key=f"chance.{key}")
 
 
-def _good_name(x: object) -> bool:
-    return (
-        isinstance(x, str)
-        and 1 <= len(x) <= _MAX_NAME
-        and not x.isspace()
-        and not any(ord(ch) < 32 or 127 <= ord(ch) < 160 for ch in x)
-    )
-
-
 def read_record(source: Any) -> dict[str, Any]:
     """A record as a dict from a dict, JSON text or bytes, a path or a file object, checked as
-    every record document is (:func:`dsa_widget.core.records.read_document`)."""
-    try:
-        return read_document(source)
-    except RecordFormatError as e:
-        raise RecordError(str(e), key=e.key) from None
+    every record document is (:func:`dsa_widget.core.records.read_document`: a fault is refused
+    naming the turn or the key where it lies)."""
+    return records.read_record(source, None, RecordError)
 
 
 # ------------------------------------------------------------------------------------ writing
@@ -215,12 +200,9 @@ def _check_players(setup: Mapping[str, Any]) -> Any:
     if not isinstance(p, list) or not 2 <= len(p) <= 5:
         raise _setup_error("players", f"must be 2 to 5 names or a number 2 to 5, got {short_repr(p)}")
     for i, name in enumerate(p):
-        if not _good_name(name):
-            raise _setup_error(
-                "players",
-                f"name {i + 1} must be 1 to {_MAX_NAME} characters, not all blank, without control "
-                f"characters, got {short_repr(name)}",
-            )
+        problem = records.name_problem(name, _MAX_NAME)
+        if problem:
+            raise _setup_error("players", f"name {i + 1} {problem}")
     return list(p)
 
 
@@ -258,11 +240,11 @@ def _check_mission(setup: Mapping[str, Any]) -> dict[str, Any]:
     key = given[0]
     v = setup[key]
     if key == "target":
-        if not _int_in(v, 0, MAX_TARGET):
+        if not is_count(v, 0, MAX_TARGET):
             raise _setup_error("target", f"must be an integer from 0 to {MAX_TARGET}, got {short_repr(v)}")
         return {"target": v}
     if key == "campaign":
-        if not _int_in(v, 1, _MAX_CAMPAIGN):
+        if not is_count(v, 1, _MAX_CAMPAIGN):
             raise _setup_error(
                 "campaign", f"must be a mission number from 1 to {_MAX_CAMPAIGN}, got {short_repr(v)}"
             )
@@ -270,7 +252,7 @@ def _check_mission(setup: Mapping[str, Any]) -> dict[str, Any]:
     if not isinstance(v, Mapping):
         raise _setup_error("mission", f"must be an object (CREW.md 6.1), got {short_repr(v)}")
     for k in ("target", "volunteers", "comm_from_trick", "comm_until_trick", "timer_seconds"):
-        if k in v and not _int_in(v[k], 0, 10**9):
+        if k in v and not is_count(v[k], 0, 10**9):
             raise _setup_error("mission", f"{k} must be an integer, got {short_repr(v[k])}")
     for k in ("allocation", "communication"):
         if k in v and not isinstance(v[k], str):
@@ -281,7 +263,7 @@ def _check_mission(setup: Mapping[str, Any]) -> dict[str, Any]:
     if "untimed" in v and not isinstance(v["untimed"], Mapping):
         raise _setup_error("mission", f"untimed must be an object, got {short_repr(v['untimed'])}")
     for where, t in (("target", v.get("target")), ("untimed.target", (v.get("untimed") or {}).get("target"))):
-        if t is not None and not _int_in(t, 0, MAX_TARGET):
+        if t is not None and not is_count(t, 0, MAX_TARGET):
             raise _setup_error(
                 "mission", f"{where} must be an integer from 0 to {MAX_TARGET}, got {short_repr(t)}"
             )
@@ -302,7 +284,7 @@ def _check_setup(setup: Any) -> tuple[dict[str, Any], int]:
             raise _setup_error(key, f"unknown key; setup keys are {', '.join(_SETUP_KEYS)}")
     kw: dict[str, Any] = {"players": _check_players(setup)}
     seats = _seats_of(kw["players"])
-    if "seed" in setup and not _int_in(setup["seed"], _SEED_MIN, _SEED_MAX):
+    if "seed" in setup and not is_count(setup["seed"], _SEED_MIN, _SEED_MAX):
         raise _setup_error(
             "seed", f"must be an integer from -2**63 to 2**63 - 1, got {short_repr(setup['seed'])}"
         )
@@ -313,13 +295,13 @@ def _check_setup(setup: Any) -> tuple[dict[str, Any], int]:
             raise _setup_error("timed", f"must be true or false, got {short_repr(setup['timed'])}")
         kw["timed"] = setup["timed"]
     if "attempt" in setup:
-        if not _int_in(setup["attempt"], 1, _MAX_COUNTER):
+        if not is_count(setup["attempt"], 1, _MAX_COUNTER):
             raise _setup_error(
                 "attempt", f"must be an integer from 1 to {_MAX_COUNTER}, got {short_repr(setup['attempt'])}"
             )
         kw["attempt"] = setup["attempt"]
     if "distress_used" in setup:
-        if not _int_in(setup["distress_used"], 0, _MAX_COUNTER):
+        if not is_count(setup["distress_used"], 0, _MAX_COUNTER):
             raise _setup_error(
                 "distress_used",
                 f"must be an integer from 0 to {_MAX_COUNTER}, got {short_repr(setup['distress_used'])}",
@@ -327,7 +309,7 @@ def _check_setup(setup: Any) -> tuple[dict[str, Any], int]:
         kw["distress_used"] = setup["distress_used"]
     if "unavoidable_failures" in setup:
         u = setup["unavoidable_failures"]
-        if not _int_in(u, 0, _MAX_COUNTER):
+        if not is_count(u, 0, _MAX_COUNTER):
             raise _setup_error(
                 "unavoidable_failures", f"must be an integer from 0 to {_MAX_COUNTER}, got {short_repr(u)}"
             )
@@ -344,7 +326,7 @@ def _check_setup(setup: Any) -> tuple[dict[str, Any], int]:
         for t, s in a.items():
             if not (t.isdigit() and t == str(int(t)) and 1 <= int(t) <= 96):
                 raise _setup_error("assignment", f"{short_repr(t)} is not a task id 1-96 written in decimal")
-            if not _int_in(s, 0, seats - 1):
+            if not is_count(s, 0, seats - 1):
                 raise _setup_error("assignment", f"task {t}: {short_repr(s)} is not a seat 0-{seats - 1}")
             out[int(t)] = s
         kw["assignment"] = out
@@ -372,7 +354,7 @@ def _check_chance(chance: Any, seats: int, players: Any, options: Mapping[str, A
             raise _chance_error("tasks", f"must be a list of task ids in draw order, got {short_repr(ts)}")
         seen: set[int] = set()
         for i, t in enumerate(ts):
-            if not _int_in(t, 1, 96):
+            if not is_count(t, 1, 96):
                 raise _chance_error("tasks", f"task {i + 1}: {short_repr(t)} is not a task id 1-96")
             if t in seen:
                 raise _chance_error("tasks", f"task {t} is drawn twice")
@@ -458,11 +440,7 @@ def load_record(source: Any) -> CrewGame:
     """
     from .rules import CrewGame
 
-    doc = read_record(source)
-    if doc.get("format") != FORMAT:
-        raise RecordError(
-            f"key 'format': expected {FORMAT!r}, got {short_repr(doc.get('format'))}", key="format"
-        )
+    doc = records.read_record(source, FORMAT, RecordError)
     for key in doc:
         if key not in _TOP_KEYS:
             raise RecordError(f"key {short_repr(key)}: unknown; a record has {', '.join(_TOP_KEYS)}", key=key)
@@ -546,7 +524,7 @@ def _play(game: CrewGame, a: Any, k: int) -> None:
     if "seat" not in a or "action" not in a:
         raise RecordError(f"turn {k}: needs both seat and action", turn=k)
     seat, action = a["seat"], a["action"]
-    if not _int_in(seat, 0, game.seats - 1):
+    if not is_count(seat, 0, game.seats - 1):
         raise RecordError(f"turn {k}: seat must be a seat 0-{game.seats - 1}, got {short_repr(seat)}", turn=k)
     if not isinstance(action, str) or len(action) > MAX_ACTION_CHARS:
         raise RecordError(

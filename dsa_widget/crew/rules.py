@@ -145,6 +145,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple, overload
 from ..core.errors import short_repr
 from ..core.protocol import TERMINAL
 from ..core.protocol import random_playout as plain_playout
+from ..core.records import name_problem
 from .cards import DECK, NCARDS, SUIT_MASK, CardError, card, name
 from .draw import TRICKS, deal_exception, draw_tasks
 from .errors import IllegalActionError, RecordError, SetupError  # noqa: F401 (RecordError: re-export)
@@ -329,6 +330,10 @@ class CrewGame:
             human_names = list(players)
             if not 2 <= len(human_names) <= 5 or not all(isinstance(p, str) and p for p in human_names):
                 raise SetupError(f"players must be 2-5 or 2-5 names, not {short_repr(players)}", "players")
+            for k, who in enumerate(human_names):  # the names a record can hold (CREW_RECORD.md)
+                problem = name_problem(who)
+                if problem:
+                    raise SetupError(f"name {k + 1} of the players {problem}", "players")
         else:
             raise SetupError(f"players must be 2-5 or 2-5 names, not {short_repr(players)}", "players")
         self._options = resolve_options(options)

@@ -20,8 +20,8 @@ import json
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from ..core import records
 from ..core.errors import short_repr
-from ..core.records import RecordFormatError, read_document
 from .errors import IllegalActionError, RecordError, SetupError
 from .setup import Setup
 
@@ -36,11 +36,10 @@ _TURN_KEYS = ("back", "dice", "search", "player", "sink")
 
 
 def read_record(source: Any) -> dict[str, Any]:
-    """A record as a dict from a dict, JSON text, a path or a file object."""
-    try:
-        return read_document(source)
-    except RecordFormatError as e:
-        raise RecordError(str(e), key=e.key) from None
+    """A record as a dict from a dict, JSON text, a path or a file object (checked as every
+    record document is, :func:`dsa_widget.core.records.read_document`: a fault is refused
+    naming the turn or the key where it lies)."""
+    return records.read_record(source, None, RecordError)
 
 
 def setup_from_record(setup: Any) -> Setup:
@@ -70,9 +69,7 @@ def load_record(source: Any, *, events: bool = True) -> Game:
     """
     from .rules import Game
 
-    doc = read_record(source)
-    if doc.get("format") != FORMAT:
-        raise RecordError(f"key 'format': expected {FORMAT!r}, got {doc.get('format')!r}", key="format")
+    doc = records.read_record(source, FORMAT, RecordError)
     unknown = sorted(set(doc) - {"format", "setup", "turns"})
     if unknown:
         raise RecordError(

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field, fields
 from typing import Any, Literal
 
 from ..core.errors import short_repr
+from ..core.records import name_problem
 from .errors import SetupError
 
 __all__ = [
@@ -159,6 +160,9 @@ def _check_name(i: int, name: object) -> None:
         )
     if len(name) > MAX_NAME:
         raise SetupError("players", f"player {i + 1}'s name is longer than {MAX_NAME} characters")
+    problem = name_problem(name, MAX_NAME)  # the check every game's names pass (a lone surrogate)
+    if problem:
+        raise SetupError("players", f"player {i + 1}'s name {problem}")
     if not name.isprintable():
         raise SetupError("players", f"player {i + 1}'s name holds a control character")
 

@@ -28,8 +28,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ..core.errors import short_repr
-from ..core.records import read_record
+from ..core.records import read_record, refuse
 from .rules import IllegalActionError, PigGame, RecordError, SetupError
 
 __all__ = ["FORMAT", "MAX_TURNS", "game_to_record", "load_record", "replay_state", "save"]
@@ -55,34 +54,36 @@ def save(game: PigGame, path: Any) -> None:
 
 
 def load_record(source: Any) -> PigGame:
-    """The game a record (a dict, JSON text, a path or a file) describes, after its last turn."""
+    """The game a record (a dict, JSON text, a path or a file) describes, after its last turn.
+
+    Every refusal is a :class:`RecordError` whose message starts with where the fault is
+    (:func:`dsa_widget.core.records.refuse`): ``key 'K'``, ``setup key 'K'`` or ``turn N``.
+    """
     doc = read_record(source, FORMAT, RecordError)
     for k in doc:
         if k not in ("format", "setup", "turns"):
-            raise RecordError(f"unknown key {short_repr(k)}; a record has format, setup, turns", k)
+            raise refuse((k,), "unknown key; a record has format, setup, turns", RecordError)
     setup, turns = doc.get("setup", {}), doc.get("turns", [])
     if not isinstance(setup, dict):
-        raise RecordError("key 'setup': expected an object", "setup")
+        raise refuse(("setup",), "expected an object", RecordError)
     for k in setup:
         if k not in _SETUP:
-            raise RecordError(
-                f"key 'setup': unknown key {short_repr(k)}; known: {', '.join(_SETUP)}", "setup"
-            )
+            raise refuse(("setup", k), f"unknown key; setup keys are {', '.join(_SETUP)}", RecordError)
     try:
         game = PigGame(**setup)
     except SetupError as e:
-        raise RecordError(f"key 'setup.{e.field}': {e}", f"setup.{e.field}") from None
+        raise refuse(("setup", e.field), str(e), RecordError) from None
     if not isinstance(turns, list) or len(turns) > MAX_TURNS:
-        raise RecordError(f"key 'turns': expected a list of at most {MAX_TURNS} turns", "turns")
-    for i, turn in enumerate(turns, 1):
+        raise refuse(("turns",), f"expected a list of at most {MAX_TURNS} turns", RecordError)
+    for i, turn in enumerate(turns):
         if game.is_over:
-            raise RecordError(f"turn {i}: the game was already over", "turns", i)
+            raise refuse(("turns", i), "the game was already over", RecordError)
         if not game.at_turn_boundary:
-            raise RecordError(f"turn {i - 1}: the turn did not end (with 'hold' or a 1)", "turns", i - 1)
+            raise refuse(("turns", i - 1), "the turn did not end (with 'hold' or a 1)", RecordError)
         try:
             game.play_record_turn(turn)
         except IllegalActionError as e:
-            raise RecordError(f"turn {i}: {e}", "turns", i) from None
+            raise refuse(("turns", i), str(e), RecordError) from None
     return game
 
 

@@ -37,6 +37,7 @@ from typing import Any, ClassVar
 from ..core import errors as _core
 from ..core.errors import GameError, short_repr
 from ..core.protocol import random_playout as plain_playout
+from ..core.records import name_problem
 from .view import Move, PigView
 
 __all__ = ["DIE", "HOLD", "MAX_GOAL", "ROLL", "IllegalActionError", "PigGame", "RecordError", "SetupError"]
@@ -83,8 +84,11 @@ def _names(players: Any) -> tuple[str, ...]:
     if _isint(players):
         return tuple(f"Player {k + 1}" for k in range(_int(players, "players", 2, 6)))
     names = tuple(players) if isinstance(players, (list, tuple)) else ()
-    ok = 2 <= len(names) <= 6 and all(isinstance(p, str) and 0 < len(p) <= 40 for p in names)
-    if ok and len(set(names)) == len(names):
+    for k, name in enumerate(names):
+        problem = name_problem(name, 40)  # the check every game's names pass (no lone surrogate)
+        if problem:
+            raise SetupError(f"name {k + 1} of the players {problem}", "players")
+    if 2 <= len(names) <= 6 and len(set(names)) == len(names):
         return names
     raise SetupError(f"players must be 2 to 6 or 2 to 6 distinct names, got {short_repr(players)}", "players")
 
