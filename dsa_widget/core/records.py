@@ -172,68 +172,107 @@ def _subject(path: Path) -> str:
     return ""
 
 
-def _check_tree(x: Any, path: Path = ()) -> None:
-    """Nesting at most :data:`MAX_DEPTH`, never ``null`` (a key is absent or holds a value), no
-    key twice, no ``NaN`` nor infinity: each fault refused naming where it lies (:func:`refuse`)."""
-    if len(path) >= MAX_DEPTH and isinstance(x, (dict, list)):
-        raise refuse(path, f"nested deeper than {MAX_DEPTH} levels")
+class _Fault(Exception):
+    """A fault of the document found by :func:`_walk`: ``path`` (built innermost first, while
+    the walk unwinds, so a valid document pays nothing for it) and what is wrong there."""
+
+    def __init__(self, last: str | int | None, kind: str, what: str = "") -> None:
+        self.path: list[str | int] = [] if last is None else [last]
+        self.kind, self.what = kind, what
+
+
+def _walk(x: Any, depth: int = 1) -> None:
     if isinstance(x, dict):
+        if depth > MAX_DEPTH:
+            raise _Fault(None, "deep")
         if isinstance(x, _Twice):
-            at = (*path, x.twice)
-            raise refuse(at, f"{_subject(at)}appears twice in one object")
+            raise _Fault(x.twice, "twice")
         for k, v in x.items():
             if v is None:
-                raise refuse(
-                    (*path, k), f"{_subject((*path, k))}is null; leave a key out to take its default"
-                )
-            _check_tree(v, (*path, k))
+                raise _Fault(k, "null")
+            try:
+                _walk(v, depth + 1)
+            except _Fault as e:
+                e.path.append(k)
+                raise
     elif isinstance(x, list):
+        if depth > MAX_DEPTH:
+            raise _Fault(None, "deep")
         for i, v in enumerate(x):
             if v is None:
-                raise refuse((*path, i), "null in a list; a list holds values only")
-            _check_tree(v, (*path, i))
-    elif isinstance(x, _NotANumber) or (isinstance(x, float) and not math.isfinite(x)):
-        what = x.name if isinstance(x, _NotANumber) else "a number too large for a float (infinity)"
-        raise refuse(path, f"{what} is not a JSON number")
-
-
-_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|"(?:[^"\\]|\\.)*\Z|[{}\[\],:]')
-
-
-def _path_at(text: str, stop: int | None = None, depth: int | None = None) -> Path:
-    """The path of the value being read at offset ``stop`` of JSON ``text`` (where a parser
-    gave up), or where the nesting first goes deeper than ``depth``: one pass over the text,
-    however broken it is past that point."""
-    frames: list[list[Any]] = []  # [True, key or None, expecting a key] or [False, index]
-    for m in _TOKEN.finditer(text, 0, len(text) if stop is None else stop):
-        tok = m.group()
-        if tok in "{[":
-            frames.append([True, None, True] if tok == "{" else [False, 0])
-            if depth is not None and len(frames) > depth:
-                break
-        elif tok in "}]":
-            if frames:
-                frames.pop()
-        elif not frames:
-            continue
-        elif tok == ",":
-            if frames[-1][0]:
-                frames[-1][1:] = [None, True]
-            else:
-                frames[-1][1] += 1
-        elif tok == ":":
-            frames[-1][2] = False
-        elif frames[-1][0] and frames[-1][2]:
+                raise _Fault(i, "null in a list")
             try:
-                frames[-1][1] = json.loads(tok)
+                _walk(v, depth + 1)
+            except _Fault as e:
+                e.path.append(i)
+                raise
+    elif isinstance(x, _NotANumber):
+        raise _Fault(None, "number", x.name)
+    elif isinstance(x, float) and not math.isfinite(x):
+        raise _Fault(None, "number", "a number too large for a float (infinity)")
+
+
+def _check_tree(doc: Any) -> None:
+    """Nesting at most :data:`MAX_DEPTH`, never ``null`` (a key is absent or holds a value), no
+    key twice, no ``NaN`` nor infinity: the first fault refused naming where it lies."""
+    try:
+        _walk(doc)
+    except _Fault as e:
+        path = tuple(reversed(e.path))
+        what = {
+            "deep": f"nested deeper than {MAX_DEPTH} levels",
+            "twice": f"{_subject(path)}appears twice in one object",
+            "null": f"{_subject(path)}is null; leave a key out to take its default",
+            "null in a list": "null in a list; a list holds values only",
+            "number": f"{e.what} is not a JSON number",
+        }[e.kind]
+        raise refuse(path, what) from None
+
+
+_BLANK = re.compile(r"[ \t\n\r]*")
+_PLAIN = json.JSONDecoder()
+
+
+def _skip(text: str, i: int) -> int:
+    """The offset of the first character at or after ``i`` that is not JSON whitespace."""
+    m = _BLANK.match(text, i)
+    return m.end() if m else i
+
+
+def _broken(text: str, i: int = 0, path: Path = ()) -> Path:
+    """The path of the value that does not parse in ``text`` (its value starting at ``i``):
+    each child is read by the parser itself, and the first that fails is looked into, down to
+    where the fault is (or to :data:`MAX_DEPTH` levels, for nesting the parser cannot follow).
+    At most :data:`MAX_DEPTH` passes over the text, however broken it is."""
+    i = _skip(text, i)
+    opening = text[i : i + 1]
+    if opening not in ("{", "[") or len(path) >= MAX_DEPTH:
+        return path
+    closing, index = ("}" if opening == "{" else "]"), 0
+    i = _skip(text, i + 1)
+    if text[i : i + 1] == closing:
+        return path
+    while True:
+        step: str | int = index
+        if opening == "{":
+            if text[i : i + 1] != '"':
+                return path
+            try:
+                step, i = json.decoder.scanstring(text, i + 1)  # type: ignore[attr-defined]
             except ValueError:
-                frames[-1][1] = tok.strip('"')
-    path: list[str | int] = []
-    for f in frames[:-1] if depth is not None and len(frames) > depth else frames:
-        if f[0] and f[1] is None:
-            break
-        path.append(f[1])
-    return tuple(path)
+                return path
+            i = _skip(text, i)
+            if text[i : i + 1] != ":":
+                return (*path, step)
+            i += 1
+        try:
+            i = _PLAIN.raw_decode(text, _skip(text, i))[1]
+        except (ValueError, RecursionError):
+            return _broken(text, i, (*path, step))
+        i = _skip(text, i)
+        if text[i : i + 1] != ",":  # closed (what follows is at fault), or broken off after it
+            return path if text[i : i + 1] == closing else (*path, step)
+        i, index = _skip(text, i + 1), index + 1
 
 
 def _read_bytes(source: Any) -> bytes | str:
@@ -263,22 +302,19 @@ def _parse(data: bytes | str) -> Any:
             data = raw.decode("utf-8")
         except UnicodeDecodeError as e:
             before = raw[: e.start].decode("utf-8")
-            raise refuse(_path_at(before), f"not UTF-8 (byte {e.start})") from None
+            raise refuse(_broken(before), f"not UTF-8 (byte {e.start})") from None
     if data.startswith("\ufeff"):
         raise RecordFormatError("record: starts with a byte-order mark; write plain UTF-8")
     try:
         return json.loads(data, object_pairs_hook=_pairs, parse_constant=_NotANumber)
     except RecursionError:
-        raise refuse(_path_at(data, depth=MAX_DEPTH), f"nested deeper than {MAX_DEPTH} levels") from None
+        raise refuse(_broken(data), f"nested deeper than {MAX_DEPTH} levels") from None
     except json.JSONDecodeError as e:
-        raise refuse(
-            _path_at(data, e.pos), f"not valid JSON: {e.msg} (line {e.lineno} column {e.colno})"
-        ) from None
+        where = f"{e.msg} (line {e.lineno} column {e.colno})"
+        raise refuse(_broken(data), f"not valid JSON: {where}") from None
     except ValueError:  # an integer longer than Python converts (4300 digits by default)
         limit = sys.get_int_max_str_digits()
-        long = re.search(r"[\[:,]\s*-?(\d{" + str(limit + 1) + ",})", data)
-        at = _path_at(data, long.start(1) if long else None)
-        raise refuse(at, f"not valid JSON: an integer of more than {limit} digits") from None
+        raise refuse(_broken(data), f"not valid JSON: an integer of more than {limit} digits") from None
 
 
 def read_document(source: Any) -> dict[str, Any]:
