@@ -44,6 +44,9 @@ GAMES = games()
 IDS = [g.name for g in GAMES]
 #: at most this many actions a drawn game plays before it goes on to the next turn boundary
 MAX_STEPS = 400
+#: a game "played to its end" stops at the first turn boundary after this many actions (random
+#: play of some Submarine options may sail on for thousands of turns: SUBMARINE.md §8 #30)
+LONGEST = 20_000
 
 #: how every refusal starts: where the fault is (RECORD.md: "naming the turn (counted from 1)
 #: or the setup key"; the other formats' documents add a section's key and a top-level key)
@@ -61,8 +64,8 @@ def record_error(spec: GameSpec) -> type[GameError]:
 
 def played(spec: GameSpec, seed: int, players: int, steps: int | None) -> Any:
     """A seeded game of ``players`` seats, its rule options drawn with ``seed``, played by
-    random legal moves for ``steps`` actions (``None``: to its end), then on to a turn
-    boundary (what a record replays to)."""
+    random legal moves for ``steps`` actions (``None``: to its end, or :data:`LONGEST`), then
+    on to a turn boundary (what a record replays to)."""
     rng = random.Random(seed)
     options = {
         o.key: rng.choice(o.choices)[0] for o in spec.option_schema() if o.choices and rng.random() < 0.5
@@ -74,9 +77,8 @@ def played(spec: GameSpec, seed: int, players: int, steps: int | None) -> Any:
         g = spec.new_game(**setup)
     except GameError:  # options that do not go together
         g = spec.new_game(players=players, seed=seed)
-    done = 0
-    while not g.is_over and (steps is None or done < steps or not g.at_turn_boundary):
-        assert done < 20_000, "no end in sight"
+    done, limit = 0, LONGEST if steps is None else steps
+    while not g.is_over and (done < limit or not g.at_turn_boundary):
         if g.to_move == CHANCE:
             g.sample_chance()
         else:
