@@ -30,12 +30,17 @@ from typing import Any, ClassVar
 
 from ..bridge import GameWidget
 from ..core.session import BasePresenter, Session
+from . import words
 
 __all__ = ["Submarine", "SubmarinePresenter"]
 
 
 class SubmarinePresenter(BasePresenter):
-    """Submarine's screens and history words (no chance steps after the deal)."""
+    """Submarine's screens and history words (no chance steps after the deal).
+
+    The screen is the seat's view plus ``words`` (:mod:`~dsa_widget.submarine.words`): the
+    prompt, each legal action's sentence, button text and group, the rules primer for the
+    options in force, and at the end why the game ended and what scored how much."""
 
     auto_chance = False
 
@@ -46,33 +51,109 @@ class SubmarinePresenter(BasePresenter):
             st["current_turn"] = [
                 "exchange ?" if str(a).startswith("exchange ") else a for a in st.get("current_turn") or []
             ]
+        st["words"] = self.words(state, st)
         return st
+
+    @staticmethod
+    def words(state: Any, v: dict[str, Any]) -> dict[str, Any]:
+        """The screen's words, from the view ``v`` (public facts and the seat's own hand only)."""
+        out: dict[str, Any] = {
+            "prompt": words.prompt(v),
+            "legal": [{"choice": a, **words.action_words(a, v)} for a in v.get("legal") or []],
+            "primer": words.primer(v["options"], len(v["players"])),
+            "ending": None,
+            "scores": None,
+        }
+        result = v.get("result")
+        if result:
+            out["ending"] = words.ending(
+                result,
+                v["players"],
+                v["scores"],
+                column=_emptied_column(state),
+                limit=v["options"].get("turn_limit"),
+            )
+            out["scores"] = words.breakdown(v)
+        return out
 
     def compare_row(self, name: str, state: Any, viewer: int | None) -> dict[str, Any]:
         v = state.view(viewer).to_dict()
         return {"name": name, "scores": list(v["scores"]), "turn": v["turn_number"]}
 
     def label(self, before: Any, after: Any, seat: int | None, action: Any, viewer: int | None) -> str:
-        name = "chance" if seat is None else str(before.players[seat])
-        verb, _, rest = str(action).partition(" ")
+        if seat is None:
+            return "The cards and tiles were dealt"
+        players = [str(x) for x in before.players]
+        name = players[seat]
+        p = str(action).split()
+        verb = p[0] if p else ""
+        new = list(after.events)[len(before.events) :]
         if verb == "place":
-            return f"{name} placed a bathyscaphe in column {rest}"
-        if verb == "sail":
-            return f"{name} sailed to {rest}"
-        if verb == "mode":
-            return f"{name} chose to {rest}"
-        if verb == "collect":
-            parts = rest.split()
-            return f"{name} collected {parts[1]} at {parts[0]}" if len(parts) > 1 else f"{name} collected"
-        if verb == "move":
-            return f"{name} moved {rest.replace(' ', ' to ')}"
-        if verb == "exchange":  # the tucked card goes under a pile, where nobody may see it
-            return f"{name} exchanged a card"
-        if verb == "pass":
-            return f"{name} passed"
-        if verb == "end":
-            return f"{name} ended the step"
-        return f"{name}: {verb}"
+            text = f"{name} placed a bathyscaphe in column {p[1]}, depth 1"
+        elif verb == "sail":
+            there = "off the board to the end" if p[1] == "end" else f"to column {p[1]}"
+            text = f"{name}'s submarine sailed from {_where(before.ship(seat))} {there}"
+        elif verb == "mode":
+            text = (
+                f"{name} chose to move the bathyscaphes under the submarine"
+                if p[1] == "move"
+                else f"{name} chose to collect treasure"
+            )
+        elif verb == "collect":
+            text = f"{name} collected the {words.tile_words(p[2])} at {words.space_words(p[1])}"
+            ev: dict[str, Any] = next((e for e in new if e.get("type") == "collect"), {})
+            if p[3] == "joker":
+                text += f" with the {words.tile_words(p[4])} as a joker"
+            else:
+                text += f", paying a {words.colour_words(p[2][3:])} card"
+                paid = [int(q) for q in ev.get("paid") or []]
+                if paid:
+                    n = len(paid)
+                    text += f" and {n} card{'s' if n > 1 else ''} from the pile ({_paid_to(paid, players)})"
+            if ev.get("to") == "jokers":
+                text += " (a type already owned: it becomes a joker)"
+        elif verb == "move":
+            text = f"{name} moved a bathyscaphe from {words.space_words(p[1])} to {words.space_words(p[2])}"
+        elif verb == "exchange":  # the tucked card goes under a pile, where nobody may see it
+            text = f"{name} swapped a card with the top of the pile"
+        elif verb == "pass":
+            text = f"{name} passed"
+        elif verb == "end":
+            text = f"{name} ended the turn"
+        else:
+            text = f"{name} played {action}"
+        if any(e.get("type") == "regroup" for e in new):
+            text += "; every submarine was back at the start"
+        if after.is_over and not before.is_over:
+            v = after.view(viewer).to_dict()
+            text += ". " + words.ending(
+                v["result"],
+                players,
+                v["scores"],
+                column=_emptied_column(after),
+                limit=v["options"].get("turn_limit"),
+            )
+        return text
+
+
+def _where(pos: str) -> str:
+    return "the start" if pos == "start" else f"column {pos}"
+
+
+def _paid_to(paid: list[int], players: list[str]) -> str:
+    counts: dict[int, int] = {}
+    for q in paid:
+        counts[q] = counts.get(q, 0) + 1
+    return ", ".join(f"{n} to {players[q]}" for q, n in counts.items())
+
+
+def _emptied_column(state: Any) -> int | None:
+    """The column the last collection was made in (the one that emptied, when a game ended by
+    SUBMARINE.md §7.1 E2)."""
+    for e in reversed(list(state.events)):
+        if e.get("type") == "collect" and e.get("space"):
+            return int(str(e["space"]).split(".")[0])
+    return None
 
 
 class Submarine(GameWidget):

@@ -15,6 +15,7 @@ from dsa_widget.submarine.bots import BOT_NAMES
 from dsa_widget.submarine.options import CHOICES, DEFAULTS, NAMED_TABLES
 from dsa_widget.submarine.rules import SubmarineGame
 from dsa_widget.submarine.widget import Submarine
+from dsa_widget.submarine.words import COLOUR_NAMES
 
 HIDDEN_KEYS = ("hands", "piles", "undealt")
 
@@ -160,7 +161,8 @@ def test_the_state_never_holds_another_seats_hidden_cards() -> None:
 
 def test_an_exchanged_card_is_never_named_in_the_history() -> None:
     """The card a seat tucks under its pile is hidden (even from its owner, once under the
-    pile): every history says only "exchanged a card"; another screen's turn in progress too."""
+    pile): every history says only that a card was swapped, never its colour; another screen's
+    turn in progress too."""
     w = Submarine(players=["A", "B"], seats={0: "random", 1: "random"}, seed=4, viewer=0)
     seen = 0
     while not w.state["over"]:
@@ -171,7 +173,9 @@ def test_an_exchanged_card_is_never_named_in_the_history() -> None:
     for (_q, a), label in zip(w.actions, labels, strict=True):
         if a.startswith("exchange "):
             seen += 1
-            assert a.split()[1] not in label and label.endswith("exchanged a card"), label
+            colour = COLOUR_NAMES[a.split()[1]]
+            assert a.split()[1] not in label and colour not in label, label
+            assert label.endswith("swapped a card with the top of the pile"), label
     assert seen
 
 
