@@ -92,7 +92,7 @@ class SubmarinePresenter(BasePresenter):
             text = f"{name} placed a bathyscaphe in column {p[1]}, depth 1"
         elif verb == "sail":
             there = "off the board to the end" if p[1] == "end" else f"to column {p[1]}"
-            text = f"{name}'s submarine sailed from {_where(before.ship(seat))} {there}"
+            text = f"{_owner(name)} submarine sailed from {_where(before.ship(seat))} {there}"
         elif verb == "mode":
             text = (
                 f"{name} chose to move the bathyscaphes under the submarine"
@@ -134,6 +134,11 @@ class SubmarinePresenter(BasePresenter):
                 limit=v["options"].get("turn_limit"),
             )
         return text
+
+
+def _owner(name: str) -> str:
+    """ "Ann's", and "Your" for a player called "You"."""
+    return "Your" if name == "You" else f"{name}'s"
 
 
 def _where(pos: str) -> str:

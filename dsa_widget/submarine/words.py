@@ -40,7 +40,7 @@ COLOUR_NAMES: dict[str, str] = {"K1": "red", "K2": "yellow", "K3": "green", "K4"
 
 #: why a game ended (SUBMARINE.md §7.1), completing "Game over: ..."
 END_WORDS: dict[str, str] = {
-    "E1": "{who} filled all 12 slots of their collection",
+    "E1": "{who} filled all 12 slots of the collection board",
     "E2": "{column} ran out of treasure",
     "E3": "nobody has a search card left",
     "E4": "no treasure can ever be collected again (no card of a colour still on the board, and no jokers)",
@@ -155,13 +155,13 @@ def action_words(action: str, v: Mapping[str, Any]) -> dict[str, str]:
             joker = tile_words(p[4])
             return {
                 "say": f"Collect the {tile_words(tile)} at {where}, paying with your {joker} as a joker",
-                "short": f"{tile_words(tile)}, pay with the {joker}",
+                "short": f"{tile_words(tile)}, joker: {joker}",
                 "group": f"Collect at {where}",
             }
         colour = colour_words(tile[3:])
         owed = _owed(v, seat, space)
         extra = f", and {_cards(len(owed))} from your pile ({_payees(owed, players)})" if owed else ""
-        short_extra = f" + {_cards(len(owed))} to others" if owed else ""
+        short_extra = f" + {_payees(owed, players)}" if owed else ""
         return {
             "say": f"Collect the {tile_words(tile)} at {where}, paying a {colour} card{extra}",
             "short": f"{tile_words(tile)}, pay a {colour} card{short_extra}",
@@ -206,7 +206,7 @@ def prompt(v: Mapping[str, Any]) -> str:
         return "The game is over."
     actor = int(v["active"])
     mine = v.get("seat") == actor
-    who = "Your turn" if mine else f"{players[actor]}'s turn"
+    who = "Your turn" if mine or players[actor] == "You" else f"{players[actor]}'s turn"
     your = "your" if mine else "their"
     phase = v["phase"]
     if phase == "place":

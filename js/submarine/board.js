@@ -2,6 +2,7 @@
 // of each column with their tiles and bathyscaphes. Legal actions that name a column or a
 // space are buttons in place (data-choice), highlighted.
 import { h } from "../dom.js";
+import { describe } from "./controls.js";
 import { COLOURS, parseTile, tileLabel, tileWords } from "./tiles.js";
 
 function tileEl(name) {
@@ -40,8 +41,17 @@ export function drawBoard(st, { act, canAct }) {
       const acts = pos === "end" ? legal.filter((a) => a === "sail end") : columnActions(legal, pos);
       return h(
         "div",
-        { class: `sub-lane-cell${acts.length ? " sub-target" : ""}`, "data-pos": pos, role: "cell" },
-        h("span", { class: "sub-lane-name", text: pos === "start" || pos === "end" ? pos : `col ${pos}` }),
+        {
+          class: `sub-lane-cell${acts.length ? " sub-target" : ""}`,
+          "data-pos": pos,
+          role: "cell",
+          "aria-label": pos === "start" || pos === "end" ? `the ${pos}` : `column ${pos}`,
+        },
+        h("span", {
+          class: "sub-lane-name",
+          title: pos === "start" || pos === "end" ? `the ${pos}` : `column ${pos}`,
+          text: pos,
+        }),
         h(
           "span",
           { class: "sub-ships" },
@@ -58,9 +68,10 @@ export function drawBoard(st, { act, canAct }) {
             class: "dsa-btn sub-legal sub-act",
             "data-action": a.split(" ")[0],
             "data-choice": a,
-            "aria-label": a.startsWith("place") ? `Place a bathyscaphe in column ${pos}` : `Sail to ${pos}`,
+            "aria-label": describe(st, a).say,
+            title: describe(st, a).say,
             onclick: () => act(a),
-            text: a.startsWith("place") ? "place" : "sail",
+            text: a.startsWith("place") ? "Place" : "Sail",
           }),
         ),
       );
@@ -90,9 +101,8 @@ export function drawBoard(st, { act, canAct }) {
             class: `sub-space${touched ? " sub-target" : ""}`,
             "data-space": sp,
             role: "cell",
-            "aria-label": `space ${sp}: ${tiles.length} tiles`,
+            "aria-label": `column ${c}, depth ${d}: ${tiles.length} tile${tiles.length === 1 ? "" : "s"}`,
           },
-          h("span", { class: "sub-space-name", text: sp }),
           h("span", { class: "sub-tiles" }, tiles.map(tileEl)),
           h(
             "span",
@@ -111,15 +121,16 @@ export function drawBoard(st, { act, canAct }) {
           ),
         );
       }),
+      h("span", { class: "sub-row-end", "aria-hidden": "true" }),
     ),
   );
   const jokers = st.board_jokers || [];
   return h(
     "div",
-    { class: "sub-board", role: "table", "aria-label": "The board: 6 columns, 4 depths" },
+    { class: "sub-board", role: "table", "aria-label": "The sea: 6 columns, 4 depths under the surface" },
     surface,
     rows,
-    jokers.length ? h("div", { class: "sub-jokers" }, "Jokers on the board: ", jokers.map(tileEl)) : null,
+    jokers.length ? h("div", { class: "sub-jokers" }, "Spent jokers on the board: ", jokers.map(tileEl)) : null,
   );
 }
 

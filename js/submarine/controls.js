@@ -1,88 +1,110 @@
-// The status line and the legal actions that are not drawn on the board (the platform's shell,
-// js/shell.js, draws the history and what-if bar, the log and the help lines).
+// The status line, the legal actions that are not drawn on the board, the rules primer and the
+// score breakdown at the end (the platform's shell, js/shell.js, draws the history and what-if
+// bar, the log and the help lines). Every word shown comes from the screen's `words`
+// (dsa_widget/submarine/words.py): the engine's codes never reach the page.
 import { h } from "../dom.js";
-import { colourMark, tileLabel, tileWords } from "./tiles.js";
 
 /** Submarine's own keys (the common ones, history, what-if, bots, are js/keys.js's). */
 export const KEYS_HELP = "Game keys: 1–9 pick the n-th highlighted action · Enter the first";
 export const GAME_ARIA = "1 2 3 4 5 6 7 8 9 Enter";
 
-/** Words for an action (aria-label) and a short button text. */
-export function describe(a) {
-  const p = a.split(" ");
-  switch (p[0]) {
-    case "place":
-      return [`Place a bathyscaphe in column ${p[1]}`, `place ${p[1]}`];
-    case "sail":
-      return p[1] === "end" ? ["Sail to the end", "sail end"] : [`Sail to column ${p[1]}`, `sail ${p[1]}`];
-    case "mode":
-      return [`This step: ${p[1]}`, p[1]];
-    case "collect": {
-      const how = p[3] === "joker" ? `with joker ${tileWords(p[4])}` : "paying cards";
-      const short = p[3] === "joker" ? `joker ${tileLabel(p[4])}` : "card";
-      return [`Collect ${tileWords(p[2])} at ${p[1]}, ${how}`, `collect ${tileLabel(p[2])} @${p[1]} (${short})`];
-    }
-    case "move":
-      return [`Move a bathyscaphe from ${p[1]} to ${p[2]}`, `move ${p[1]}→${p[2]}`];
-    case "exchange":
-      return [`Exchange a ${p[1]} card with the top of your pile`, `exchange ${colourMark(p[1])}`];
-    case "pass":
-      return ["Pass (no exchange)", "pass"];
-    case "end":
-      return ["End this step", "end step"];
-    default:
-      return [a, a];
-  }
+/** {say, short, group} for a legal action, from the screen's words. */
+export function describe(st, a) {
+  const w = (st.words?.legal || []).find((x) => x.choice === a);
+  return w || { say: a, short: a, group: "" };
 }
 
 const ON_BOARD = (a) => a.startsWith("place ") || a.startsWith("sail ");
 
 export function statusText(st) {
-  const players = st.players || [];
-  if (st.over) {
-    const w = (st.result?.winners || []).map((q) => players[q]).join(" and ");
-    const scores = (st.scores || []).map((s, q) => `${players[q]} ${s}`).join(", ");
-    return `Game over (${st.result?.condition ?? ""}): ${w} won. Scores: ${scores}.`;
-  }
-  const who = players[st.actor] ?? "?";
-  const you = st.actor === st.seat && st.seat !== null && st.seat !== undefined;
-  return `${you ? "Your" : `${who}'s`} turn · phase ${st.phase}${st.step?.mode ? ` (${st.step.mode})` : ""} · turn ${st.turn_number}`;
+  if (st.over) return st.words?.ending || "Game over.";
+  const turn = st.turn_number ? ` (turn ${st.turn_number})` : "";
+  return `${st.words?.prompt || ""}${turn}`;
 }
 
-/** The legal actions that are not drawn on the board (the shell draws the history and what-if
- * bar, the log and the help). */
+/** The legal actions that are not drawn on the board, under headings in words. */
 export function drawControls(st, { act, canAct, pending }) {
   const legal = canAct ? st.legal || [] : [];
   const extra = legal.filter((a) => !ON_BOARD(a));
-  const groups = {};
+  const groups = new Map();
   for (const a of extra) {
-    const k = a.split(" ")[0];
-    if (!groups[k]) groups[k] = [];
-    groups[k].push(a);
+    const w = describe(st, a);
+    if (!groups.has(w.group)) groups.set(w.group, []);
+    groups.get(w.group).push([a, w]);
   }
   const actions = h(
     "div",
     { class: "sub-actions", "aria-label": "Your legal actions" },
-    Object.entries(groups).map(([k, list]) =>
+    [...groups.entries()].map(([title, list]) =>
       h(
         "div",
-        { class: "sub-group", "data-group": k },
-        list.map((a) => {
-          const [label, text] = describe(a);
-          return h("button", {
+        { class: "sub-group", role: "group", "aria-label": title, "data-group": list[0][0].split(" ")[0] },
+        title ? h("span", { class: "sub-group-title", text: title }) : null,
+        list.map(([a, w]) =>
+          h("button", {
             class: "dsa-btn sub-legal sub-act",
-            "data-action": k,
+            "data-action": a.split(" ")[0],
             "data-choice": a,
-            "aria-label": label,
-            title: label,
+            "aria-label": w.say,
+            title: w.say,
             disabled: pending,
             onclick: () => act(a),
-            text,
-          });
-        }),
+            text: w.short,
+          }),
+        ),
       ),
     ),
-    legal.length && !extra.length ? h("p", { class: "sub-hint", text: "Choose on the board (highlighted)." }) : null,
+    legal.length && !extra.length
+      ? h("p", { class: "sub-hint", text: "Choose on the board: the highlighted buttons." })
+      : null,
   );
   return h("div", { class: "sub-controls" }, actions);
+}
+
+/** The rules on one screen, folded (it stays open or shut across redraws: `root.dataset`). */
+export function drawPrimer(st, root) {
+  const items = st.words?.primer || [];
+  if (!items.length) return null;
+  const open = root?.dataset.primer === "open";
+  return h(
+    "details",
+    {
+      class: "sub-primer",
+      open,
+      ontoggle: (ev) => {
+        if (root) root.dataset.primer = ev.currentTarget.open ? "open" : "";
+      },
+    },
+    h("summary", { text: "How to play (the rules in one screen)" }),
+    h(
+      "dl",
+      { class: "sub-primer-list" },
+      items.map(([head, text]) => [h("dt", { text: head }), h("dd", { text })]),
+    ),
+  );
+}
+
+/** At the end: what scored how much, per player. */
+export function drawScores(st) {
+  const rows = st.words?.scores;
+  if (!st.over || !rows) return null;
+  return h(
+    "section",
+    { class: "sub-scores", "aria-label": "Final scores" },
+    h("h3", { class: "sub-h", text: "Final scores: one point per different treasure type" }),
+    h(
+      "ul",
+      { class: "sub-score-list" },
+      rows.map((r) =>
+        h(
+          "li",
+          { class: `sub-score${r.winner ? " sub-winner" : ""}`, "data-seat": r.seat },
+          h("strong", { text: `${r.name}: ${r.score} point${r.score === 1 ? "" : "s"}${r.winner ? " (winner)" : ""}` }),
+          r.lines.length
+            ? h("span", { class: "sub-score-lines", text: ` — ${r.lines.join(" · ")}` })
+            : " — nothing collected",
+        ),
+      ),
+    ),
+  );
 }

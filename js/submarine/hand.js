@@ -12,7 +12,10 @@ export function drawHand(st) {
   return h(
     "div",
     { class: "sub-hand-box", "aria-label": "Your hand" },
-    h("h3", { class: "sub-h", text: `Your hand (${st.hand.length}) · pile ${st.pile_sizes?.[seat] ?? 0}` }),
+    h("h3", {
+      class: "sub-h",
+      text: `Your hand: ${st.hand.length} card${st.hand.length === 1 ? "" : "s"} · ${st.pile_sizes?.[seat] ?? 0} face down in your pile`,
+    }),
     h(
       "ul",
       { class: "sub-hand" },

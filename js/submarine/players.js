@@ -3,6 +3,11 @@
 import { h } from "../dom.js";
 import { tileEl } from "./board.js";
 
+function where(pos) {
+  if (pos === "start" || pos === "end") return `the ${pos}`;
+  return pos ? `column ${pos}` : "?";
+}
+
 export function drawPlayers(st) {
   const players = st.players || [];
   return h(
@@ -33,11 +38,16 @@ export function drawPlayers(st) {
         h(
           "p",
           { class: "sub-counts" },
-          `ship: ${st.ships?.[q] ?? "?"} · hand ${st.hand_counts?.[q] ?? 0} · pile ${st.pile_sizes?.[q] ?? 0}`,
+          `submarine at ${where(st.ships?.[q])} · ${st.hand_counts?.[q] ?? 0} in hand · ${st.pile_sizes?.[q] ?? 0} in pile`,
           ` · score ${st.scores?.[q] ?? 0}`,
         ),
-        h("div", { class: "sub-jokers-held" }, "jokers: ", (st.held_jokers?.[q] || []).map(tileEl)),
-        h("div", { class: "sub-slots", "aria-label": `${name}'s collection: ${slots.length} of 12` }, cells),
+        h("div", { class: "sub-jokers-held" }, "Jokers held: ", (st.held_jokers?.[q] || []).map(tileEl)),
+        h("div", { class: "sub-slots-title", text: `Collection: ${slots.length} of 12 treasure types` }),
+        h(
+          "div",
+          { class: "sub-slots", "aria-label": `${name}'s collection: ${slots.length} of 12 treasure types` },
+          cells,
+        ),
       );
     }),
   );

@@ -22,11 +22,11 @@ export function colourMark(c) {
   return k ? `${k.letter}${k.symbol}` : String(c);
 }
 
-/** The words for a tile: "type 6 treasure, yellow". */
+/** The words for a tile, as dsa_widget/submarine/words.py says them: "yellow treasure 6". */
 export function tileWords(name) {
   const t = parseTile(name);
-  const col = COLOURS[t.colour]?.name ?? t.colour;
-  return t.kind === "shell" ? `shell (joker), ${col}` : `type ${t.type} treasure, ${col}`;
+  const col = COLOURS[t.colour]?.name ?? "unknown";
+  return t.kind === "shell" ? `${col} shell` : `${col} treasure ${t.type}`;
 }
 
 /** The short label on a tile: "6 Y▲" or "S Y▲". */

@@ -5,21 +5,25 @@
 import { h } from "../dom.js";
 import { mountShell } from "../shell.js";
 import { drawBoard } from "./board.js";
-import { drawControls, GAME_ARIA, KEYS_HELP, statusText } from "./controls.js";
+import { drawControls, drawPrimer, drawScores, GAME_ARIA, KEYS_HELP, statusText } from "./controls.js";
 import { drawHand } from "./hand.js";
 import { drawPlayers } from "./players.js";
 
-function draw(st, act, { pending }) {
+function draw(st, act, { pending, root }) {
   const ok = !!st.can_act && st.mode !== "history" && !st.curtain && !pending;
   const play = (a) => {
     if (ok && (st.legal || []).includes(a)) act({ type: "intent", choice: a });
   };
-  return h(
-    "div",
-    { class: "sub-grid" },
-    h("div", { class: "sub-main" }, drawBoard(st, { act: play, canAct: ok }), drawHand(st)),
-    h("div", { class: "sub-side" }, drawControls(st, { act: play, canAct: ok, pending }), drawPlayers(st)),
-  );
+  return [
+    drawPrimer(st, root),
+    h(
+      "div",
+      { class: "sub-grid" },
+      h("div", { class: "sub-main" }, drawBoard(st, { act: play, canAct: ok }), drawHand(st)),
+      h("div", { class: "sub-side" }, drawControls(st, { act: play, canAct: ok, pending }), drawPlayers(st)),
+    ),
+    drawScores(st),
+  ];
 }
 
 /** 1–9 press the n-th highlighted action, Enter the first (a focused button's own Enter aside). */

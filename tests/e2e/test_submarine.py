@@ -2,11 +2,14 @@
 with rule options chosen in the browser, then one human seat plays against two bots by clicks
 (the first highlighted legal button each time) until the game-over banner shows; (b) hot seat:
 the curtain hides every hand until Show; (c) light and dark follow JupyterLab's theme variables;
-(d) what-if (branch, undo, redo, back to real) by clicks, history and the first action by keys."""
+(d) what-if (branch, undo, redo, back to real) by clicks, history and the first action by keys;
+(e) at 700 px: every action in words inside its button (no engine codes, nothing overflowing),
+the rules primer folded, and the past and a what-if framed as the other games frame them."""
 
 from __future__ import annotations
 
 import json
+import re
 import time
 
 import pytest
@@ -37,6 +40,11 @@ CELL = (
 )
 
 MAX_CLICKS = 150
+
+#: an engine code in a text shown: a tile, a shell, a colour, an end condition, a space, a raw action
+CODE = re.compile(
+    r"T\d\dK\d|SHK\d|\bK[1-5]\b|\bE[1-5]\b|\b[1-6]\.[1-4]\b|\bsail (end|\d)|\bmode (move|collect)"
+)
 
 
 def play_by_clicks(page, root) -> dict[str, int]:
@@ -102,6 +110,12 @@ def test_setup_panel_then_a_full_game_against_bots_by_clicks(lab, page, console)
     expect(banner).to_be_visible()
     expect(banner).to_contain_text("Game over")
     assert nb.eval("w.game.is_over") == "True"
+    # the end in words, with what scored how much for each player
+    scores = root.locator(".sub-scores")
+    expect(scores).to_contain_text("one point per different treasure type")
+    for name in ("You", "Bot 1", "Bot 2"):
+        expect(scores).to_contain_text(f"{name}: ")
+    assert not CODE.search(banner.inner_text() + scores.inner_text())
     assert clicks.get("place", 0) >= 1 and sum(clicks.values()) >= 3, clicks
     print(f"\n[submarine e2e] clicks {clicks} in {time.monotonic() - t0:.1f} s")
     console.assert_no_errors()
@@ -157,7 +171,7 @@ def test_light_and_dark_follow_the_jupyterlab_theme(lab, page, console, tmp_path
     # the bot places first; then your placement buttons are highlighted on the surface lane
     expect(root.locator('button[data-choice="place 1"]')).to_be_visible()
     expect(root.locator('button[data-choice="place 1"]')).to_have_attribute(
-        "aria-label", "Place a bathyscaphe in column 1"
+        "aria-label", "Place a bathyscaphe in column 1, depth 1"
     )
     # tiles carry their type and colour as text, not as colour alone
     tile = root.locator(".sub-space .sub-tile").first
@@ -203,4 +217,114 @@ def test_what_if_and_history_by_clicks_and_keys(lab, page, console):
     page.keyboard.press("Enter")
     page.wait_for_function(MOVED_JS, arg=[root.element_handle(), seq], timeout=60_000)
     expect(root.locator(".dsa-log")).to_contain_text("You placed a bathyscaphe in column 1")
+    console.assert_no_errors()
+
+
+#: a two-player table driven (by the cell, for both seats) to the start of your turn with many
+#: moves (45: three bathyscaphes under column 5), or one where you collect, paying the bot
+AT_STEP = (
+    "import random\n"
+    "from dsa_widget.submarine.widget import Submarine\n"
+    "w = Submarine(players=['You', 'Bot'], seats={{1: 'random'}}, seed=0,\n"
+    "              options={{'start_player': 0}}, bot_delay=30)\n"
+    "rng = random.Random(0)\n"
+    "for _ in range({n}):\n"
+    "    w.apply(rng.choice(w.game.legal_actions()))\n"
+    "w"
+)
+
+#: every action button whose content is wider than the button, or sticks out of the board
+OVERFLOW_JS = """(root) => {
+  const edge = root.getBoundingClientRect().right;
+  return [...root.querySelectorAll('button.sub-act')]
+    .filter((b) => b.scrollWidth > b.clientWidth + 1 || b.getBoundingClientRect().right > edge + 1)
+    .map((b) => b.textContent);
+}"""
+
+
+@pytest.mark.parametrize("steps,what", [(10, "sail"), (278, "move"), (338, "collect")])
+def test_at_700_px_the_actions_are_words_inside_their_buttons(lab, page, console, tmp_path, steps, what):
+    page.set_viewport_size({"width": 700, "height": 900})
+    nb = lab.open(f"submarine_700_{what}.ipynb", [AT_STEP.format(n=steps)])
+    nb.run_all()
+    root = nb.output(0).locator(".sub-root")
+    buttons = root.locator("button.sub-act")
+    expect(buttons.first).to_be_visible()
+    assert root.evaluate("r => r.clientWidth") < 700
+    # the prompt and every button, heading and log line in words
+    status = root.locator(".dsa-status").inner_text()
+    assert status.startswith("Your turn: "), status
+    shown = [status, *buttons.all_inner_texts(), *root.locator(".sub-group-title").all_inner_texts()]
+    shown += root.locator(".dsa-log li").all_inner_texts()
+    shown += [b.get_attribute("aria-label") or "" for b in buttons.all()]
+    for text in shown:
+        assert text.strip() and not CODE.search(text), text
+    if what == "sail":  # the targets on the surface lane, each in words for a screen reader
+        expect(root.locator('button[data-choice="sail 4"]')).to_have_attribute(
+            "aria-label", "Move your submarine from the start to column 4"
+        )
+        expect(root.locator('button[data-choice="sail end"]')).to_have_text("Sail")
+    elif what == "move":
+        assert buttons.count() == 45
+        expect(root.locator(".sub-group-title").first).to_have_text(
+            "Move the bathyscaphe at column 5, depth 1"
+        )
+        expect(buttons.first).to_have_text("to col 1, depth 1")
+    else:
+        expect(root.locator('button[data-action="collect"]').first).to_contain_text(
+            "pay a red card + 2 to Bot"
+        )
+        expect(root.locator('button[data-action="collect"]').first).to_have_attribute(
+            "aria-label",
+            "Collect the red treasure 10 at column 4, depth 3, paying a red card, "
+            "and 2 cards from your pile (2 to Bot)",
+        )
+    # nothing overflows: each button's content fits it, and the table fits the cell
+    assert root.evaluate(OVERFLOW_JS) == []
+    assert root.evaluate("r => r.scrollWidth - r.clientWidth") <= 1
+    root.screenshot(path=str(tmp_path / f"submarine-700-{what}.png"))
+    print(f"\n[submarine e2e] screenshot: {tmp_path / f'submarine-700-{what}.png'}")
+    # the collection row says what it is
+    expect(root.locator(".sub-slots-title").first).to_contain_text("Collection: ")
+    # the rules primer: folded, one click away, and it stays open across a move
+    primer = root.locator("details.sub-primer")
+    expect(primer).not_to_have_attribute("open", "")
+    primer.locator("summary").click()
+    expect(primer).to_have_attribute("open", "")
+    expect(primer).to_contain_text("Collect as many different treasure types")
+    seq = int(root.get_attribute("data-seq") or -1)
+    buttons.first.click()
+    page.wait_for_function(MOVED_JS, arg=[root.element_handle(), seq], timeout=60_000)
+    expect(root.locator("details.sub-primer")).to_have_attribute("open", "")
+    line = root.locator(".dsa-log li").last.inner_text()
+    assert line.startswith(("You ", "Your ")) and not CODE.search(line), line
+    console.assert_no_errors()
+
+
+def test_the_past_and_a_what_if_are_framed_like_the_other_games(lab, page, console):
+    """The shell's frame round the whole table (as Deep Sea Adventure and The Crew show it), not a
+    dashed line round the board alone."""
+    nb = lab.open("submarine_frames.ipynb", [AT_STEP.format(n=278)])
+    nb.run_all()
+    root = nb.output(0).locator(".sub-root")
+    expect(root.locator("button.sub-act").first).to_be_visible()
+    frame = "r => getComputedStyle(r).boxShadow"
+    board = (
+        "r => { const b = getComputedStyle(r.querySelector('.sub-board'));"
+        " return [b.outlineStyle, b.backgroundColor]; }"
+    )
+    assert "inset" not in root.evaluate(frame)
+    live_sea = root.evaluate(board)[1]
+    root.locator('button[data-action="what-if"]').click()
+    expect(root).to_have_class(re.compile(r"\bdsa-mode-whatif\b"))
+    assert "inset" in root.evaluate(frame)
+    outline, sea = root.evaluate(board)
+    assert outline == "none" and sea != live_sea, (outline, sea)
+    root.locator('button[data-action="back"]').click()
+    expect(root).to_have_attribute("data-mode", "real")
+    root.locator('button[data-action="prev"]').click()
+    expect(root).to_have_class(re.compile(r"\bdsa-mode-past\b"))
+    assert "inset" in root.evaluate(frame)
+    outline, sea = root.evaluate(board)
+    assert outline == "none" and sea != live_sea, (outline, sea)
     console.assert_no_errors()

@@ -156,7 +156,7 @@ def test_the_end_conditions_in_words() -> None:
     left, E4 nobody can collect again, E5 the turn limit."""
     names, scores = ["Ann", "Bob"], [12, 5]
     assert ending({"condition": "E1", "winners": [0]}, names, scores) == (
-        "Game over: Ann filled all 12 slots of their collection. Ann won with 12 treasure types."
+        "Game over: Ann filled all 12 slots of the collection board. Ann won with 12 treasure types."
     )
     assert ending({"condition": "E2", "winners": [1]}, names, [3, 4], column=4).startswith(
         "Game over: column 4 ran out of treasure."
