@@ -39,7 +39,8 @@ class SubmarinePresenter(BasePresenter):
     """Submarine's screens and history words (no chance steps after the deal).
 
     The screen is the seat's view plus ``words`` (:mod:`~dsa_widget.submarine.words`): the
-    prompt, each legal action's sentence, button text and group, the rules primer for the
+    prompt, each legal action's sentence, button text and group (``words["legal"][i]`` is
+    ``legal[i]``'s), the rules primer for the
     options in force, and at the end why the game ended and what scored how much."""
 
     auto_chance = False
@@ -59,7 +60,9 @@ class SubmarinePresenter(BasePresenter):
         """The screen's words, from the view ``v`` (public facts and the seat's own hand only)."""
         out: dict[str, Any] = {
             "prompt": words.prompt(v),
-            "legal": [{"choice": a, **words.action_words(a, v)} for a in v.get("legal") or []],
+            # one entry per legal action, in the same order (the action itself is not repeated:
+            # an exchange names a card of the own hand, which stays in ``legal`` alone)
+            "legal": [words.action_words(a, v) for a in v.get("legal") or []],
             "primer": words.primer(v["options"], len(v["players"])),
             "ending": None,
             "scores": None,

@@ -8,9 +8,10 @@ import { h } from "../dom.js";
 export const KEYS_HELP = "Game keys: 1–9 pick the n-th highlighted action · Enter the first";
 export const GAME_ARIA = "1 2 3 4 5 6 7 8 9 Enter";
 
-/** {say, short, group} for a legal action, from the screen's words. */
+/** {say, short, group} for a legal action, from the screen's words (one per legal action, in
+ * the same order). */
 export function describe(st, a) {
-  const w = (st.words?.legal || []).find((x) => x.choice === a);
+  const w = st.words?.legal?.[(st.legal || []).indexOf(a)];
   return w || { say: a, short: a, group: "" };
 }
 
