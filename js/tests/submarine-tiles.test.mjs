@@ -1,5 +1,6 @@
 // Submarine front end's pure helpers: tiles and colours are named in text (never by colour alone),
-// and every action gets an aria-label: `node --test js/tests/`.
+// every action's words come from the screen (dsa_widget/submarine/words.py), matched by position,
+// and the status line is the screen's prompt or ending: `node --test js/tests/`.
 
 import assert from "node:assert/strict";
 import { test } from "node:test";
@@ -12,33 +13,42 @@ test("tiles carry type and colour as text", () => {
   assert.deepEqual(parseTile("SHK5"), { kind: "shell", type: null, colour: "K5" });
   assert.equal(tileLabel("T12K1"), "12 R●");
   assert.equal(tileLabel("SHK3"), "S G■");
-  assert.equal(tileWords("T01K4"), "type 1 treasure, blue");
+  assert.equal(tileWords("T01K4"), "blue treasure 1");
+  assert.equal(tileWords("SHK2"), "yellow shell");
   const marks = ["K1", "K2", "K3", "K4", "K5"].map(colourMark);
   assert.equal(new Set(marks).size, 5);
 });
 
-test("every kind of action has words", () => {
-  for (const a of [
-    "place 3",
-    "sail 2",
-    "sail end",
-    "mode collect",
-    "collect 3.2 T06K2 card",
-    "collect 3.2 T06K2 joker SHK1",
-    "move 1.1 2.2",
-    "exchange K3",
-    "pass",
-    "end",
-  ]) {
-    const [label, text] = describe(a);
-    assert.ok(label.length > 3 && text.length > 1, a);
-    assert.notEqual(label, a, a);
-  }
+test("every action's words are the screen's, by position", () => {
+  const st = {
+    legal: ["move 1.1 2.2", "exchange K3", "pass"],
+    words: {
+      legal: [
+        {
+          say: "Move your bathyscaphe from column 1, depth 1 to column 2, depth 2",
+          short: "to col 2, depth 2",
+          group: "Move",
+        },
+        { say: "Put a green card from your hand under your pile", short: "Swap a green card", group: "While you wait" },
+        { say: "Pass: keep your hand as it is", short: "Pass", group: "While you wait" },
+      ],
+    },
+  };
+  assert.equal(describe(st, "exchange K3").short, "Swap a green card");
+  assert.equal(describe(st, "pass").say, "Pass: keep your hand as it is");
+  assert.equal(describe(st, "move 1.1 2.2").group, "Move");
+  // an action the screen has no words for is shown as it is, never dropped
+  assert.equal(describe(st, "end").short, "end");
   assert.match(KEYS_HELP, /Game keys:/);
   for (const key of GAME_ARIA.split(" ")) assert.equal(commonAction({ key }), null, key);
 });
 
-test("the status names the winner at the end", () => {
-  const st = { players: ["Ann", "Bob"], over: true, result: { condition: "E2", winners: [1] }, scores: [3, 5] };
-  assert.match(statusText(st), /Bob won/);
+test("the status is the prompt while playing and the ending at the end", () => {
+  const playing = { over: false, turn_number: 4, words: { prompt: "Your turn: move your submarine to the right." } };
+  assert.equal(statusText(playing), "Your turn: move your submarine to the right. (turn 4)");
+  const st = {
+    over: true,
+    words: { ending: "Game over: column 2 ran out of treasure. Bob won with 5 treasure types." },
+  };
+  assert.match(statusText(st), /^Game over: column 2 ran out of treasure\. Bob won/);
 });
