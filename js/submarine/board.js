@@ -58,8 +58,12 @@ export function drawBoard(st, { act, canAct }) {
           here.map((q) =>
             h(
               "span",
-              { class: `sub-ship sub-seat-${q}`, title: `${players[q]}'s ship`, "aria-label": `${players[q]}'s ship` },
-              `ship ${seatMark(st, q)}`,
+              {
+                class: `sub-ship sub-seat-${q}`,
+                title: `${players[q]}'s submarine`,
+                "aria-label": `${players[q]}'s submarine`,
+              },
+              `sub ${seatMark(st, q)}`,
             ),
           ),
         ),
@@ -131,6 +135,10 @@ export function drawBoard(st, { act, canAct }) {
     surface,
     rows,
     jokers.length ? h("div", { class: "sub-jokers" }, "Spent jokers on the board: ", jokers.map(tileEl)) : null,
+    h("p", {
+      class: "sub-hint sub-legend",
+      text: "sub 1: player 1's submarine · ◒1×2: two bathyscaphes of player 1 · 7 G■: the green treasure 7 · S with a dashed rim: a shell (a joker)",
+    }),
   );
 }
 

@@ -41,7 +41,12 @@ export function drawPlayers(st) {
           `submarine at ${where(st.ships?.[q])} · ${st.hand_counts?.[q] ?? 0} in hand · ${st.pile_sizes?.[q] ?? 0} in pile`,
           ` · score ${st.scores?.[q] ?? 0}`,
         ),
-        h("div", { class: "sub-jokers-held" }, "Jokers held: ", (st.held_jokers?.[q] || []).map(tileEl)),
+        h(
+          "div",
+          { class: "sub-jokers-held" },
+          "Jokers held: ",
+          (st.held_jokers?.[q] || []).length ? st.held_jokers[q].map(tileEl) : "none",
+        ),
         h("div", { class: "sub-slots-title", text: `Collection: ${slots.length} of 12 treasure types` }),
         h(
           "div",

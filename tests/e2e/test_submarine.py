@@ -284,8 +284,9 @@ def test_at_700_px_the_actions_are_words_inside_their_buttons(lab, page, console
     assert root.evaluate("r => r.scrollWidth - r.clientWidth") <= 1
     root.screenshot(path=str(tmp_path / f"submarine-700-{what}.png"))
     print(f"\n[submarine e2e] screenshot: {tmp_path / f'submarine-700-{what}.png'}")
-    # the collection row says what it is
+    # the collection row says what it is, and a key under the sea says what its marks mean
     expect(root.locator(".sub-slots-title").first).to_contain_text("Collection: ")
+    expect(root.locator(".sub-legend")).to_contain_text("two bathyscaphes of player 1")
     # the rules primer: folded, one click away, and it stays open across a move
     primer = root.locator("details.sub-primer")
     expect(primer).not_to_have_attribute("open", "")
