@@ -43,6 +43,7 @@ __all__ = [
     "check_assignment",
     "deal_exception",
     "draw_tasks",
+    "find_assignment",
     "possible",
 ]
 
@@ -485,11 +486,39 @@ def _hardest(diffs: Sequence[int]) -> int:
     return max(range(len(diffs)), key=lambda i: (diffs[i], -i))
 
 
-#: nodes of the plain search before the pair analysis is tried (keeps typical checks cheap)
+#: nodes of the plain search (keeps typical checks cheap); past it :func:`_exhaustive` decides
 _FIRST_BUDGET = 300
-#: nodes of the second search; beyond it the draw is let through (sound: R-6.7 only rejects
-#: what is certainly impossible)
-_NODE_CAP = 5_000
+#: partial assignments :func:`_exhaustive` may visit; past it the draw counts as impossible
+_EXHAUSTIVE_CAP = 50_000
+
+
+class _Cut(Exception):
+    """A search went past its budget of partial assignments."""
+
+
+def _too_many_tricks(
+    agg: Sequence[_Seat], load: Sequence[int], caps: Sequence[int], tricks: int, zeros: int, min_pos: int
+) -> bool:
+    """A look-ahead on A-9 when every free slot will be filled (exact counts: normal allocation,
+    full draw): Σ lo over seats, counting that a seat with free slots and no bound yet can stay
+    at 0 only if its slots are all filled with tasks of lo 0.  ``zeros``: the tasks still to
+    place with lo 0; ``min_pos``: the smallest positive lo among them (above ``tricks``: none)."""
+    total = 0
+    waiting: list[int] = []
+    for q, a in enumerate(agg):
+        lo_q = max(a.win.bit_count(), a.lo_t)
+        total += lo_q
+        if lo_q == 0 and load[q] < caps[q]:
+            waiting.append(caps[q] - load[q])
+    if not waiting or min_pos > tricks:
+        return total > tricks
+    forced = len(waiting)
+    for r in sorted(waiting):
+        if r > zeros:
+            break
+        zeros -= r
+        forced -= 1
+    return total + forced * min_pos > tricks
 
 
 def _search(
@@ -499,11 +528,12 @@ def _search(
     tricks: int,
     captain_task: int | None,
     budget: int,
-) -> bool | None:
-    """Is there an assignment of the profiles (in order) to seats within ``caps`` using at most
-    ``max_used`` seats (seat 0 the captain, ``captain_task`` forced onto it) passing A-1 … A-12?
-    Every check only gets stricter as tasks are added, so a failing partial assignment is cut.
-    None when more than ``budget`` partial assignments were checked."""
+) -> list[int] | None:
+    """An assignment of the profiles (in order) to seats within ``caps`` using at most
+    ``max_used`` seats (seat 0 the captain, ``captain_task`` forced onto it) passing A-1 … A-12,
+    as the seat of each task; None when there is none.  Every check only gets stricter as tasks
+    are added, so a failing partial assignment is cut.  Raises :class:`_Cut` when more than
+    ``budget`` partial assignments were checked."""
     n = len(caps)
     k = len(profiles)
     agg = [_EMPTY] * n
@@ -522,30 +552,7 @@ def _search(
         min_pos[i] = min(min_pos[i + 1], lo_i) if lo_i > 0 else min_pos[i + 1]
 
     def hopeless(i: int) -> bool:
-        """Σ lo over seats, counting that a seat with free slots and no bound yet can stay at 0
-        only if its slots are all filled with tasks of lo 0."""
-        total = 0
-        waiting: list[int] = []
-        for q in range(n):
-            a = agg[q]
-            lo_q = max(a.win.bit_count(), a.lo_t)
-            total += lo_q
-            if lo_q == 0 and load[q] < caps[q]:
-                waiting.append(caps[q] - load[q])
-        if not waiting or min_pos[i] > tricks:
-            return total > tricks
-        waiting.sort()
-        z = zeros[i]
-        forced = len(waiting)
-        for r in waiting:
-            if r > z:
-                break
-            z -= r
-            forced -= 1
-        return total + forced * min_pos[i] > tricks
-
-    class _Budget(Exception):
-        pass
+        return _too_many_tricks(agg, load, caps, tricks, zeros[i], min_pos[i])
 
     def key(i: int) -> tuple[Any, ...]:
         others = sorted((caps[q] - load[q], masks[q]) for q in range(1, n))
@@ -573,7 +580,7 @@ def _search(
                     seen_empty.add(caps[p])
             nodes += 1
             if nodes > budget:
-                raise _Budget
+                raise _Cut
             old = agg[p]
             agg[p] = old.add(profiles[i])
             if not _failures(agg, 0, tricks, first=True):
@@ -583,73 +590,185 @@ def _search(
                 load[p] -= 1
                 masks[p] &= ~(1 << i)
                 if ok:
+                    seat_of[i] = p
                     agg[p] = old
                     return True
             agg[p] = old
         dead.add(kk)
         return False
 
-    try:
-        return rec(0)
-    except _Budget:
-        return None
+    seat_of = [0] * k
+    return seat_of if rec(0) else None
 
 
-def _placements(caps: Sequence[int], max_used: int, forced: set[int]) -> list[list[int]]:
-    """Seat patterns for two tasks (seat 0 the captain; one representative non-captain seat per
-    pattern): ``[s, s]`` on one seat, ``[s, t]`` on two; ``forced`` holds which of the two must go
-    to the captain (R-7.10)."""
-    n = len(caps)
-    others = [q for q in range(1, n) if caps[q] >= 1]
-    out: list[list[int]] = []
-    for s in [0] + others[:1]:
-        if caps[s] >= 2:
-            out.append([s, s])
-    if max_used >= 2:
-        if caps[0] >= 1 and others:
-            out += [[0, others[0]], [others[0], 0]]
-        if len(others) >= 2:
-            out.append([others[0], others[1]])
-    return [pl for pl in out if all(pl[i] == 0 for i in forced)]
+def _exhaustive(
+    profiles: Sequence[_Profile],
+    caps: Sequence[int],
+    max_used: int,
+    tricks: int,
+    captain_task: int | None,
+) -> list[int] | None:
+    """The same answer as :func:`_search`, found for the draws the plain search finds
+    hard (a task that fits nowhere only once several others are placed, e.g. the example of
+    issue 32: 82, 83 and 89 fix three trick counts, 96 needs one of them equal to the captain's).
 
-
-def _pair_analysis(
-    profiles: Sequence[_Profile], caps: Sequence[int], max_used: int, tricks: int, captain_task: int | None
-) -> tuple[bool, list[int]]:
-    """(some task or pair of tasks fails under every seat pattern, the indices of the tasks that
-    take part in a pair with a failing pattern).  Sound: the checks are monotone, so a pair
-    that fails everywhere makes the whole draw impossible."""
+    Constraint search with forward checking: every task not yet placed keeps the seats it still
+    fits (the checks only get stricter as tasks are added, so a seat that fails stays failed);
+    a task with no seat left, or seats whose free slots cannot all be filled (a bipartite
+    matching of the remaining tasks to the free slots), cuts the branch at once.  The task placed
+    next is the one with the fewest seats left for its weight: one, plus the tasks it clashes
+    with alone, plus the branches where it was left without a seat (so the tasks that made
+    earlier branches fail are placed early in the next ones).  Raises :class:`_Cut` past
+    ``_EXHAUSTIVE_CAP`` partial assignments."""
     n = len(caps)
     k = len(profiles)
-    restricted: set[int] = set()
-    for i in range(k):
-        seats_ok = [
-            s
-            for s in range(n)
-            if caps[s] >= 1 and (i != captain_task or s == 0) and not _single_fails(profiles[i], s, n, tricks)
-        ]
-        if not seats_ok:
-            return True, []
+    agg = [_EMPTY] * n
+    load = [0] * n
+    masks = [0] * n
+    dead: set[tuple[Any, ...]] = set()
+    exact = sum(caps) == k
+    lo_of = [max(pr.win.bit_count(), pr.lo) for pr in profiles]
+    weight = [1 + c for c in _clashes(profiles, n, tricks)]
+    full = (1 << k) - 1
+    nodes = 0
+
+    def hopeless(assigned: int) -> bool:
+        rest = [lo_of[i] for i in range(k) if not (assigned >> i) & 1]
+        pos = [x for x in rest if x > 0]
+        return _too_many_tricks(agg, load, caps, tricks, len(rest) - len(pos), min(pos, default=tricks + 1))
+
+    def rec(assigned: int, doms: list[tuple[int, ...]]) -> bool:
+        nonlocal nodes
+        if assigned == full:
+            return True
+        key = (masks[0], tuple(sorted((caps[q] - load[q], masks[q]) for q in range(1, n))))
+        if key in dead:
+            return False
+        nodes += 1
+        if nodes > _EXHAUSTIVE_CAP:
+            raise _Cut
+        used = sum(1 for q in range(n) if load[q])
+        new = list(doms)
+        best = -1
+        for r in range(k):
+            if (assigned >> r) & 1:
+                continue
+            fit = []
+            for p in doms[r]:
+                if load[p] >= caps[p] or (load[p] == 0 and used >= max_used):
+                    continue
+                old = agg[p]
+                agg[p] = old.add(profiles[r])
+                if not _failures(agg, 0, tricks, first=True):
+                    fit.append(p)
+                agg[p] = old
+            if not fit:
+                weight[r] += 1
+                dead.add(key)
+                return False
+            new[r] = tuple(fit)
+            if best < 0 or len(fit) * weight[best] < len(new[best]) * weight[r]:
+                best = r
+        rest = [r for r in range(k) if not (assigned >> r) & 1]
+        if not _slots_fill(rest, new, [caps[q] - load[q] for q in range(n)], exact):
+            dead.add(key)
+            return False
+        seen_empty: set[int] = set()
+        for p in new[best]:
+            if load[p] == 0 and p != 0:  # empty non-captain seats of one capacity are alike
+                if caps[p] in seen_empty:
+                    continue
+                seen_empty.add(caps[p])
+            old = agg[p]
+            agg[p] = old.add(profiles[best])
+            load[p] += 1
+            masks[p] |= 1 << best
+            now = assigned | 1 << best
+            ok = not (exact and hopeless(now)) and rec(now, new)
+            agg[p] = old
+            load[p] -= 1
+            masks[p] &= ~(1 << best)
+            if ok:
+                seat_of[best] = p
+                return True
+        dead.add(key)
+        return False
+
+    seat_of = [0] * k
+    first = [(0,) if i == captain_task else tuple(p for p in range(n) if caps[p]) for i in range(k)]
+    return seat_of if rec(0, first) else None
+
+
+def _clashes(profiles: Sequence[_Profile], n: int, tricks: int) -> list[int]:
+    """For each task, how many other tasks it fails with, on one non-captain seat or on two."""
+    k = len(profiles)
+    out = [0] * k
     for i in range(k):
         for j in range(i + 1, k):
-            forced = {x for x, t in ((0, i), (1, j)) if t == captain_task}
-            results = []
-            for pl in _placements(caps, max_used, forced):
-                agg = [_EMPTY] * n
-                agg[pl[0]] = agg[pl[0]].add(profiles[i])
-                agg[pl[1]] = agg[pl[1]].add(profiles[j])
-                results.append(not _failures(agg, 0, tricks, first=True))
-            if not any(results):
-                return True, []
-            if not all(results):
-                restricted.update((i, j))
-    return False, sorted(restricted)
+            same = [_EMPTY] * n
+            same[1] = _EMPTY.add(profiles[i]).add(profiles[j])
+            apart = [_EMPTY] * n
+            apart[1] = _EMPTY.add(profiles[i])
+            apart[2] = _EMPTY.add(profiles[j])
+            if _failures(same, 0, tricks, first=True) or _failures(apart, 0, tricks, first=True):
+                out[i] += 1
+                out[j] += 1
+    return out
 
 
-def _single_fails(pr: _Profile, seat: int, n: int, tricks: int) -> bool:
-    agg = [_EMPTY] * n
-    agg[seat] = _EMPTY.add(pr)
-    return bool(_failures(agg, 0, tricks, first=True))
+def _slots_fill(rest: Sequence[int], doms: Sequence[Sequence[int]], room: Sequence[int], exact: bool) -> bool:
+    """Can every task of ``rest`` get a seat of its domain with at most ``room[p]`` tasks on seat
+    p (with ``exact``, ``room`` adds up to ``len(rest)``, so every free slot is then filled)?
+    Augmenting paths (Kuhn)."""
+    if not exact and all(r >= len(rest) for r in room):
+        return True
+    holder: list[list[int]] = [[] for _ in room]  # seat -> tasks matched to it
+
+    def place(t: int, seen: set[int]) -> bool:
+        for p in doms[t]:
+            if p in seen:
+                continue
+            seen.add(p)
+            if len(holder[p]) < room[p]:
+                holder[p].append(t)
+                return True
+            for u in holder[p]:
+                if place(u, seen):
+                    holder[p].remove(u)
+                    holder[p].append(t)
+                    return True
+        return False
+
+    return all(place(t, set()) for t in rest)
+
+
+def _assignment(
+    task_ids: Sequence[int],
+    seats: int,
+    allocation: str,
+    volunteers: int,
+    table: Mapping[int, Task],
+    tricks: int,
+    full_count: int,
+    captain_task: int | None,
+) -> list[int] | None:
+    """The seat (0 = captain) of each task in an assignment passing A-1 … A-12, or None.
+
+    The plain search answers typical draws within ``_FIRST_BUDGET`` partial assignments; the
+    others go to :func:`_exhaustive`, which decides them all (``benchmarks/bench_crew_draw.py``
+    measures it).  Should it ever go past ``_EXHAUSTIVE_CAP``, the draw counts as impossible and
+    is repaired (R-6.8): a possible draw replaced is still a draw of the target, while an
+    impossible one let through is a failure the players cannot avoid (R-14.3)."""
+    caps, max_used = _shape(allocation, volunteers, seats, full_count)
+    profiles = [_profile(_task(table, t), seats, tricks) for t in task_ids]
+    try:
+        return _search(profiles, caps, max_used, tricks, captain_task, _FIRST_BUDGET)
+    except _Cut:
+        pass
+    try:
+        return _exhaustive(profiles, caps, max_used, tricks, captain_task)
+    except _Cut:
+        return None
 
 
 def _possible(
@@ -662,29 +781,11 @@ def _possible(
     full_count: int,
     captain_task: int | None,
 ) -> bool:
-    caps, max_used = _shape(allocation, volunteers, seats, full_count)
-    profiles = [_profile(_task(table, t), seats, tricks) for t in task_ids]
-    res = _search(profiles, caps, max_used, tricks, captain_task, _FIRST_BUDGET)
-    if res is not None:
-        return res
-    # a hard case: look for a pair that is impossible everywhere, then search again with the
-    # tasks of restricted pairs first (the answer does not depend on the order)
-    conflict, restricted = _pair_analysis(profiles, caps, max_used, tricks, captain_task)
-    if conflict:
-        return False
-    rest = set(restricted)
-    order = restricted + [i for i in range(len(profiles)) if i not in rest]
-    forced = None if captain_task is None else order.index(captain_task)
-    res = _search([profiles[i] for i in order], caps, max_used, tricks, forced, _NODE_CAP)
-    if res is None:
-        log.warning(
-            "static check: search cut after %d nodes for tasks %s; let through", _NODE_CAP, list(task_ids)
-        )
-        return True
-    return res
+    res = _assignment(task_ids, seats, allocation, volunteers, table, tricks, full_count, captain_task)
+    return res is not None
 
 
-def possible(
+def find_assignment(
     task_ids: Sequence[int],
     *,
     seats: int,
@@ -693,15 +794,14 @@ def possible(
     tricks_total: int,
     full_count: int | None = None,
     volunteers: int = 1,
-) -> bool:
-    """R-6.7: can the mission's allocation mode produce an assignment of these tasks (in draw
-    order) that passes every check of Appendix A.4?
+) -> dict[int, int] | None:
+    """An assignment (task id → seat, seat 0 the captain) that the mission's allocation mode
+    could produce and that passes every check of Appendix A.4, or None when there is none: the
+    draw is impossible (R-6.7).  The arguments are those of :func:`possible`.
 
-    ``full_count`` (for a prefix of a draw, Appendix A.3): the number of tasks of the full draw,
-    whose per-seat counts the prefix must fit.  ``volunteers`` (1 or 2) is used with
-    ``allocation="volunteers"``.  Only distances from the captain matter, so seat 0 is the
-    captain here.  With ``captain_first_hardest`` the captain holds the earliest drawn task of the
-    highest difficulty (R-7.10); for a prefix that task is not known, so it is not forced.
+    >>> from dsa_widget.crew.tasks import TASKS
+    >>> find_assignment([70, 71], seats=4, allocation="free", table=TASKS, tricks_total=10)
+    {70: 0, 71: 0}
     """
     _check_seats(seats)
     k = len(task_ids)
@@ -716,7 +816,40 @@ def possible(
     captain_task = None
     if allocation == "captain_first_hardest" and k and full_count == k:
         captain_task = _hardest([_task(table, t).difficulty_for(seats) for t in task_ids])
-    return _possible(task_ids, seats, allocation, volunteers, table, tricks_total, full_count, captain_task)
+    res = _assignment(task_ids, seats, allocation, volunteers, table, tricks_total, full_count, captain_task)
+    return None if res is None else dict(zip(task_ids, res, strict=True))
+
+
+def possible(
+    task_ids: Sequence[int],
+    *,
+    seats: int,
+    allocation: str,
+    table: Mapping[int, Task],
+    tricks_total: int,
+    full_count: int | None = None,
+    volunteers: int = 1,
+) -> bool:
+    """R-6.7: can the mission's allocation mode produce an assignment of these tasks (in draw
+    order) that passes every check of Appendix A.4?  The check is exact: it decides every draw
+    (see :func:`_assignment`).
+
+    ``full_count`` (for a prefix of a draw, Appendix A.3): the number of tasks of the full draw,
+    whose per-seat counts the prefix must fit.  ``volunteers`` (1 or 2) is used with
+    ``allocation="volunteers"``.  Only distances from the captain matter, so seat 0 is the
+    captain here.  With ``captain_first_hardest`` the captain holds the earliest drawn task of the
+    highest difficulty (R-7.10); for a prefix that task is not known, so it is not forced.
+    """
+    found = find_assignment(
+        task_ids,
+        seats=seats,
+        allocation=allocation,
+        table=table,
+        tricks_total=tricks_total,
+        full_count=full_count,
+        volunteers=volunteers,
+    )
+    return found is not None
 
 
 # ---------------------------------------------------------------------------------------------
