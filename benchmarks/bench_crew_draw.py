@@ -13,6 +13,8 @@ Figures (CPU time, ``time.process_time``: the machine may be shared):
   (every call of ``draw._possible``: the full draw, the prefixes of a repair, the replacement
   candidates) during one draw;
 * ``draw_ms_median`` / ``draw_ms_max``: the whole ``draw_tasks`` call;
+* ``a4_median`` / ``a4_p99`` / ``a4_max``: how many times one draw evaluated the checks of A.4
+  on a (partial) assignment (calls of ``draw._failures``): the same on every machine;
 * ``repaired``: draws with at least one repair; ``worst``: the configuration and seed of the
   slowest check.
 
@@ -65,7 +67,16 @@ def main() -> None:
         finally:
             spent[0] += time.process_time() - t0
 
+    evaluated = [0]
+    failures = draw._failures
+
+    def counted(*a: Any, **kw: Any) -> list[str]:
+        evaluated[0] += 1
+        return failures(*a, **kw)
+
     draw._possible = timed  # type: ignore[assignment]
+    draw._failures = counted  # type: ignore[assignment]
+    counts: list[int] = []
     checks: list[float] = []
     whole: list[float] = []
     repaired = 0
@@ -74,6 +85,7 @@ def main() -> None:
         for i in range(args.draws):
             seed = args.seed + 100003 * ci + i
             spent[0] = 0.0
+            evaluated[0] = 0
             t0 = time.process_time()
             res = draw.draw_tasks(
                 random.Random(seed),
@@ -85,10 +97,12 @@ def main() -> None:
             )
             whole.append(time.process_time() - t0)
             checks.append(spent[0])
+            counts.append(evaluated[0])
             repaired += res.repairs > 0
             if spent[0] > worst[0]:
                 worst = (spent[0], [seats, target, allocation, seed])
     checks.sort()
+    counts.sort()
     out = {
         "draws": len(checks),
         "check_ms_median": round(statistics.median(checks) * 1e3, 3),
@@ -96,6 +110,9 @@ def main() -> None:
         "check_ms_max": round(checks[-1] * 1e3, 3),
         "draw_ms_median": round(statistics.median(whole) * 1e3, 3),
         "draw_ms_max": round(max(whole) * 1e3, 3),
+        "a4_median": statistics.median(counts),
+        "a4_p99": counts[int(0.99 * len(counts))],
+        "a4_max": counts[-1],
         "repaired": repaired,
         "worst": worst[1],
     }

@@ -487,7 +487,7 @@ def _hardest(diffs: Sequence[int]) -> int:
 
 
 #: nodes of the plain search (keeps typical checks cheap); past it :func:`_exhaustive` decides
-_FIRST_BUDGET = 300
+_FIRST_BUDGET = 30
 #: partial assignments :func:`_exhaustive` may visit; past it the draw counts as impossible
 _EXHAUSTIVE_CAP = 50_000
 

@@ -103,7 +103,7 @@ def test_r6_8_issue_seed_is_repaired_silently(caplog: pytest.LogCaptureFixture) 
 # every draw, high targets and the hard campaign missions
 
 
-@settings(max_examples=120, deadline=None)
+@settings(max_examples=300, deadline=None)
 @given(
     seed=st.integers(0, 2**32 - 1),
     target=st.integers(12, 30),
@@ -119,7 +119,7 @@ def test_property_every_draw_at_high_targets_has_an_assignment(
     assert_assignable(r.tasks, 4, allocation)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=120, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1), number=st.sampled_from([45, 50]))
 def test_property_campaign_45_and_50_missions_have_an_assignment(seed: int, number: int) -> None:
     g = CrewGame(4, campaign=number, seed=seed)
