@@ -12,6 +12,8 @@ import time
 from collections.abc import Callable
 from typing import Any, cast
 
+from .browser import IN_BROWSER
+
 __all__ = ["Progress", "in_kernel"]
 
 
@@ -22,7 +24,10 @@ def in_kernel() -> bool:
     except Exception:  # noqa: BLE001
         return False
     ip = get_ipython()
-    return ip is not None and "IPKernelApp" in getattr(ip, "config", {})
+    if ip is None:
+        return False
+    # the browser's Python (a JupyterLite notebook) is a kernel with widgets too
+    return IN_BROWSER or "IPKernelApp" in getattr(ip, "config", {})
 
 
 class Progress:
@@ -46,7 +51,7 @@ class Progress:
                 display = cast("Callable[..., None]", _display)
 
                 self.bar = w.IntProgress(value=0, min=0, max=total, description=unit)
-                self.label = w.Label(f"0/{total}")
+                self.label = w.Label(f"0 of {total}")
                 self.widget = w.HBox([self.bar, self.label])
                 display(self.widget)
             except Exception:  # noqa: BLE001 - fall back to text
@@ -56,9 +61,9 @@ class Progress:
         dt = time.perf_counter() - self.start
         rate = done / dt if dt > 0 else 0.0
         if done >= self.total:
-            return f"{rate:.1f} {self.unit}/s, {dt:.1f} s"
+            return f"{rate:.1f} {self.unit} a second, {dt:.1f} s"
         eta = (self.total - done) / rate if rate > 0 else float("nan")
-        return f"{rate:.1f} {self.unit}/s, ETA {eta:.0f} s"
+        return f"{rate:.1f} {self.unit} a second, about {eta:.0f} s left"
 
     def update(self, done: int) -> None:
         if not self.enabled or self.last < 0:
@@ -69,14 +74,15 @@ class Progress:
         self.last = now
         if self.widget is not None:
             self.bar.value = done
-            self.label.value = f"{done}/{self.total} ({self._eta(done)})"
+            self.label.value = f"{done} of {self.total} ({self._eta(done)})"
             if done >= self.total:
                 self.last = -1.0
             return
         width = 30
         filled = int(width * done / self.total) if self.total else width
         sys.stderr.write(
-            f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{self.total} {self.unit} "
+            # "x of y", never "x/y": JupyterLab takes a slash in an output for a file path to link
+            f"\r[{'#' * filled}{'.' * (width - filled)}] {done} of {self.total} {self.unit} "
             f"({self._eta(done)})   "
         )
         if done >= self.total:
