@@ -138,7 +138,7 @@ def test_lambdas_play_on_every_worker_through_cloudpickle():
 def test_text_progress_bar(capsys):
     tournament(["random", "baseline"], games=3, workers=1, progress=True)
     err = capsys.readouterr().err
-    assert "3/3 games" in err
+    assert "3 of 3 games" in err
 
 
 @settings(max_examples=200, deadline=None)
@@ -200,7 +200,7 @@ def test_notebook_progress_bar_in_a_kernel(monkeypatch):
     for i in range(1, 6):
         bar.update(i)
     assert shown and bar.widget is not None
-    assert bar.bar.value == 5 and bar.bar.max == 5 and "5/5" in bar.label.value
+    assert bar.bar.value == 5 and bar.bar.max == 5 and "5 of 5" in bar.label.value
 
 
 def test_no_kernel_outside_jupyter():

@@ -104,7 +104,7 @@ def test_ray_and_local_give_identical_tournament_tables(ray_cluster, capsys):
     bots = ["baseline", "take_n:n=2", lambda v, legal: legal[-1]]
     setups = [{"air": 20}, {"options": {"reveal": "owner"}}]
     on_ray = tournament(bots, games=30, seed=11, setups=setups, executor="ray", progress=True)
-    assert "30/30 games" in capsys.readouterr().err  # the progress bar moved to the end
+    assert "30 of 30 games" in capsys.readouterr().err  # the progress bar moved to the end
     local = tournament(bots, games=30, seed=11, setups=setups, workers=1, progress=False)
     pool = tournament(bots, games=30, seed=11, setups=setups, workers=2, progress=False)
     assert on_ray.to_dict() == local.to_dict() == pool.to_dict()
