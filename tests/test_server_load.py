@@ -29,3 +29,38 @@ def test_six_seats_and_thirty_spectators_follow_a_full_game():
     assert {st["viewer"] for st in finals} == {None, 0, 1, 2, 3, 4, 5}
     # at most one state frame per screen per change (a slow screen may get fewer: the latest)
     assert out["frames_per_change"] <= 37
+
+
+def test_spectators_share_one_encoded_frame_per_state():
+    """Issue 32, item 4: a state is built once per viewer and each frame encoded once per
+    viewer, however many sockets watch: eight spectators cost what one does (counted, not
+    timed).  Each seat still gets its own frame, from its own view only."""
+    from server_helpers import join, simple_choice
+
+    from dsa_widget.server import serve
+
+    srv = serve(players=["Ann", "Bob"], seed=3, started=True)
+    try:
+        ann, bob, *watchers = join(srv, 0, 1, *[None] * 8)
+        everyone = {"connected": [True, True], "spectators": 8}
+        for c in (ann, bob, *watchers):
+            c.until(lambda f, c=c: all(c.data.get("table", {}).get(k) == v for k, v in everyone.items()))
+        before = srv.call(lambda: (srv.table.seq, srv.table.screens_built, srv.table.frames_built))
+        for c in (ann, bob, *watchers):
+            del c.frames[:]
+        after_state = ann.play(0, simple_choice)["seq"]
+        for c in (bob, *watchers):
+            c.state_at_least(after_state)
+        seq, screens, frames = srv.call(
+            lambda: (srv.table.seq, srv.table.screens_built, srv.table.frames_built)
+        )
+        assert seq == after_state == before[0] + 1
+        # three viewers (Ann, Bob, the spectators): three screens built, three frames encoded
+        assert (screens - before[1], frames - before[2]) == (3, 3)
+        sent = [[f for f in c.frames if f.startswith('{"t":"model"')] for c in (ann, bob, *watchers)]
+        assert all(len(s) == 1 for s in sent)
+        assert len({s[0] for s in sent[2:]}) == 1  # the same text to every spectator
+        views = [json.loads(s[0])["data"]["state"]["viewer"] for s in sent[:3]]
+        assert views == [0, 1, None]  # a seat's frame is its own
+    finally:
+        srv.stop()

@@ -36,7 +36,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 from ..core import registry
 from .limits import RateLimit
 from .seats import NOBODY
-from .table import Table
+from .table import Screen, Table
 
 __all__ = ["PAGE_HTML", "bundles", "make_app", "parse_frame"]
 
@@ -221,20 +221,22 @@ class _Conn:
         lim = table.limits
         self.rate = RateLimit(lim.rate, lim.burst)
         self.dropped = 0
-        self.last: dict[str, str] = {}
+        #: the screen this connection was sent last (``None``: none yet)
+        self.sent: Screen | None = None
         self.outbox: list[str] = []
         self.wake = asyncio.Event()
         self.wake.set()  # the first screen goes out at once
         self.task: asyncio.Task[None] | None = None
 
     def model_frame(self) -> str | None:
+        """The frame that brings this screen up to date (shared with every connection of the
+        same viewer that was sent the same screen before), ``None`` when it is."""
         screen = self.table.screen(self.role)
-        diff = {k: v for k, v in screen.parts.items() if self.last.get(k) != v}
-        if not diff:
+        before = self.sent
+        if screen is before:
             return None
-        self.last.update(diff)
-        body = ",".join(f"{json.dumps(k)}:{v}" for k, v in diff.items())
-        return f'{{"t":"model","seq":{screen.seq},"data":{{{body}}}}}'
+        self.sent = screen
+        return screen.frame_from(before, self.table)
 
     async def sender(self) -> None:
         while True:

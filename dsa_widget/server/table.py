@@ -137,15 +137,41 @@ def _write_atomic(path: Path, text: str, mode: int = 0o644) -> None:
         raise
 
 
-class _Screen:
-    """One viewer's model at one ``seq``, as JSON text per key (built once, sent to many); its
-    ``table`` part follows the connections without a new ``seq``."""
+class Screen:
+    """One viewer's model at one ``seq`` and one state of who is connected, as JSON text per
+    key (built once per viewer, whoever watches), and the frames that bring a screen there:
+    every socket that saw the same earlier screen (all the spectators, a seat's windows) is
+    sent the same text, encoded once.  Never changed once built: a change makes a new one."""
 
-    __slots__ = ("parts", "seq")
+    __slots__ = ("_frames", "parts", "presence", "seq", "serial")
 
-    def __init__(self, seq: int, parts: dict[str, str]) -> None:
+    def __init__(self, seq: int, presence: int, parts: dict[str, str], serial: int) -> None:
         self.seq = seq
+        self.presence = presence
         self.parts = parts
+        self.serial = serial
+        self._frames: dict[int, str | None] = {}
+
+    def frame_from(self, before: Screen | None, table: Table) -> str | None:
+        """The model frame that takes a screen showing ``before`` (``None``: nothing yet) to
+        this one: the keys that changed only; ``None`` when none did."""
+        key = -1 if before is None else before.serial
+        try:
+            return self._frames[key]
+        except KeyError:
+            pass
+        if before is None:
+            diff = self.parts
+        else:
+            old = before.parts
+            diff = {k: v for k, v in self.parts.items() if old.get(k) != v}
+        text = None
+        if diff:
+            body = ",".join(f"{json.dumps(k)}:{v}" for k, v in diff.items())
+            text = f'{{"t":"model","seq":{self.seq},"data":{{{body}}}}}'
+        table.frames_built += 1
+        self._frames[key] = text
+        return text
 
 
 class Table:
@@ -182,7 +208,7 @@ class Table:
         self.presence = 0
         self._table_part: tuple[int, int, str] | None = None
         self._version = game.version()
-        self._screens: dict[int | None, _Screen] = {}
+        self._screens: dict[int | None, Screen] = {}
         self._written_turns = -1
         #: connections per role (seat or None), kept by the app
         self.connected: dict[int | None, int] = {}
@@ -198,6 +224,11 @@ class Table:
         self.changes: deque[tuple[int, float]] = deque(maxlen=10_000)
         self.frames_sent = 0
         self.bytes_sent = 0
+        #: model frames encoded (one per viewer and earlier screen, however many sockets)
+        self.frames_built = 0
+        #: screens built (one per viewer that is watched, per change)
+        self.screens_built = 0
+        self._serial = 0
         self._persist()
 
     # ------------------------------------------------------------------ reading
@@ -206,17 +237,21 @@ class Table:
     def players(self) -> tuple[str, ...]:
         return self.game.players
 
-    def screen(self, viewer: int | None) -> _Screen:
-        """``viewer``'s model at the current ``seq`` (cached: one build per viewer per change;
-        the ``table`` part, one per change of the table or of who is connected)."""
+    def screen(self, viewer: int | None) -> Screen:
+        """``viewer``'s model now (cached: the game builds it once per viewer per change; the
+        ``table`` part, once per change of the table or of who is connected)."""
         s = self._screens.get(viewer)
+        if s is not None and s.seq == self.seq and s.presence == self.presence:
+            return s
+        parts = dict(s.parts) if s is not None else {}
         if s is None or s.seq != self.seq:
             model = self.game.screen(viewer, self.seq)
-            parts = dict(s.parts) if s is not None else {}
+            self.screens_built += 1
             parts.update((k, json.dumps(v, separators=(",", ":"))) for k, v in model.items())
-            s = _Screen(self.seq, parts)
-            self._screens[viewer] = s
-        s.parts["table"] = self._table_json()
+        parts["table"] = self._table_json()
+        self._serial += 1
+        s = Screen(self.seq, self.presence, parts, self._serial)
+        self._screens[viewer] = s
         return s
 
     def _table_json(self) -> str:
