@@ -29,6 +29,13 @@ GAMES: dict[str, dict[str, Any]] = {
 }
 
 
+@pytest.fixture(autouse=True)
+def no_sync(monkeypatch: pytest.MonkeyPatch) -> None:
+    """These tests crash by copying the files: they need no sync to the disk (which costs
+    milliseconds a write); the order of the syncs has its own test below."""
+    monkeypatch.setattr(table_module, "_fsync", lambda fd: None)
+
+
 def signature(table: Table) -> tuple[str, str]:
     """The game as the files can hold it: its record and the actions of the turn under way."""
     g = table.game
@@ -153,3 +160,35 @@ def test_laying_a_chip_at_the_sink_step_is_a_new_state_and_is_saved(tmp_path: Pa
                 side = json.loads(sidecar_path(record).read_text())
                 assert session.game.at_turn_boundary or side["pending"][-1] == choice
     assert lays > 20
+
+
+def test_each_write_is_synced_then_renamed_then_its_folder_synced(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Against a power loss: a file renamed into place survives only once its data and then
+    its folder's entry are on the disk.  Every write of the record and of its sidecar syncs the
+    new file before the rename and the folder after it, and the record before the sidecar."""
+    import os
+
+    events: list[tuple[str, str]] = []
+    real_replace = os.replace
+
+    def fsync(fd: int) -> None:
+        events.append(("sync", os.readlink(f"/proc/self/fd/{fd}")))
+
+    def replace(src: Any, dst: Any) -> None:
+        real_replace(src, dst)
+        events.append(("rename", str(dst)))
+
+    monkeypatch.setattr(table_module, "_fsync", fsync)
+    monkeypatch.setattr(table_module.os, "replace", replace)
+    record = tmp_path / "game.json"
+    t = make_table(game="pig", players=["Ann", "Bob"], seats={1: "random"}, seed=3, record=record)
+    t.start()
+    folder, side = str(tmp_path), str(sidecar_path(record))
+    for f in (str(record), side):
+        i = events.index(("rename", f))
+        assert events[i - 1][0] == "sync" and events[i - 1][1].startswith(str(tmp_path / ".")), events
+        assert events[i + 1] == ("sync", folder), events
+    assert events.index(("rename", str(record))) < events.index(("rename", side))
+    assert events.count(("sync", folder)) == events.count(("rename", side)) + 1  # + the record
