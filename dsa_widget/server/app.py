@@ -42,6 +42,13 @@ __all__ = ["PAGE_HTML", "bundles", "make_app", "parse_frame"]
 
 _log = logging.getLogger(__name__)
 
+#: the answer to a join beyond its link's rate (Limits.join_rate, join_burst)
+_JOIN_REFUSED = {
+    "t": "error",
+    "kind": "rate",
+    "message": "this link reconnected too often: try again in a few seconds",
+}
+
 #: the deepest nesting of arrays and objects a client frame may have (an intent has 1)
 MAX_DEPTH = 16
 
@@ -331,6 +338,12 @@ def make_app(
         await ws.accept()
         role = await _join(ws, table)
         if role == NOBODY:
+            return
+        if not table.may_join(role):
+            # no presence, no state: the link only learns to come back later
+            with contextlib.suppress(Exception):
+                await ws.send_text(json.dumps(_JOIN_REFUSED))
+            await _close(ws, 1013)
             return
         conn = _Conn(ws, table, role)
         table.connected[role] = table.connected.get(role, 0) + 1

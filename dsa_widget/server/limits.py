@@ -35,6 +35,11 @@ class Limits:
     join_timeout: float = 10.0
     #: WebSockets open at once (all seats and spectators together, joined or not)
     max_connections: int = 200
+    #: joins a second one link may make on average (each seat's link, the spectator link): not
+    #: per address, since every player behind jupyter-server-proxy comes from the same one
+    join_rate: float = 1.0
+    #: joins a seat's link may make at once (the spectator link, shared: ``max_connections``)
+    join_burst: int = 10
     #: seconds a connection has to send a whole request head (a page, the WebSocket's
     #: handshake), and an idle connection between requests stays open; then it is closed
     request_timeout: float = 10.0
@@ -44,6 +49,8 @@ class Limits:
             raise ValueError("max_frame_bytes must be >= 64 and <= transport_max_bytes")
         if self.rate <= 0 or self.burst < 1 or self.max_dropped < 1 or self.max_connections < 1:
             raise ValueError("rate, burst, max_dropped and max_connections must be positive")
+        if not self.join_rate > 0 or self.join_burst < 1:
+            raise ValueError("join_rate and join_burst must be positive")
         if not self.request_timeout > 0 or not self.join_timeout > 0:
             raise ValueError("request_timeout and join_timeout must be positive")
 

@@ -34,7 +34,7 @@ from collections.abc import Awaitable, Callable, Hashable, Mapping
 from pathlib import Path
 from typing import Any, Protocol
 
-from .limits import Limits
+from .limits import Limits, RateLimit
 from .seats import SeatKeys
 
 __all__ = ["IntentError", "Table", "TableGame", "read_sidecar", "resume_point", "sidecar_path"]
@@ -266,6 +266,7 @@ class Table:
         self.connected: dict[int | None, int] = {}
         #: WebSockets open now, joined or not (the app counts them from the handshake)
         self.sockets = 0
+        self._joins: dict[int | None, RateLimit] = {}
         self._wakers: set[Callable[[], None]] = set()
         self._drainers: set[Callable[[], Awaitable[None]]] = set()
         self._listeners: list[Callable[[], None]] = []
@@ -323,6 +324,18 @@ class Table:
             "connected": [self.connected.get(q, 0) > 0 for q in range(len(self.players))],
             "spectators": self.connected.get(None, 0),
         }
+
+    def may_join(self, role: int | None) -> bool:
+        """Whether ``role``'s link (a seat, ``None``: the spectator link) may join now: each
+        link has its bucket of joins (:class:`Limits` ``join_rate``, ``join_burst``; the
+        spectator link, shared by every spectator, ``max_connections`` at once), so a client
+        that reconnects over and over is refused without touching any other link."""
+        bucket = self._joins.get(role)
+        if bucket is None:
+            lim = self.limits
+            burst = lim.max_connections if role is None else lim.join_burst
+            bucket = self._joins[role] = RateLimit(lim.join_rate, burst)
+        return bucket.allow()
 
     # ------------------------------------------------------------------ listeners
 
