@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import shutil
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -192,3 +193,93 @@ def test_each_write_is_synced_then_renamed_then_its_folder_synced(
         assert events[i + 1] == ("sync", folder), events
     assert events.index(("rename", str(record))) < events.index(("rename", side))
     assert events.count(("sync", folder)) == events.count(("rename", side)) + 1  # + the record
+
+
+#: what a spectator's board shows of the game itself (not of the table, the log or the clock)
+BOARD = ("round", "air", "turn", "step", "current", "divers", "path", "banked", "last_dice", "over")
+
+
+def _resumed(record: Path) -> tuple[list[Any], list[dict[str, Any]]]:
+    """What a copy of ``record`` and its sidecar resume to: the record's turns, and the
+    public board after each step of the game from its start (the session's history)."""
+    from dsa_widget.deep_sea.state import build_state
+
+    copy = record.parent / "check" / record.name
+    copy.parent.mkdir(exist_ok=True)
+    for f in (record, sidecar_path(record)):
+        shutil.copy2(f, copy.parent / f.name)
+    t = make_table(resume=copy)  # raises when the two files do not belong together
+    boards = []
+    for state in t.game.session.frames():
+        st = build_state(state, seats=t.game.seats, seq=0)
+        boards.append({k: st[k] for k in BOARD})
+    return json.loads(copy.read_text())["turns"], boards
+
+
+@pytest.mark.slow
+def test_a_server_killed_at_random_moments_resumes_every_time_what_it_had_shown(tmp_path: Path) -> None:
+    """Issue 32, item 1, for real: ``python -m dsa_widget serve`` plays a bot game with a
+    record, a spectator watching, and is killed (SIGKILL) at random moments (seeded), then
+    restarted with ``--resume``, five times.  Every resume must be a game the server had
+    reached, with nothing the spectator was shown lost: the board the spectator last held is
+    one of the resumed game's states, the record's turns of each resume start those of the
+    next.  What is asserted does not depend on where the kills fall."""
+    import random
+    import signal
+    import subprocess
+    import sys
+    import threading
+
+    from websockets.sync.client import connect
+
+    rng = random.Random(20261204)
+    record = tmp_path / "game.json"
+    bots = [a for q in range(3) for a in ("--seat", f"{q}=random")]
+    first = ["--game", "deep-sea", "--players", "Ann", "Bob", "Cy", *bots, "--seed", "5", "--record"]
+    resumed: list[list[Any]] = []
+    shown_at: list[int] = []
+    for kill in range(6):
+        args = [*first, str(record)] if kill == 0 else ["--resume", str(record)]
+        cmd = [sys.executable, "-m", "dsa_widget", "serve", *args, "--start", "--bot-delay", "0.05", "--json"]
+        proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True)
+        seen: dict[str, Any] = {}
+        try:
+            assert proc.stdout is not None
+            info = json.loads(proc.stdout.readline())
+            url = info["base_url"].replace("http://", "ws://", 1) + "ws"
+            ws = connect(url, open_timeout=30, max_size=2**24).__enter__()  # the kill closes it
+            ws.send(json.dumps({"type": "join", "token": info["spectator"].split("#t=")[1]}))
+            first_state = threading.Event()
+
+            def watch(
+                ws: Any = ws, seen: dict[str, Any] = seen, ready: threading.Event = first_state
+            ) -> None:
+                try:
+                    for text in ws:
+                        f = json.loads(text)
+                        if f["t"] == "model" and "state" in f["data"]:
+                            seen["state"] = f["data"]["state"]
+                            ready.set()
+                except Exception:  # noqa: BLE001 -- the server was killed: the socket drops
+                    pass
+
+            reader = threading.Thread(target=watch, daemon=True)
+            reader.start()
+            assert first_state.wait(30)
+            if kill < 5:
+                time.sleep(rng.uniform(0.2, 1.2))
+        finally:
+            proc.send_signal(signal.SIGKILL)
+            proc.wait(30)
+        reader.join(30)
+        turns, boards = _resumed(record)
+        # the spectator's last board is a state of the game resumed (at its end, or before it
+        # when the server had gone on without the spectator seeing it yet): nothing shown is lost
+        shown = {k: seen["state"][k] for k in BOARD}
+        assert shown in boards, f"resume {kill}: the board last shown is not in the game resumed"
+        if resumed:  # and nothing written before is rewritten
+            assert turns[: len(resumed[-1])] == resumed[-1], f"resume {kill} rewrote the record"
+            assert len(boards) >= shown_at[-1]
+        resumed.append(turns)
+        shown_at.append(boards.index(shown) + 1)
+    assert len(resumed[-1]) > len(resumed[0])  # the game went on across the kills
