@@ -17,7 +17,8 @@ the same code.  Real and bare alternate (``--repeat`` pairs, the same game each 
 figures are the medians over the pairs, and the ratios real / bare say what the server costs
 beyond moving the bytes.  ``--record``: the real server writes the record and its sidecar
 (fsync'd) after every change, as a served game with ``record=`` does.  ``--profile FILE``:
-the real server runs under cProfile and its statistics go to FILE (the first pair only).
+the real server runs under cProfile, counting CPU time from the first intent to the end, and
+its statistics go to FILE (the first pair only; ``python -m pstats FILE`` reads them).
 The latency includes this process reading every socket one after another, so it is an upper
 bound for what one player waits.
 """
@@ -50,12 +51,12 @@ from websockets.asyncio.client import connect  # noqa: E402
 
 _MODEL = re.compile(r'\{"t":"model","seq":(\d+),"data":\{"state":')
 
-#: the real server, under cProfile from SIGUSR1 (the game begins) to SIGTERM (statistics out)
+#: the real server under cProfile (CPU time), from SIGUSR1 (the game begins) to SIGTERM
 _PROFILED = """
 import cProfile, signal, sys
 from dsa_widget.cli import main
 out = sys.argv.pop(1)
-prof = cProfile.Profile()
+prof = cProfile.Profile(__import__("time").process_time)
 def stop(*_):
     prof.disable(); prof.dump_stats(out); raise SystemExit(0)
 signal.signal(signal.SIGUSR1, lambda *_: prof.enable())
