@@ -64,3 +64,42 @@ def test_spectators_share_one_encoded_frame_per_state():
         assert views == [0, 1, None]  # a seat's frame is its own
     finally:
         srv.stop()
+
+
+def test_a_slow_socket_holds_up_no_other_and_gets_every_frame_in_order():
+    """Frames go out at once on every socket that takes them (no task switch per socket); a
+    socket that does not (a client that stopped reading) gets a task of its own, holds up no
+    other, and is sent what came meanwhile, in order, when it takes frames again."""
+    import asyncio
+
+    from dsa_widget.server import make_table
+    from dsa_widget.server.app import _Conn
+
+    async def scenario() -> None:
+        table = make_table(game="pig", players=["Ann", "Bob"], seed=1)
+        gate = asyncio.Event()
+
+        class Socket:
+            def __init__(self, slow: bool) -> None:
+                self.slow, self.got = slow, []
+
+            async def send_text(self, text: str) -> None:
+                if self.slow:
+                    await gate.wait()
+                self.got.append(text)
+
+        fast, slow = Socket(False), Socket(True)
+        a, b = _Conn(fast, table, None), _Conn(slow, table, None)  # type: ignore[arg-type]
+        a.push()
+        b.push()
+        assert len(fast.got) == 1 and slow.got == [] and b.slow is not None
+        table.start()  # a new state while the slow socket still holds its first frame
+        a.push()
+        b.push()
+        assert len(fast.got) == 2 and slow.got == []
+        gate.set()
+        while b.slow is not None:
+            await asyncio.sleep(0)
+        assert slow.got == fast.got  # every frame, in order, the same text
+
+    asyncio.run(scenario())

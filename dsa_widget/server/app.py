@@ -21,6 +21,8 @@ import html
 import ipaddress
 import json
 import logging
+import types
+from collections.abc import Coroutine, Generator
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -218,6 +220,44 @@ def parse_frame(text: str) -> Any:
     return data
 
 
+def _start(coro: Coroutine[Any, Any, None]) -> asyncio.Task[None] | None:
+    """Run ``coro`` (a send) at once, up to its first wait: ``None`` when it finished then (a
+    socket that takes the frame: nearly always), else a task that finishes it.  A frame sent
+    to a hundred spectators costs no task switch per socket, and a slow socket still holds up
+    no other."""
+    try:
+        waited = coro.send(None)
+    except StopIteration:
+        return None
+    except BaseException:
+        coro.close()
+        raise
+    return asyncio.ensure_future(_finish(coro, waited))
+
+
+@types.coroutine
+def _finish_steps(coro: Coroutine[Any, Any, None], waited: Any) -> Generator[Any, Any, None]:
+    # the rest of a coroutine :func:`_start` began: what it waits for goes to the task running
+    # this, and the task's answers (a result, a cancellation) back to it
+    while True:
+        try:
+            answer = yield waited
+        except BaseException as exc:  # noqa: BLE001 -- handed on to the coroutine
+            try:
+                waited = coro.throw(exc)
+            except StopIteration:
+                return
+        else:
+            try:
+                waited = coro.send(answer)
+            except StopIteration:
+                return
+
+
+async def _finish(coro: Coroutine[Any, Any, None], waited: Any) -> None:
+    await _finish_steps(coro, waited)
+
+
 class _Conn:
     """One open WebSocket: its role, its rate limit, and what it was last sent."""
 
@@ -231,9 +271,9 @@ class _Conn:
         #: the screen this connection was sent last (``None``: none yet)
         self.sent: Screen | None = None
         self.outbox: list[str] = []
-        self.wake = asyncio.Event()
-        self.wake.set()  # the first screen goes out at once
-        self.task: asyncio.Task[None] | None = None
+        #: a send waiting for a slow socket: the task that finishes it, then sends what is due
+        self.slow: asyncio.Task[None] | None = None
+        self.gone = False
 
     def model_frame(self) -> str | None:
         """The frame that brings this screen up to date (shared with every connection of the
@@ -245,41 +285,90 @@ class _Conn:
         self.sent = screen
         return screen.frame_from(before, self.table)
 
-    async def sender(self) -> None:
-        while True:
-            await self.wake.wait()
-            self.wake.clear()
-            frames = self.outbox
-            self.outbox = []
-            m = self.model_frame()
-            if m is not None:
-                frames.append(m)
-            for text in frames:
-                await self.ws.send_text(text)
-                self.table.frames_sent += 1
-                self.table.bytes_sent += len(text)
+    def due(self) -> list[str]:
+        """The frames to send now: what was queued, then the screen's changes."""
+        frames, self.outbox = self.outbox, []
+        m = self.model_frame()
+        if m is not None:
+            frames.append(m)
+        return frames
+
+    def _sent(self, text: str) -> None:
+        self.table.frames_sent += 1
+        self.table.bytes_sent += len(text)
+
+    def push(self) -> None:
+        """Send what is due, at once while the socket takes it; a socket that does not (a slow
+        client) gets a task of its own, which sends what came meanwhile too."""
+        if self.slow is not None or self.gone:
+            return
+        frames = self.due()
+        for i, text in enumerate(frames):
+            try:
+                waiting = _start(self.ws.send_text(text))
+            except Exception:  # noqa: BLE001 -- the socket went: its reader ends it
+                self.gone = True
+                return
+            self._sent(text)
+            if waiting is not None:
+                self.slow = asyncio.ensure_future(self._slow(waiting, frames[i + 1 :]))
+                return
+
+    async def _slow(self, waiting: asyncio.Task[None], rest: list[str]) -> None:
+        try:
+            await waiting
+            while True:
+                for text in rest:
+                    await self.ws.send_text(text)
+                    self._sent(text)
+                rest = self.due()  # what came while the socket was slow
+                if not rest:
+                    break
+        except Exception:  # noqa: BLE001 -- the socket went: its reader ends it
+            self.gone = True
+        finally:
+            self.slow = None
+
+    def schedule(self) -> None:
+        asyncio.get_running_loop().call_soon(self.push)
 
     async def flush(self) -> None:
-        """Send what is waiting now, the screen's last changes too, the sender stopped (the
-        connection is about to close: a closed table's page learns it was closed)."""
-        if self.task is not None:
-            self.task.cancel()
+        """Send what is waiting now, the screen's last changes too (the connection is about to
+        close: a closed table's page learns it was closed)."""
+        if self.slow is not None:
             with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self.task
-            self.task = None
-        frames, self.outbox = self.outbox, []
+                await asyncio.wait_for(asyncio.shield(self.slow), timeout=5)
         with contextlib.suppress(Exception):
-            m = self.model_frame()
-            if m is not None:
-                frames.append(m)
-        with contextlib.suppress(Exception):
-            for text in frames:
+            for text in self.due():
                 await self.ws.send_text(text)
+
+    def stop(self) -> None:
+        self.gone = True
+        if self.slow is not None:
+            self.slow.cancel()
 
     def error(self, frame: dict[str, Any]) -> None:
         """Queue a frame for this connection only (an error, an acknowledgement)."""
         self.outbox.append(json.dumps(frame))
-        self.wake.set()
+        self.schedule()
+
+
+class _Pusher:
+    """Every connection of a table, and one call a change that brings them all up to date."""
+
+    def __init__(self) -> None:
+        self.conns: set[_Conn] = set()
+        self.planned = False
+
+    def wake(self) -> None:
+        if not self.planned and self.conns:
+            self.planned = True
+            asyncio.get_running_loop().call_soon(self.run)
+
+    def run(self) -> None:
+        self.planned = False
+        for conn in list(self.conns):
+            conn.push()
 
 
 def make_app(
@@ -293,6 +382,8 @@ def make_app(
     )
     table.sockets = 0
     lim = table.limits
+    pusher = _Pusher()
+    table.add_waker(pusher.wake)
     bundle = _bundle_of(table)
     title = html.escape(registry.game_of(table.game.game).title)
     page_html = PAGE_HTML.replace("<title>Deep Sea Adventure</title>", f"<title>{title}</title>")
@@ -347,7 +438,6 @@ def make_app(
             return
         conn = _Conn(ws, table, role)
         table.connected[role] = table.connected.get(role, 0) + 1
-        table.add_waker(conn.wake.set)
         table.add_drainer(conn.flush)
         table.connections_changed()  # before the welcome: a client that has it sees the new seq
         try:
@@ -358,16 +448,14 @@ def make_app(
                 "limits": {"max_frame_bytes": lim.max_frame_bytes, "rate": lim.rate, "burst": lim.burst},
             }
             await ws.send_text(json.dumps(welcome))
-            conn.task = asyncio.create_task(conn.sender())
+            pusher.conns.add(conn)
+            conn.push()  # the first screen at once
             await _read(ws, conn)
         except WebSocketDisconnect:
             pass
         finally:
-            if conn.task is not None:
-                conn.task.cancel()
-                with contextlib.suppress(asyncio.CancelledError, Exception):
-                    await conn.task
-            table.remove_waker(conn.wake.set)
+            pusher.conns.discard(conn)
+            conn.stop()
             table.remove_drainer(conn.flush)
             table.connected[role] -= 1
             table.connections_changed()
