@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from . import odds
 from .errors import IllegalActionError, RecordError, SetupError, SubmarineError
 from .options import DEFAULTS, resolve_options
 from .rules import COLOURS, SubmarineGame
@@ -45,5 +46,6 @@ __all__ = [
     "SubmarineGame",
     "SubmarineView",
     "View",
+    "odds",
     "resolve_options",
 ]
