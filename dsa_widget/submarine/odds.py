@@ -77,6 +77,11 @@ def _check_counts(marked: int, population: int, draws: int) -> None:
         raise OddsError(f"cannot draw {draws} cards from {population}")
 
 
+def _check_k(k: int) -> None:
+    if not isinstance(k, int) or isinstance(k, bool):
+        raise OddsError(f"the number of cards asked for must be a whole number, not {k!r}")
+
+
 def exactly(k: int, *, marked: int, population: int, draws: int) -> Fraction:
     """The chance that ``draws`` cards taken at random from ``population`` hold exactly ``k`` of
     the ``marked`` ones (the hypergeometric distribution).
@@ -87,7 +92,8 @@ def exactly(k: int, *, marked: int, population: int, draws: int) -> Fraction:
     Fraction(1, 1)
     """
     _check_counts(marked, population, draws)
-    if not isinstance(k, int) or k < 0 or k > draws or k > marked or draws - k > population - marked:
+    _check_k(k)
+    if k < 0 or k > draws or k > marked or draws - k > population - marked:
         return Fraction(0)
     return Fraction(comb(marked, k) * comb(population - marked, draws - k), comb(population, draws))
 
@@ -102,6 +108,7 @@ def at_least(k: int, *, marked: int, population: int, draws: int) -> Fraction:
     (Fraction(1, 1), Fraction(0, 1))
     """
     _check_counts(marked, population, draws)
+    _check_k(k)
     if k <= 0:
         return Fraction(1)
     return sum(
@@ -255,7 +262,8 @@ def payment_cost(view: SubmarineView, space: str, colour: str) -> PaymentCost:
     seat's own pile, which the seat has never seen, so under the module's model the paid cards are
     a random set of ``from_pile`` cards from the unseen pool.  The shortfall option decides a pile
     too short: ``"forbid"`` raises (the collection is illegal), ``"pay_what_you_can"`` forgives the
-    rest, ``"use_hand"`` takes it from the hand, lowest colour first.
+    rest, ``"use_hand"`` takes it from the hand, lowest colour first
+    (and raises when the hand is short too, as the engine refuses it).
 
     >>> from dsa_widget.submarine import SubmarineGame
     >>> g = SubmarineGame(2, seed=3, start=0)
@@ -282,8 +290,12 @@ def payment_cost(view: SubmarineView, space: str, colour: str) -> PaymentCost:
         if rule == "forbid":
             raise OddsError(f"{owed} payments owed but the pile holds {pile}: the collection is illegal")
         if rule == "use_hand":
-            extra = sorted(hand, key=COLOURS.index)[: owed - pile]
-            from_hand += extra
+            if pile + len(hand) < owed:
+                raise OddsError(
+                    f"{owed} payments owed but the pile and the rest of the hand hold {pile + len(hand)}: "
+                    "the collection is illegal"
+                )
+            from_hand += sorted(hand, key=COLOURS.index)[: owed - pile]
     pool = unseen(view)
     population = sum(pool.values())
     expected = {c: Fraction(from_hand.count(c)) for c in COLOURS}

@@ -118,6 +118,7 @@ def test_missing_some_colour_is_at_least_as_likely_as_missing_any_one(t, draws):
         lambda: draw_chance(SubmarineGame(2, seed=1).view(0), "red"),
         lambda: draw_chance(SubmarineGame(2, seed=1).view(0), "K1", draws=13),
         lambda: payments_owed(SubmarineGame(2, seed=1).view(0), "7.1"),
+        lambda: at_least(1.5, marked=1, population=4, draws=1),
     ],
 )
 def test_bad_questions_raise_a_value_error_that_says_why(call):
@@ -126,20 +127,46 @@ def test_bad_questions_raise_a_value_error_that_says_why(call):
     assert isinstance(e.value, ValueError) and str(e.value)
 
 
-def test_a_card_collection_without_the_card_or_with_too_short_a_pile_is_refused():
+def _short_pile(shortfall: str) -> SubmarineGame:
+    """Seat 0 (hand K3 K4 K5) sails to column 2, where a K3 tile lies at 2.1 under one of seat 1's
+    bathyscaphes, with an empty pile (its cards set aside with the undealt ones)."""
+    g = SubmarineGame(2, seed=3, start=0, options={"payment_shortfall": shortfall})
+    for a in ["place 2", "place 2", "place 2", "place 3", "place 5", "place 5", "place 5", "place 5"]:
+        g.apply(a)
+    for a in ["place 6", "place 6"]:
+        g.apply(a)
+    d = g.state_dict()
+    d["undealt"] = sorted(d["undealt"] + d["piles"][0])
+    d["piles"][0] = []
+    g = SubmarineGame.from_state_dict(d)
+    g.apply("sail 2")
+    return g
+
+
+def test_a_card_collection_without_the_card_or_with_too_short_a_pile_is_refused_as_the_engine_does():
     g = SubmarineGame(2, seed=3, start=0)
     for a in ["place 2", "place 2", "place 2", "place 3"]:
         g.apply(a)
     with pytest.raises(OddsError, match="no K3 card"):
         payment_cost(g.view(1), "2.1", "K3")  # seat 1 holds K1 K2 K5
-    d = g.state_dict()
-    d["piles"][1] = d["piles"][1][:1]  # one card left: two payments owed
-    short = SubmarineGame.from_state_dict(d)
+    # §6.4 with payment_shortfall "forbid" (the default): one payment owed, an empty pile
+    g = _short_pile("forbid")
+    g.apply("mode collect")  # legal: the starting shell joker can pay
+    assert g.hand(0) == ("K3", "K4", "K5") and payments_owed(g.view(0), "2.1") == 1
+    assert not any(a.startswith("collect 2.1") and a.endswith("card") for a in g.legal_actions())
+    assert any(a.startswith("collect 2.1 T04K3 joker") for a in g.legal_actions())  # the tile is there
     with pytest.raises(OddsError, match="illegal"):
-        payment_cost(short.view(1), "2.1", "K1")
-    d["options"]["payment_shortfall"] = "use_hand"
-    cost = payment_cost(SubmarineGame.from_state_dict(d).view(1), "2.1", "K1")
-    assert cost.from_hand == ("K1", "K2") and cost.from_pile == 1 and cost.cards == 3
+        payment_cost(g.view(0), "2.1", "K3")
+
+
+def test_under_use_hand_the_shortfall_leaves_the_hand_lowest_colour_first_as_in_the_engine():
+    g = _short_pile("use_hand")
+    g.apply("mode collect")
+    cost = payment_cost(g.view(0), "2.1", "K3")
+    assert cost.from_hand == ("K3", "K4") and cost.from_pile == 0 and cost.cards == 2
+    assert cost.expected["K4"] == 1 and cost.chance_keeps["K4"] == 1
+    g.apply("collect 2.1 T04K3 card")
+    assert g.hand(0) == ("K5",)  # the engine took K3 for the tile and K4 for the payment
 
 
 def test_a_view_uses_nothing_its_seat_cannot_see():
