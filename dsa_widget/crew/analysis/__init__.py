@@ -5,12 +5,16 @@
 * :func:`holding_distribution`, :func:`chance` — how many of some cards a seat (or a group of
   seats) holds, and the chance of at least so many;
 * :func:`feasibility_of`, :func:`feasibility` — can a mission still succeed with every hand known
-  (the solver's exact verdict for one game; an estimate with its Wilson interval over deals).
+  (the solver's exact verdict for one game; an estimate with its Wilson interval over deals);
+* :func:`behaviour_chances` — the holding chances when each fitting deal is weighted by how
+  likely a play model makes the cards played (module :mod:`.inference`: play models,
+  calibration against engine games).
 
 Model: every deal consistent with the public knowledge (:class:`~dsa_widget.crew.knowledge.Knowledge`)
 is equally likely, the deals the engine redeals (R-6.10) left out; the figures are exact
 fractions under that model.  What it leaves out: the information in the players' choices (which
-card a player chose, whom a task went to, a distress pass).
+card a player chose, whom a task went to, a distress pass); :func:`behaviour_chances` adds the
+first of these under a stated model of how the players choose.
 
 >>> from dsa_widget.crew.cards import mask_of
 >>> from dsa_widget.crew.knowledge import Knowledge
@@ -25,10 +29,12 @@ Fraction(2, 3)
 
 from .feasibility import Estimate, Verdict, feasibility, feasibility_of
 from .holding import chance, holding_chances, holding_distribution, void_chances
+from .inference import behaviour_chances
 
 __all__ = [
     "Estimate",
     "Verdict",
+    "behaviour_chances",
     "chance",
     "feasibility",
     "feasibility_of",
