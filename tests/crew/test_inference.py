@@ -221,6 +221,8 @@ def test_calibration_on_engine_games_is_deterministic_and_drawn():
     a = calibration_points(2, samples=60, seed=4, progress=False, after=(3,))
     b = calibration_points(2, samples=60, seed=4, progress=False, after=(3,))
     assert a == b and a
+    other = calibration_points(2, samples=60, seed=4, progress=False, after=(3,), play_epsilon=1.0)
+    assert [p.held for p in other] != [p.held for p in a]  # other players, other games
     for p in a:
         assert 0 <= p.uniform <= 1 and 0 <= p.behaviour <= 1 and p.seat in (1, 2, 3)
     # per game, per card, the truth is one seat among the three others

@@ -78,12 +78,16 @@ def test_calibration_pictures_and_scores(lesson):
             h = o.get("data", {}).get("text/html", "")
             html.append("".join(h) if isinstance(h, list) else h)
     svgs = [ET.fromstring(h) for h in html if h.lstrip().startswith("<svg")]
-    assert len(svgs) == 2
+    assert len(svgs) == 3
     for svg in svgs:
         assert len(list(svg.iter(SVG + "polyline"))) == 2  # uniform and behaviour
         assert svg.get("fill") == "currentColor"
-    u, b = (float(x) for x in re.findall(r"Brier score, \w+:\s+([\d.]+)", text))
-    assert b < u
+    (u, b), (wu, wb) = (
+        (float(x) for x in pair)
+        for pair in re.findall(r"Brier score, uniform:\s+([\d.]+)\nBrier score, behaviour:\s+([\d.]+)", text)
+    )
+    assert b < u  # the model the bots play by beats the uniform answer ...
+    assert wb > wu  # ... and loses to it when the bots play otherwise
     m = re.search(r"really held\s+([\d.]+)%  \(95% interval ([\d.]+)% to ([\d.]+)%\)", text)
     said = re.search(r"uniform says on average\s+([\d.]+)%", text)
     assert m and said and float(m.group(3)) < float(said.group(1))

@@ -314,6 +314,7 @@ def calibration_points(
     games: int,
     *,
     epsilon: float = 0.2,
+    play_epsilon: float | None = None,
     after: Sequence[int] = (3, 6),
     samples: int = 300,
     seed: int = 0,
@@ -321,8 +322,10 @@ def calibration_points(
 ) -> list[CalibrationPoint]:
     """Play ``games`` four-seat games of the engine (its own deals; one task, "win the last
     trick", to seat 0, so every game goes to the end), every seat played by
-    :func:`lowest_card_bot`; after each number of tricks in ``after``, seat 0 predicts from its
-    own view who holds each hidden card, both ways; the truth is read from the game."""
+    :func:`lowest_card_bot` with slip ``play_epsilon`` (default: the model's ``epsilon``; give
+    another to test the model against players it does not describe); after each number of
+    tricks in ``after``, seat 0 predicts from its own view who holds each hidden card, both ways
+    (the model: :func:`lowest_card` with ``epsilon``); the truth is read from the game."""
     if games < 1:
         raise InferenceError(f"games must be at least 1, not {games!r}")
     from ...core.bots import play_bot_move
@@ -334,7 +337,7 @@ def calibration_points(
     for i in range(games):
         rng = random.Random(seed * 1_000_003 + i)
         game = CrewGame(4, tasks=[73], assignment={73: 0}, seed=rng.getrandbits(48))
-        bot = lowest_card_bot(epsilon, rng)
+        bot = lowest_card_bot(epsilon if play_epsilon is None else play_epsilon, rng)
         while not game.is_over:
             view = game.view(0)
             if view.step == "play" and not view.current_trick and len(view.all_tricks) in after:
