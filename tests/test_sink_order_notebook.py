@@ -1,0 +1,49 @@
+"""examples/sink-order.ipynb runs top to bottom in a real kernel and is a lesson: learning goals,
+a Predict cell for each question answered in the folded teacher's key, the open small version
+(four results from 24 lay orders, counted by hand and by the engine), the exact solo comparison of
+the four results, and the picture."""
+
+from __future__ import annotations
+
+import re
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+from helpers import run_notebook
+
+#: a whole notebook: the slow tier
+pytestmark = pytest.mark.slow
+
+LESSON = Path(__file__).resolve().parent.parent / "examples" / "sink-order.ipynb"
+
+
+def test_the_lesson_runs_and_checks_what_it_says() -> None:
+    nb, text = run_notebook(LESSON)
+    md = [c.source for c in nb.cells if c.cell_type == "markdown"]
+    assert "### Learning goals" in md[0]
+    key_at = [i for i, m in enumerate(md) if "## Teacher's key" in m]
+    assert key_at == [len(md) - 1], "one teacher's key, in the last cell"
+    body, key = "\n".join(md[:-1]), md[-1][md[-1].index("## Teacher's key") :]
+    asked = sorted({int(n) for n in re.findall(r"\*\*Predict (\d+)\.\*\*", body)})
+    answered = sorted({int(n) for n in re.findall(r"<summary><b>Predict (\d+)</b>", key)})
+    assert asked == answered == [1, 2, 3]
+    cells = nb.cells
+    for i, c in enumerate(cells):
+        if c.cell_type == "markdown" and re.search(r"\*\*Predict \d+\.\*\*", c.source):
+            assert "my_guess" in cells[i + 1].source and "assert" in cells[i + 2].source
+    # the engine's sink step and the counts the text and the key state
+    assert "her choices now: ('lay all', 'lay 0', 'lay 1', 'lay 2', 'lay 3')" in text
+    assert "4 different results" in text and "lay all: [[1, 2, 4], [3]]" in text
+    assert text.count("= 27.83 points") == 4  # the order never changes the total
+    for alone, value in ((4, "20.594"), (1, "18.042"), (3, "17.332"), (2, "16.507")):
+        assert f"level {alone} alone at the bottom: a lone diver expects exactly {value} points" in text
+    assert "round 2 starts with Ann" in text
+    svgs = []
+    for c in cells:
+        for o in c.get("outputs", []) if c.cell_type == "code" else []:
+            html = o.get("data", {}).get("text/html", "")
+            html = "".join(html) if isinstance(html, list) else html
+            if html.lstrip().startswith("<svg"):
+                svgs.append(ET.fromstring(html))
+    assert len(svgs) == 1 and len(svgs[0].findall("{http://www.w3.org/2000/svg}rect")) == 8
