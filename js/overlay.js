@@ -94,6 +94,9 @@ export function drawHints(st, ov, { hints, picked, folded = false, onHints, onPi
   }
   const who = st.players[ov.seat];
   const list = h("dl", { class: "dsa-hint-list" });
+  // the figures first (getting home, then where the dice land, the air, the load), each
+  // assumption right under its figure: the panel has a fixed height and scrolls
+  const landingPart = [];
   const landing = ov.landing || {};
   const choices = Object.keys(landing);
   if (choices.length) {
@@ -110,7 +113,7 @@ export function drawHints(st, ov, { hints, picked, folded = false, onHints, onPi
         }),
       );
     }
-    list.append(h("dt", { text: `Where ${subj(who, "lands", "land")}` }), h("dd", {}, picker));
+    landingPart.push(h("dt", { text: `Where ${subj(who, "lands", "land")}` }), h("dd", {}, picker));
     for (const c of choices) {
       const dd = h("dd", { class: "dsa-ov-dist", "data-ov-landing": c });
       dd.append(h("span", { class: "dsa-ov-choice", text: `${choiceWords(c)}: ` }));
@@ -126,13 +129,11 @@ export function drawHints(st, ov, { hints, picked, folded = false, onHints, onPi
           }),
         );
       });
-      list.append(dd);
+      landingPart.push(dd);
     }
   }
   const home = ov.home;
-  // the assumption is part of the figure: said in the visible text, not only in a tooltip
   list.append(h("dt", {}, `${subj(who, "gets", "get")} back to the submarine`));
-  if (ov.home_assumption) list.append(h("dd", { class: "dsa-hint dsa-ov-assume", text: ov.home_assumption }));
   if (home) {
     const dd = h("dd", { class: "dsa-ov-home", title: ov.home_assumption || "" });
     Object.entries(home).forEach(([c, v], i) => {
@@ -201,6 +202,9 @@ export function drawHints(st, ov, { hints, picked, folded = false, onHints, onPi
   } else {
     list.append(h("dd", { class: "dsa-hint", text: ov.home_note || "not available" }));
   }
+  // the assumption is part of the figure: said in the visible text, not only in a tooltip
+  if (ov.home_assumption) list.append(h("dd", { class: "dsa-hint dsa-ov-assume", text: ov.home_assumption }));
+  list.append(...landingPart);
   const a = ov.air;
   if (a) {
     const plural = (k, w) => `${k} ${w}${k === 1 ? "" : "s"}`;

@@ -59,8 +59,14 @@ def test_air_hints_roll_and_numbers_at_1366_by_768(lab, page, console):
     expect(gauge).to_have_attribute("data-air", str(air))
     expect(gauge).to_have_attribute("data-breath", "1")
     expect(gauge.locator("text")).to_have_text(f"air {air} / 25 (−1)")
-    # the divers stand clear of the numbers of the spaces they are on
+    # the divers stand clear of the numbers of the spaces they are on (measured still: a swim
+    # under way or the current diver's spinning ring would move their boxes)
+    page.emulate_media(reduced_motion="reduce")
+    page.evaluate(
+        "() => document.getAnimations().forEach(a => { try { a.finish(); } catch (e) { /* endless */ } })"
+    )
     assert root.evaluate(INTERSECTIONS) == []
+    page.emulate_media(reduced_motion="no-preference")
     # the hints panel keeps its height, turn after turn, and the log under it does not move
     expect(root.locator(".dsa-hint-list")).to_be_visible()
     heights, log_tops = set(), set()
@@ -75,6 +81,18 @@ def test_air_hints_roll_and_numbers_at_1366_by_768(lab, page, console):
         heights.add(round(_height(root, ".dsa-hints")))
         log_tops.add(round(root.locator(".dsa-log-details").evaluate("e => e.getBoundingClientRect().top")))
     assert len(heights) == 1 and len(log_tops) == 1, (heights, log_tops)
+    # ... and what does not fit scrolls (JupyterLab's own `dl { overflow: hidden }` must not
+    # win), with the chance to get home, the figure that matters most, in sight at the top
+    hints = root.locator(".dsa-hint-list")
+    assert hints.evaluate("e => getComputedStyle(e).overflowY") == "auto"
+    inside = hints.evaluate(
+        "l => { const a = l.getBoundingClientRect();"
+        " const b = l.querySelector('.dsa-ov-home').getBoundingClientRect();"
+        " return b.top >= a.top && b.bottom <= a.bottom; }"
+    )
+    assert inside, "the chance to get home is out of sight in the hints panel"
+    hints.evaluate("l => { l.scrollTop = l.scrollHeight; }")
+    assert hints.evaluate("l => l.scrollHeight <= l.clientHeight || l.scrollTop > 0")
     # a what-if: the board's top in view, its Roll button still on the screen
     while "roll" not in (legal := _legal(nb)):
         nb.execute(f"w.apply({legal[0]!r})")
