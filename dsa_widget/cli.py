@@ -286,7 +286,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         metavar="ADDRESS",
         default=None,
         help="play on a Ray cluster instead of local processes: 'local' starts one on this "
-        "machine, 'auto' joins the running one, or ray://host:10001 (pip install dsa_widget[ray])",
+        "machine, 'auto' joins the running one, HOST:PORT the head there (pip install "
+        "'dsa_widget[ray]'; a cluster with token authentication: set RAY_AUTH_MODE=token and "
+        "RAY_AUTH_TOKEN)",
     )
     _add_setup_flags(p)
     p.add_argument("--json", action="store_true", help="print the results as JSON")

@@ -4,15 +4,17 @@ cluster; the same seed gives the same results on each, and work that cannot trav
 from __future__ import annotations
 
 import json
+import socket
 import sys
 import threading
+import time
 import warnings
 
 import pytest
 
 from dsa_widget import Game
 from dsa_widget.cli import main
-from dsa_widget.core.executors import ExecutorError, chunk_sizes, run_chunks
+from dsa_widget.core.executors import ExecutorError, chunk_sizes, connect_ray, run_chunks
 from dsa_widget.deep_sea.analysis import win_chances
 from dsa_widget.deep_sea.bots import tournament
 
@@ -85,6 +87,89 @@ def test_without_ray_the_message_says_how_to_get_it(monkeypatch):
     monkeypatch.setitem(sys.modules, "ray", None)
     with pytest.raises(ExecutorError, match=r"pip install dsa_widget\[ray\]"):
         tournament(["random", "baseline"], games=2, executor="ray", progress=False)
+
+
+# ---------------------------------------------------------------------- Ray addresses that fail (issue 30)
+# (before the module's Ray cluster starts: these need Ray not yet initialised in this process;
+# tests/test_ray_cluster.py checks a real head with token authentication)
+
+
+def _nothing_listens() -> str:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return f"127.0.0.1:{s.getsockname()[1]}"  # closed again: nothing listens there
+
+
+def test_an_address_where_nothing_listens_fails_in_seconds_with_one_line():
+    import ray
+
+    assert not ray.is_initialized()
+    address = _nothing_listens()
+    t0 = time.monotonic()
+    with pytest.raises(ExecutorError) as e:
+        tournament(["random", "baseline"], games=2, executor="ray", address=address, progress=False)
+    assert time.monotonic() - t0 < 60  # Ray alone retried for 824 s; the probe gives up in 5
+    assert str(e.value).startswith(f"no Ray cluster answers at {address} (connection refused)")
+    assert "\n" not in str(e.value) and "ray start --head" in str(e.value)
+    assert not ray.is_initialized()  # nothing was started or joined
+
+
+def test_a_server_that_is_not_ray_is_told_apart_in_seconds():
+    # Ray itself retried for minutes against an HTTP server; an HTTP/2 hello tells them apart
+    with socket.socket() as server:
+        server.bind(("127.0.0.1", 0))
+        server.listen(1)
+        address = f"127.0.0.1:{server.getsockname()[1]}"
+
+        def answer() -> None:
+            conn, _ = server.accept()
+            with conn:
+                conn.recv(100)
+                conn.sendall(b"HTTP/1.1 400 Bad Request\r\n\r\n")
+
+        threading.Thread(target=answer, daemon=True).start()
+        t0 = time.monotonic()
+        with pytest.raises(ExecutorError, match=f"something listens at {address} but it is not a Ray"):
+            connect_ray(address)
+        assert time.monotonic() - t0 < 60
+
+
+def test_crew_success_rates_takes_the_ray_address():
+    from dsa_widget.crew.bots import success_rates
+
+    address = _nothing_listens()
+    with pytest.raises(ExecutorError, match=f"no Ray cluster answers at {address}"):
+        success_rates(["random"], seats=[3], targets=[1], games=2, executor="ray", address=address)
+
+
+@pytest.mark.parametrize(
+    "address, said",
+    [
+        ("ray://head:10001", "the Ray Client (ray://) is not supported"),
+        ("head", "a Ray address is 'auto', 'local' or host:port"),
+        ("head:port", "a Ray address is 'auto', 'local' or host:port"),
+        ("head:99999", "a Ray address is 'auto', 'local' or host:port"),
+    ],
+)
+def test_addresses_ray_cannot_use_are_refused_before_ray_is_asked(address, said):
+    import ray
+
+    with pytest.raises(ExecutorError) as e:
+        connect_ray(address)
+    assert str(e.value).find(said) >= 0 and "\n" not in str(e.value)
+    assert "ray[client]" not in str(e.value)  # the package does not send anyone to the Ray Client
+    assert not ray.is_initialized()
+
+
+@pytest.mark.parametrize("address", ["nothing", "ray://head:10001", "head"])
+def test_cli_ray_failures_are_one_line_on_stderr_and_exit_2(address, capsys):
+    if address == "nothing":
+        address = _nothing_listens()
+    code = main(["tournament", "random", "baseline", "--games", "2", "--quiet", "--ray", address])
+    out, err = capsys.readouterr()
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1 and err.startswith("error: ") and "Traceback" not in err
+    assert address in err
 
 
 # ---------------------------------------------------------------------- a real local Ray cluster

@@ -372,7 +372,8 @@ def tournament(
     ``executor``: ``"process"`` (the local process pool of ``workers``
     processes, ``None`` = all cores, 1 = this process), ``"local"`` (this
     process) or ``"ray"`` (a Ray cluster at ``address``: ``None``/``"local"``
-    starts one on this machine, ``"auto"`` joins the running one).  The same
+    starts one on this machine, ``"auto"`` joins the running one, ``"host:port"``
+    the head there; see :func:`~dsa_widget.core.executors.connect_ray`).  The same
     seed gives the same table on every backend.  Bots are shipped to the
     workers with pickle, else cloudpickle (lambdas, notebook functions);
     one neither can ship raises :class:`~dsa_widget.core.executors.ExecutorError`.

@@ -90,7 +90,7 @@ def tournament(bots: Bots, games: int = 100, **options: Unpack[TournamentOptions
     keywords other than ``players`` (``{"air": 20}``, ``{"options": {"reveal": "owner"}}``),
     cycled deal by deal.  ``workers``: processes of the local pool (default 2; ``None`` = all
     cores, 1 = this process).  ``executor="ray"`` plays on a Ray cluster instead (``address``: ``None``
-    starts a local one, ``"auto"`` joins the running one, or ``"ray://host:10001"``); the same
+    starts a local one, ``"auto"`` joins the running one, ``"host:port"`` the head there); the same
     seed gives the same table on every backend.  Bots travel with pickle, else cloudpickle
     (lambdas, notebook functions), else a clear error.  ``progress``: a notebook
     progress bar in Jupyter, a text one on stderr elsewhere.  Shared wins count 1/k for each
