@@ -195,6 +195,7 @@ def success_rates(
     options: Mapping[str, Any] | None = None,
     workers: int | None = 1,
     executor: str = "process",
+    address: str | None = None,
     progress: bool = True,
 ) -> SuccessTable:
     """Mission success rates of ``bots`` (a mapping label → bot, or a list of bots / names) for
@@ -203,7 +204,9 @@ def success_rates(
 
     ``mission``: further mission fields (``{"allocation": "free"}``, ``{"communication":
     "none"}``); ``options``: rule options.  ``workers``: processes (1: this process; ``None``:
-    every core); ``executor``: ``"process"``, ``"local"`` or ``"ray"``.
+    every core); ``executor``: ``"process"``, ``"local"`` or ``"ray"`` (a Ray cluster at
+    ``address``, as for tournaments: ``None`` starts one on this machine, ``"auto"`` joins the
+    running one, ``"host:port"`` the head there).
     """
     if isinstance(bots, Mapping):
         specs = list(bots.values())
@@ -253,6 +256,7 @@ def success_rates(
         chunks,
         executor=executor,
         workers=w,
+        address=address,
         on_chunk=chunk_done,
         what="a bot of this run",
     )

@@ -1,0 +1,166 @@
+"""Ray that behaves (issue 30, item 5), against a real head started here with ``ray start
+--head`` and token authentication on: the right token joins and plays the same table as the
+local pool; no token or a wrong one is one line naming the variables to set, exit 2 from the
+CLI; a second address is refused naming both while the same cluster by another name is
+reused; The Crew's ``success_rates`` takes ``address=``.
+
+Every client runs in a subprocess: Ray reads the token once per process, and a process
+joins one cluster.  The head is stopped by killing its own process group (never ``ray
+stop``, which would stop every cluster on the machine)."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import textwrap
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.slow  # a Ray head starts (about 40 s on a loaded machine)
+
+TOKEN = "dsa0widget0test0token0000000000000001"
+RAY = Path(sys.executable).with_name("ray")
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _env(**extra: str) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("RAY_")}
+    env.update(extra)
+    return env
+
+
+@pytest.fixture(scope="module")
+def head() -> Iterator[str]:
+    port = _free_port()
+    temp = Path(tempfile.mkdtemp(prefix="dsa-ray-"))  # short: Ray's socket paths must fit in 107 bytes
+    log = open(temp / "head.log", "w")  # noqa: SIM115 - closed at teardown
+    proc = subprocess.Popen(
+        [str(RAY), "start", "--head", f"--port={port}", "--num-cpus=1", "--include-dashboard=false"]
+        + ["--disable-usage-stats", f"--temp-dir={temp}", "--block"],
+        # a loaded machine starts the head's agents slowly: give them minutes, not Ray's 30 s
+        env=_env(
+            RAY_AUTH_MODE="token",
+            RAY_AUTH_TOKEN=TOKEN,
+            RAY_agent_register_timeout_ms="240000",
+            RAY_raylet_start_wait_time_s="240",
+        ),
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        start_new_session=True,  # its own process group: the teardown kills it and nothing else
+    )
+    address = f"127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 240  # generous: the machine is shared
+        while "will now block forever" not in (temp / "head.log").read_text():
+            assert proc.poll() is None, (temp / "head.log").read_text()[-2000:]
+            assert time.monotonic() < deadline, "the Ray head did not start"
+            time.sleep(0.5)
+        yield address
+    finally:
+        _kill_group(proc.pid, signal.SIGTERM)
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            proc.wait(30)
+        _kill_group(proc.pid, signal.SIGKILL)  # what the head started and left behind
+        proc.wait()
+        log.close()
+        shutil.rmtree(temp, ignore_errors=True)
+
+
+def _kill_group(pid: int, sig: int) -> None:
+    with contextlib.suppress(ProcessLookupError):  # the group may be gone already
+        os.killpg(pid, sig)
+
+
+def _cli(address: str, *extra: str, **env: str) -> subprocess.CompletedProcess[str]:
+    args = ["tournament", "baseline", "random", "--games", "6", "--seed", "3", "--quiet", "--json"]
+    return subprocess.run(
+        [sys.executable, "-W", "ignore", "-m", "dsa_widget", *args, *extra, "--ray", address],
+        env=_env(**env),
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+
+
+def _error_lines(stderr: str) -> list[str]:
+    return [line for line in stderr.splitlines() if line.strip()]
+
+
+def test_without_the_token_the_cli_says_which_variables_to_set_in_one_line(head):
+    # Ray's own failure is 20 s of retries and a 40-line traceback of its internals
+    for env in ({}, {"RAY_AUTH_MODE": "token", "RAY_AUTH_TOKEN": "not" + TOKEN[3:]}):
+        run = _cli(head, **env)
+        assert run.returncode == 2 and run.stdout == ""
+        lines = _error_lines(run.stderr)
+        assert len(lines) == 1, run.stderr
+        assert lines[0].startswith(f"error: the Ray cluster at {head} requires token authentication")
+        assert "RAY_AUTH_MODE=token" in lines[0] and "RAY_AUTH_TOKEN" in lines[0]
+
+
+def test_with_the_token_the_cli_plays_the_same_table_as_the_local_pool(head):
+    run = _cli(head, RAY_AUTH_MODE="token", RAY_AUTH_TOKEN=TOKEN)
+    assert run.returncode == 0, run.stderr
+    pool = subprocess.run(
+        [sys.executable, "-W", "ignore", "-m", "dsa_widget", "tournament", "baseline", "random"]
+        + ["--games", "6", "--seed", "3", "--quiet", "--json"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert pool.returncode == 0, pool.stderr
+    assert json.loads(run.stdout) == json.loads(pool.stdout)
+
+
+SCRIPT = """
+import json, sys
+from dsa_widget.core.executors import ExecutorError, connect_ray
+from dsa_widget.crew.bots import success_rates
+head, elsewhere = sys.argv[1], sys.argv[2]
+port = head.rpartition(":")[2]
+out = {}
+ray = connect_ray(head)
+try:
+    connect_ray(elsewhere)
+except ExecutorError as e:
+    out["other"] = str(e)
+out["same"] = [connect_ray(a) is ray for a in (head, "localhost:" + port, "auto", None)]
+out["gcs"] = ray.get_runtime_context().gcs_address
+kw = dict(seats=[3], targets=[1], games=4, seed=2, progress=False)
+on_ray = success_rates(["random"], executor="ray", address=head, **kw)
+out["crew"] = on_ray.to_dict() == success_rates(["random"], executor="local", **kw).to_dict()
+print(json.dumps(out))
+"""
+
+
+def test_one_cluster_per_process_and_the_crew_takes_an_address(head):
+    elsewhere = f"127.0.0.1:{_free_port()}"
+    run = subprocess.run(
+        [sys.executable, "-W", "ignore", "-c", textwrap.dedent(SCRIPT), head, elsewhere],
+        env=_env(RAY_AUTH_MODE="token", RAY_AUTH_TOKEN=TOKEN),
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert run.returncode == 0, run.stderr[-3000:]
+    out = json.loads(run.stdout.strip().splitlines()[-1])
+    # a different address is an error naming both, not silently the first cluster
+    assert out["other"].startswith(f"Ray in this process is connected to the cluster at {out['gcs']}")
+    assert elsewhere in out["other"] and "ray.shutdown()" in out["other"]
+    # the same cluster, by its address, by localhost, 'auto' or None: the same connection
+    assert out["same"] == [True, True, True, True]
+    assert out["crew"] is True
