@@ -3,6 +3,7 @@ Not a test: it prints numbers.
 
     python benchmarks/bench_ray.py                     # 100,000 games on each backend
     python benchmarks/bench_ray.py --games 20000 --json
+    python benchmarks/bench_ray.py --address 10.0.0.5:6379   # a running cluster's head
 
 For each backend: the start-up cost (the pool's first chunk of work; Ray's ``ray.init`` of a
 local cluster with ``--cpus`` CPUs), then the games per second of the tournament itself and
@@ -33,6 +34,12 @@ def main() -> None:
     ap.add_argument("--cpus", type=int, default=os.cpu_count() or 2, help="pool workers and Ray CPUs")
     ap.add_argument("--seed", type=int, default=2026)
     ap.add_argument("--json", action="store_true", help="also print one JSON object on the last line")
+    ap.add_argument(
+        "--address",
+        default=None,
+        help="join the Ray cluster at this host:port (or 'auto') instead of starting a local one "
+        "(token authentication: set RAY_AUTH_MODE=token and RAY_AUTH_TOKEN first)",
+    )
     a = ap.parse_args()
     print(f"{a.games:,} games, 4 seats ({', '.join(BOTS)}), {a.cpus} CPUs, seed {a.seed}")
 
@@ -46,12 +53,21 @@ def main() -> None:
 
     import ray
 
+    from dsa_widget.core.executors import connect_ray
+
     t = time.perf_counter()
-    ray.init(num_cpus=a.cpus, include_dashboard=False, log_to_driver=False, configure_logging=False)
-    tournament(BOTS, games=a.cpus, seed=a.seed, executor="ray", progress=False)  # workers warm
+    if a.address is None:
+        ray.init(num_cpus=a.cpus, include_dashboard=False, log_to_driver=False, configure_logging=False)
+    else:
+        try:
+            connect_ray(a.address)
+        except ValueError as e:  # ExecutorError: one line that says what is wrong
+            raise SystemExit(f"error: {e}") from None
+    run = {"executor": "ray", "address": a.address, "progress": False}
+    tournament(BOTS, games=a.cpus, seed=a.seed, **run)  # workers warm
     ray_start = time.perf_counter() - t
     t = time.perf_counter()
-    on_ray = tournament(BOTS, games=a.games, seed=a.seed, executor="ray", progress=False)
+    on_ray = tournament(BOTS, games=a.games, seed=a.seed, **run)
     ray_s = time.perf_counter() - t
     ray.shutdown()
     print(f"  Ray:        start-up {ray_start:6.2f} s; {a.games / ray_s:8.1f} games/s ({ray_s:.1f} s)")
