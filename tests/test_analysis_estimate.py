@@ -154,7 +154,7 @@ def test_repr_shows_count_and_intervals():
 def test_progress_text(capsys):
     g = Game(players=2, seed=0)
     win_chances(g, seat=0, playouts=120, seed=0, progress=True)
-    assert "120/120" in capsys.readouterr().err
+    assert "120 of 120" in capsys.readouterr().err
 
 
 def test_estimated_home_chance_brackets_the_exact_one():
