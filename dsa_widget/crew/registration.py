@@ -80,6 +80,7 @@ GAME = GameSpec(
     factory="dsa_widget.crew.mission:new_mission_game",
     bundle="crew",
     aliases=("the-crew",),
+    warm="dsa_widget.crew.kernel:warm_up",
 )
 
 if TYPE_CHECKING:  # mypy --strict checks that the game speaks the protocol

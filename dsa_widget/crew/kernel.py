@@ -1,0 +1,806 @@
+"""A compiled kernel for *The Crew*: whole random deals (the deal, a random normal allocation,
+predictions, random legal cards, every task's status after every trick, the outcome) on flat
+arrays of integers.
+
+The functions here use nothing but integers and 1-D indexing, so the same source runs
+
+* compiled by numba (``numba.njit(cache=True, nogil=True)``, compiled on first use and cached in
+  ``__pycache__``; ``python -m dsa_widget warm`` does it at set-up) when numba is importable
+  (the ``fast`` extra), on numpy ``int64`` arrays; or
+* as plain Python, on lists, when numba is absent or the environment variable
+  ``DSA_WIDGET_NO_NUMBA`` is set (to anything but ``""`` or ``"0"``).
+
+Both give the same deals for the same seed: card masks use 40 bits and the random numbers are
+32-bit xorshift128 words, so no arithmetic leaves 64 signed bits.  :data:`COMPILED` says which
+one this process runs.
+
+A deal is what :func:`~dsa_widget.crew.playouts.random_deal` plays with :func:`random_play`
+(no Tonoja, 3-5 seats): the shuffle (3 seats: a random seat gets the first card), the captain
+(the holder of S4, R-5.1), the tasks given out in turn from the captain in a random order,
+never a captain-comparison task on the captain (R-5.3), each predicted task's X uniform in
+0..T, then uniformly random legal cards (R-10.2) until the mission succeeds or fails (R-14.1).
+The kernel draws its own random numbers, so a kernel deal is not the deal ``random_deal``
+plays from the same seed; it is checked instead by replaying its trace (:func:`kernel_deal`)
+through the checked :class:`~dsa_widget.crew.rules.CrewGame` (``tests/crew/test_kernel.py``).
+
+Every one of the 96 task cards is supported, under the default rule options only (the options
+``parity_with_submarines``, ``sum_with_submarines`` and ``exact_run_meaning`` change how tasks
+are judged and are not taken); mission constraints and the two-player variant are not either.
+More than :data:`KMAX` tasks in one deal raise :class:`ValueError`.
+
+>>> d = kernel_deal(5, seats=4, tasks=[1, 70, 84])
+>>> d.result in ("success", "failure"), len(d.hands)
+(True, 4)
+>>> "S4" in d.hands[d.captain]
+True
+>>> len(d.plays) == 4 * d.trick and len(d.statuses) == d.trick
+True
+>>> succ, n = kernel_deals(100, seats=4, task_sets=[[1], [70, 2]], seed=1)
+>>> n, 0 <= succ <= 100
+(100, True)
+>>> kernel_deals(1, seats=2, tasks=[1])
+Traceback (most recent call last):
+...
+ValueError: the Crew kernel plays 3, 4 or 5 seats, not 2
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+from collections.abc import Callable, MutableSequence, Sequence
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+from .cards import DECK, SUIT_MASK
+from .draw import TRICKS
+from .tasks import TASKS, Task, selector_mask
+
+__all__ = ["COMPILED", "KMAX", "KernelDeal", "encode_task", "kernel_deal", "kernel_deals", "warm_up"]
+
+_F = TypeVar("_F", bound=Callable[..., Any])
+Buf = MutableSequence[int]
+
+
+def _no_numba() -> bool:
+    return os.environ.get("DSA_WIDGET_NO_NUMBA", "") not in ("", "0")
+
+
+_numba: Any = None
+_np: Any = None
+if not _no_numba():
+    try:
+        _numba = importlib.import_module("numba")
+        _np = importlib.import_module("numpy")
+    except ImportError:  # the fast extra is not installed: plain Python
+        _numba = None
+
+#: True when the kernel runs compiled by numba in this process
+COMPILED: bool = _numba is not None
+
+
+def _jit(f: _F) -> _F:
+    if _numba is None:
+        return f
+    return _numba.njit(cache=True, nogil=True)(f)  # type: ignore[no-any-return]
+
+
+# --------------------------------------------------------------------------- layout
+
+M32 = 0xFFFFFFFF
+ALL = (1 << 40) - 1
+SUBS = 0xF << 36
+#: the most tasks one deal may hold
+KMAX = 12
+#: one task: kind, captain-comparison flag, predicted flag, then the kind's parameters
+W = 16
+(PK_KIND, PK_VSCAP, PK_PRED, PK_P) = (0, 1, 2, 3)
+# task kinds (codes of the kernel's own)
+(
+    T_WIN_CARDS,
+    T_IN_TRICK,
+    T_AVOID,
+    T_COUNT,
+    T_ALL_OF,
+    T_MORE,
+    T_SAME,
+    T_WITH_CARD,
+    T_WITH_PAIR,
+    T_MATCH,
+    T_NO_LEAD,
+    T_POS,
+    T_TRICKS,
+    T_RUN_AT_LEAST,
+    T_RUN_NEVER,
+    T_RUN_EXACT,
+    T_GT_EACH,
+    T_LT_EACH,
+    T_GT_ALL,
+    T_GT_CAP,
+    T_LT_CAP,
+    T_EQ_CAP,
+) = range(1, 23)
+# trick_matching tests
+M_SUBSET, M_SUM_GT, M_SUM_LT, M_SUM_IN, M_EQUAL = range(1, 6)
+
+# the state buffer
+RNG = 0
+HANDS = 4
+WON = 9
+KW = 14
+POS = 19
+LED = 24
+(PLAYED, LIVE, R, RUN_SEAT, RUN_LEN, LAST_W, LAST_M, LAST_WC, NDONE, NFAIL, CAPTAIN, START) = range(29, 41)
+DECKB = 41
+ST = DECKB + 40
+OWN = ST + KMAX
+PRED = OWN + KMAX
+ORDER = PRED + KMAX
+SIZE = ORDER + KMAX
+# the trace of the last deal played (for checking): captain, first seat dealt, deck order,
+# owners, predictions, the cards in play order, statuses after each trick, result, last trick
+TR_CAP = 0
+TR_START = 1
+TR_DECK = 2
+TR_OWN = TR_DECK + 40
+TR_PRED = TR_OWN + KMAX
+TR_PLAYS = TR_PRED + KMAX
+TR_STAT = TR_PLAYS + 40
+TR_RES = TR_STAT + 13 * KMAX
+TR_TRICK = TR_RES + 1
+TR_SIZE = TR_TRICK + 1
+
+
+# --------------------------------------------------------------------------- random numbers
+
+
+@_jit
+def _mix(x: int) -> int:
+    x = (((x >> 16) ^ x) * 0x45D9F3B) & M32
+    x = (((x >> 16) ^ x) * 0x45D9F3B) & M32
+    return (x >> 16) ^ x
+
+
+@_jit
+def _seed(s: Buf, seed: int) -> None:
+    lo = seed & M32
+    hi = (seed >> 32) & M32
+    z = 0
+    for i in range(4):
+        v = _mix(lo ^ _mix((hi + 0x9E3779B9 * (i + 1)) & M32))
+        s[RNG + i] = v
+        z |= v
+    if z == 0:
+        s[RNG] = 1
+
+
+@_jit
+def _below(s: Buf, k: int) -> int:
+    """A number in 0..k-1 from the next xorshift128 word."""
+    x = s[RNG]
+    t = (x ^ (x << 11)) & M32
+    w = s[RNG + 3]
+    s[RNG] = s[RNG + 1]
+    s[RNG + 1] = s[RNG + 2]
+    s[RNG + 2] = w
+    w = w ^ (w >> 19) ^ t ^ (t >> 8)
+    s[RNG + 3] = w
+    return (w * k) >> 32
+
+
+# --------------------------------------------------------------------------- masks
+
+
+@_jit
+def _pop(m: int) -> int:
+    c = 0
+    while m:
+        m &= m - 1
+        c += 1
+    return c
+
+
+@_jit
+def _low(m: int) -> int:
+    """The index of the lowest set bit of ``m`` (> 0)."""
+    i = 0
+    while not (m >> i) & 1:
+        i += 1
+    return i
+
+
+@_jit
+def _bitlen(m: int) -> int:
+    i = 0
+    while m:
+        m >>= 1
+        i += 1
+    return i
+
+
+@_jit
+def _rank_sum(m: int) -> int:
+    t = 0
+    while m:
+        c = _low(m)
+        m &= m - 1
+        t += c % 9 + 1 if c < 36 else c - 35
+    return t
+
+
+# --------------------------------------------------------------------------- task statuses
+
+
+@_jit
+def _eval(s: Buf, tk: Buf, b: int, i: int, n: int, T: int) -> int:
+    """Task ``i`` (row at ``b``) after the last trick: 0 open, 1 done, 2 failed (FAILED first
+    wherever both hold, R-13.2), the rules of :mod:`dsa_widget.crew.status` on the buffer."""
+    kind = tk[b + PK_KIND]
+    p = b + PK_P
+    o = s[OWN + i]
+    w = s[WON + o]
+    live = s[LIVE]
+    r = s[R]
+    if kind == T_WIN_CARDS:
+        need = tk[p]
+        if need & ~w & ~live & ALL:
+            return 2
+        return 1 if w & need == need else 0
+    if kind == T_IN_TRICK:
+        bit = tk[p]
+        if r == tk[p + 1] and s[LAST_W] == o and s[LAST_M] & bit:
+            return 1
+        return 0 if live & bit else 2
+    if kind == T_AVOID:
+        m = tk[p]
+        if w & m:
+            return 2
+        return 0 if live & m else 1
+    if kind == T_COUNT:
+        secured = True
+        for j in range(tk[p]):
+            m = tk[p + 1 + 3 * j]
+            eq = tk[p + 2 + 3 * j]
+            want = tk[p + 3 + 3 * j]
+            c = _pop(w & m)
+            lv = _pop(live & m)
+            if c + lv < want or (eq and c > want):
+                return 2
+            if eq:
+                if not (c == want and lv == 0):
+                    secured = False
+            elif c < want:
+                secured = False
+        return 1 if secured else 0
+    if kind == T_ALL_OF:
+        gone = ~w & ~live & ALL
+        possible = False
+        for j in range(tk[p]):
+            m = tk[p + 1 + j]
+            if w & m == m:
+                return 1
+            if not (m & gone):
+                possible = True
+        return 0 if possible else 2
+    if kind == T_MORE:
+        ca = _pop(w & tk[p])
+        cb = _pop(w & tk[p + 1])
+        if ca + _pop(live & tk[p]) <= cb:
+            return 2
+        return 1 if ca > cb + _pop(live & tk[p + 1]) else 0
+    if kind == T_SAME:
+        am = tk[p]
+        bm = tk[p + 1]
+        ca = _pop(w & am)
+        cb = _pop(w & bm)
+        la = _pop(live & am)
+        lb = _pop(live & bm)
+        lo = tk[p + 2]
+        if ca > cb + lb or cb > ca + la or ca + la < lo or cb + lb < lo:
+            return 2
+        return 1 if la == 0 and lb == 0 and ca == cb and ca >= lo else 0
+    if kind == T_WITH_CARD:
+        pm = tk[p]
+        if s[LAST_W] == o and s[LAST_WC] & pm:
+            return 1
+        return 0 if live & pm else 2
+    if kind == T_WITH_PAIR:
+        pm = tk[p]
+        cm = tk[p + 1]
+        wc = s[LAST_WC]
+        if s[LAST_W] == o and wc & pm and s[LAST_M] & ~wc & cm:
+            return 1
+        lp = live & pm
+        lc = live & cm
+        if not lp or not lc or (lp == lc and not lp & (lp - 1)):
+            return 2
+        return 0
+    if kind == T_MATCH:
+        if s[LAST_W] == o:
+            m = s[LAST_M]
+            test = tk[p]
+            ok = False
+            if not (m & tk[p + 1]):  # the excluded cards (submarines) disqualify
+                if test == M_SUBSET:
+                    ok = not (m & ~tk[p + 2])
+                elif test == M_EQUAL:
+                    ca = _pop(m & tk[p + 2])
+                    ok = ca >= tk[p + 4] and ca == _pop(m & tk[p + 3])
+                else:
+                    t = _rank_sum(m)
+                    if test == M_SUM_GT:
+                        ok = t > tk[p + 2]
+                    elif test == M_SUM_LT:
+                        ok = t < tk[p + 2]
+                    else:
+                        ok = t < 63 and (tk[p + 2] >> t) & 1 == 1
+            if ok:
+                return 1
+        return 2 if r == T else 0
+    if kind == T_NO_LEAD:
+        m = tk[p]
+        if s[LED + o] & m:
+            return 2
+        return 0 if live & m else 1
+    if kind == T_POS:
+        wm = tk[p]
+        sm = tk[p + 1]
+        mine = s[POS + o]
+        done = (1 << r) - 1
+        if (wm & done & ~mine) or (sm & mine):
+            return 2
+        return 0 if (wm | sm) & ~done else 1
+    k = s[KW + o]
+    rest = T - r
+    if kind == T_TRICKS:
+        x = s[PRED + i] if tk[b + PK_PRED] else tk[p]
+        if k > x or k + rest < x:
+            return 2
+        return 1 if rest == 0 and k == x else 0
+    if kind == T_RUN_AT_LEAST:
+        x = tk[p]
+        cur = s[RUN_LEN] if s[RUN_SEAT] == o else 0
+        if cur >= x:
+            return 1
+        return 2 if cur + rest < x else 0
+    if kind == T_RUN_NEVER:
+        if s[RUN_SEAT] == o and s[RUN_LEN] >= tk[p]:
+            return 2
+        return 1 if rest == 0 else 0
+    if kind == T_RUN_EXACT:
+        x = tk[p]
+        pos = s[POS + o]
+        one_block = True
+        if pos:
+            q = pos >> _low(pos)
+            one_block = q & (q + 1) == 0
+        if k > x or not one_block or (1 <= k < x and _bitlen(pos) < r) or k + rest < x:
+            return 2
+        return 1 if rest == 0 and k == x else 0
+    if kind == T_GT_EACH:
+        mo = 0
+        for q in range(n):
+            if q != o and s[KW + q] > mo:
+                mo = s[KW + q]
+        if k + rest <= mo:
+            return 2
+        return 1 if k > mo + rest else 0
+    if kind == T_LT_EACH:
+        need = 0
+        lo = 40
+        for q in range(n):
+            if q != o:
+                kq = s[KW + q]
+                if kq <= k:
+                    need += k - kq + 1
+                if kq < lo:
+                    lo = kq
+        if need > rest:
+            return 2
+        return 1 if k + rest < lo else 0
+    if kind == T_GT_ALL:
+        others = r - k
+        if k + rest <= others:
+            return 2
+        return 1 if k > others + rest else 0
+    kc = s[KW + s[CAPTAIN]]
+    if kind == T_GT_CAP:
+        if k + rest <= kc:
+            return 2
+        return 1 if k > kc + rest else 0
+    if kind == T_LT_CAP:
+        if k >= kc + rest:
+            return 2
+        return 1 if k + rest < kc else 0
+    # T_EQ_CAP
+    if abs(k - kc) > rest:
+        return 2
+    return 1 if rest == 0 and k == kc else 0
+
+
+# --------------------------------------------------------------------------- whole deals
+
+
+@_jit
+def _deal(s: Buf, tk: Buf, tn: Buf, si: int, n: int, T: int, tr: Buf, trace: bool) -> int:
+    """One whole deal with task set ``si`` of the pool: 1 success, 0 failure."""
+    for c in range(40):
+        s[DECKB + c] = c
+    for i in range(39, 0, -1):
+        j = _below(s, i + 1)
+        x = s[DECKB + i]
+        s[DECKB + i] = s[DECKB + j]
+        s[DECKB + j] = x
+    start = _below(s, n) if n == 3 else 0
+    for q in range(5):
+        s[HANDS + q] = 0
+        s[WON + q] = 0
+        s[KW + q] = 0
+        s[POS + q] = 0
+        s[LED + q] = 0
+    for i in range(40):
+        q = (start + i) % n
+        s[HANDS + q] |= 1 << s[DECKB + i]
+    cap = 0
+    for q in range(n):
+        if s[HANDS + q] >> 39 & 1:
+            cap = q
+    s[CAPTAIN] = cap
+    s[START] = start
+    # the normal allocation (R-7.1-R-7.3): seats in turn from the captain, tasks in random order
+    k = tn[si]
+    base = si * KMAX * W
+    ok = False
+    for _ in range(100):
+        for i in range(k):
+            s[ORDER + i] = i
+        for i in range(k - 1, 0, -1):
+            j = _below(s, i + 1)
+            x = s[ORDER + i]
+            s[ORDER + i] = s[ORDER + j]
+            s[ORDER + j] = x
+        ok = True
+        for j in range(k):
+            t = s[ORDER + j]
+            q = (cap + j) % n
+            s[OWN + t] = q
+            if q == cap and tk[base + W * t + PK_VSCAP]:
+                ok = False
+        if ok:
+            break
+    if not ok:  # only captain-comparison tasks could go to the captain: the seat after it
+        for i in range(k):
+            if s[OWN + i] == cap and tk[base + W * i + PK_VSCAP]:
+                s[OWN + i] = (cap + 1) % n
+    for i in range(k):
+        s[ST + i] = 0
+        s[PRED + i] = _below(s, T + 1) if tk[base + W * i + PK_PRED] else -1
+    if trace:
+        tr[TR_CAP] = cap
+        tr[TR_START] = start
+        for i in range(40):
+            tr[TR_DECK + i] = s[DECKB + i]
+        for i in range(k):
+            tr[TR_OWN + i] = s[OWN + i]
+            tr[TR_PRED + i] = s[PRED + i]
+    s[PLAYED] = 0
+    s[LIVE] = ALL
+    s[R] = 0
+    s[RUN_SEAT] = -1
+    s[RUN_LEN] = 0
+    s[NDONE] = 0
+    s[NFAIL] = 0
+    leader = cap
+    nplay = 0
+    for r in range(1, T + 1):
+        led = -1
+        best = -1
+        bseat = -1
+        mask = 0
+        for j in range(n):
+            q = (leader + j) % n
+            hand = s[HANDS + q]
+            legal = hand
+            if led >= 0:
+                f = hand & (0xF << 36 if led == 4 else 0x1FF << (9 * led))
+                if f:
+                    legal = f
+            c = _low(legal)
+            m = legal >> c
+            for _ in range(_below(s, _pop(legal))):  # the chosen card, in deck order
+                m >>= 1
+                c += 1
+                while not m & 1:
+                    m >>= 1
+                    c += 1
+            s[HANDS + q] = hand & ~(1 << c)
+            mask |= 1 << c
+            if trace:
+                tr[TR_PLAYS + nplay] = c
+            nplay += 1
+            if led < 0:
+                led = c // 9 if c < 36 else 4
+                best = c
+                bseat = q
+                s[LED + q] |= 1 << c
+            elif c >= 36:
+                if best < 36 or c > best:
+                    best = c
+                    bseat = q
+            elif best < 36 and c // 9 == led and c > best:
+                best = c
+                bseat = q
+        played = s[PLAYED] | mask
+        s[PLAYED] = played
+        s[R] = r
+        s[LIVE] = ALL & ~played if r < T else 0
+        s[WON + bseat] |= mask
+        s[KW + bseat] += 1
+        s[POS + bseat] |= 1 << (r - 1)
+        if s[RUN_SEAT] == bseat:
+            s[RUN_LEN] += 1
+        else:
+            s[RUN_SEAT] = bseat
+            s[RUN_LEN] = 1
+        s[LAST_W] = bseat
+        s[LAST_M] = mask
+        s[LAST_WC] = 1 << best
+        for i in range(k):
+            if s[ST + i] == 0:
+                v = _eval(s, tk, base + W * i, i, n, T)
+                if v:
+                    s[ST + i] = v
+                    if v == 1:
+                        s[NDONE] += 1
+                    else:
+                        s[NFAIL] += 1
+        if trace:
+            for i in range(k):
+                tr[TR_STAT + KMAX * (r - 1) + i] = s[ST + i]
+            tr[TR_TRICK] = r
+        if s[NFAIL]:
+            if trace:
+                tr[TR_RES] = 0
+            return 0
+        if s[NDONE] == k:
+            if trace:
+                tr[TR_RES] = 1
+            return 1
+        leader = bseat
+    if trace:  # cannot happen (R-13.3): every task is settled by the last trick
+        tr[TR_RES] = 0
+    return 0
+
+
+@_jit
+def _run(tk: Buf, tn: Buf, nsets: int, n: int, T: int, count: int, seed: int, tr: Buf, trace: bool) -> int:
+    """``count`` deals, deal ``d`` with task set ``d % nsets``: the successes."""
+    s = tr[TR_SIZE : TR_SIZE + SIZE]
+    _seed(s, seed)
+    ok = 0
+    for d in range(count):
+        ok += _deal(s, tk, tn, d % nsets, n, T, tr, trace)
+    return ok
+
+
+# --------------------------------------------------------------------------- the Python side
+
+
+def _sel(select: Any) -> int:
+    return selector_mask(select)
+
+
+def _at(x: Any, T: int) -> int:
+    return T if x == "last" else int(x)
+
+
+def encode_task(task: Task, seats: int) -> list[int]:
+    """The kernel's row (``W`` integers) for ``task`` with ``seats`` seats; ValueError naming
+    the task when the kernel cannot judge it."""
+    T = TRICKS[seats]
+    kind, p = task.kind, task.params
+    row = [0] * W
+    row[PK_VSCAP] = int(task.vs_captain)
+    args: list[int] = []
+
+    def refuse(why: str) -> ValueError:
+        return ValueError(f"the Crew kernel cannot judge task {task.id} ({kind}): {why}")
+
+    if kind == "win_cards":
+        code, args = T_WIN_CARDS, [sum(1 << DECK.index(c) for c in p["cards"])]
+    elif kind == "win_card_in_trick":
+        code, args = T_IN_TRICK, [1 << DECK.index(p["card"]), _at(p["trick"], T)]
+    elif kind == "avoid_cards":
+        code, args = T_AVOID, [_sel(p["select"])]
+    elif kind == "card_count":
+        cons = p["constraints"]
+        if len(cons) > 4:
+            raise refuse("more than 4 constraints")
+        code, args = T_COUNT, [len(cons)]
+        for c in cons:
+            args += [_sel(c["select"]), int(c["op"] == "eq"), int(c["n"])]
+    elif kind == "all_of_a_suit":
+        code, args = T_ALL_OF, [len(p["of_any"])] + [SUIT_MASK[x] for x in p["of_any"]]
+    elif kind == "compare_suits":
+        am, bm = SUIT_MASK[p["a"]], SUIT_MASK[p["b"]]
+        if p["op"] == "gt":
+            code, args = T_MORE, [am, bm]
+        else:
+            code, args = T_SAME, [am, bm, int(p["min_each"])]
+    elif kind == "win_trick_with":
+        if p.get("capture") is None:
+            code, args = T_WITH_CARD, [_sel(p["play"])]
+        else:
+            code, args = T_WITH_PAIR, [_sel(p["play"]), _sel(p["capture"])]
+    elif kind == "trick_matching":
+        code = T_MATCH
+        excl = SUBS if p.get("no_submarine") else 0
+        test = p["test"]
+        if test == "all_ranks":
+            v = int(p["value"])
+            ranks = range(1, v) if p["cmp"] == "lt" else range(v + 1, 10)
+            q = sum(1 << c for c in range(36) if c % 9 + 1 in ranks)
+            args = [M_SUBSET, excl, q]
+        elif test == "all_parity":
+            want = 0 if p["parity"] == "even" else 1
+            args = [M_SUBSET, excl, sum(1 << c for c in range(36) if (c % 9 + 1) % 2 == want)]
+        elif test == "rank_sum" and p["cmp"] in ("gt", "lt"):
+            args = [M_SUM_GT if p["cmp"] == "gt" else M_SUM_LT, excl, int(p["value_by_players"][str(seats)])]
+        elif test == "rank_sum" and p["cmp"] == "in":
+            args = [M_SUM_IN, excl, sum(1 << int(x) for x in p["values"])]
+        elif test == "equal_suit_count":
+            a, b = (SUIT_MASK[x] for x in p["suits"])
+            args = [M_EQUAL, excl, a, b, int(p["min_each"])]
+        else:
+            raise refuse(f"unknown test {test!r}")
+    elif kind == "no_lead":
+        code, args = T_NO_LEAD, [sum(SUIT_MASK[x] for x in p["suits"])]
+    elif kind == "trick_positions":
+        win = [_at(x, T) for x in p["win"]]
+        shun = (
+            [x for x in range(1, T + 1) if x not in win]
+            if p["avoid"] == "rest"
+            else [_at(x, T) for x in p["avoid"]]
+        )
+        code, args = T_POS, [sum(1 << (x - 1) for x in set(win)), sum(1 << (x - 1) for x in set(shun))]
+    elif kind == "trick_count":
+        code = T_TRICKS
+        if p["n"] == "predicted":
+            row[PK_PRED] = 1
+            args = [0]
+        else:
+            args = [int(p["n"])]
+    elif kind == "trick_run":
+        mode = p["mode"]
+        codes = {"at_least": T_RUN_AT_LEAST, "never": T_RUN_NEVER, "exactly_all": T_RUN_EXACT}
+        if mode not in codes:
+            raise refuse(f"unknown mode {mode!r}")
+        code, args = codes[mode], [int(p["n"])]
+    elif kind == "trick_count_relative":
+        rel = {
+            ("gt", "each_other"): T_GT_EACH,
+            ("lt", "each_other"): T_LT_EACH,
+            ("gt", "others_combined"): T_GT_ALL,
+            ("gt", "captain"): T_GT_CAP,
+            ("lt", "captain"): T_LT_CAP,
+            ("eq", "captain"): T_EQ_CAP,
+        }
+        key = (p["op"], p["vs"])
+        if key not in rel:
+            raise refuse(f"unknown comparison {key!r}")
+        code = rel[key]
+    else:
+        raise refuse("unknown kind")
+    row[PK_KIND] = code
+    row[PK_P : PK_P + len(args)] = args
+    return row
+
+
+def _seats(seats: int) -> int:
+    if isinstance(seats, bool) or not isinstance(seats, int) or seats not in TRICKS:
+        raise ValueError(f"the Crew kernel plays 3, 4 or 5 seats, not {seats!r}")
+    return seats
+
+
+def _pool(task_sets: Sequence[Sequence[int]], seats: int) -> tuple[Buf, Buf]:
+    if not task_sets:
+        raise ValueError("the Crew kernel needs at least one task set")
+    tk: list[int] = []
+    tn: list[int] = []
+    for ts in task_sets:
+        ids = list(ts)
+        if len(ids) > KMAX:
+            raise ValueError(f"the Crew kernel takes at most {KMAX} tasks a deal, not {len(ids)}")
+        if len(set(ids)) != len(ids):
+            raise ValueError(f"a task set names a task twice: {ids}")
+        rows = [0] * (KMAX * W)
+        for i, tid in enumerate(ids):
+            if tid not in TASKS:
+                raise ValueError(f"no task {tid!r}: the tasks are 1-96")
+            rows[W * i : W * (i + 1)] = encode_task(TASKS[tid], seats)
+        tk += rows
+        tn.append(len(ids))
+    if _np is not None:
+        return _np.array(tk, dtype=_np.int64), _np.array(tn, dtype=_np.int64)
+    return tk, tn
+
+
+def _buf() -> Buf:
+    if _np is not None:
+        return _np.zeros(TR_SIZE + SIZE, dtype=_np.int64)  # type: ignore[no-any-return]
+    return [0] * (TR_SIZE + SIZE)
+
+
+def kernel_deals(
+    count: int,
+    *,
+    seats: int = 4,
+    tasks: Sequence[int] | None = None,
+    task_sets: Sequence[Sequence[int]] | None = None,
+    seed: int = 0,
+) -> tuple[int, int]:
+    """``count`` whole random deals: (successes, deals).  The tasks are ``tasks`` for every
+    deal, or deal ``d`` takes ``task_sets[d % len(task_sets)]``."""
+    n = _seats(seats)
+    if (tasks is None) == (task_sets is None):
+        raise ValueError("give the tasks of every deal (tasks=) or a pool of task sets (task_sets=)")
+    if isinstance(count, bool) or not isinstance(count, int) or count < 0:
+        raise ValueError(f"count must be a whole number >= 0, not {count!r}")
+    sets = [tasks] if tasks is not None else task_sets
+    assert sets is not None
+    tk, tn = _pool(sets, n)
+    ok = _run(tk, tn, len(sets), n, TRICKS[n], count, seed & ((1 << 63) - 1), _buf(), False)
+    return int(ok), count
+
+
+@dataclass(frozen=True)
+class KernelDeal:
+    """One kernel deal with its trace: the hands dealt (card ids, deck order), the captain, the
+    owners and predictions (None: not a predicted task) of ``tasks``, the cards in play order,
+    the task statuses after each trick, the result and the trick it was decided at."""
+
+    tasks: tuple[int, ...]
+    hands: tuple[tuple[str, ...], ...]
+    captain: int
+    owners: tuple[int, ...]
+    predictions: tuple[int | None, ...]
+    plays: tuple[str, ...]
+    statuses: tuple[tuple[str, ...], ...]
+    result: str
+    trick: int
+
+
+_STATUS = ("open", "done", "failed")
+
+
+def kernel_deal(seed: int, *, seats: int = 4, tasks: Sequence[int] = ()) -> KernelDeal:
+    """One kernel deal with its trace (for checking it against the engine)."""
+    n = _seats(seats)
+    ids = tuple(tasks)
+    tk, tn = _pool([ids], n)
+    tr = _buf()
+    _run(tk, tn, 1, n, TRICKS[n], 1, seed & ((1 << 63) - 1), tr, True)
+    k = len(ids)
+    start = int(tr[TR_START])
+    hands: list[list[int]] = [[] for _ in range(n)]
+    for i in range(40):
+        hands[(start + i) % n].append(int(tr[TR_DECK + i]))
+    trick = int(tr[TR_TRICK])
+    return KernelDeal(
+        tasks=ids,
+        hands=tuple(tuple(DECK[c] for c in sorted(h)) for h in hands),
+        captain=int(tr[TR_CAP]),
+        owners=tuple(int(tr[TR_OWN + i]) for i in range(k)),
+        predictions=tuple(None if tr[TR_PRED + i] < 0 else int(tr[TR_PRED + i]) for i in range(k)),
+        plays=tuple(DECK[int(tr[TR_PLAYS + j])] for j in range(n * trick)),
+        statuses=tuple(
+            tuple(_STATUS[int(tr[TR_STAT + KMAX * r + i])] for i in range(k)) for r in range(trick)
+        ),
+        result="success" if tr[TR_RES] else "failure",
+        trick=trick,
+    )
+
+
+def warm_up() -> None:
+    """Compile (or load from the cache) the kernel: one tiny run."""
+    kernel_deals(1, seats=4, tasks=[1])
