@@ -91,7 +91,7 @@ M32 = 0xFFFFFFFF
 ALL = (1 << 40) - 1
 SUBS = 0xF << 36
 #: the most tasks one deal may hold
-KMAX = 12
+KMAX = 24
 #: one task: kind, captain-comparison flag, predicted flag, then the kind's parameters
 W = 16
 (PK_KIND, PK_VSCAP, PK_PRED, PK_P) = (0, 1, 2, 3)

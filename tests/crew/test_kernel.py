@@ -103,13 +103,35 @@ def test_the_outcome_counts_are_the_traced_deals() -> None:
 def test_success_rate_is_plausible_against_random_deal() -> None:
     """Same tasks, same policy (uniform legal cards): the kernel's success rate and
     random_deal's agree within sampling error (task 1 alone: capture P3)."""
-    from dsa_widget.crew.playouts import random_deals
+    from dsa_widget.crew.playouts import random_deal
 
     ok_k, n_k = kernel_deals(4000, seats=4, tasks=[1], seed=3)
-    ok_p, n_p = random_deals(4000, random.Random(3), seats=4, tasks=[1])
-    pk, pp = ok_k / n_k, ok_p / n_p
+    rng = random.Random(3)
+    ok_p = sum(random_deal(rng, seats=4, tasks=[1]).result == "success" for _ in range(4000))
+    pk, pp = ok_k / n_k, ok_p / 4000
     # two binomials of 4000 near 0.25: 5 standard errors of the difference is about 0.05
     assert abs(pk - pp) < 0.05, (pk, pp)
+
+
+def test_random_deals_runs_on_the_kernel() -> None:
+    """playouts.random_deals with random cards is the kernel seeded from the caller's rng; the
+    task sets, when drawn, are drawn from it first; other policies keep random_deal."""
+    from dsa_widget.crew import playouts
+    from dsa_widget.crew.draw import draw_tasks
+    from dsa_widget.crew.options import resolve_options
+
+    assert playouts._KMAX == KMAX
+    ok, n = playouts.random_deals(500, random.Random(5), seats=3, tasks=[1, 84])
+    assert (ok, n) == kernel_deals(500, seats=3, tasks=[1, 84], seed=random.Random(5).getrandbits(63))
+    rng = random.Random(6)
+    sets = [
+        tuple(draw_tasks(rng, seats=5, target=4, table=TASKS, options=resolve_options()).tasks)
+        for _ in range(50)
+    ]
+    want = kernel_deals(50, seats=5, task_sets=sets, seed=rng.getrandbits(63))
+    assert playouts.random_deals(50, random.Random(6), seats=5, target=4) == want
+    with pytest.raises(ValueError):
+        playouts.random_deals(5, random.Random(1), seats=2, tasks=[1])
 
 
 def test_bad_input_is_refused() -> None:
