@@ -222,3 +222,147 @@ def test_a_tracker_is_for_its_setup():
     enc = encoding_of(Game(players=2, seed=1))
     with pytest.raises(EncodingError, match="32 chips"):
         enc.tracker(Game(players=2, path=[(1, 1)] * 5, seed=1))
+
+
+# ---------------------------------------------------------------------- Submarine's numbers
+
+
+def test_submarines_numbering_is_the_documented_one():
+    from dsa_widget.submarine.encoding import NUM_ACTIONS, SubmarineEncoding
+
+    enc = SubmarineEncoding()
+    assert enc.num_actions == NUM_ACTIONS == 4648
+    documented = {
+        "place 1": 0,
+        "place 6": 5,
+        "sail 1": 6,
+        "sail end": 12,
+        "mode collect": 13,
+        "mode move": 14,
+        "end": 15,
+        "pass": 16,
+        "exchange K1": 17,
+        "exchange K5": 21,
+        "move 1.1 1.2": 22,  # SUBMARINE.md 6.3: a move goes one depth at most, to any column
+        "move 6.4 6.3": 357,
+        "collect 1.1 T01K1 card": 358,
+        "collect 4.2 SHK5 card": 422,
+        "collect 2.3 T01K1 joker T01K1": 423,
+        "collect 6.4 T12K5 joker SHK3": 423 + 65 * 59 + 62,
+        "collect 6.4 SHK5 joker SHK5": 4647,
+    }
+    assert {a: enc.index(a) for a in documented} == documented
+    assert [enc.action(k) for k in (0, 12, 22, 357)] == [
+        "place 1",
+        "sail end",
+        "move 1.1 1.2",
+        "move 6.4 6.3",
+    ]
+    assert enc.action(358) == "collect T01K1 card" and enc.action(4647) == "collect SHK5 joker SHK5"
+    # a collection's number is its tile and payment: the space its string names is the tile's own
+    assert enc.index("collect 1.1 T03K2 card") == enc.index("collect 5.4 T03K2 card")
+
+
+@pytest.mark.parametrize("bad", [-1, 4648, True, "3", 2.0, None])
+def test_submarine_refuses_a_number_outside_the_range(bad):
+    from dsa_widget.submarine.encoding import SubmarineEncoding
+
+    with pytest.raises(EncodingError):
+        SubmarineEncoding().action(bad)
+
+
+@pytest.mark.parametrize(
+    "bad",
+    [
+        "sail 7",
+        "move 1.1 1.3",
+        "move 1.1 1.1",
+        "collect 7.1 T01K1 card",
+        "collect 1.1 T13K1 card",
+        "collect 1.1 T01K1 joker",
+        "collect 1.1 T01K1 cards",
+        "exchange K6",
+        "place",
+        3,
+        None,
+    ],
+)
+def test_submarine_refuses_an_unknown_action(bad):
+    from dsa_widget.submarine.encoding import SubmarineEncoding
+
+    with pytest.raises(EncodingError, match="not a Submarine action"):
+        SubmarineEncoding().index(bad)
+
+
+SUBMARINE_OPTIONS = st.fixed_dictionaries(
+    {},
+    optional={
+        "deck": st.sampled_from(["60", "75"]),
+        "activation_mode": st.sampled_from(["uniform", "independent"]),
+        "uniform_move_all": st.booleans(),
+        "exchange_on_arrival": st.booleans(),
+        "end_always_allowed": st.booleans(),
+        "payment_shortfall": st.sampled_from(["forbid", "pay_what_you_can", "use_hand"]),
+        "payment_basis": st.sampled_from(["per_bathyscaphe", "per_opponent"]),
+        "board_jokers": st.sampled_from(["inert", "collectable"]),
+        "tie_rule": st.sampled_from(["shared", "most_held_jokers", "most_cards"]),
+        "bathyscaphes_per_player": st.sampled_from(["default", "always5", "fewer"]),
+        "turn_limit": st.integers(1, 5000),
+    },
+)
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(0, 10**6), st.integers(2, 5), SUBMARINE_OPTIONS)
+def test_submarine_numbers_every_legal_action_and_observes_within_zero_and_one(seed, players, options):
+    """Under any rule options: each legal action has its own number, the number leads back to
+    it, and every observation float lies in [0, 1] (the documented bounds)."""
+    from dsa_widget.core.encoding import legal_action
+    from dsa_widget.submarine import SubmarineGame
+
+    g = SubmarineGame(players, seed=seed, options=options)
+    enc = encoding_of(g)
+    rng = random.Random(seed)
+    for step in range(600):
+        legal = g.legal_actions()
+        numbers = [enc.index(a) for a in legal]
+        assert len(set(numbers)) == len(legal)
+        assert [legal_action(enc, k, legal) for k in numbers] == list(legal)
+        if step % 7 == 0 or g.is_over:
+            for q in (None, *range(players)):
+                obs = enc.observe(g.view(q))
+                assert len(obs) == enc.observation_size and all(0.0 <= x <= 1.0 for x in obs)
+        if g.is_over:
+            break
+        g.apply(rng.choice(legal))
+
+
+def test_submarine_observation_is_seat_relative():
+    from dsa_widget.submarine import SubmarineGame
+
+    g = SubmarineGame(3, seed=5, options={"start_player": 1})
+    enc = encoding_of(g)
+    at = {f.name: f for f in enc.layout}
+    g.apply("place 4")  # seat 1 places under column 4: space 4.1
+    slot = at["bathyscaphes"].offset
+    for seat, rel in ((1, 0), (2, 2), (0, 1)):  # seat 1 is slot 0 for itself, slot 1 for seat 0
+        obs = enc.observe(g.view(seat))
+        assert obs[slot + 24 * rel + 12] == pytest.approx(0.2)  # space 4.1 is index 12
+        assert obs[at["seat"].offset + seat] == 1.0
+        hand = obs[at["hand"].offset : at["hand"].offset + 5]
+        assert sum(hand) == pytest.approx(1.0)  # three cards, each 1/3
+    spectator = enc.observe(g.view(None))
+    assert spectator[at["hand"].offset : at["hand"].offset + 5] == [0.0] * 5
+
+
+def test_the_guide_documents_submarines_layout():
+    from dsa_widget.submarine.encoding import SubmarineEncoding
+
+    full = DOC.read_text(encoding="utf-8")
+    start = full.index("### Observation", full.index("## Submarine's numbers"))
+    end = full.find("\n## ", start)
+    part = full[start : end if end > 0 else len(full)]
+    rows = re.findall(r"^\| (\d+)(?:–(\d+))? \| `([a-z_]+)` \|", part, flags=re.M)
+    assert [(int(a), int(b or a), n) for a, b, n in rows] == [
+        (f.offset, f.offset + f.size - 1, f.name) for f in SubmarineEncoding().layout
+    ]

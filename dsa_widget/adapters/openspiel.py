@@ -78,7 +78,7 @@ import pyspiel
 from open_spiel.python.algorithms import ismcts, mcts
 
 from ..core.bots import Bot, draw_chance
-from ..core.encoding import Encoding
+from ..core.encoding import Encoding, legal_action
 from ..core.protocol import CHANCE, TERMINAL, GameState
 from ..core.registry import game_of, games
 
@@ -369,9 +369,9 @@ class SpielState(pyspiel.State):  # type: ignore[misc]
             e.apply_chance(outcomes[action][0])
             c.public += f"/{action}"
             return
-        choice = c.cfg.encoding.action(action)
-        if choice not in e.legal_actions():
-            raise ValueError(f"action {action} ({choice!r}) is not legal here")
+        choice = legal_action(c.cfg.encoding, action, e.legal_actions())
+        if choice is None:
+            raise ValueError(f"action {action} ({c.cfg.encoding.action(action)!r}) is not legal here")
         e.apply_unchecked(choice)
         c.public += f" {action}"
 

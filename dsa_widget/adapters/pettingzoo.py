@@ -122,7 +122,7 @@ from pettingzoo.utils import wrappers
 from pettingzoo.utils.env_logger import EnvLogger
 from pettingzoo.utils.wrappers.order_enforcing import AECOrderEnforcingIterable
 
-from ..core.encoding import Encoding, encoding_of
+from ..core.encoding import Encoding, encoding_of, legal_action
 from ..core.errors import GameError, short_repr
 from ..core.protocol import CHANCE, TERMINAL, GameState
 
@@ -133,6 +133,7 @@ __all__ = [
     "GameEnv",
     "IllegalActionError",
     "env",
+    "game_env",
     "make",
     "raw_env",
 ]
@@ -405,10 +406,10 @@ class GameEnv(AECEnv):  # type: ignore[misc]
         if isinstance(action, (int, np.integer)) and not isinstance(action, (bool, np.bool_)):
             i = int(action)
             if 0 <= i < self._num_actions:
-                choice = self.encoding.action(i)
-                if choice in legal:
+                choice = legal_action(self.encoding, i, legal)
+                if choice is not None:
                     return choice
-                why = f"action {i} ({short_repr(choice)}) is not legal for {agent} now"
+                why = f"action {i} ({short_repr(self.encoding.action(i))}) is not legal for {agent} now"
             else:
                 why = f"action {i} is out of range 0..{self._num_actions - 1}"
         elif action is None:
@@ -959,6 +960,48 @@ class _AgentIterable(AECOrderEnforcingIterable):  # type: ignore[misc]
 
     def __iter__(self) -> Iterator[str]:
         return self.agents(self.max_iter)
+
+
+def _registry_game(seed: int, name: str, setup: Mapping[str, Any]) -> GameState:
+    from ..core.registry import game
+
+    state: GameState = game(name).new_game(seed=seed, **setup)
+    return state
+
+
+def game_env(
+    name: str,
+    *,
+    reward: str = "score_diff",
+    render_mode: str | None = None,
+    max_cycles: int | None = None,
+    **setup: Any,
+) -> Any:
+    """Any registered game that names an encoding as a PettingZoo AEC environment: the generic
+    :class:`GameEnv` over ``game(name).new_game(seed=seed, **setup)``, wrapped as :func:`env`
+    wraps Deep Sea Adventure's (``reward``, ``render_mode`` ``"ansi"`` / ``"human"`` and
+    ``max_cycles`` as there).  A bad setup raises the game's own error here; a game with no
+    encoding a ``TypeError``.
+
+    >>> e = game_env("submarine", players=3, options={"start_player": 0})
+    >>> e.reset(seed=1)
+    >>> e.agent_selection, int(e.last()[0]["action_mask"].sum()), e.unwrapped.metadata["name"]
+    ('player_0', 6, 'submarine_v0')
+    """
+    from ..core.registry import game
+
+    spec = game(name)
+    if spec.encoding is None:
+        raise TypeError(f"{spec.title} has no action numbering for the adapters")
+    spec.new_game(seed=0, **setup)  # a bad setup fails now
+    e = GameEnv(
+        functools.partial(_registry_game, name=spec.name, setup=dict(setup)),
+        reward=reward,
+        render_mode=render_mode,
+        max_cycles=max_cycles,
+    )
+    e.metadata = {**GameEnv.metadata, "name": f"{spec.name.replace('-', '_')}_v0"}
+    return _OrderEnforcing(_AssertOutOfBounds(e))
 
 
 def make(name: str = ENV_NAME, **kwargs: Any) -> Any:

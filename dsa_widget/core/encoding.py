@@ -27,7 +27,7 @@ from typing import Any, Protocol, runtime_checkable
 
 from .errors import GameError
 
-__all__ = ["Encoding", "EncodingError", "Field", "encoding_of"]
+__all__ = ["Encoding", "EncodingError", "Field", "encoding_of", "legal_action"]
 
 
 class EncodingError(GameError):
@@ -53,10 +53,15 @@ class Encoding(Protocol):
         """How many action numbers there are (``0 .. num_actions - 1``)."""
 
     def action(self, index: int) -> Any:
-        """The action with this number (raises :class:`EncodingError` outside the range)."""
+        """The action with this number (raises :class:`EncodingError` outside the range).
+
+        A game whose action strings name something a fixed numbering leaves out (Submarine's
+        collections name their tile's space) gives a label instead; :func:`legal_action` finds
+        the action itself among a state's legal ones."""
 
     def index(self, action: Any) -> int:
-        """The number of an action (raises :class:`EncodingError` for an unknown one)."""
+        """The number of an action (raises :class:`EncodingError` for an unknown one); two
+        legal actions of one state never share a number."""
 
     @property
     def observation_size(self) -> int:
@@ -86,3 +91,19 @@ def encoding_of(state: Any) -> Encoding:
     if not isinstance(enc, Encoding):  # pragma: no cover - a game's own wiring
         raise TypeError(f"{spec.encoding} does not build an Encoding")
     return enc
+
+
+def legal_action(enc: Encoding, number: int, legal: Sequence[Any]) -> Any:
+    """The action of ``legal`` whose number is ``number``, or ``None`` if none is: how the
+    adapters turn a number into an action (``enc.action(number)`` where that is legal, else a
+    search of ``legal``, for a numbering whose :meth:`Encoding.action` gives labels).
+
+    >>> from dsa_widget.submarine.encoding import SubmarineEncoding
+    >>> legal_action(SubmarineEncoding(), 369, ("end", "collect 3.2 T03K2 card"))
+    'collect 3.2 T03K2 card'
+    """
+    a = enc.action(number)
+    if a in legal:
+        return a
+    index = enc.index
+    return next((x for x in legal if index(x) == number), None)

@@ -24,6 +24,7 @@ GAME = GameSpec(
     default_bot="greedy",
     options="dsa_widget.submarine.options:SCHEMA",
     arena="dsa_widget.submarine.bots.arena:ARENA",
+    encoding="dsa_widget.submarine.encoding:SubmarineEncoding",
     table="dsa_widget.server.session_table:SessionTable",
     presenter="dsa_widget.submarine.widget:SubmarinePresenter",
     widget="dsa_widget.submarine.widget:Submarine",
