@@ -312,7 +312,7 @@ SUBMARINE_OPTIONS = st.fixed_dictionaries(
 )
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=15, deadline=None)
 @given(st.integers(0, 10**6), st.integers(2, 5), SUBMARINE_OPTIONS)
 def test_submarine_numbers_every_legal_action_and_observes_within_zero_and_one(seed, players, options):
     """Under any rule options: each legal action has its own number, the number leads back to
@@ -323,7 +323,7 @@ def test_submarine_numbers_every_legal_action_and_observes_within_zero_and_one(s
     g = SubmarineGame(players, seed=seed, options=options)
     enc = encoding_of(g)
     rng = random.Random(seed)
-    for step in range(600):
+    for step in range(400):
         legal = g.legal_actions()
         numbers = [enc.index(a) for a in legal]
         assert len(set(numbers)) == len(legal)

@@ -42,18 +42,19 @@ the rule options) plus ``returns``: ``"score"`` (the final points, default) or `
 (``1/k`` to each of ``k`` winners, 0 to the others).  Rewards are terminal, the game general-sum.
 
 **What a seat knows.**  The *information state string* of seat ``p`` is
-``"p|<public>|<known>"``: the public history since the deal, in order (an engine chance
-outcome ``i`` as ``/i``, an action ``a`` as a space and ``a``; the deal's outcomes are left
-out), and the hidden values ``p`` knows now (Deep Sea Adventure: the banked chips' values,
-``chip=value``).  Knowledge only grows, and it is revealed at points the public history fixes,
-so the pair is ``p``'s whole observation history: the string has perfect recall, and every
-state consistent with ``p``'s knowledge has the same string.  The *information state tensor*
-is **not** of perfect recall: it is the observation tensor, then per chip whether ``p`` knows
-its value and that value, then the share of the deal done; the past enters only through the
-current position.  The *observation* tensor is ``Encoding.observe(engine.view(p))`` and the
-observation string a one-line rendering of the same view.  Observers with
-``private_info=NONE`` give the public knowledge instead (an onlooker's view);
-``ALL_PLAYERS`` is not offered.
+``"p|<public>|<known>"``: the public history since the deal, in order (an engine chance outcome
+``i`` as ``/i``, an action ``a`` as a space and ``a``; the deal's outcomes are left out; a
+config with ``public_action(number)`` gives what every seat sees of an action instead of its
+number, for a game whose actions are not all public), and the hidden values ``p`` knows now
+(Deep Sea Adventure: the banked chips' values, ``chip=value``).  Knowledge only grows, and it
+is revealed at points the public history fixes, so the pair is ``p``'s whole observation
+history: the string has perfect recall, and every state consistent with ``p``'s knowledge has
+the same string.  The *information state tensor* is **not** of perfect recall: it is the
+observation tensor, then per chip whether ``p`` knows its value and that value, then the share
+of the deal done; the past enters only through the current position.  The *observation* tensor
+is ``Encoding.observe(engine.view(p))`` and the observation string a one-line rendering of the
+same view.  Observers with ``private_info=NONE`` give the public knowledge instead (an
+onlooker's view); ``ALL_PLAYERS`` is not offered.
 
 **Resampling.**  :meth:`SpielState.resample_from_infostate` draws the unknown values from the
 player's view (:meth:`~dsa_widget.deep_sea.view.View.sample`), turns them into a deal and
@@ -373,7 +374,9 @@ class SpielState(pyspiel.State):  # type: ignore[misc]
         if choice is None:
             raise ValueError(f"action {action} ({c.cfg.encoding.action(action)!r}) is not legal here")
         e.apply_unchecked(choice)
-        c.public += f" {action}"
+        # a game whose actions are not all public says what everybody sees of one
+        hide = getattr(c.cfg, "public_action", None)
+        c.public += f" {action}" if hide is None else f" {hide(action)}"
 
     def _action_to_string(self, player: int, action: int) -> str:
         c = self._c

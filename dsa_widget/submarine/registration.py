@@ -25,6 +25,7 @@ GAME = GameSpec(
     options="dsa_widget.submarine.options:SCHEMA",
     arena="dsa_widget.submarine.bots.arena:ARENA",
     encoding="dsa_widget.submarine.encoding:SubmarineEncoding",
+    openspiel="dsa_widget.submarine.openspiel:RULES",
     table="dsa_widget.server.session_table:SessionTable",
     presenter="dsa_widget.submarine.widget:SubmarinePresenter",
     widget="dsa_widget.submarine.widget:Submarine",

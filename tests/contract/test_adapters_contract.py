@@ -149,7 +149,7 @@ def test_the_hidden_information_check_catches_an_observation_that_reads_the_trut
 @pytest.mark.parametrize("spec", ENCODED, ids=[g.name for g in ENCODED])
 def test_pettingzoo_api_and_seed_tests(spec: GameSpec) -> None:
     for players in seat_counts(spec):
-        api_test(game_env(spec.name, players=players), num_cycles=300, verbose_progress=False)
+        api_test(game_env(spec.name, players=players), num_cycles=200, verbose_progress=False)
     seed_test(lambda: game_env(spec.name, players=spec.seats[0]), num_cycles=200)
 
 
@@ -185,6 +185,13 @@ def test_a_game_without_an_encoding_is_refused() -> None:
 
 @pytest.mark.parametrize("spec", SPIEL, ids=[g.name for g in SPIEL])
 def test_openspiel_random_sim_test_with_serialisation(spec: GameSpec) -> None:
-    # the fewest seats here (a game's own tests run more seats and modes)
-    game = pyspiel.load_game(spec.openspiel_rules().short_name, {"players": spec.seats[0]})
+    # the fewest seats, and a game-length bound where the game has one (a game's own tests run
+    # more seats, modes and lengths)
+    rules = spec.openspiel_rules()
+    short = {k: v for k, v in (("turn_limit", 40), ("max_turns", 40)) if k in rules.parameters}
+    game = pyspiel.load_game(rules.short_name, {"players": spec.seats[0], **short})
     pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
+
+
+def test_every_game_with_an_encoding_has_an_openspiel_game() -> None:
+    assert [g.name for g in ENCODED] == [g.name for g in SPIEL]
