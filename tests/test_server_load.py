@@ -102,4 +102,21 @@ def test_a_slow_socket_holds_up_no_other_and_gets_every_frame_in_order():
             await asyncio.sleep(0)
         assert slow.got == fast.got  # every frame, in order, the same text
 
-    asyncio.run(scenario())
+    # on a thread of its own: a running loop in this one (the browser tests' Playwright, when the
+    # whole suite runs) would make asyncio.run refuse
+    import threading
+
+    failure: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            asyncio.run(scenario())
+        except BaseException as e:  # noqa: BLE001 - reported below
+            failure.append(e)
+
+    t = threading.Thread(target=run)
+    t.start()
+    t.join(120)
+    assert not t.is_alive(), "the scenario did not finish"
+    if failure:
+        raise failure[0]

@@ -36,6 +36,7 @@ What-if, history and hints (see :meth:`DeepSea.branch`)::
     w.show_turn(5)        # the board shows the game after turn 5 (w.show_turn(None): live)
     w.game_after(turn=5)  # that state as a Game (exactly what a record of 5 turns replays to)
     w.hints = False       # no probability overlays
+    DeepSea(g, exact_later=False)  # past the live budget, keep the estimate (no exact figure later)
     w.undo()              # outside what-if: rewinds the real game in place (dice too)
 
 Synced traits besides the platform's: ``hints`` and ``overlay`` (the numbers for state
@@ -174,8 +175,12 @@ class DeepSea(GameWidget):
         bot_seed: int | None = None,
         hot_seat: bool = False,
         game: Game | None = None,
+        exact_later: bool = True,
         **setup: Any,
     ) -> None:
+        #: past the live budget, compute the exact chance beside the kernel and show it when it
+        #: is ready (in a live kernel, with the fast extra); False keeps the estimate or float
+        self.exact_later = bool(exact_later)
         if game is not None:  # the platform's name for a board's game
             if source is not None:
                 raise TypeError("give the game once")
@@ -493,7 +498,11 @@ class DeepSea(GameWidget):
                 return
             self._overlay_ms.append(ov["ms"])
             ov["seq"] = seq
-            later = needs_exact(ov) if COMPILED and background.kernel_loop() is not None else []
+            later = (
+                needs_exact(ov)
+                if self.exact_later and COMPILED and background.kernel_loop() is not None
+                else []
+            )
             if later:
                 # past the live budget: the estimate (or float) now, the exact figure when a
                 # thread beside the kernel has computed it (issue 31, item 3)

@@ -253,7 +253,7 @@ while g.air > 18:  # every diver takes his first chip and keeps diving
         g.apply("take" if "take" in g.legal_choices() and not g.carrying[q] else "none")
     else:
         g.apply("continue" if g.step == "turn_back" else g.legal_choices()[0])
-w = DeepSea(g)
+w = DeepSea(g, exact_later=False)  # the live figure as it is (the exact one comes later otherwise)
 w"""
 
 
@@ -393,3 +393,26 @@ def test_lesson_runs_top_to_bottom(tmp_path):
     ]
     assert errors == []
     assert nb.metadata["kernelspec"]["name"] == "python3"
+
+
+def test_the_exact_figure_replaces_the_live_one_by_itself(lab, page, console):
+    """Issue 31, item 3: past the live budget the board shows the float (or the estimate) at
+    once; the exact fraction, computed beside the kernel, then replaces it, marked as such, and
+    it is home_chance()'s."""
+    nb = lab.open("later.ipynb", [CROWDED_CELL.replace("DeepSea(g, exact_later=False)", "DeepSea(g)")])
+    nb.run_all()
+    root = page.locator(".dsa-root").first
+    later = root.locator(".dsa-ov-home .dsa-ov-later[data-home='roll']")
+    expect(later).to_be_visible(timeout=120_000)
+    want = json.loads(
+        nb.execute(
+            "import json; from dsa_widget.deep_sea.analysis import home_chance\n"
+            "f = home_chance(w.game.view(w.game.current_player), choice='roll')\n"
+            "print(json.dumps([str(f.numerator), str(f.denominator)]))"
+        ).stdout
+    )
+    assert [later.get_attribute("data-num"), later.get_attribute("data-den")] == want
+    assert "computed after the estimate" in (later.get_attribute("title") or "")
+    expect(root.locator(".dsa-ov-later-note")).to_be_visible()
+    expect(root.locator(".dsa-ov-float")).to_have_count(0)
+    console.assert_no_errors()
