@@ -783,6 +783,79 @@ class StatusTracker:
     def add_trick(self, trick: Trick) -> list[tuple[int, str]]:
         """Record one completed trick; return (index into assigned, new status) for every task
         whose status changed (a DONE or FAILED status never changes again)."""
+        return self.push_trick(trick)[0]
+
+    def push_trick(self, trick: Trick) -> tuple[list[tuple[int, str]], tuple[Any, ...]]:
+        """:meth:`add_trick`, and a token that :meth:`pop_trick` takes to take the trick back
+        (a search applies and takes back tricks instead of copying the tracker)."""
+        winner = trick.winner
+        leader = trick.leader
+        token = (
+            winner,
+            leader,
+            self._played,
+            self._live,
+            self._won[winner],
+            self._pos[winner],
+            self._led[leader],
+            self._led_all,
+            self._run_seat,
+            self._run_len,
+            self._first_winner,
+            self._last_winner,
+            self._last_mask,
+            self._last_wcard,
+            self._last_card,
+            self._open,
+            self._copen,
+            self._n_done,
+            self._n_failed,
+            self._n_secured,
+            self._n_broken,
+        )
+        changed = self._add(trick)
+        return changed, token
+
+    def pop_trick(self, token: tuple[Any, ...], changed: Sequence[tuple[int, str]]) -> None:
+        """Take back the last trick: ``token`` and ``changed`` are what :meth:`push_trick` gave
+        for it (tricks are taken back last first)."""
+        (
+            winner,
+            leader,
+            self._played,
+            self._live,
+            self._won[winner],
+            self._pos[winner],
+            self._led[leader],
+            self._led_all,
+            self._run_seat,
+            self._run_len,
+            self._first_winner,
+            self._last_winner,
+            self._last_mask,
+            self._last_wcard,
+            self._last_card,
+            self._open,
+            copen,
+            self._n_done,
+            self._n_failed,
+            self._n_secured,
+            self._n_broken,
+        ) = token
+        self._tricks.pop()
+        self._r -= 1
+        self._k[winner] -= 1
+        statuses = self.statuses
+        for i, _ in changed:
+            statuses[i] = OPEN
+            self._done_at[i] = 0
+        if len(copen) != len(self._copen):
+            states = self.constraint_states
+            for j in copen:
+                states[j] = OPEN
+        self._copen = copen
+
+    def _add(self, trick: Trick) -> list[tuple[int, str]]:
         r = self._r + 1
         winner = trick.winner
         plays = trick.plays

@@ -1011,3 +1011,41 @@ def test_constraints_never_revert_and_settle_at_the_end() -> None:
             tricks[-1].plays[-1][1] == card("Y5"),
         ]
         assert [state == "secured" for state in prev] == expect
+
+
+def _slots(tr: StatusTracker) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for name in StatusTracker.__slots__:
+        v = getattr(tr, name)
+        out[name] = list(v) if isinstance(v, list) else v
+    return out
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), seats=st.sampled_from([3, 4, 5]))
+def test_property_pop_trick_takes_back_push_trick(seed: int, seats: int) -> None:
+    """The solver's incremental use of the tracker: after any prefix of a random deal, pushing
+    the next trick gives the statuses add_trick gives, and popping it restores every slot (every
+    task for every owner, and the mission constraints)."""
+    rng = random.Random(seed)
+    opts = resolve_options({})
+    table = task_table(opts)
+    captain, tricks = random_deal(rng, seats)
+    assigned = [(table[i], o) for i in range(1, 97) for o in range(seats)]
+    cons: list[dict[str, Any]] = [
+        {"kind": "lead_ban", "suits": ["G"]},
+        {"kind": "balance", "select": {"suits": ["S"]}, "max_gap": 1},
+        {"kind": "first_winner_leads"},
+        {"kind": "final_card", "card": "B3"},
+    ]
+    kw: dict[str, Any] = {"seats": seats, "tricks_total": TRICKS[seats], "captain": captain, "options": opts}
+    tr = StatusTracker(assigned, constraints=cons, **kw)
+    for t in tricks:
+        before = _slots(tr)
+        reference = tr.copy()
+        changed, token = tr.push_trick(t)
+        assert changed == reference.add_trick(t)
+        assert _slots(tr) == _slots(reference)
+        tr.pop_trick(token, changed)
+        assert _slots(tr) == before
+        tr.add_trick(t)

@@ -16,14 +16,15 @@ Rules used: follow suit R-10.2 (submarines are a suit), the winner R-10.3, Tonoj
 R-4.9 (only face-up cards are played and followed; the card under a played face-up card
 turns up after the trick — the solver knows it, since every hand is shown).  The task
 statuses after every trick are the engine's own :class:`~dsa_widget.crew.status.StatusTracker`
-(copied per trick; a branch stops at failure and the search returns at success).
+(one tracker, each trick pushed and taken back; a branch stops at failure and the search
+returns at success).
 Communication and the distress signal do not change the cards: the solver ignores them and
 plays from the current hands (a line never contains ``comm`` or ``pass``).
 
 Search: depth first over whole tricks.  Cards of one hand that are interchangeable for the
 trick winners and for every open task (adjacent in a suit among the cards still in play, same
 membership in every set an open task or constraint names) are tried once; every completed
-trick is evaluated with a copy of the tracker (and the necessary conditions below) before any
+trick is evaluated with the tracker (and the necessary conditions below) before any
 is searched: the ones that complete tasks go first, then the ones that leave the most tricks
 to spare, then the ones where a seat takes the cards its tasks want.  After a share of the
 budget the search restarts with the "room to spare" key left out, and back (the time to find
@@ -821,7 +822,7 @@ class _Search:
         number = self.done + 1
         # every trick is evaluated first: a win ends the search, and the tricks that complete
         # tasks are searched first (after them, the order of _tricks)
-        children: list[tuple[int, int, int, tuple[tuple[int, int], ...], int, StatusTracker, Any]] = []
+        children: list[tuple[int, int, int, tuple[tuple[int, int], ...], int, Trick, Any]] = []
         for i, (plays, winner) in enumerate(self._tricks(leader, prefix, rep, hungry)):
             if not allowed >> winner & 1:
                 continue  # a task fails at once
@@ -834,30 +835,35 @@ class _Search:
             if self.nodes >= self.sub_limit:
                 raise _Limit
             self.nodes += 1
-            child = tracker.copy()
-            changed = child.add_trick(Trick(number, leader, plays, winner))
-            state = child.mission_state()
-            if state == "failure":
-                continue
-            if state == "success":
-                return [plays]
-            if number >= cap:
-                continue  # (after trick T the mission is over, R-13.3: never counted as a win)
-            undo = self._apply(plays, winner, number)
-            found = self._possible(child, cap)
-            self._undo(undo, winner)
+            trick = Trick(number, leader, plays, winner)
+            changed, token = tracker.push_trick(trick)
+            try:
+                state = tracker.mission_state()
+                if state == "failure":
+                    continue
+                if state == "success":
+                    return [plays]
+                if number >= cap:
+                    continue  # (after trick T the mission is over, R-13.3: never counted as a win)
+                undo = self._apply(plays, winner, number)
+                found = self._possible(tracker, cap)
+                self._undo(undo, winner)
+            finally:
+                tracker.pop_trick(token, changed)
             if found is None:
                 continue
             children.append(
-                (-len(changed), -found[3] if self.slack_first else 0, i, plays, winner, child, found)
+                (-len(changed), -found[3] if self.slack_first else 0, i, plays, winner, trick, found)
             )
         children.sort(key=lambda x: (x[0], x[1], x[2]))
-        for _, _, _, plays, winner, child, found in children:
+        for _, _, _, plays, winner, trick, found in children:
+            changed, token = tracker.push_trick(trick)
             undo = self._apply(plays, winner, number)
             try:
-                sub = self._node(winner, child, (), cap, found)
+                sub = self._node(winner, tracker, (), cap, found)
             finally:
                 self._undo(undo, winner)
+                tracker.pop_trick(token, changed)
             if sub is not None:
                 return [plays, *sub]
         if key is not None:
