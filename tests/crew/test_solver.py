@@ -300,10 +300,12 @@ def test_random_positions_match_brute_force(players: int, left: int) -> None:
         if g is None:
             continue
         found += 1
-        sol = solve(g)
-        assert sol.exact
-        assert sol.winnable is brute(g), (players, seed)
-        check_solution(g, sol)
+        truth = brute(g)
+        for search in ("auto", "ordered", "plain"):  # the first dive, the ordered search, the plain one
+            sol = solve(g, search=search)
+            assert sol.exact
+            assert sol.winnable is truth, (players, seed, search)
+            check_solution(g, sol)
         won += bool(sol.winnable)
     assert seed < 400
 
@@ -319,6 +321,42 @@ def test_random_full_deals_lines_win_on_the_real_game() -> None:
         else:
             assert sol.winnable is None and sol.line == ()
     assert solved >= 4
+
+
+def test_first_dive_keeps_every_answer_of_the_ordered_search() -> None:
+    """R-14.1 asks whether some sequence of plays wins: the three searches are exact, so every
+    position that two of them settle gets the same answer; the first dive settles the easy
+    wins in a fraction of the ordered search's tricks, and no lost position costs it more
+    than the static necessary conditions (0 tricks) when they see it."""
+    settled = both = 0
+    fewer = 0
+    for seed in range(24):
+        g = assigned_game(4, 700 + seed, 3 + seed % 5)
+        if g.is_over:
+            continue
+        ordered = solve(g, search="ordered", node_limit=4_000)
+        auto = solve(g, node_limit=4_000)
+        plain = solve(g, search="plain", node_limit=4_000)
+        answers = {s.winnable for s in (ordered, auto, plain) if s.exact}
+        assert len(answers) <= 1, seed
+        settled += auto.exact
+        both += ordered.exact and auto.exact
+        if ordered.exact and not ordered.winnable:
+            assert ordered.nodes > 0 or auto.nodes == 0, seed
+        if auto.winnable and ordered.winnable:
+            fewer += auto.nodes < ordered.nodes
+        if auto.winnable:
+            check_solution(g, auto)
+        if plain.winnable:
+            check_solution(g, plain)
+    assert both >= 12 and fewer >= 4, (both, fewer)
+    assert settled >= both
+
+
+def test_search_must_be_known() -> None:
+    g = assigned_game(4, 701, 3)
+    with pytest.raises(CrewError):
+        solve(g, search="fast")
 
 
 def test_tonoja_covered_cards() -> None:

@@ -90,7 +90,15 @@ from ..tasks import Task, selector_mask, task_table
 if TYPE_CHECKING:
     from ..rules import CrewGame
 
-__all__ = ["DEFAULT_NODE_LIMIT", "Solution", "best_play", "solve", "trick_winner_card", "winnable_now"]
+__all__ = [
+    "DEFAULT_NODE_LIMIT",
+    "DIVE_SHARE",
+    "Solution",
+    "best_play",
+    "solve",
+    "trick_winner_card",
+    "winnable_now",
+]
 
 #: the steps :func:`solve` accepts: trick play, communication, and the distress decision (the
 #: solver plays from the current hands, as if no distress were called)
@@ -98,6 +106,9 @@ _STEPS = ("play", "communicate", "distress", "distress_vote")
 
 #: the default budget of :func:`solve`: completed tricks evaluated with the status tracker
 DEFAULT_NODE_LIMIT = 50_000
+
+#: the share of the budget the first, plain depth-first search may spend before the ordered one
+DIVE_SHARE = 0.02
 
 _SUB = 4  # suit index of the submarines
 _SUIT = tuple(suit_index(c) for c in range(NCARDS))
@@ -430,6 +441,7 @@ class _Search:
         pos: list[int],
         node_limit: int,
         lead_banned: int = 0,
+        dive: int = 0,
     ) -> None:
         self.plan = plan
         self.lead_banned = lead_banned  # option mission_lead_ban = illegal (R-14.5)
@@ -450,6 +462,7 @@ class _Search:
         self.lost: dict[tuple[Any, ...], int] = {}  # position -> the highest cap at which it is lost
         self.slack_first = True  # move order: tricks that leave the most room to spare first
         self.sub_limit = node_limit  # the budget of the current attempt (see run)
+        self.dive = dive  # the budget of the first, plain depth-first search (see run)
 
     # classes of interchangeable cards, and the position's key
     def _scan(self, blockers: int, sig: list[int]) -> tuple[list[int], tuple[int, ...]]:
@@ -777,6 +790,14 @@ class _Search:
         The search restarts with the other move order after a share of the budget (the times
         to find a win are heavy-tailed in the order); the lost positions found so far are kept,
         since a lost position is lost whatever the order."""
+        plain = self.dive >= self.node_limit  # the baseline: no necessary conditions at all
+        if self.dive and (plain or self.prefix or self._possible(tracker, self.t) is not None):
+            self.sub_limit = self.node_limit if self.dive >= self.node_limit else self.dive
+            try:
+                return self._dive(self.leader, tracker, self.prefix, list(range(NCARDS)))
+            except _Limit:
+                if plain:
+                    raise
         shares = (0.1, 0.1, 0.2, 0.2)
         for attempt in range(len(shares) + 1):
             self.slack_first = attempt % 2 == 0
@@ -792,6 +813,35 @@ class _Search:
                 if attempt == len(shares):
                     raise
         raise AssertionError("unreachable")
+
+    def _dive(
+        self, leader: int, tracker: StatusTracker, prefix: tuple[tuple[int, int], ...], ident: list[int]
+    ) -> list[tuple[tuple[int, int], ...]] | None:
+        """The plain depth-first search: every trick (no classes of cards, no table, no
+        necessary conditions) in the order of :meth:`_tricks`, searched as soon as it is
+        evaluated.  Exhaustive when the budget holds (None: lost)."""
+        number = self.done + 1
+        for plays, winner in self._tricks(leader, prefix, ident, None):
+            if self.nodes >= self.sub_limit:
+                raise _Limit
+            self.nodes += 1
+            changed, token = tracker.push_trick(Trick(number, leader, plays, winner))
+            try:
+                state = tracker.mission_state()
+                if state == "success":
+                    return [plays]
+                if state == "failure" or number >= self.t:
+                    continue
+                undo = self._apply(plays, winner, number)
+                try:
+                    sub = self._dive(winner, tracker, (), ident)
+                finally:
+                    self._undo(undo, winner)
+            finally:
+                tracker.pop_trick(token, changed)
+            if sub is not None:
+                return [plays, *sub]
+        return None
 
     def _node(
         self,
@@ -959,7 +1009,7 @@ def _position(game: CrewGame, node_limit: int) -> tuple[_Search, StatusTracker] 
     return search, tracker
 
 
-def solve(game: CrewGame, *, node_limit: int = DEFAULT_NODE_LIMIT) -> Solution:
+def solve(game: CrewGame, *, node_limit: int = DEFAULT_NODE_LIMIT, search: str = "auto") -> Solution:
     """Can the mission of ``game`` still succeed, every seat cooperating and **every hand known**?
 
     Teaching / analysis mode only: this reads the true hands (``game.hand``, Tonoja's covered
@@ -972,23 +1022,32 @@ def solve(game: CrewGame, *, node_limit: int = DEFAULT_NODE_LIMIT) -> Solution:
 
     Raises :class:`~dsa_widget.crew.errors.CrewError` in another step (assignment, predictions,
     the cards of a distress being passed).
+
+    ``search``: ``"auto"`` first spends :data:`DIVE_SHARE` of the budget on a plain
+    depth-first search (every trick in the order of the move-ordering score, no classes of
+    cards, no table, no pruning: it finds easy wins in a few dozen tricks), then runs the
+    ordered search; ``"ordered"`` runs only the ordered search, ``"plain"`` only the plain one
+    with the whole budget (the baseline of the benchmark).  Every exact answer is the same.
     """
+    if search not in ("auto", "ordered", "plain"):
+        raise CrewError(f"search is 'auto', 'ordered' or 'plain', not {search!r}")
     pos = _position(game, node_limit)
     if isinstance(pos, Solution):
         return pos
-    search, tracker = pos
+    finder, tracker = pos
+    finder.dive = {"plain": node_limit, "ordered": 0}.get(search, int(node_limit * DIVE_SHARE))
     try:
-        tricks = search.run(tracker)
+        tricks = finder.run(tracker)
     except _Limit:
-        return Solution(None, (), search.nodes, False)
+        return Solution(None, (), finder.nodes, False)
     if tricks is None:
-        return Solution(False, (), search.nodes, True)
-    skip = len(search.prefix)
+        return Solution(False, (), finder.nodes, True)
+    skip = len(finder.prefix)
     line: list[tuple[int, str]] = []
     for i, plays in enumerate(tricks):
         for seat, c in plays[skip if i == 0 else 0 :]:
             line.append((seat, "play " + _NAME[c]))
-    return Solution(True, tuple(line), search.nodes, True)
+    return Solution(True, tuple(line), finder.nodes, True)
 
 
 def winnable_now(game: CrewGame, *, node_limit: int = DEFAULT_NODE_LIMIT) -> bool | None:
