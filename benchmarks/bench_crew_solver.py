@@ -103,12 +103,17 @@ def main(argv: list[str] | None = None) -> dict[str, object]:
     ap.add_argument("--left", type=int, default=None, help="tricks left (default: the full deal)")
     ap.add_argument("--node-limit", type=int, default=DEFAULT_NODE_LIMIT)
     ap.add_argument("--seed", type=int, default=2026)
+    ap.add_argument(
+        "--no-plain", action="store_true", help="skip the plain depth-first baseline (it doubles the run)"
+    )
     args = ap.parse_args(argv)
 
     times: list[float] = []
     exact: list[bool] = []
     cpu: list[float] = []  # process time: what the solve costs on a machine that is not shared
     nodes: list[int] = []
+    plain_cpu: list[float] = []  # the plain depth-first search alone, same position, same budget
+    plain_unknown = 0
     answers = {"winnable": 0, "lost": 0, "unknown": 0}
     tasks_hist: dict[int, int] = {}
     seed = args.seed * 100_000
@@ -125,13 +130,24 @@ def main(argv: list[str] | None = None) -> dict[str, object]:
         times.append(dt)
         nodes.append(sol.nodes)
         exact.append(sol.exact)
+        plain_note = ""
+        if not args.no_plain:
+            c0 = time.process_time()
+            base = solve(g, node_limit=args.node_limit, search="plain")
+            plain_cpu.append(time.process_time() - c0)
+            plain_unknown += base.winnable is None
+            if base.exact and sol.exact and base.winnable != sol.winnable:
+                raise AssertionError(f"seed {seed}: the plain search and the solver disagree")
+            plain_note = f", plain {plain_cpu[-1] * 1000:.1f} ms CPU"
+            if cpu[-1] > 2 * plain_cpu[-1]:
+                plain_note += " (over 2x plain)"
         key = "unknown" if sol.winnable is None else "winnable" if sol.winnable else "lost"
         answers[key] += 1
         tasks_hist[len(g.tasks)] = tasks_hist.get(len(g.tasks), 0) + 1
         print(
             f"seed {seed}: {len(g.tasks)} tasks {[t.id for t in g.tasks]}, "
             f"{g.tricks_total - len(g.tricks)} tricks left: {key:8s} {sol.nodes:7d} nodes "
-            f"{dt * 1000:8.1f} ms ({cpu[-1] * 1000:.1f} ms CPU)",
+            f"{dt * 1000:8.1f} ms ({cpu[-1] * 1000:.1f} ms CPU{plain_note})",
             flush=True,
         )
     solved = [t for t, e in zip(times, exact, strict=True) if e]
@@ -156,7 +172,14 @@ def main(argv: list[str] | None = None) -> dict[str, object]:
         "nodes_p95": _pct([float(n) for n in nodes], 0.95),
         "nodes_max": max(nodes),
         "cpu_us_per_node": round(1e6 * sum(cpu) / max(1, sum(nodes)), 1),
+        "settled": len(solved),
     }
+    if plain_cpu:
+        res["plain_cpu_median_s"] = round(statistics.median(plain_cpu), 4)
+        res["plain_cpu_p95_s"] = round(_pct(plain_cpu, 0.95), 4)
+        res["plain_unknown"] = plain_unknown
+        res["over_2x_plain"] = sum(a > 2 * b for a, b in zip(cpu, plain_cpu, strict=True))
+        res["worst_vs_plain"] = round(max(a / max(b, 1e-6) for a, b in zip(cpu, plain_cpu, strict=True)), 2)
     print()
     print(
         f"{len(times)} positions ({args.seats} seats, "
@@ -171,6 +194,13 @@ def main(argv: list[str] | None = None) -> dict[str, object]:
         f"  CPU time: median {res['cpu_median_s']} s, 95th percentile {res['cpu_p95_s']} s "
         f"(load average {res['load_average']})"
     )
+    if plain_cpu:
+        print(
+            f"  plain depth-first baseline CPU: median {res['plain_cpu_median_s']} s, 95th percentile "
+            f"{res['plain_cpu_p95_s']} s, {plain_unknown} unknown; solver over 2x plain: "
+            f"{res['over_2x_plain']} positions (worst {res['worst_vs_plain']}x)"
+        )
+    print(f"  settled: {res['settled']} of {len(times)}")
     print(f"  nodes: median {res['nodes_median']}, 95th percentile {res['nodes_p95']}, ", end="")
     print(f"max {res['nodes_max']}")
     print(json.dumps(res))
