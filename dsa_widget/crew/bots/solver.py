@@ -112,6 +112,9 @@ DEFAULT_NODE_LIMIT = 50_000
 #: plain trick costs about a third of an ordered one: no classes of cards, no conditions)
 PLAIN_PACE = 3
 
+#: the plain search's tricks before the ordered search starts (see _race)
+PLAIN_START = 100
+
 #: the share of :func:`solve`'s budget the plain search may spend beside the ordered one
 PLAIN_SHARE = 0.2
 
@@ -198,7 +201,19 @@ def _finish(steps: _Steps) -> list[tuple[tuple[int, int], ...]] | None:
 def _race(ordered: _Steps, plain: _Steps | None) -> list[tuple[tuple[int, int], ...]] | None:
     """Run the ordered search and the plain one side by side (:data:`PLAIN_PACE` plain tricks
     per ordered one, about the same CPU time): the first to finish gives the answer (both are
-    exact).  The plain one stops at its budget; the ordered one's budget is the answer's."""
+    exact).  The plain one stops at its budget; the ordered one's budget is the answer's.
+    The plain one starts with :data:`PLAIN_START` tricks alone: the ordered search evaluates
+    every trick of a position before it searches any, a plain search finds an easy win in
+    fewer tricks than that."""
+    if plain is not None:
+        try:
+            for _ in range(PLAIN_START):
+                next(plain)
+        except StopIteration as stop:
+            first: list[tuple[tuple[int, int], ...]] | None = stop.value
+            return first
+        except _Limit:
+            plain = None
     while True:
         try:
             next(ordered)
@@ -502,12 +517,19 @@ class _Search:
         self.lost: dict[tuple[Any, ...], int] = {}  # position -> the highest cap at which it is lost
         self.slack_first = True  # move order: tricks that leave the most room to spare first
         self.sub_limit = node_limit  # the budget of the current attempt (see run)
+        # _scan's answers (the card lists in plan.sig_ids stay alive, so their ids are stable)
+        self._scans: dict[tuple[int, ...], tuple[list[int], tuple[int, ...]]] = {}
 
     # classes of interchangeable cards, and the position's key
     def _scan(self, blockers: int, sig: list[int]) -> tuple[list[int], tuple[int, ...]]:
         """``rep[c]``: the representative of card c's class of interchangeable cards; and the
         position's cards up to a renaming that keeps suits, the order within a suit, holders
-        and every task's sets (the key of the transposition table)."""
+        and every task's sets (the key of the transposition table).  Remembered per hands and
+        card classes: the same hands come back in many orders of the same tricks."""
+        memo = (blockers, self.hidden, id(sig), *self.hands)
+        hit = self._scans.get(memo)
+        if hit is not None:
+            return hit
         owner = [-1] * NCARDS
         live = blockers | self.hidden
         for s, h in enumerate(self.hands):
@@ -541,7 +563,9 @@ class _Search:
                 firsts = {g: c}
             else:
                 rep[c] = firsts.setdefault(g, c)
-        return rep, tuple(key)
+        found = rep, tuple(key)
+        self._scans[memo] = found
+        return found
 
     def _tricks(
         self, leader: int, prefix: tuple[tuple[int, int], ...], rep: list[int], hungry: list[bool] | None
@@ -846,6 +870,10 @@ class _Search:
                     raise
         raise AssertionError("unreachable")
 
+    def seen_lost(self, tracker: StatusTracker) -> bool:
+        """Whether the necessary conditions alone see the position lost (at a trick boundary)."""
+        return not self.prefix and self._possible(tracker, self.t) is None
+
     def run_plain(self, tracker: StatusTracker) -> _Steps:
         """The plain depth-first search, one step per completed trick evaluated."""
         self.sub_limit = self.node_limit
@@ -1089,7 +1117,11 @@ def solve(game: CrewGame, *, node_limit: int = DEFAULT_NODE_LIMIT, search: str =
             again = _position(game, share)
             assert not isinstance(again, Solution)
             plain = again[0]
-            tricks = _race(finder.run(tracker), plain.run_plain(again[1]) if share else None)
+            # (a position the necessary conditions already see lost needs no plain search)
+            seen_lost = finder.seen_lost(tracker)
+            tricks = _race(
+                finder.run(tracker), plain.run_plain(again[1]) if share and not seen_lost else None
+            )
     except _Limit:
         return Solution(None, (), finder.nodes + (plain.nodes if plain else 0), False)
     nodes = finder.nodes + (plain.nodes if plain else 0)
