@@ -21,7 +21,13 @@ returns at success).
 Communication and the distress signal do not change the cards: the solver ignores them and
 plays from the current hands (a line never contains ``comm`` or ``pass``).
 
-Search: depth first over whole tricks.  Cards of one hand that are interchangeable for the
+Two exact searches run side by side (:func:`solve`'s ``search="auto"``), and the first to
+finish answers: a plain depth-first search (every trick, ordered by what the seats' tasks
+want, searched as soon as it is evaluated; it finds an easy win in a few dozen tricks) gets a
+short head start and then two tricks for each trick of the ordered search (about two
+thirds of its CPU time), up to :data:`PLAIN_SHARE` of the budget; the ordered search settles the rest.
+
+The ordered search: depth first over whole tricks.  Cards of one hand that are interchangeable for the
 trick winners and for every open task (adjacent in a suit among the cards still in play, same
 membership in every set an open task or constraint names) are tried once; every completed
 trick is evaluated with the tracker (and the necessary conditions below) before any
@@ -45,13 +51,13 @@ remaining trick needs a seat allowed to take it.  A trick that gives a seat a ca
 capture (or a card another seat must capture), or that a seat must not take (an exact count
 reached, a trick position), is not evaluated at all.
 
-Limits: pure Python, about 50 µs of CPU per completed trick evaluated (about 40% of it the
-tracker's copy and update).  Most full 4-seat deals need a few hundred of them; some missions
+Limits: pure Python, about 20-30 µs of CPU per completed trick evaluated by the ordered search
+(about 10 µs by the plain one).  Most full 4-seat deals need a few hundred of them; some missions
 (exact counts, "as many pink as yellow", the last trick, rank sums) need tens of thousands,
 and a position may need more than the budget (:data:`DEFAULT_NODE_LIMIT`, about 2.5 s of
 CPU) to settle: then the answer is ``None``.  ``benchmarks/bench_crew_solver.py`` measures the
-distribution.  Memory: the table of lost positions grows with the nodes (a few MB at the
-default budget).
+distribution.  Memory: the table of lost positions and the remembered card classes grow with
+the nodes (a few MB at the default budget).
 
 >>> from dsa_widget.crew.rules import CrewGame
 >>> g = CrewGame(4, seed=3, tasks=[70, 4], assignment={70: 1, 4: 2})  # 70: seat 1 takes trick 1
@@ -110,10 +116,10 @@ DEFAULT_NODE_LIMIT = 50_000
 
 #: plain depth-first tricks evaluated per ordered-search trick when both run side by side (a
 #: plain trick costs about a third of an ordered one: no classes of cards, no conditions)
-PLAIN_PACE = 3
+PLAIN_PACE = 2
 
 #: the plain search's tricks before the ordered search starts (see _race)
-PLAIN_START = 100
+PLAIN_START = 200
 
 #: the share of :func:`solve`'s budget the plain search may spend beside the ordered one
 PLAIN_SHARE = 0.2
@@ -200,7 +206,7 @@ def _finish(steps: _Steps) -> list[tuple[tuple[int, int], ...]] | None:
 
 def _race(ordered: _Steps, plain: _Steps | None) -> list[tuple[tuple[int, int], ...]] | None:
     """Run the ordered search and the plain one side by side (:data:`PLAIN_PACE` plain tricks
-    per ordered one, about the same CPU time): the first to finish gives the answer (both are
+    per ordered one, about two thirds of its CPU time): the first to finish gives the answer (both are
     exact).  The plain one stops at its budget; the ordered one's budget is the answer's.
     The plain one starts with :data:`PLAIN_START` tricks alone: the ordered search evaluates
     every trick of a position before it searches any, a plain search finds an easy win in
