@@ -502,3 +502,37 @@ def test_served_through_a_session_table() -> None:
         table.bot_step()
     said = table.screen(1, seq=4)["state"]["bot_said"]
     assert said and all(t.endswith(SECRET) for t in said.values())
+
+
+@pytest.mark.parametrize(("reveal", "seed"), [("public", 11), ("owner", 12)])
+def test_the_viewers_of_one_change_share_what_they_may_all_know(reveal: str, seed: int) -> None:
+    """Issue 32, item 4: a served table builds every viewer's screen after every change.  The
+    viewers who may know the same chip values share one board, built once per change, and
+    under ``reveal="public"`` (no value is ever masked in the log) one turn log serves them
+    all (counted, not timed).  Each screen is still exactly the one a presenter of its own
+    builds for that viewer alone."""
+    n = 5
+    s = _session(n, reveal, seed, humans=tuple(range(n)))
+    p = _presenter(s)
+    viewers: list[int | None] = [None, *range(n)]
+    rng = random.Random(seed)
+    said: dict[int, str] = {}
+    changes = 0
+    while not s.game.is_over:
+        _step(s, rng, said)
+        changes += 1
+        before = p.boards_built
+        shared = [s.screen(v) for v in viewers]
+        built = p.boards_built - before
+        known = {tuple(sorted(known_values(s.game, v).items())) for v in viewers}
+        assert built == len(known)  # one board per distinct set of values shown
+        if reveal == "public":
+            assert built == 1
+        if changes % 9 == 0 and not s.game.is_over:
+            keys = ("path", "divers", "banked", "scores", "winners", "setup", "log", "log_total")
+            for v, st in zip(viewers, shared, strict=True):
+                # a presenter of its own, for this one viewer, sharing nothing
+                lone = Session(s.game.clone(), presenter=DeepSeaPresenter(), seats=s.seats)
+                alone = lone.screen(v)
+                assert {k: st[k] for k in keys} == {k: alone[k] for k in keys}
+    assert set(p._logs) == ({"all"} if reveal == "public" else set(viewers))

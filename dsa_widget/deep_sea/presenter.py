@@ -108,6 +108,24 @@ class _ViewerLog:
         """The log as it was after the first ``n_events`` events."""
         return self.log[: self.at[min(n_events, len(self.at) - 1)]]
 
+    def tail(self, n_events: int, k: int) -> tuple[list[str], int]:
+        """The last ``k`` lines of :meth:`upto` and how many lines it has (a screen's log,
+        without copying the whole log for every screen)."""
+        n = self.at[min(n_events, len(self.at) - 1)]
+        return self.log[max(0, n - k) : n], n
+
+
+class _CountingMemo(dict[Any, Any]):
+    """A memo of boards that counts the boards stored in it (built) on its presenter."""
+
+    def __init__(self, owner: DeepSeaPresenter) -> None:
+        super().__init__()
+        self._owner = owner
+
+    def __setitem__(self, key: Any, value: Any) -> None:
+        self._owner.boards_built += 1
+        super().__setitem__(key, value)
+
 
 def _frame(line: Any, i: int) -> Any:
     """Frame ``i`` of a timeline (without copying the list of frames)."""
@@ -133,11 +151,17 @@ class DeepSeaPresenter(BasePresenter):
     INTENTS: ClassVar[Mapping[str, str]] = {"roll": "roll_dice"}
 
     def __init__(self) -> None:
-        self._logs: dict[int | None, _ViewerLog] = {}
+        #: per viewer, or "all" when one log serves every viewer (see :meth:`_log_for`)
+        self._logs: dict[int | str | None, _ViewerLog] = {}
         #: what the logs were built for: the real game object, the session's generation, reveal
         self._for: tuple[Any, int, bool] | None = None
         #: the session of the last screen (the comparison's rows mask by its real game)
         self._session: ref[Session] | None = None
+        #: the boards of one state by the values shown (:func:`build_state`'s ``boards``): the
+        #: screens of one change for several viewers build each distinct board once
+        self._boards: tuple[Any, int, dict[Any, Any]] | None = None
+        #: boards built (counted: a served table's viewers who know the same share one)
+        self.boards_built = 0
 
     # ------------------------------------------------------------------ the table's rules
 
@@ -280,9 +304,16 @@ class DeepSeaPresenter(BasePresenter):
             self._logs.clear()
             self._for = key
         real = session.real.current
-        book = self._logs.get(viewer)
+        # the live game spells its events out now: the next step's frame (a copy of it)
+        # borrows them and spells out only its own, instead of the whole game's every time
+        _ = session.live.n_events
+        # every viewer reads the same log when no value is masked in it, ever (the teacher's
+        # switch, or values public by the setup's option): one log then serves them all
+        shared = session.reveal or real.setup.options.reveal == "public"
+        who: int | None | str = "all" if shared else viewer
+        book = self._logs.get(who)
         if book is None or real.n_events < book.sent or real.setup is not book.setup:
-            book = self._logs[viewer] = _ViewerLog(real, viewer, session.reveal)
+            book = self._logs[who] = _ViewerLog(real, viewer, session.reveal)
         else:
             book.catch_up(real, viewer, session.reveal, session.seq)
         return book
@@ -336,6 +367,7 @@ class DeepSeaPresenter(BasePresenter):
             log = [f"What-if from {where}: the real game is untouched."] + sentences(
                 [mask_branch_event(e, reveal) for e in state.events_since(start.n_events)], state.players
             )
+            total = len(log)
         else:
             # the real game now, or a step of its past (the history's frames and scrubbing):
             # the events of that step, and the log as it stood then
@@ -344,7 +376,7 @@ class DeepSeaPresenter(BasePresenter):
             at = next((i for i in range(len(frames) - 1, -1, -1) if frames[i] is state), len(frames) - 1)
             vis = _visible_bank_seats(state, viewer, reveal)
             new = [mask_event(e, vis) for e in state.events_since(frames[at - 1].n_events)] if at > 0 else []
-            log = book.upto(state.n_events)
+            log, total = book.tail(state.n_events, LOG_TAIL)
         st = build_state(
             state,
             seats=session.seats,
@@ -353,8 +385,9 @@ class DeepSeaPresenter(BasePresenter):
             viewer=viewer,
             new_events=new,
             log=log[-LOG_TAIL:],
-            log_total=len(log),
+            log_total=total,
             known=known,
+            boards=self._boards_of(session, state),
         )
         if mode == "real" and state is session.real.current and book.summary is not None:
             summary = dict(book.summary)
@@ -371,6 +404,14 @@ class DeepSeaPresenter(BasePresenter):
         st["bot_said"] = self.bot_said(session) if mode != "history" else {}
         st["summary"] = summary
         return st
+
+    def _boards_of(self, session: Session, state: Any) -> dict[Any, Any]:
+        """The memo of ``state``'s boards (see :attr:`_boards`): kept while the screens show
+        this very state at this state number, a new one for any other."""
+        memo = self._boards
+        if memo is None or memo[0] is not state or memo[1] != session.seq:
+            memo = self._boards = (state, session.seq, _CountingMemo(self))
+        return memo[2]
 
     def past_screen(self, session: Session, state: Any, viewer: int | None) -> dict[str, Any]:
         """A step of the history for a page with no kernel: the board with the last lines of

@@ -127,17 +127,33 @@ def setup_summary(game: Game, *, reveal_all: bool = False) -> dict[str, Any]:
     (None, True, 42)
     """
     s = game.setup
-    return {
-        "players": list(s.players),
-        "air": s.air,
-        "rounds": s.rounds,
-        "first_player": s.first_player,
-        "seed": s.seed if reveal_all else None,
-        "seeded": s.seed is not None,
-        "custom_path": is_custom_path(s.path),
-        "path_levels": "".join(str(c[0]) for c in s.path),
-        "options": s.options.to_dict(),
-    }
+    hit = _SUMMARIES.get((id(s), reveal_all))
+    if hit is None or hit[0] is not s:
+        if len(_SUMMARIES) >= 64:
+            _SUMMARIES.clear()
+        summary = {
+            "players": list(s.players),
+            "air": s.air,
+            "rounds": s.rounds,
+            "first_player": s.first_player,
+            "seed": s.seed if reveal_all else None,
+            "seeded": s.seed is not None,
+            "custom_path": is_custom_path(s.path),
+            "path_levels": "".join(str(c[0]) for c in s.path),
+            "options": s.options.to_dict(),
+        }
+        hit = _SUMMARIES[(id(s), reveal_all)] = (s, summary)
+    # a copy the caller may change (its lists and options too): the cached one stays as built
+    out = dict(hit[1])
+    out["players"] = list(out["players"])
+    out["options"] = dict(out["options"])
+    return out
+
+
+#: ``(id(setup), reveal_all)`` -> ``(setup, summary)``: a setup never changes, and every screen
+#: of a game (every viewer, every change) carries its summary; the setup is held, so its id
+#: names it while it is here (a few games at once: cleared when it grows past 64)
+_SUMMARIES: dict[tuple[int, bool], tuple[Any, dict[str, Any]]] = {}
 
 
 def is_custom_path(path: Sequence[Sequence[int]]) -> bool:
@@ -151,40 +167,9 @@ def is_custom_path(path: Sequence[Sequence[int]]) -> bool:
     ) != sorted(STANDARD_CHIPS)
 
 
-def build_state(
-    game: Game,
-    *,
-    seats: Sequence[str],
-    seq: int,
-    reveal_all: bool = False,
-    viewer: int | None = None,
-    new_events: Sequence[Mapping[str, Any]] = (),
-    log: Sequence[str] = (),
-    log_total: int | None = None,
-    paused: bool = False,
-    bot_delay: int = 600,
-    known: Mapping[int, int] | None = None,
-) -> dict[str, Any]:
-    """The synced ``state`` dict of the widget (see the module docstring).
-
-    Keys: ``v`` schema, ``seq``, ``players``, ``seats`` ("human" or a bot
-    name per seat), ``round``/``rounds``, ``air``/``start_air``, ``breath`` (what the diver to move
-    breathes as his turn starts, when he has not yet), ``step``,
-    ``current`` (seat or ``None``), ``legal``, ``must_turn_back``,
-    ``laying`` and ``sinking`` (the sink step: chips laid so far, seats still to lay),
-    ``turn`` (turns completed), ``path`` (per space: ``0`` blank, else a
-    list of chips ``[level]`` or ``[level, value]``), ``divers`` (``pos``,
-    ``up``, ``home``, ``items``), ``banked`` (chips per seat), ``scores``
-    (``None`` where unknown), ``winners``, ``over``, ``events`` (new events
-    since the previous state, for animation), ``last_dice`` (the latest roll, ``[d1, d2]``, or
-    ``None``), ``log`` (the last sentences
-    of the turn log) and ``log_total``, ``reveal_all``, ``setup``,
-    ``paused``, ``bot_delay``.  ``known`` overrides which chip values may be
-    shown (what-if branches show only what the real game lets the viewer know).
-    """
-    if known is None:
-        known = known_values(game, viewer, reveal_all)
-    v = game.view(0)
+def _board(game: Game, v: Any, known: Mapping[int, int]) -> tuple[list[Any], ...]:
+    """The board of ``game`` (its public view ``v``) showing the chip values of ``known``:
+    path, divers, banked chips, scores (``None`` where a banked value is hidden)."""
     levels = v.levels
     path: list[Any] = []
     for x in v.path[1:]:
@@ -205,6 +190,57 @@ def build_state(
     true_scores = game.scores
     for q in range(n):
         scores.append(true_scores[q] if all(c in known for c in v.banked[q]) else None)
+    return path, divers, banked, scores
+
+
+def build_state(
+    game: Game,
+    *,
+    seats: Sequence[str],
+    seq: int,
+    reveal_all: bool = False,
+    viewer: int | None = None,
+    new_events: Sequence[Mapping[str, Any]] = (),
+    log: Sequence[str] = (),
+    log_total: int | None = None,
+    paused: bool = False,
+    bot_delay: int = 600,
+    known: Mapping[int, int] | None = None,
+    boards: dict[Any, Any] | None = None,
+) -> dict[str, Any]:
+    """The synced ``state`` dict of the widget (see the module docstring).
+
+    Keys: ``v`` schema, ``seq``, ``players``, ``seats`` ("human" or a bot
+    name per seat), ``round``/``rounds``, ``air``/``start_air``, ``breath`` (what the diver to move
+    breathes as his turn starts, when he has not yet), ``step``,
+    ``current`` (seat or ``None``), ``legal``, ``must_turn_back``,
+    ``laying`` and ``sinking`` (the sink step: chips laid so far, seats still to lay),
+    ``turn`` (turns completed), ``path`` (per space: ``0`` blank, else a
+    list of chips ``[level]`` or ``[level, value]``), ``divers`` (``pos``,
+    ``up``, ``home``, ``items``), ``banked`` (chips per seat), ``scores``
+    (``None`` where unknown), ``winners``, ``over``, ``events`` (new events
+    since the previous state, for animation), ``last_dice`` (the latest roll, ``[d1, d2]``, or
+    ``None``), ``log`` (the last sentences
+    of the turn log) and ``log_total``, ``reveal_all``, ``setup``,
+    ``paused``, ``bot_delay``.  ``known`` overrides which chip values may be
+    shown (what-if branches show only what the real game lets the viewer know).
+    ``boards``: a memo of the board (path, divers, banked chips, scores) of this very ``game``
+    by the chip values shown, for the screens of several viewers of one state (a served
+    table's): viewers who may know the same values share one board, built once; the caller
+    gives a new memo for another state, and nobody changes a screen's board in place.
+    """
+    if known is None:
+        known = known_values(game, viewer, reveal_all)
+    v = game.view(0)
+    board = None
+    if boards is not None:
+        mark = tuple(sorted(known.items()))
+        board = boards.get(mark)
+    if board is None:
+        board = _board(game, v, known)
+        if boards is not None:
+            boards[mark] = board
+    path, divers, banked, scores = board
     vis = _visible_bank_seats(game, viewer, reveal_all)
     last_dice = game.last_dice
     events = [mask_event(e, vis) for e in list(new_events)[-EVENT_TAIL:]]
