@@ -16,6 +16,7 @@ from dsa_widget.submarine.bots import (
     GreedyBot,
     MonteCarloBot,
     RandomBot,
+    SearchBot,
     make_bot,
     parse_bot_spec,
     tournament,
@@ -29,17 +30,22 @@ FAST_MC = {"samples": 2, "horizon": 12}
 
 
 def _bot(name: str, seed: int) -> Any:
-    return make_bot(name, seed=seed, **(FAST_MC if name == "mc" else {}))
+    return make_bot(name, seed=seed, **(FAST_MC if name in ("mc", "search") else {}))
 
 
 def test_the_registry() -> None:
     """Unknown names and knobs: tests/contract (every game's registry)."""
-    assert BOT_NAMES == ("random", "greedy", "mc")
+    assert BOT_NAMES == ("random", "greedy", "mc", "search")
     assert isinstance(resolve_bot("mc", SubmarineGame), MonteCarloBot)
+    assert isinstance(resolve_bot("search", SubmarineGame), SearchBot)
     assert isinstance(parse_bot_spec("greedy:pay_cost=0.5"), GreedyBot)
     assert isinstance(make_bot("random", seed=1), RandomBot)
     with pytest.raises(ValueError):
         make_bot("mc", samples=0)
+    with pytest.raises(ValueError):
+        make_bot("search", horizon=0)
+    with pytest.raises(ValueError):
+        make_bot("search", prior="yes")
     with pytest.raises(ValueError):
         make_bot("greedy", pay_cost="high")
 
@@ -50,7 +56,7 @@ def test_every_bot_plays_complete_games(index: int) -> None:
     every action with the checked ``apply`` (an illegal one raises :class:`BotError`)."""
     options = _OPTIONS[index]
     for n in (2 + index % 4, 2 + (index + 2) % 4):
-        names = ["mc", "greedy", "random", "greedy", "random"][:n]
+        names = ["mc", "search", "greedy", "random", "greedy"][:n] if n > 2 else ["search", "mc"]
         if index % 2:
             names.reverse()
         g = SubmarineGame(n, seed=index * 10 + n, options=options)
@@ -86,8 +92,9 @@ def _positions() -> list[SubmarineGame]:
 
 @pytest.mark.parametrize("name", BOT_NAMES)
 def test_no_cheating(name: str) -> None:
-    """The same view gives the same action (same seed) whatever the hidden cards are: the real
-    game and a state re-dealt from the seat's view (other hands, every pile, the undealt rest)."""
+    """The same view gives the same action and the same explanation (same seed) whatever the
+    hidden cards are: the real game and a state re-dealt from the seat's view (other hands, every
+    pile, the undealt rest)."""
     rng = random.Random(3)
     hidden_differed = 0
     for g in _positions():
@@ -96,9 +103,11 @@ def test_no_cheating(name: str) -> None:
         hidden_differed += other.state_dict() != g.state_dict()
         v1, v2 = g.view(seat), other.view(seat)
         assert v1.to_dict() == v2.to_dict()
-        a1 = _bot(name, 42)(v1, g.legal_actions())
-        a2 = _bot(name, 42)(v2, other.legal_actions())
+        b1, b2 = _bot(name, 42), _bot(name, 42)
+        a1 = b1(v1, g.legal_actions())
+        a2 = b2(v2, other.legal_actions())
         assert a1 == a2 and a1 in g.legal_actions()
+        assert b1.explain() == b2.explain()  # its reasons rest on the view only, too
     assert hidden_differed > 5
 
 

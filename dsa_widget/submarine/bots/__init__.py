@@ -5,10 +5,11 @@ its seat's :class:`~dsa_widget.submarine.view.SubmarineView` (never a hidden car
 actions.  ``SubmarineGame.BOTS`` names this package, so bot names work wherever the core
 accepts a bot (:func:`~dsa_widget.core.bots.resolve_bot`, :func:`~dsa_widget.core.bots.play_bot_move`).
 
-Built-in bots (:data:`BOT_NAMES`): ``random``, ``greedy`` (rules of thumb by the scoring rules)
-and ``mc`` (determinized Monte Carlo over states drawn from its view, rolled out with the fast
-loop of :mod:`dsa_widget.submarine.fast`).  :func:`tournament` ranks them with 95% Wilson
-intervals (:mod:`dsa_widget.submarine.bots.arena`).
+Built-in bots (:data:`BOT_NAMES`): ``random``, ``greedy`` (rules of thumb by the scoring rules),
+``mc`` (determinized Monte Carlo over states drawn from its view, rolled out with the fast
+loop of :mod:`dsa_widget.submarine.fast`) and ``search`` (the same, but each rollout first
+finishes the bot's own turn by greedy's rules of thumb).  :func:`tournament` ranks them with
+95% Wilson intervals (:mod:`dsa_widget.submarine.bots.arena`).
 
 >>> from dsa_widget.submarine.rules import SubmarineGame
 >>> from dsa_widget.core.bots import resolve_bot
@@ -26,6 +27,7 @@ from .arena import ARENA, ArenaGame, tournament
 from .basic import GreedyBot, RandomBot
 from .mc import MonteCarloBot
 from .registry import BOT_NAMES, BOT_SUMMARIES, bot_class, make_bot, parse_bot_spec
+from .search import SearchBot
 
 __all__ = [
     "ARENA",
@@ -38,6 +40,7 @@ __all__ = [
     "GreedyBot",
     "MonteCarloBot",
     "RandomBot",
+    "SearchBot",
     "UnknownBotError",
     "bot_class",
     "bot_name",
