@@ -6,6 +6,8 @@
     python benchmarks/bench_bots.py --only 2p --games 1000 --search mc
     python benchmarks/bench_bots.py --only 4p --games 500
     python benchmarks/bench_bots.py --only 2p --games 600 --search ismcts
+    python benchmarks/bench_bots.py --game submarine   # Submarine: search vs greedy, vs mc, 4p
+    python benchmarks/bench_bots.py --game submarine --only 2p --games 1000 --workers 2
 
 Sections:
 
@@ -180,6 +182,84 @@ def bench_match(search: str, opponent: str, players: int, games: int, workers: i
     }
 
 
+def submarine_decision_cpu(spec: str, players: int, count: int, seed: int) -> tuple[float, float, float]:
+    """CPU ms (median, p95, max) of ``spec``'s decisions with a real choice, on positions of
+    games between greedy bots."""
+    from dsa_widget.submarine.bots import make_bot as sub_make_bot
+    from dsa_widget.submarine.bots import parse_bot_spec
+    from dsa_widget.submarine.rules import SubmarineGame
+
+    rng = random.Random(seed)
+    states: list[SubmarineGame] = []
+    while len(states) < count:
+        g = SubmarineGame(players, seed=rng.getrandbits(32))
+        greedy = sub_make_bot("greedy", seed=1)
+        while not g.is_over and len(states) < count:
+            legal = g.legal_actions()
+            if len(legal) > 1 and rng.random() < 0.2:
+                states.append(g.clone())
+            g.apply(greedy(g.view(g.to_move), legal))
+    bot = parse_bot_spec(spec)
+    cpu: list[float] = []
+    for g in states:
+        c0 = time.process_time()
+        bot(g.view(g.to_move), g.legal_actions())
+        cpu.append(time.process_time() - c0)
+    cpu.sort()
+    med, p95, top = (1000 * cpu[int(q * (len(cpu) - 1))] for q in (0.5, 0.95, 1.0))
+    return med, p95, top
+
+
+def bench_submarine(args: argparse.Namespace) -> dict:
+    """Submarine's ladder (issue 33): the search bot against greedy and against mc (2 players,
+    seats rotated) and against three greedy seats, with 95% Wilson intervals; its CPU time per
+    decision.  Targets: at least 65% and 60% of 1,000 two-player games, 55% of 500 four-player
+    games."""
+    from dsa_widget.submarine.bots import tournament as sub_tournament
+
+    search = args.search if args.search != "mc" else "search"
+    only = args.only or ["speed", "2p", "4p"]
+    out: dict = {"game": "submarine", "cpu_count": os.cpu_count()}
+
+    def match(opponent: str, players: int, games: int) -> dict:
+        print(f"== {players}p: {search} vs {players - 1} x {opponent}, {games} games ==", flush=True)
+        t0 = os.times()
+        bots = [search] + [opponent] * (players - 1)
+        r = sub_tournament(bots, games=games, seed=args.seed, workers=args.workers, progress=True)
+        t1 = os.times()
+        cpu = sum(
+            getattr(t1, k) - getattr(t0, k) for k in ("user", "system", "children_user", "children_system")
+        )
+        row = r.row(search)
+        lo, hi = row["win_ci"]
+        print(
+            f"  {search} wins {row['wins']:g} of {row['games']} ({row['win_rate']:.1%}, 95% Wilson "
+            f"{lo:.1%} - {hi:.1%}); {r.elapsed:.0f} s wall, {cpu:.0f} s CPU",
+            flush=True,
+        )
+        return {
+            "opponent": opponent,
+            "players": players,
+            "games": games,
+            "win_rate": row["win_rate"],
+            "ci": [lo, hi],
+        }
+
+    if "speed" in only:
+        for players in (2, 4):
+            med, p95, top = submarine_decision_cpu(search, players, 60, seed=players)
+            out[f"cpu_ms/{players}p"] = (med, p95, top)
+            print(
+                f"  {search} {players}p: CPU ms a decision median {med:.0f}, p95 {p95:.0f}, max {top:.0f}",
+                flush=True,
+            )
+    if "2p" in only:
+        out["2p"] = [match(opp, 2, args.games or 1000) for opp in ("greedy", "mc")]
+    if "4p" in only:
+        out["4p"] = match("greedy", 4, args.games or 500)
+    return out
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--only", choices=["speed", "rank", "2p", "4p"], action="append")
@@ -190,9 +270,16 @@ def main() -> None:
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--seed", type=int, default=2026)
     ap.add_argument("--json", help="also write the figures to this JSON file")
+    ap.add_argument("--game", choices=["deep_sea", "submarine"], default="deep_sea")
     args = ap.parse_args()
+    if args.game == "submarine":
+        out = bench_submarine(args)
+        if args.json:
+            with open(args.json, "w") as f:
+                json.dump(out, f, indent=1, default=str)
+        return
     only = args.only or ["speed", "rank", "2p", "4p"]
-    out: dict = {"cpu_count": os.cpu_count()}
+    out = {"cpu_count": os.cpu_count()}
     if "speed" in only:
         out["speed"] = bench_speed(args.workers)
     if "rank" in only:
