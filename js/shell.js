@@ -517,13 +517,21 @@ export function mountShell({ model, el }, game) {
     const labels = st.history?.labels || [];
     const first = st.history?.first || 0;
     const upto = st.mode === "history" ? Math.max(0, (st.history.at ?? 0) - first) : labels.length;
-    const told = game.log === false ? [] : labels.slice(0, upto).slice(-LOG_LINES);
+    // a step whose label is empty is told by the next one (Pig's roll, told with its die)
+    const told =
+      game.log === false
+        ? []
+        : labels
+            .slice(0, upto)
+            .map((t, i) => [first + i + 1, t])
+            .filter(([, t]) => t)
+            .slice(-LOG_LINES);
     if (told.length) {
       parts.push(
         h(
           "ol",
-          { class: "dsa-log dsa-shell-log", "aria-label": "What happened", start: first + upto - told.length + 1 },
-          told.map((t) => h("li", { text: t })),
+          { class: "dsa-log dsa-shell-log", "aria-label": "What happened" },
+          told.map(([n, t]) => h("li", { value: n, text: t })),
         ),
       );
     }

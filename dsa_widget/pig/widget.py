@@ -4,8 +4,8 @@ front end's shell come from the platform; this module is only Pig's screen and w
 >>> w = Pig(players=["You", "Bot"], seats={1: "hold_at_20"}, goal=20, seed=1)
 >>> w.state["goal"], w.state["legal"]
 (20, ['roll'])
->>> w.apply("roll"); w.state["history"]["labels"][-1].startswith("You rolled")
-True
+>>> w.apply("roll"); w.state["history"]["labels"][-2:][0], w.state["history"]["labels"][-1][:10]
+('', 'You rolled')
 """
 
 from __future__ import annotations
@@ -46,13 +46,16 @@ class PigPresenter(BasePresenter):
         return moves[-1] if moves and isinstance(moves[-1], int) else None
 
     def label(self, before: Any, after: Any, seat: int | None, action: Any, viewer: int | None) -> str:
+        """One line per roll: the die's step says what was rolled and the choice to roll says
+        nothing (``""``: the log leaves it out); the past tense serves every seat, "You" too."""
         name = before.players[before.current_player if seat is None else seat]
         if action == "hold":
             return f"{name} held {before.view(None).turn_total}: {after.scores[seat]} banked"
         if action is None:
             face = after.view(None).moves[-1] if after.current_player == before.current_player else 1
-            return f"{name} rolled a 1 and lost the turn" if face == 1 else f"{name} rolled a {face}"
-        return f"{name} rolls"
+            rolled = f"{name} rolled a {face}"
+            return f"{rolled} and lost the turn" if face == 1 else rolled
+        return ""
 
 
 class Pig(GameWidget):
