@@ -21,6 +21,7 @@ from dsa_widget.deep_sea.bots import (
     play_bot_move,
     play_until,
 )
+from dsa_widget.deep_sea.bots.heuristics import choice_words
 
 # Search bots kept cheap in tests.
 CHEAP = {"mc": {"playouts": 3}, "ismcts": {"playouts": 12}}
@@ -213,7 +214,7 @@ def test_explanations():
         bot = cheap_bot(name)
         choice = bot(g.view(0), g.legal_choices())
         e = bot.last_explanation
-        assert e["choice"] == choice and repr(choice) in bot.explain()
+        assert e["choice"] == choice and choice_words(choice) in bot.explain()
     mc = make_bot("mc", seed=1, playouts=6)
     mc(g.view(0), g.legal_choices())
     e = mc.last_explanation

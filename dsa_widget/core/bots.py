@@ -170,17 +170,24 @@ class Bot:
         self.last_explanation = why
         return choice
 
+    def choice_words(self, choice: Any) -> str:
+        """``choice`` as a player would say it in :meth:`explain` (a game's bots say their
+        choices in words; the default is the choice's code)."""
+        return repr(choice)
+
     def explain(self) -> str:
         """Why the last choice was made, in words (``''`` before the first one)."""
         e = self.last_explanation
         if not e:
             return ""
-        lines = [f"{self.name}: {e['choice']!r}" + (f" — {e['reason']}" if e.get("reason") else "")]
+        said = self.choice_words
+        lines = [f"{self.name}: {said(e['choice'])}" + (f" — {e['reason']}" if e.get("reason") else "")]
         values = e.get("values")
         if values:
             p_home = e.get("p_home", {})
             visits = e.get("visits", {})
             own = e.get("self_rollout", {})  # the own policy that valued each choice best
+            width = max(len(said(c)) for c in values)
             for c, v in sorted(values.items(), key=lambda kv: -kv[1]):
                 extra = []
                 if c in p_home:
@@ -189,7 +196,9 @@ class Bot:
                     extra.append(f"{visits[c]} visits")
                 if c in own:
                     extra.append(f"own moves by {own[c]}")
-                lines.append(f"  {c:<9} value {v:.3f}" + (f" ({', '.join(extra)})" if extra else ""))
+                lines.append(
+                    f"  {said(c):<{width}} value {v:.3f}" + (f" ({', '.join(extra)})" if extra else "")
+                )
         return "\n".join(lines)
 
     def __repr__(self) -> str:

@@ -13,7 +13,7 @@ legal choices.  Bots are never asked to roll: the runner rolls the dice.
 >>> play_bot_move(g, bots[0])                # Ann decides at the search step
 'none'
 >>> bots[0].explain()
-"baseline: 'none' — dive on without taking"
+'baseline: do nothing — dive on without taking'
 >>> _ = play_until(g, bots, until="game")
 >>> g.is_over
 True

@@ -76,6 +76,42 @@ def air_needed(s: PublicState, p: int, k: int, d: int | None = None) -> float:
     return d / sp * (k + _others_load(s, p))
 
 
+_CHOICE_WORDS = {
+    "roll": "roll the dice",
+    "back": "turn back",
+    "continue": "keep diving",
+    "take": "take the chips here",
+    "none": "do nothing",
+    LAY_ALL: "lay the chips in the order picked up",
+}
+
+
+def choice_words(choice: str) -> str:
+    """A Deep Sea Adventure choice as a player says it (the bots' explanations use it).
+
+    >>> choice_words("none"), choice_words("drop 1"), choice_words("lay 0")
+    ('do nothing', 'put down carried item 2', 'lay carried item 1 next')
+    """
+    if choice in _CHOICE_WORDS:
+        return _CHOICE_WORDS[choice]
+    verb, _, index = choice.partition(" ")
+    if index.isdigit() and verb in ("drop", "lay"):
+        item = f"carried item {int(index) + 1}"
+        return f"put down {item}" if verb == "drop" else f"lay {item} next"
+    return repr(choice)
+
+
+def _items(k: int) -> str:
+    return f"{k} item" + ("" if k == 1 else "s")
+
+
+class WordsBot(Bot):
+    """A Deep Sea bot: its explanations say its choices in words (:func:`choice_words`)."""
+
+    def choice_words(self, choice: Any) -> str:
+        return choice_words(choice) if isinstance(choice, str) else repr(choice)
+
+
 def _item_weight(s: PublicState, item: tuple[int, ...]) -> int:
     return sum(s.levels[c] for c in item)
 
@@ -168,9 +204,11 @@ class AirAwarePolicy(Policy):
         if legal[0] == "back":
             # air is counted before this turn's breath
             need = air_needed(s, p, k, d) + k
-            if k >= self.carry or need + self.margin >= air:
+            if k >= self.carry:
+                return "back", (f"carrying {_items(k)}, my most: turn back" if explain else None)
+            if need + self.margin >= air:
                 return "back", (
-                    f"air {air}, need ≈{need:.1f} to get home with {k} item(s): turn back"
+                    f"air {air}, ≈{need:.1f} needed to get home with {_items(k)}: turn back"
                     if explain
                     else None
                 )
@@ -188,7 +226,7 @@ class AirAwarePolicy(Policy):
                 return "none", (f"level {lvl} too shallow to slow down for" if explain else None)
             need = air_needed(s, p, k + 1, d)
             if need + self.margin < air:
-                return "take", (f"air {air} > ≈{need:.1f} needed with {k + 1} items" if explain else None)
+                return "take", (f"air {air} > ≈{need:.1f} needed with {_items(k + 1)}" if explain else None)
             return "none", (f"taking it would need ≈{need:.1f} air of {air}" if explain else None)
         # on a blank carrying items: put down the lightest one if we cannot make it home
         if s.heading_up[p] and k > 0:
@@ -223,17 +261,23 @@ class BaselinePolicy(Policy):
         pos = s.positions[p]
         if legal[1] == "take":
             if not s.heading_up[p]:
-                if k == 0 and (air < self.air_start or pos > self.middle * (len(s.spaces) - 1)):
-                    return "take", (
-                        f"air {air} < {self.air_start} or past the middle: take one" if explain else None
-                    )
+                if k == 0 and air < self.air_start:
+                    return "take", (f"air {air} < {self.air_start}: take one" if explain else None)
+                if k == 0 and pos > self.middle * (len(s.spaces) - 1):
+                    return "take", ("past the middle of the path: take one" if explain else None)
                 return "none", ("dive on without taking" if explain else None)
             d = distance_home(s, p)
-            if k < self.carry and air > self.up_factor * d:
+            if k >= self.carry:
+                return "none", (f"already carrying {_items(k)}, my most" if explain else None)
+            if air > self.up_factor * d:
                 return "take", (
-                    f"air {air} > {self.up_factor:g} × distance {d}: one more" if explain else None
+                    f"air {air} > {self.up_factor:g} × distance home {d}: one more" if explain else None
                 )
-            return "none", ("not safe to take more" if explain else None)
+            return "none", (
+                f"air {air} ≤ {self.up_factor:g} × distance home {d}: not safe to take more"
+                if explain
+                else None
+            )
         if k and air < distance_home(s, p):
             i = _lightest(s, carry)
             return f"drop {i}", (f"air {air} < distance home: drop an item" if explain else None)
@@ -265,26 +309,36 @@ class PlannerPolicy(Policy):
         if legal[1] == "take":
             need = air_needed(s, p, k + 1, d)
             if not s.heading_up[p]:
-                if k == 0 and (air - need < self.slack or pos > self.middle * (len(s.spaces) - 1)):
+                if k == 0 and air - need < self.slack:
                     return "take", (
                         f"air {air} nears ≈{need:.1f} needed to get back with it: take it"
                         if explain
                         else None
                     )
-                return "none", (f"air {air} ≫ ≈{need:.1f} needed: dive on" if explain else None)
-            if k < self.carry and air - need > self.up_slack:
+                if k == 0 and pos > self.middle * (len(s.spaces) - 1):
+                    return "take", ("past the middle of the path: take it" if explain else None)
+                if k:
+                    return "none", (f"carrying {_items(k)} on the way down: dive on" if explain else None)
+                return "none", (
+                    f"air {air} leaves ≥{self.slack:g} over ≈{need:.1f} needed: dive on" if explain else None
+                )
+            if k >= self.carry:
+                return "none", (f"already carrying {_items(k)}, my most" if explain else None)
+            if air - need > self.up_slack:
                 return "take", (f"air {air} > ≈{need:.1f} needed with one more" if explain else None)
-            return "none", (f"≈{need:.1f} air needed with one more of {air}: no" if explain else None)
+            return "none", (f"≈{need:.1f} air needed with one more, of {air}: too close" if explain else None)
         if k and air < air_needed(s, p, k, d):
             i = _lightest(s, carry)
-            return f"drop {i}", (f"air {air} too short for {k} items: drop the lightest" if explain else None)
+            return f"drop {i}", (
+                f"air {air} too short for {_items(k)}: drop the lightest" if explain else None
+            )
         return "none", ("keep what I carry" if explain else None)
 
 
 # ---------------------------------------------------------------------- bots
 
 
-class RandomBot(Bot):
+class RandomBot(WordsBot):
     """Random-legal: picks any legal choice with equal chance.  A yardstick,
     not an opponent.
 
@@ -302,7 +356,7 @@ class RandomBot(Bot):
         return c, {"reason": f"picked at random among {len(legal)}"}
 
 
-class HeuristicBot(Bot):
+class HeuristicBot(WordsBot):
     """A bot that follows a fixed rule of thumb (see the subclasses)."""
 
     def _policy(self) -> Policy:
