@@ -60,6 +60,7 @@ class SubmarinePresenter(BasePresenter):
         """The screen's words, from the view ``v`` (public facts and the seat's own hand only)."""
         out: dict[str, Any] = {
             "prompt": words.prompt(v),
+            "turn": words.turn_words(v),
             # one entry per legal action, in the same order (the action itself is not repeated:
             # an exchange names a card of the own hand, which stays in ``legal`` alone)
             "legal": [words.action_words(a, v) for a in v.get("legal") or []],

@@ -33,6 +33,7 @@ __all__ = [
     "prompt",
     "space_words",
     "tile_words",
+    "turn_words",
 ]
 
 #: the colours' names (js/submarine/tiles.js draws the same names with a letter and a symbol)
@@ -196,6 +197,19 @@ def action_words(action: str, v: Mapping[str, Any]) -> dict[str, str]:
 
 def _to_place(v: Mapping[str, Any]) -> int:
     return sum(b is None for bs in v["bathyscaphes"] for b in bs)
+
+
+def turn_words(v: Mapping[str, Any]) -> str:
+    """The turn under way as a player counts it: the placement of the bathyscaphes is not a
+    turn of play (the prompt says how many are still to place), so the first turn of play is
+    turn 1; ``""`` while placing and at the end.
+
+    >>> turn_words({"phase": "place", "play_turns": 0}), turn_words({"phase": "sail", "play_turns": 0})
+    ('', 'turn 1')
+    """
+    if v.get("result") or v["phase"] == "place":
+        return ""
+    return f"turn {int(v['play_turns']) + 1}"
 
 
 def prompt(v: Mapping[str, Any]) -> str:

@@ -19,7 +19,8 @@ const ON_BOARD = (a) => a.startsWith("place ") || a.startsWith("sail ");
 
 export function statusText(st) {
   if (st.over) return st.words?.ending || "Game over.";
-  const turn = st.turn_number ? ` (turn ${st.turn_number})` : "";
+  // the turn as a player counts it (the placement is not a turn of play): Python's words
+  const turn = st.words?.turn ? ` (${st.words.turn})` : "";
   return `${st.words?.prompt || ""}${turn}`;
 }
 

@@ -44,8 +44,15 @@ test("every action's words are the screen's, by position", () => {
 });
 
 test("the status is the prompt while playing and the ending at the end", () => {
-  const playing = { over: false, turn_number: 4, words: { prompt: "Your turn: move your submarine to the right." } };
+  // the turn is Python's count of turns of play (turn_number also counts the placements)
+  const playing = {
+    over: false,
+    turn_number: 19,
+    words: { prompt: "Your turn: move your submarine to the right.", turn: "turn 4" },
+  };
   assert.equal(statusText(playing), "Your turn: move your submarine to the right. (turn 4)");
+  const placing = { over: false, turn_number: 3, words: { prompt: "Your turn: place a bathyscaphe.", turn: "" } };
+  assert.equal(statusText(placing), "Your turn: place a bathyscaphe.");
   const st = {
     over: true,
     words: { ending: "Game over: column 2 ran out of treasure. Bob won with 5 treasure types." },

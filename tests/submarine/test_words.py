@@ -223,3 +223,18 @@ def test_the_board_names_colours_as_the_words_do() -> None:
     js = (Path(__file__).resolve().parents[2] / "js" / "submarine" / "tiles.js").read_text()
     for code, name in COLOUR_NAMES.items():
         assert re.search(rf'{code}: \{{ name: "{name}"', js), (code, name)
+
+
+def test_the_first_turn_of_play_is_turn_1_whatever_the_placement_took() -> None:
+    """Three players place 15 bathyscaphes first (SUBMARINE.md §4.8); the status counted those
+    placements and said "(turn 15)" at the first real move.  Placing is not numbered; the first
+    sail is turn 1, the next seat's turn 2."""
+    w = Submarine(players=["Ann", "Bob", "Cid"], seed=1, options={"start_player": 0})
+    assert w.state["words"]["turn"] == ""
+    while w.state["phase"] == "place":
+        w.apply(w.state["legal"][0])
+    assert w.state["words"]["turn"] == "turn 1"
+    first = w.state["active"]
+    while w.state["active"] == first and not w.state["result"]:
+        w.apply(w.state["legal"][-1])
+    assert w.state["words"]["turn"] == "turn 2"
