@@ -2,6 +2,7 @@
 // of each column with their tiles and bathyscaphes. Legal actions that name a column or a
 // space are buttons in place (data-choice), highlighted.
 import { h } from "../dom.js";
+import { letter } from "../model.js";
 import { describe } from "./controls.js";
 import { COLOURS, parseTile, tileLabel, tileWords } from "./tiles.js";
 
@@ -19,8 +20,16 @@ function tileEl(name) {
   );
 }
 
-function seatMark(_st, q) {
-  return `${q + 1}`;
+/** A seat's mark on the board: its letter, as Deep Sea's divers carry theirs (A, B, C...; a
+ * number would clash with names such as "Bot 1"); the legend and the players' panels name it. */
+export function seatMark(q) {
+  return letter(q);
+}
+
+/** The legend: each letter with its player's name, then how the board draws things. */
+export function legendText(players) {
+  const who = players.map((name, q) => `${seatMark(q)} ${name}`).join(" · ");
+  return `Players: ${who}. sub A: A's submarine · ◒A×2: two bathyscaphes of A · 7 G■: the green treasure 7 · S with a dashed rim: a shell (a joker)`;
 }
 
 /** Legal actions that name column c: place c, sail c. */
@@ -63,7 +72,7 @@ export function drawBoard(st, { act, canAct }) {
                 title: `${players[q]}'s submarine`,
                 "aria-label": `${players[q]}'s submarine`,
               },
-              `sub ${seatMark(st, q)}`,
+              `sub ${seatMark(q)}`,
             ),
           ),
         ),
@@ -119,7 +128,7 @@ export function drawBoard(st, { act, canAct }) {
                   title: `${players[q]}: ${n} bathyscaphe${n > 1 ? "s" : ""}`,
                   "aria-label": `${players[q]}: ${n} bathyscaphe${n > 1 ? "s" : ""}`,
                 },
-                `◒${seatMark(st, q)}${n > 1 ? `×${n}` : ""}`,
+                `◒${seatMark(q)}${n > 1 ? `×${n}` : ""}`,
               ),
             ),
           ),
@@ -137,7 +146,7 @@ export function drawBoard(st, { act, canAct }) {
     jokers.length ? h("div", { class: "sub-jokers" }, "Spent jokers on the board: ", jokers.map(tileEl)) : null,
     h("p", {
       class: "sub-hint sub-legend",
-      text: "sub 1: player 1's submarine · ◒1×2: two bathyscaphes of player 1 · 7 G■: the green treasure 7 · S with a dashed rim: a shell (a joker)",
+      text: legendText(players),
     }),
   );
 }

@@ -1,7 +1,7 @@
 // Every player: kind, ship, hand and pile counts only (never cards), held jokers, and the
 // collection board of 12 slots.
 import { h } from "../dom.js";
-import { tileEl } from "./board.js";
+import { seatMark, tileEl } from "./board.js";
 
 function where(pos) {
   if (pos === "start" || pos === "end") return `the ${pos}`;
@@ -34,7 +34,7 @@ export function drawPlayers(st) {
           "data-seat": q,
           "aria-label": `${name}`,
         },
-        h("h3", { class: "sub-h" }, `${q + 1}. ${name} (${kind})${mark.length ? ` — ${mark.join(", ")}` : ""}`),
+        h("h3", { class: "sub-h" }, `${seatMark(q)} · ${name} (${kind})${mark.length ? ` — ${mark.join(", ")}` : ""}`),
         h(
           "p",
           { class: "sub-counts" },

@@ -233,6 +233,24 @@ AT_STEP = (
     "w"
 )
 
+#: every word of a button's text that the browser broke across two lines ("Pla / ce")
+WORD_BREAK_JS = """(root) => {
+  const broken = [];
+  for (const b of root.querySelectorAll('button.sub-act')) {
+    const walk = document.createTreeWalker(b, NodeFilter.SHOW_TEXT);
+    for (let n = walk.nextNode(); n; n = walk.nextNode()) {
+      for (const m of n.data.matchAll(/\\S+/g)) {
+        const r = document.createRange();
+        r.setStart(n, m.index);
+        r.setEnd(n, m.index + m[0].length);
+        const tops = new Set([...r.getClientRects()].map((x) => Math.round(x.top)));
+        if (tops.size > 1) broken.push(m[0]);
+      }
+    }
+  }
+  return broken;
+}"""
+
 #: every action button whose content is wider than the button, or sticks out of the board
 OVERFLOW_JS = """(root) => {
   const edge = root.getBoundingClientRect().right;
@@ -242,7 +260,7 @@ OVERFLOW_JS = """(root) => {
 }"""
 
 
-@pytest.mark.parametrize("steps,what", [(10, "sail"), (278, "move"), (338, "collect")])
+@pytest.mark.parametrize("steps,what", [(0, "place"), (10, "sail"), (278, "move"), (338, "collect")])
 def test_at_700_px_the_actions_are_words_inside_their_buttons(lab, page, console, tmp_path, steps, what):
     page.set_viewport_size({"width": 700, "height": 900})
     nb = lab.open(f"submarine_700_{what}.ipynb", [AT_STEP.format(n=steps)])
@@ -259,7 +277,10 @@ def test_at_700_px_the_actions_are_words_inside_their_buttons(lab, page, console
     shown += [b.get_attribute("aria-label") or "" for b in buttons.all()]
     for text in shown:
         assert text.strip() and not CODE.search(text), text
-    if what == "sail":  # the targets on the surface lane, each in words for a screen reader
+    if what == "place":  # each column's target on the surface lane, its one word whole
+        expect(root.locator('button[data-choice="place 1"]')).to_have_text("Place")
+        assert root.locator('button[data-action="place"]').count() == 6
+    elif what == "sail":  # the targets on the surface lane, each in words for a screen reader
         expect(root.locator('button[data-choice="sail 4"]')).to_have_attribute(
             "aria-label", "Move your submarine from the start to column 4"
         )
@@ -279,14 +300,20 @@ def test_at_700_px_the_actions_are_words_inside_their_buttons(lab, page, console
             "Collect the red treasure 10 at column 4, depth 3, paying a red card, "
             "and 2 cards from your pile (2 to Bot)",
         )
-    # nothing overflows: each button's content fits it, and the table fits the cell
+    # nothing overflows: each button's content fits it, and the table fits the cell; a button's
+    # words wrap between words, never inside one (issue 29: "Pla / ce" at 700 px)
     assert root.evaluate(OVERFLOW_JS) == []
+    assert root.evaluate(WORD_BREAK_JS) == []
     assert root.evaluate("r => r.scrollWidth - r.clientWidth") <= 1
     root.screenshot(path=str(tmp_path / f"submarine-700-{what}.png"))
     print(f"\n[submarine e2e] screenshot: {tmp_path / f'submarine-700-{what}.png'}")
     # the collection row says what it is, and a key under the sea says what its marks mean
     expect(root.locator(".sub-slots-title").first).to_contain_text("Collection: ")
-    expect(root.locator(".sub-legend")).to_contain_text("two bathyscaphes of player 1")
+    # each seat's letter on the board, named in the legend and on its panel (not numbers, which
+    # clash with names such as "Bot 1")
+    expect(root.locator(".sub-legend")).to_contain_text("Players: A You · B Bot.")
+    expect(root.locator(".sub-legend")).to_contain_text("two bathyscaphes of A")
+    expect(root.locator(".sub-player h3").nth(1)).to_contain_text("B · Bot")
     # the rules primer: folded, one click away, and it stays open across a move
     primer = root.locator("details.sub-primer")
     expect(primer).not_to_have_attribute("open", "")
@@ -297,8 +324,10 @@ def test_at_700_px_the_actions_are_words_inside_their_buttons(lab, page, console
     buttons.first.click()
     page.wait_for_function(MOVED_JS, arg=[root.element_handle(), seq], timeout=60_000)
     expect(root.locator("details.sub-primer")).to_have_attribute("open", "")
-    line = root.locator(".dsa-log li").last.inner_text()
-    assert line.startswith(("You ", "Your ")) and not CODE.search(line), line
+    # the own move in words (in the placement the quick bot may already have placed after it)
+    lines = root.locator(".dsa-log li").all_inner_texts()[-2:]
+    assert any(t.startswith(("You ", "Your ")) for t in lines), lines
+    assert not any(CODE.search(t) for t in lines), lines
     console.assert_no_errors()
 
 
