@@ -154,7 +154,13 @@ def ending_words(st: Mapping[str, Any]) -> str | None:
     else:
         why = cause.replace("_", " ") or "the attempt is over"
     left = total - trick if trick and total else 0
-    rest_words = f" The other {left} trick{'s are' if left != 1 else ' is'} not played." if left > 0 else ""
+    rest_words = (
+        " The last trick is not played."
+        if left == 1
+        else f" The other {left} tricks are not played."
+        if left
+        else ""
+    )
     return f"{head}{at}: {why}.{rest_words}"
 
 

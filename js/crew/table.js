@@ -85,7 +85,7 @@ export function drawTable(state, opts = {}) {
     }
     li.append(head);
     const facts = [
-      `${state.hand_counts?.[q] ?? "?"} cards`,
+      `${state.hand_counts?.[q] ?? "?"} card${state.hand_counts?.[q] === 1 ? "" : "s"}`,
       `${state.tricks_won?.[q] ?? 0} trick${state.tricks_won?.[q] === 1 ? "" : "s"} won`,
     ];
     const tok = state.tokens?.[q];

@@ -161,7 +161,7 @@ def test_the_ending_words_for_a_success_a_timeout_and_a_deadlock():
     late = {**ok, "outcome": {"result": "failure", "trick": 9, "cause": "timeout"}}
     assert (
         ending_words(late)
-        == "Mission failed at trick 9 of 10: the clock ran out. The other 1 trick is not played."
+        == "Mission failed at trick 9 of 10: the clock ran out. The last trick is not played."
     )
     dead = {**ok, "outcome": {"result": "failure", "trick": 0, "cause": "captain_comparison_deadlock"}}
     assert ending_words(dead) == "Mission failed before the first trick: captain comparison deadlock."

@@ -125,6 +125,14 @@ def test_a_short_path_and_an_early_end(lab, page, console):
         " return h.top >= s.top && h.bottom <= s.bottom + 0.5; }"
     )
     assert inside, "the submarine is clipped by a 4-space board"
+    # the dice row is kept from the start: the first roll does not push the board down
+    top = "r => r.querySelector('.dsa-board').getBoundingClientRect().top"
+    before = root.evaluate(top)
+    seq = root.get_attribute("data-seq")
+    nb.execute("w.roll((1, 2))")
+    expect(root).not_to_have_attribute("data-seq", seq)
+    expect(root.locator(".dsa-dice")).to_be_visible()
+    assert abs(root.evaluate(top) - before) <= 1, (before, root.evaluate(top))
     # a one-chip path: Ann takes it and comes home; the path is empty, the game ends early
     nb.execute(
         "w2 = DeepSea(players=['Ann', 'Bob'], path=[[1, 2]], seed=1)\n"
