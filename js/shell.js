@@ -485,7 +485,14 @@ export function mountShell({ model, el }, game) {
     const header = h(
       "div",
       { class: "dsa-header" },
-      h("span", { class: "dsa-status", role: "status", "aria-live": "polite", text: status }),
+      // the outcome is told once, in the banner under the board (where Play again is): the
+      // header then only says the game is over
+      h("span", {
+        class: "dsa-status",
+        role: "status",
+        "aria-live": "polite",
+        text: st.over && game.banner !== false && st.mode === "real" ? "Game over" : status,
+      }),
       keys.badge,
     );
     const words = err.message || said;
