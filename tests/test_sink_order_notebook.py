@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
+from typing import Any
 
 import pytest
 from helpers import run_notebook
@@ -18,8 +19,13 @@ pytestmark = pytest.mark.slow
 LESSON = Path(__file__).resolve().parent.parent / "examples" / "sink-order.ipynb"
 
 
-def test_the_lesson_runs_and_checks_what_it_says() -> None:
-    nb, text = run_notebook(LESSON)
+@pytest.fixture(scope="module")
+def lesson() -> tuple[Any, str]:
+    return run_notebook(LESSON)
+
+
+def test_the_lesson_runs_and_checks_what_it_says(lesson: tuple[Any, str]) -> None:
+    nb, text = lesson
     md = [c.source for c in nb.cells if c.cell_type == "markdown"]
     assert "### Learning goals" in md[0]
     key_at = [i for i, m in enumerate(md) if "## Teacher's key" in m]
@@ -47,3 +53,16 @@ def test_the_lesson_runs_and_checks_what_it_says() -> None:
             if html.lstrip().startswith("<svg"):
                 svgs.append(ET.fromstring(html))
     assert len(svgs) == 1 and len(svgs[0].findall("{http://www.w3.org/2000/svg}rect")) == 8
+
+
+def test_the_lesson_says_what_each_figure_is(lesson: tuple[Any, str]) -> None:
+    """Issue 29 (a reviewer's reading): 18.04 is a lone diver's expected score, not what the stack
+    of levels 2, 3, 4 holds (26.50, as the key says); and 4/3 for level 1 comes from the made-up
+    path's own chip values (the standard pool would give 10/7), which the text states."""
+    nb, text = lesson
+    md = "\n".join(c.source for c in nb.cells if c.cell_type == "markdown")
+    assert "holds less than if Ann had kept levels 2, 3 and 4 together (18.04)" not in md
+    assert "holds only 14.83 points, against 26.50 if Ann had kept\nlevels 2, 3 and 4 together" in md
+    assert "a lone diver expects 18.04" in md and "richest stack (26.50 points)" in md
+    assert "its level-1 chips are worth 0, 1, 2 and 3" in md and "chip 13" in md
+    assert "26.50 and 14.83 in the stacks above levels 1 and 4" in text
