@@ -86,6 +86,21 @@ def test_communication_and_voids_change_the_chances(lesson):
     assert di[6] == "1" and di[5] != "1"
 
 
+def test_the_chance_tables_are_aligned_columns(lesson):
+    """Issue 29: the tables ran their columns together ("0 ( 0.0%)34155/103676"); every row of
+    each table now has the header's width, and its columns are at least two spaces apart."""
+    _, text, _ = lesson
+    lines = text.splitlines()
+    for head in ("exact chances  ", "tricks  "):
+        at = next(i for i, line in enumerate(lines) if line.startswith(head))
+        n = 5 if head.startswith("exact") else 11
+        table = lines[at : at + n]
+        assert len({len(line) for line in table}) == 1, table
+        assert not any(re.search(r"%\)\S|\d\S*/\d+\S*/", line) for line in table), table
+    shown = lines[next(i for i, line in enumerate(lines) if line.startswith("exact chances  ")) + 1 :][:4]
+    assert re.search(r"0 \( 0\.0%\)  +34155/103676 \(32\.9%\)", shown[0]), shown[0]
+
+
 def test_the_picture_is_svg(lesson):
     nb, _, _ = lesson
     svgs = [ET.fromstring(h) for h in _html(nb) if h.lstrip().startswith("<svg")]
