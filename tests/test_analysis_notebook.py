@@ -236,12 +236,29 @@ def test_probability_slow_cells_show_progress(probability):
         c
         for c in nb.cells
         if c.cell_type == "code"
-        and any(x in c.source for x in ("solo_policy()", 'solo_policy(model="simplified")', "range(3000)"))
+        and any(
+            x in c.source
+            for x in ("solo_policy()", 'solo_policy(model="simplified")', "range(3000)", "range(2000)")
+        )
     ]
-    assert len(slow) == 3
+    assert len(slow) == 4  # the rule bot's 2,000 engine rounds too (issue 29: about 4 s, silent)
     for c in slow:
         assert "Progress(" in c.source
         assert any("application/vnd.jupyter.widget-view+json" in o.get("data", {}) for o in c.outputs)
+
+
+def test_probability_difference_reads_and_hints_are_beside_the_board(probability):
+    """Issue 29: "the difference" printed a 37-digit fraction; it is a decimal now, the fraction
+    only when short; the Hints panel is beside the board (under it only in a narrow cell)."""
+    nb, text = probability
+    line = next(ln for ln in text.splitlines() if ln.startswith("the difference:"))
+    assert re.fullmatch(
+        r"the difference:\s+0\.\d{4} points( = \d{1,6}/\d{1,6}| \(exactly: .* digits\))", line
+    ), line
+    assert len(line) < 100
+    md = "\n".join(_markdown(nb))
+    assert "**Hints** panel under the board" not in md
+    assert "**Hints** panel beside the board (or under it in a narrow cell)" in md
 
 
 def test_what_if_answer_key_says_the_high_rolls_are_dangerous(what_if):
