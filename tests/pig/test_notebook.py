@@ -21,5 +21,15 @@ def test_the_pig_notebook_runs_and_says_when_to_hold():
                 exec(compile("".join(cell["source"]), NOTEBOOK.name, "exec"), ns)  # noqa: S102
     assert type(ns["w"]).__name__ == "Pig" and ns["w"].seats == ["human", "optimal"]
     lines = out.getvalue().splitlines()
-    assert len(lines) == 4 and all(line.endswith("-> roll (exact)") for line in lines), lines
+    assert len(lines) == 4 and all(line.endswith("-> roll (Newton, to 1e-13)") for line in lines), lines
     assert ns["optimal_policy"](50)[0][0].index(False) == 21
+
+
+def test_the_pig_notebook_does_not_call_floating_point_figures_exact():
+    """Issue 29: the win chances come from a floating-point solve (Newton's method to 1e-13, see
+    dsa_widget/pig/analysis.py), so the notebook names them that way, not "exact"."""
+    nb = json.loads(NOTEBOOK.read_text())
+    text = "\n".join("".join(c["source"]) for c in nb["cells"])
+    assert "(exact)" not in text and "exact chance" not in text and "solved exactly" not in text
+    assert "Newton's method until successive estimates differ by less than 10⁻¹³" in text
+    assert "1e-13" in text
