@@ -65,4 +65,4 @@ def test_the_lesson_says_what_each_figure_is(lesson: tuple[Any, str]) -> None:
     assert "holds only 14.83 points, against 26.50 if Ann had kept\nlevels 2, 3 and 4 together" in md
     assert "a lone diver expects 18.04" in md and "richest stack (26.50 points)" in md
     assert "its level-1 chips are worth 0, 1, 2 and 3" in md and "chip 13" in md
-    assert "26.50 and 14.83 in the stacks above levels 1 and 4" in text
+    assert "26.50 and 14.83 in the stacks above levels 1 and 4" in text and "22.33 in its stack" in text
