@@ -39,42 +39,23 @@ ValueError: the Submarine kernel does not support activation_mode='independent' 
 
 from __future__ import annotations
 
-import importlib
-import os
-from collections.abc import Callable, Mapping, MutableSequence
+from collections.abc import Mapping, MutableSequence
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any
 
+from ..core.jit import COMPILED as _COMPILED
+from ..core.jit import jit as _jit
+from ..core.jit import np as _np
 from .options import resolve_options, table
 from .rules import COLOURS, SubmarineGame, space_name, tile_name
 
 __all__ = ["COMPILED", "KernelGame", "check_options", "kernel_game", "kernel_games", "warm_up"]
 
-_F = TypeVar("_F", bound=Callable[..., Any])
 Buf = MutableSequence[int]
 
 
-def _no_numba() -> bool:
-    return os.environ.get("DSA_WIDGET_NO_NUMBA", "") not in ("", "0")
-
-
-_numba: Any = None
-_np: Any = None
-if not _no_numba():
-    try:
-        _numba = importlib.import_module("numba")
-        _np = importlib.import_module("numpy")
-    except ImportError:  # the fast extra is not installed: plain Python
-        _numba = None
-
-#: True when the kernel runs compiled by numba in this process
-COMPILED: bool = _numba is not None
-
-
-def _jit(f: _F) -> _F:
-    if _numba is None:
-        return f
-    return _numba.njit(cache=True, nogil=True)(f)  # type: ignore[no-any-return]
+#: True when the kernel runs compiled by numba in this process (numba loaded by core.jit)
+COMPILED: bool = _COMPILED
 
 
 # --------------------------------------------------------------------------- layout
