@@ -130,6 +130,25 @@ class SpielConfig(Protocol):
     def observation_string(self, view: Any) -> str: ...
     def chance_string(self, outcome: Any) -> str: ...
 
+    # Optional hooks, for what only some games need (the adapter asks ``getattr(cfg, name)``;
+    # The Crew's, in :mod:`dsa_widget.crew.openspiel`, use them all):
+    #
+    # * ``deal_observation(dealt, seat)`` / ``deal_observation_string(dealt, seat)``: what a seat
+    #   (None: the public) observes while the deal goes on (a seat sees its own cards arrive);
+    #   default: the ``placeholder``'s view;
+    # * ``information_string(dealt, engine, seat)``: the information state string after
+    #   ``"p|"`` (default: the public history and ``knowledge_string``);
+    # * ``narrow_legal(numbers, public)``: the legal action numbers the adapter offers, given
+    #   those the engine allows and the public history string (a bound on a game's length);
+    # * ``public_view(engine, seat)``: an onlooker's view for ``private_info=NONE`` observers
+    #   (default: ``engine.view(seat, knower=None)``);
+    # * ``resample(state, player, rng)``: :meth:`SpielState.resample_from_infostate` for a game
+    #   whose hidden actions the default (replaying the true history) would leak;
+    # * ``pack_engine(engine)`` / ``unpack_engine(packed, dealt)``: serialisation of an engine
+    #   that does not pickle (default: the engine is pickled);
+    # * ``full_state(engine, dealt)``: the centralised training state (default: every player's
+    #   observation side by side).
+
 
 class SpielRules(Protocol):
     """A game's OpenSpiel rules: what the registry needs, and :meth:`configure`."""
@@ -164,7 +183,7 @@ def _game_type(rules: SpielRules) -> Any:
         dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
         chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
         information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
-        utility=pyspiel.GameType.Utility.GENERAL_SUM,
+        utility=getattr(pyspiel.GameType.Utility, getattr(rules, "utility", "GENERAL_SUM")),
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
         max_num_players=rules.max_players,
         min_num_players=rules.min_players,
@@ -172,7 +191,7 @@ def _game_type(rules: SpielRules) -> Any:
         provides_information_state_tensor=True,
         provides_observation_string=True,
         provides_observation_tensor=True,
-        parameter_specification={**rules.parameters, "returns": RETURNS[0]},
+        parameter_specification={**rules.parameters, "returns": RETURNS[0], "skip_forced": False},
     )
 
 
@@ -220,9 +239,14 @@ class SpielGame(pyspiel.Game):  # type: ignore[misc]
         mode = params.pop("returns", RETURNS[0])
         if mode not in RETURNS:
             raise ValueError(f"returns must be 'score' or 'win', got {mode!r}")
+        skip = params.pop("skip_forced", False)
+        if not isinstance(skip, bool):
+            raise ValueError(f"skip_forced must be true or false, got {skip!r}")
         cfg = rules.configure(params)
         self.config = cfg
         self.win = mode == "win"
+        #: decisions with one legal action are applied at once (parameter ``skip_forced``)
+        self.skip_forced = skip
         low, high = (0.0, 1.0) if self.win else (cfg.min_score, cfg.max_score)
         info = pyspiel.GameInfo(
             num_distinct_actions=cfg.num_actions,
@@ -233,13 +257,14 @@ class SpielGame(pyspiel.Game):  # type: ignore[misc]
             utility_sum=None,
             max_game_length=cfg.max_game_length,
         )
-        super().__init__(_TYPES[rules.short_name], info, {**params, "returns": mode})
+        super().__init__(_TYPES[rules.short_name], info, {**params, "returns": mode, "skip_forced": skip})
 
     def new_initial_state(self) -> SpielState:
         """The start of a game: the first deal node (a game with no deal starts with its engine)."""
-        core = _Core(self.config, self.win)
+        core = _Core(self.config, self.win, self.skip_forced)
         if self.config.deal_length == 0:
             core.engine = self.config.start(())
+            core.settle()
         return SpielState(self, core)
 
     def make_py_observer(
@@ -255,11 +280,12 @@ class _Core:
     """All the Python-side state of a :class:`SpielState` in one object, so that OpenSpiel's
     clone (a deep copy of each attribute) and serialisation (a pickle) stay one cheap step."""
 
-    __slots__ = ("cfg", "win", "engine", "dealt", "public", "origin", "root", "known")
+    __slots__ = ("cfg", "win", "skip", "engine", "dealt", "public", "origin", "root", "known")
 
-    def __init__(self, cfg: SpielConfig, win: bool) -> None:
+    def __init__(self, cfg: SpielConfig, win: bool, skip: bool = False) -> None:
         self.cfg = cfg
         self.win = win
+        self.skip = skip  # skip_forced
         self.engine: Any = None  # None while the deal goes on
         self.dealt: tuple[int, ...] = ()
         self.public = ""  # the public history since the deal (or the root)
@@ -270,9 +296,10 @@ class _Core:
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Core:
         c = _Core.__new__(_Core)
-        c.cfg, c.win, c.dealt, c.public, c.origin, c.root, c.known = (
+        c.cfg, c.win, c.skip, c.dealt, c.public, c.origin, c.root, c.known = (
             self.cfg,
             self.win,
+            self.skip,
             self.dealt,
             self.public,
             self.origin,
@@ -280,15 +307,56 @@ class _Core:
             self.known,
         )
         e = self.engine
-        c.engine = None if e is None else e.copy(history=False, events=False)
+        c.engine = None if e is None else _copy(e)
         return c
 
     def __getstate__(self) -> tuple[Any, ...]:
-        return (self.cfg, self.win, self.engine, self.dealt, self.public, self.origin, self.root)
+        # an engine that does not pickle is packed by its game (``pack_engine``: The Crew's
+        # actions since the deal, replayed by ``unpack_engine``)
+        pack, e = getattr(self.cfg, "pack_engine", None), self.engine
+        engine = e if pack is None or e is None else pack(e)
+        return (self.cfg, self.win, self.skip, engine, self.dealt, self.public, self.origin, self.root)
 
     def __setstate__(self, s: tuple[Any, ...]) -> None:
-        self.cfg, self.win, self.engine, self.dealt, self.public, self.origin, self.root = s
+        self.cfg, self.win, self.skip, self.engine, self.dealt, self.public, self.origin, self.root = s
+        unpack = getattr(self.cfg, "unpack_engine", None)
+        if unpack is not None and self.engine is not None:
+            self.engine = unpack(self.engine, self.dealt)
         self.known = {}
+
+    def legal(self) -> list[int]:
+        """The action numbers offered to the engine's seat to act (sorted)."""
+        e = self.engine
+        numbers = _legal_numbers(self.cfg.encoding, e.legal_actions())
+        narrow = getattr(self.cfg, "narrow_legal", None)
+        return numbers if narrow is None else list(narrow(numbers, self.public))
+
+    def play(self, action: int) -> None:
+        """Apply a decision (checked: ``ValueError``), then, with ``skip_forced``, the forced ones."""
+        cfg, e = self.cfg, self.engine
+        narrow = getattr(cfg, "narrow_legal", None)
+        choice = legal_action(cfg.encoding, action, e.legal_actions())
+        if choice is None or (narrow is not None and action not in self.legal()):
+            raise ValueError(f"action {action} ({cfg.encoding.action(action)!r}) is not legal here")
+        e.apply_unchecked(choice)
+        # a game whose actions are not all public says what everybody sees of one
+        hide = getattr(cfg, "public_action", None)
+        self.public += f" {action}" if hide is None else f" {hide(action)}"
+        self.settle()
+
+    def settle(self) -> None:
+        """With ``skip_forced``: apply every decision that has one legal action, until a real
+        decision, a chance node or the end."""
+        e = self.engine
+        while self.skip and e is not None and not e.is_over and e.to_move >= 0:
+            legal = self.legal()
+            if len(legal) != 1:
+                return
+            self.skip = False  # play() settles again: once is enough
+            try:
+                self.play(legal[0])
+            finally:
+                self.skip = True
 
     def knowledge(self, seat: int, public: bool) -> tuple[str, Mapping[int, int]]:
         """``(string, chip -> value)`` of what ``seat`` (or, ``public``, everybody) knows."""
@@ -330,9 +398,9 @@ class SpielState(pyspiel.State):  # type: ignore[misc]
 
     def _legal_actions(self, player: int) -> list[int]:
         e = self._c.engine
-        if e is None or e.to_move != player:
+        if e is None or e.to_move != player or e.is_over:
             return []
-        return _legal_numbers(self._c.cfg.encoding, e.legal_actions())
+        return self._c.legal()
 
     def chance_outcomes_exact(self) -> list[tuple[int, Fraction]]:
         """The chance outcomes as exact fractions (they sum to 1); ``[]`` elsewhere."""
@@ -362,6 +430,7 @@ class SpielState(pyspiel.State):  # type: ignore[misc]
             c.dealt += (action,)
             if len(c.dealt) == c.cfg.deal_length:
                 c.engine = c.cfg.start(c.dealt)
+                c.settle()
             return
         if e.to_move == CHANCE:
             outcomes = e.chance_outcomes()
@@ -369,14 +438,9 @@ class SpielState(pyspiel.State):  # type: ignore[misc]
                 raise ValueError(f"{action} is not a chance outcome here (0..{len(outcomes) - 1})")
             e.apply_chance(outcomes[action][0])
             c.public += f"/{action}"
+            c.settle()
             return
-        choice = legal_action(c.cfg.encoding, action, e.legal_actions())
-        if choice is None:
-            raise ValueError(f"action {action} ({c.cfg.encoding.action(action)!r}) is not legal here")
-        e.apply_unchecked(choice)
-        # a game whose actions are not all public says what everybody sees of one
-        hide = getattr(c.cfg, "public_action", None)
-        c.public += f" {action}" if hide is None else f" {hide(action)}"
+        c.play(action)
 
     def _action_to_string(self, player: int, action: int) -> str:
         c = self._c
@@ -387,6 +451,10 @@ class SpielState(pyspiel.State):  # type: ignore[misc]
             if 0 <= action < len(outcomes):
                 return c.cfg.chance_string(outcomes[action][0])
             return f"chance outcome {action}"
+        if c.engine is not None and not c.engine.is_over:  # the action itself where it is legal
+            choice = legal_action(c.cfg.encoding, action, c.engine.legal_actions())
+            if choice is not None:
+                return str(choice)
         return str(c.cfg.encoding.action(action))
 
     def is_terminal(self) -> bool:
@@ -399,8 +467,8 @@ class SpielState(pyspiel.State):  # type: ignore[misc]
         n = c.cfg.num_players
         if e is None or not e.is_over:
             return [0.0] * n
-        if not c.win:
-            return [float(x) for x in e.returns()]
+        if not c.win:  # a seat that is no player (The Crew's dummy) comes last and is left out
+            return [float(x) for x in e.returns()][:n]
         winners = e.winners
         return [1.0 / len(winners) if q in winners else 0.0 for q in range(n)]
 
@@ -408,7 +476,26 @@ class SpielState(pyspiel.State):  # type: ignore[misc]
         c = self._c
         if c.engine is None:
             return f"deal {len(c.dealt)}/{c.cfg.deal_length}: {list(c.dealt)}"
-        return f"{c.origin}{c.engine!r}\n{c.engine.state_dict()}"
+        e = c.engine
+        if hasattr(e, "state_dict"):
+            return f"{c.origin}{e!r}\n{e.state_dict()}"
+        return f"{c.origin}{game_of(e).show(e)}"  # the registry's picture of a whole state
+
+    def state_tensor(self) -> list[float]:
+        """The **centralised** state, for a centralised critic or value function in training:
+        the config's ``full_state`` where it has one (The Crew: every card's place), else every
+        player's observation tensor side by side.  It holds hidden information: never feed it
+        to a player that acts on its own observation or information state."""
+        c = self._c
+        own = getattr(c.cfg, "full_state", None)
+        if own is not None:
+            return [float(x) for x in own(c.engine, c.dealt)]
+        obs = SpielObserver(c.cfg, pyspiel.IIGObservationType(perfect_recall=False), None)
+        out: list[float] = []
+        for p in range(c.cfg.num_players):
+            obs.set_from(self, p)
+            out += obs.tensor.tolist()
+        return out
 
     # ------------------------------------------------------------ resampling
 
@@ -420,9 +507,13 @@ class SpielState(pyspiel.State):  # type: ignore[misc]
         seed = probability_sampler() if callable(probability_sampler) else None
         rng = random.Random(seed)
         c = self._c
+        own = getattr(c.cfg, "resample", None)
+        if own is not None:
+            st: SpielState = own(self, player_id, rng)
+            return st
         game = self.get_game()
         if c.engine is None:  # nothing is known during the deal: any prefix of a deal will do
-            st: SpielState = game.new_initial_state()
+            st = game.new_initial_state()
             for _ in c.dealt:
                 st.apply_action(draw_chance(st.chance_outcomes_exact(), rng))
             return st
@@ -456,11 +547,18 @@ def _legal_numbers(enc: Encoding, legal: tuple[Any, ...]) -> list[int]:
     return hit[:]
 
 
+def _copy(engine: Any) -> Any:
+    """An independent copy of an engine, without its history where it can leave it out."""
+    copy = getattr(engine, "copy", None)
+    return engine.clone() if copy is None else copy(history=False, events=False)
+
+
 def _from_engine(game: SpielGame, engine: Any, origin: str) -> SpielState:
-    core = _Core(game.config, game.win)
+    core = _Core(game.config, game.win, game.skip_forced)
     core.engine = engine
-    core.root = engine.copy(history=False, events=False)
+    core.root = _copy(engine)
     core.origin = origin
+    core.settle()
     return SpielState(game, core)
 
 
@@ -521,13 +619,20 @@ class SpielObserver:
 
     def _view(self, c: _Core, player: int) -> Any:
         e: Any = c.engine if c.engine is not None else self.cfg.placeholder
-        # an onlooker's view: the engine's ``view(seat, knower=None)``
-        return e.view(player, knower=None) if self.public else e.view(player)
+        if not self.public:
+            return e.view(player)
+        # an onlooker's view: the engine's ``view(seat, knower=None)`` unless the game says
+        own = getattr(self.cfg, "public_view", None)
+        return e.view(player, knower=None) if own is None else own(e, player)
 
     def set_from(self, state: SpielState, player: int) -> None:
         c = state.core
         n_obs = self.cfg.encoding.observation_size
-        self.tensor[:n_obs] = self.cfg.encoding.observe(self._view(c, player))
+        dealing = getattr(self.cfg, "deal_observation", None) if c.engine is None else None
+        if dealing is not None:
+            self.tensor[:n_obs] = dealing(c.dealt, None if self.public else player)
+        else:
+            self.tensor[:n_obs] = self.cfg.encoding.observe(self._view(c, player))
         if self.recall:
             known = c.knowledge(player, self.public)[1]
             self.tensor[n_obs:-1] = self.cfg.knowledge_tensor(known)
@@ -535,10 +640,17 @@ class SpielObserver:
 
     def string_from(self, state: SpielState, player: int) -> str:
         c = state.core
+        seat = None if self.public else player
         if self.recall:
+            own = getattr(self.cfg, "information_string", None)
+            if own is not None:
+                return f"{player}{c.origin}|{own(c.dealt, c.engine, seat)}"
             if c.engine is None:
                 return f"{player}|deal {len(c.dealt)}"
             return f"{player}{c.origin}|{c.public}|{c.knowledge(player, self.public)[0]}"
+        dealing = getattr(self.cfg, "deal_observation_string", None) if c.engine is None else None
+        if dealing is not None:
+            return str(dealing(c.dealt, seat))
         text: str = self.cfg.observation_string(self._view(c, player))
         return text if c.engine is not None else f"deal {len(c.dealt)}/{self.cfg.deal_length} | {text}"
 

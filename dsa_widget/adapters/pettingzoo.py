@@ -188,13 +188,12 @@ class GameEnv(AECEnv):  # type: ignore[misc]
         self,
         new_game: Callable[[int], GameState],
         *,
-        reward: str = "score_diff",
+        reward: str | None = None,
         render_mode: str | None = None,
         max_cycles: int | None = None,
+        skip_forced: bool = False,
     ) -> None:
         super().__init__()
-        if reward not in REWARDS:
-            raise ValueError(f"reward must be one of {', '.join(REWARDS)}; got {short_repr(reward)}")
         modes = self.metadata["render_modes"]
         if render_mode is not None and render_mode not in modes:
             raise ValueError(f"render_mode must be None or one of {', '.join(modes)}; got {render_mode!r}")
@@ -202,15 +201,35 @@ class GameEnv(AECEnv):  # type: ignore[misc]
             not isinstance(max_cycles, int) or isinstance(max_cycles, bool) or max_cycles < 1
         ):
             raise ValueError(f"max_cycles must be None or a positive int; got {short_repr(max_cycles)}")
+        if not isinstance(skip_forced, bool):
+            raise ValueError(f"skip_forced must be True or False; got {short_repr(skip_forced)}")
         self._new_game = new_game
         probe = new_game(0)
         self.encoding: Encoding = encoding_of(probe)
+        #: the reward options of this game (its encoding's ``reward_modes``, else :data:`REWARDS`)
+        self.reward_modes: tuple[str, ...] = tuple(getattr(self.encoding, "reward_modes", REWARDS))
+        if reward is None:
+            reward = self.reward_modes[0]
+        if reward not in self.reward_modes:
+            raise ValueError(
+                f"reward must be one of {', '.join(self.reward_modes)}; got {short_repr(reward)}"
+            )
         self.reward = reward
         self.render_mode = render_mode
         self.max_cycles = max_cycles
-        n = len(probe.players)
+        #: apply a decision with exactly one legal action at once, never asking its agent
+        self.skip_forced = skip_forced
+        #: decisions applied for their agents (``skip_forced``) since the last reset
+        self.skipped = 0
+        seats = getattr(self.encoding, "agent_seats", None)
+        seats = tuple(range(len(probe.players))) if seats is None else tuple(seats)
+        n = len(seats)
         self.possible_agents: list[str] = [f"player_{i}" for i in range(n)]
-        self._seat_of = {a: i for i, a in enumerate(self.possible_agents)}
+        #: agent -> its seat in the game (agent ``player_i`` is seat ``i`` unless the encoding
+        #: names the seats that decide: The Crew's dummy seat is no agent)
+        self.seat_of: dict[str, int] = dict(zip(self.possible_agents, seats, strict=True))
+        self._seat_of = self.seat_of
+        self._agent_at = {q: a for a, q in self.seat_of.items()}
         k = self.encoding.num_actions
         size = self.encoding.observation_size
         self._num_actions = k
@@ -229,6 +248,9 @@ class GameEnv(AECEnv):  # type: ignore[misc]
             )
             for a in self.possible_agents
         }
+        self.state_space = spaces.Box(
+            low=0.0, high=_F32_MAX, shape=(self._state_size(probe),), dtype=np.float32
+        )
         self._mask_index: dict[tuple[Any, ...], list[int]] = {}
         self._masks: dict[tuple[Any, ...], np.ndarray] = {}
         self._actions = tuple(self.encoding.action(i) for i in range(k))
@@ -280,6 +302,7 @@ class GameEnv(AECEnv):  # type: ignore[misc]
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self._skip_agent_selection = None
         self._steps = 0
+        self.skipped = 0
         self.agent_selection = self.agents[0]
         self._advance()
         if self.render_mode == "human":
@@ -294,6 +317,26 @@ class GameEnv(AECEnv):  # type: ignore[misc]
         if self._seeder is None:
             self._seeder = random.Random()
         return self._seeder.getrandbits(63)
+
+    def state(self) -> np.ndarray:
+        """The **centralised** state, for a centralised critic or value function in training
+        (PettingZoo's ``state()``; its space is ``state_space``): the encoding's
+        ``full_state(game)`` where it has one (The Crew: every seat's observation and Tonoja's
+        hand, so every card), else every agent's observation side by side.  It holds hidden
+        information (every seat's private knowledge): never feed it to an agent that acts on
+        its own observation."""
+        game = self.game
+        full = getattr(self.encoding, "full_state", None)
+        if full is not None:
+            values = full(game)
+        else:
+            observe = self.encoding.observe
+            values = [x for q in self.seat_of.values() for x in observe(game.view(q))]
+        return np.asarray(values, dtype=np.float32)
+
+    def _state_size(self, probe: GameState) -> int:
+        full = getattr(self.encoding, "state_size", None)
+        return self._size * len(self.possible_agents) if full is None else int(full)
 
     def action_mask(self, agent: str | None = None) -> np.ndarray:
         """The action mask of ``agent`` (the agent to act by default) without its observation:
@@ -381,7 +424,8 @@ class GameEnv(AECEnv):  # type: ignore[misc]
     # ------------------------------------------------------------------ pictures (per game)
 
     def render_text(self, game: GameState) -> str:
-        return repr(game)
+        own = getattr(self.encoding, "render_text", None)
+        return repr(game) if own is None else str(own(game))
 
     def render_rgb(self, game: GameState) -> Any:
         raise NotImplementedError
@@ -424,9 +468,17 @@ class GameEnv(AECEnv):  # type: ignore[misc]
         """Roll the dice until a seat decides or the game ends; set the next agent, and the
         rewards and terminations at the end."""
         game = self.game
-        while game.to_move == CHANCE:
-            game.sample_chance()
-        seat = game.to_move
+        while True:
+            while game.to_move == CHANCE:
+                game.sample_chance()
+            seat = game.to_move
+            if seat == TERMINAL or not self.skip_forced:
+                break
+            legal = game.legal_actions()
+            if len(legal) != 1:
+                break
+            game.apply_unchecked(legal[0])  # a forced decision: nobody is asked
+            self.skipped += 1
         if seat == TERMINAL:
             for agent, r in zip(self.possible_agents, self._final_rewards(game), strict=False):
                 if agent in self.rewards:
@@ -435,13 +487,16 @@ class GameEnv(AECEnv):  # type: ignore[misc]
             self._deads_step_first()
             self._clean_rewards = None
         else:
-            self.agent_selection = self.possible_agents[seat]
+            self.agent_selection = self._agent_at[seat]
             if self._max_steps is not None and self._steps >= self._max_steps:
                 self.truncations = dict.fromkeys(self.agents, True)
         if self.rewards is not self._clean_rewards:
             self._accumulate_rewards()
 
     def _final_rewards(self, game: GameState) -> list[float]:
+        own = getattr(self.encoding, "final_rewards", None)
+        if own is not None:  # a game's own rewards (The Crew's: the same for every agent)
+            return list(own(game, self.reward))
         return self._rewards_of(game.returns(), game.winners if self.reward == "win" else ())
 
     def _rewards_of(self, results: Sequence[float], winners: Sequence[int]) -> list[float]:
@@ -657,6 +712,7 @@ class raw_env(GameEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envi
         render_mode: str | None = None,
         max_cycles: int | None = None,
         backend: str = "auto",
+        skip_forced: bool = False,
     ) -> None:
         from ..deep_sea.setup import Setup
 
@@ -677,6 +733,7 @@ class raw_env(GameEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envi
             reward=reward,
             render_mode=render_mode,
             max_cycles=max_cycles,
+            skip_forced=skip_forced,
         )
         self._run: _KernelRun | None = None
         if backend == "auto":
@@ -733,8 +790,9 @@ class raw_env(GameEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envi
         self.infos = {a: {} for a in self.agents}
         self._skip_agent_selection = None
         self._steps = 0
+        self.skipped = 0
         self.agent_selection = self.agents[0]
-        self._after(run.advance())
+        self._after(self._skip(run.advance()))
         if self.render_mode == "human":
             self.render()
 
@@ -768,7 +826,7 @@ class raw_env(GameEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envi
             return
         if self._live and type(action) is int and 0 <= action < self._num_actions:  # the usual case
             r = run.step(run.s, run.cfg, run.log, action)
-            if r >= 0:
+            if r >= 0 and not self.skip_forced:
                 self.agent_selection = self.possible_agents[r]
                 self._steps += 1
                 if self._max_steps is not None and self._steps >= self._max_steps:
@@ -793,9 +851,32 @@ class raw_env(GameEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envi
             self._decode(self.agent_selection, action, self.game)  # raises IllegalActionError
             raise RuntimeError(f"the kernel refused action {number}, which the Game allows")
         self._steps += 1
-        self._after(r if r != _R_PENDING else run.advance())
+        self._after(self._skip(r if r != _R_PENDING else run.advance()))
         if self.render_mode == "human":
             self.render()
+
+    def _skip(self, r: int) -> int:
+        """With ``skip_forced``, apply on the kernel every decision with one legal action from
+        seat ``r`` on: the seat then to decide, or the end (-1)."""
+        run = self._run
+        if not self.skip_forced or run is None:
+            return r
+        mask = np.zeros(self._num_actions, dtype=np.int8)
+        while r >= 0:
+            mask[:] = 0
+            run.legal(run.s, run.cfg, mask)
+            legal = np.flatnonzero(mask)
+            if len(legal) != 1:
+                return r
+            number = int(legal[0])
+            r = run.step(run.s, run.cfg, run.log, number)
+            while r == _R_FULL:
+                run.grow()
+                r = run.step(run.s, run.cfg, run.log, number)
+            if r == _R_PENDING:
+                r = run.advance()
+            self.skipped += 1
+        return r
 
     def _after(self, r: int) -> None:
         """After a step or a reset: the next agent, or the rewards and terminations at the end."""
@@ -845,6 +926,7 @@ def env(
     max_cycles: int | None = None,
     illegal_reward: float | None = None,
     backend: str = "auto",
+    skip_forced: bool = False,
 ) -> Any:
     """Deep Sea Adventure as a PettingZoo AEC environment, wrapped the standard way.
 
@@ -864,6 +946,7 @@ def env(
         render_mode=render_mode,
         max_cycles=max_cycles,
         backend=backend,
+        skip_forced=skip_forced,
     )
     if illegal_reward is not None:
         e = wrappers.TerminateIllegalWrapper(e, illegal_reward=float(illegal_reward))
@@ -972,15 +1055,18 @@ def _registry_game(seed: int, name: str, setup: Mapping[str, Any]) -> GameState:
 def game_env(
     name: str,
     *,
-    reward: str = "score_diff",
+    reward: str | None = None,
     render_mode: str | None = None,
     max_cycles: int | None = None,
+    skip_forced: bool = False,
+    illegal_reward: float | None = None,
     **setup: Any,
 ) -> Any:
     """Any registered game that names an encoding as a PettingZoo AEC environment: the generic
     :class:`GameEnv` over ``game(name).new_game(seed=seed, **setup)``, wrapped as :func:`env`
-    wraps Deep Sea Adventure's (``reward``, ``render_mode`` ``"ansi"`` / ``"human"`` and
-    ``max_cycles`` as there).  A bad setup raises the game's own error here; a game with no
+    wraps Deep Sea Adventure's (``reward``: one of the game's ``reward_modes``, its first by
+    default; ``render_mode`` ``"ansi"`` / ``"human"``, ``max_cycles``, ``skip_forced`` and
+    ``illegal_reward`` as there).  A bad setup raises the game's own error here; a game with no
     encoding a ``TypeError``.
 
     >>> e = game_env("submarine", players=3, options={"start_player": 0})
@@ -994,13 +1080,16 @@ def game_env(
     if spec.encoding is None:
         raise TypeError(f"{spec.title} has no action numbering for the adapters")
     spec.new_game(seed=0, **setup)  # a bad setup fails now
-    e = GameEnv(
+    e: Any = GameEnv(
         functools.partial(_registry_game, name=spec.name, setup=dict(setup)),
         reward=reward,
         render_mode=render_mode,
         max_cycles=max_cycles,
+        skip_forced=skip_forced,
     )
     e.metadata = {**GameEnv.metadata, "name": f"{spec.name.replace('-', '_')}_v0"}
+    if illegal_reward is not None:
+        e = wrappers.TerminateIllegalWrapper(e, illegal_reward=float(illegal_reward))
     return _OrderEnforcing(_AssertOutOfBounds(e))
 
 

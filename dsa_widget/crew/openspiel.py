@@ -38,14 +38,19 @@ loaded game always has the same tasks (public, known to every seat from the star
 from __future__ import annotations
 
 import functools
+import json
 import random
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from math import factorial
 from typing import Any
 
+from ..core.encoding import Encoding
+from ..core.protocol import GameState
 from .cards import DECK, NCARDS, card
-from .draw import DEAL_EXCEPTIONS, TRICKS, draw_tasks
+from .draw import DEAL_EXCEPTIONS, TRICKS, deal_exception, draw_tasks
+from .encoding import ACCEPT, DECLINE, NUM_ACTIONS, OBSERVATION_SIZE, REJECT, CrewEncoding
+from .knowledge import sample_deal
 from .mission import Mission
 from .options import DEFAULTS, OPTIONS, resolve_options
 from .rules import CrewGame
@@ -66,6 +71,8 @@ class CrewSpielRules:
 
     short_name = "python_the_crew_deep_sea"
     long_name = "Python The Crew: Mission Deep Sea"
+    #: every player gets the same return (OpenSpiel's ``Utility.IDENTICAL``)
+    utility = "IDENTICAL"
     min_players = 2
     max_players = 5
     parameters: Mapping[str, int | float | bool | str] = {
@@ -87,6 +94,21 @@ class CrewSpielRules:
         if unknown:
             raise ValueError(f"unknown parameter {unknown[0]!r}; they are {', '.join(self.parameters)}")
         return _configure(tuple(sorted({**self.parameters, **params}.items())))
+
+    def params_of(self, game: Any) -> dict[str, Any]:
+        """The parameters of a game's (or a view's) mission: its players, tasks and options."""
+        g = game if isinstance(game, CrewGame) else game.sample(random.Random(0))
+        m = g.mission
+        opts = {k: _option_param(v) for k, v in g.options.items() if k in DEFAULTS}
+        return {
+            "players": len(g.humans),
+            "target": m.target if m.target is not None else 0,
+            "tasks": " ".join(str(t) for t in g.task_ids),
+            "allocation": m.allocation,
+            "volunteers": m.volunteers,
+            "communication": m.communication,
+            **opts,
+        }
 
     def __reduce__(self) -> str:
         return "RULES"
@@ -175,7 +197,17 @@ class CrewConfig:
                 options=self.options,
                 volunteers=vol,
             ).tasks
-        CrewGame(players, mission=self.mission, options=self.options, seed=0, tasks=list(self.tasks))  # check
+        full = CrewGame(players, mission=self.mission, options=self.options, seed=0, tasks=list(self.tasks))
+        #: the numbering (it refuses an allocation with free proposals), for every game of these
+        #: parameters; an engine before play, for the adapter's sake
+        self.numbers = CrewEncoding(full)
+        self.encoding: Encoding = self.numbers
+        self.placeholder: GameState = full
+        self.num_actions = NUM_ACTIONS
+        self.min_score, self.max_score = 0.0, 1.0
+        #: the information state tensor's extra: the order of every card's play (see ``knowledge``)
+        self.knowledge_size = NCARDS
+        self.state_size = OBSERVATION_SIZE * len(self.humans) + NCARDS
         self.deal_check = bool(params["deal_check"])
         self.max_rejections = int(params["max_rejections"])
         forbidden: list[int] = []
@@ -323,7 +355,8 @@ class CrewConfig:
     def dealt_count(self, deal: Mapping[str, Any]) -> int:
         return int("terrain" in deal) + int("extra" in deal) + len(deal["cards"])
 
-    def chance_string(self, deal: Mapping[str, Any], o: int) -> str:
+    def node_string(self, deal: Mapping[str, Any], o: int) -> str:
+        """Outcome ``o`` of the next chance node of ``deal``, in words."""
         if self.terrain_node and "terrain" not in deal:
             return f"terrain {DECK[o]}"
         if self.extra_node and "extra" not in deal:
@@ -339,7 +372,7 @@ class CrewConfig:
             return True
         return seat is not None and self.seat_of_outcome(o) == seat
 
-    def deal_string(self, deal: Mapping[str, Any], seat: int | None) -> str:
+    def seen_string(self, deal: Mapping[str, Any], seat: int | None) -> str:
         """The deal as ``seat`` observed it (None: the public), node by node."""
         parts = []
         if "terrain" in deal:
@@ -359,8 +392,8 @@ class CrewConfig:
             if seat is not None and self.seat_of_outcome(o) == seat
         ]
 
-    def start(self, deal: Mapping[str, Any]) -> CrewGame:
-        """The engine once every card is dealt."""
+    def start_deal(self, deal: Mapping[str, Any]) -> CrewGame:
+        """The engine once every card of ``deal`` is dealt."""
         hands: list[list[str]] = [[] for _ in range(self.seats)]
         tonoja: list[str] = [""] * 14
         for i, o in enumerate(deal["cards"]):
@@ -382,7 +415,7 @@ class CrewConfig:
             deal_check=False,
         )
 
-    def deal_of(self, game: CrewGame, terrain: int | None, extra: int | None) -> dict[str, Any]:
+    def deal_dict_of(self, game: CrewGame, terrain: int | None, extra: int | None) -> dict[str, Any]:
         """The chance outcomes that deal ``game``'s cards (``game.dealt``)."""
         where: dict[int, int] = {}
         for s, h in enumerate(game.dealt):
@@ -459,6 +492,193 @@ class CrewConfig:
                 res["cards"] = [out[i] for i in range(n_done)]
                 return res
         raise RuntimeError("no valid deal agrees with what the seat saw")  # pragma: no cover
+
+    # ---------------------------------------------------------------- the generic adapter's
+    # (dsa_widget.adapters.openspiel): the deal as a tuple of outcomes, node by node
+
+    def deal(self, dealt: Sequence[int]) -> dict[str, Any]:
+        """The deal dict (``{"terrain": c, "extra": s, "cards": [...]}``) of outcomes in node order."""
+        out: dict[str, Any] = {"cards": list(dealt[self.prefix :])}
+        i = 0
+        if self.terrain_node and len(dealt) > i:
+            out["terrain"] = dealt[i]
+            i += 1
+        if self.extra_node and len(dealt) > i:
+            out["extra"] = dealt[i]
+        return out
+
+    @staticmethod
+    def outcomes(deal: Mapping[str, Any]) -> tuple[int, ...]:
+        """The chance outcomes of a deal dict, in node order."""
+        head = [deal[k] for k in ("terrain", "extra") if k in deal]
+        return (*head, *deal["cards"])
+
+    def deal_outcomes(self, dealt: Sequence[int]) -> tuple[tuple[int, Fraction], ...]:
+        return _deal_outcomes(self, tuple(dealt))
+
+    def deal_string(self, i: int, k: int) -> str:
+        """Outcome ``k`` of chance node ``i`` in words (a node's meaning depends only on ``i``)."""
+        deal: dict[str, Any] = {"cards": [0] * max(0, i - self.prefix)}
+        if self.terrain_node and i > 0:
+            deal["terrain"] = 0
+        if self.extra_node and i > int(self.terrain_node):
+            deal["extra"] = 0
+        return self.node_string(deal, k)
+
+    def deal_of(self, game: CrewGame) -> tuple[int, ...]:
+        """The chance outcomes that deal ``game``'s cards, terrain card and 14th card."""
+        terrain = DECK.index(game.terrain) if self.terrain_node and game.terrain is not None else None
+        extra = None
+        if self.extra_node:
+            extra = next(s for s, h in enumerate(game.dealt) if len(h) == 14)
+        return self.outcomes(self.deal_dict_of(game, terrain, extra))
+
+    def start(self, dealt: Sequence[int]) -> CrewGame:
+        return self.start_deal(self.deal(dealt))
+
+    def rebase(self, root: Any, like: Any) -> Any:
+        return like
+
+    def chance_string(self, outcome: Any) -> str:  # pragma: no cover - no chance after the deal
+        return str(outcome)
+
+    def observation_string(self, view: Any) -> str:
+        """The view's JSON (``CrewView.to_dict()``) without the mission and options."""
+        d = view.to_dict()
+        d.pop("mission", None)
+        d.pop("options", None)
+        return json.dumps(d, sort_keys=True, separators=(",", ":"))
+
+    def deal_observation(self, dealt: Sequence[int], seat: int | None) -> list[float]:
+        """The observation while the cards are dealt: the seats and the cards ``seat`` has got."""
+        seen = self.seen_cards(self.deal(dealt), seat)
+        return self.numbers.observe_deal(self.seats, self.dummy, seat, seen)
+
+    def deal_observation_string(self, dealt: Sequence[int], seat: int | None) -> str:
+        return f"deal {len(dealt)}/{self.deal_length} {self.seen_string(self.deal(dealt), seat)}"
+
+    def information_string(self, dealt: Sequence[int], engine: CrewGame | None, seat: int | None) -> str:
+        """``<the deal as the seat saw it>|<public history as it knows it>|<what it knows now>``."""
+        head = self.seen_string(self.deal(dealt), seat)
+        if engine is None:
+            return head
+        view = engine.view(seat)
+        hist = " ".join(f"{s}:{a}" for s, a in view.public_history)
+        return f"{head}|{hist}|{_revealed(view)}"
+
+    def public_view(self, engine: CrewGame, seat: int) -> Any:
+        return engine.view(None)
+
+    def narrow_legal(self, numbers: list[int], public: str) -> list[int]:
+        """After ``max_rejections`` rejections (``reject``, ``decline``) they are no longer offered,
+        so that ``max_game_length`` bounds every game."""
+        if REJECT not in numbers and DECLINE not in numbers:
+            return numbers
+        done = sum(1 for a in public.split() if a in _REJECTIONS)
+        if done < self.max_rejections:
+            return numbers
+        return [a for a in numbers if a not in (REJECT, DECLINE)] or [ACCEPT]
+
+    # the information state tensor's extra (the generic adapter's "knowledge"): the order cards
+    # were played in, public, so the whole trick history
+
+    def knowledge_epoch(self, game: CrewGame) -> tuple[int, ...]:
+        """The cards played so far, in order (what the knowledge is a function of)."""
+        return (*(c for t in game.tricks for _, c in t.plays), *(c for _, c in game.current_trick))
+
+    def knowledge(self, game: CrewGame, seat: int, public: bool = False) -> Mapping[int, int]:
+        """Card -> the number of its play (1 for the first card played in the attempt)."""
+        return {c: k + 1 for k, c in enumerate(self.knowledge_epoch(game))}
+
+    def knowledge_string(self, known: Mapping[int, int]) -> str:
+        return ""
+
+    def knowledge_tensor(self, known: Mapping[int, int]) -> list[float]:
+        out = [0.0] * NCARDS
+        for c, k in known.items():
+            out[c] = float(k)
+        return out
+
+    def pack_engine(self, engine: CrewGame) -> tuple[tuple[int, str], ...]:
+        """What serialises an engine (which does not pickle): its actions, replayed on the deal."""
+        return engine.actions
+
+    def unpack_engine(self, packed: Sequence[tuple[int, str]], dealt: Sequence[int]) -> CrewGame:
+        engine = self.start(dealt)
+        for seat, action in packed:
+            engine.apply_unchecked(action, seat)
+        return engine
+
+    def full_state(self, engine: CrewGame | None, dealt: Sequence[int]) -> list[float]:
+        """The centralised training state: every player's observation, then Tonoja's cards
+        (every card's place: hidden information)."""
+        if engine is None:
+            obs = [x for q in self.humans for x in self.deal_observation(dealt, q)]
+            return obs + [0.0] * NCARDS
+        return self.numbers.full_state(engine)
+
+    def resample(self, state: Any, player: int, rng: random.Random) -> Any:
+        """A state drawn from those ``player`` cannot tell from ``state``: the hidden cards from
+        its view (:func:`~dsa_widget.crew.knowledge.sample_deal`, exactly uniform among consistent
+        deals), the deal rebuilt (``CrewGame.from_view``), the actions replayed (the hidden ones,
+        distress cards and predictions, as sampled); a draw is kept only when the new state has
+        ``player``'s information state string (rejection: deals R-6.10 excludes, and anything the
+        knowledge does not model)."""
+        c = state.core
+        seat = self.humans[player]
+        game = state.get_game()
+        if c.engine is None:
+            return _replayed(game, self.outcomes(self.resample_deal(self.deal(c.dealt), seat, rng)), [])
+        target = state.information_state_string(player)
+        view = c.engine.view(seat)
+        k = view.knowledge()
+        deal_now = self.deal(c.dealt)
+        enc = self.encoding
+        for _ in range(1000):
+            extra = sample_deal(k, rng)
+            world = CrewGame.from_view(view, [k.known[s] | int(extra[s]) for s in range(view.seats)], rng)
+            masks = [sum(1 << card(x) for x in h) for h in world.dealt]
+            if not self.valid(masks) or (self.deal_check and deal_exception(masks, self.tasks)):
+                continue
+            dealt = self.outcomes(self.deal_dict_of(world, deal_now.get("terrain"), deal_now.get("extra")))
+            try:  # the public actions, the hidden ones (distress cards, predictions) as sampled
+                st = _replayed(game, dealt, [enc.index(h["action"]) for h in world.history])
+            except Exception:  # noqa: BLE001 - pyspiel wraps the ValueError of an illegal action
+                continue
+            if st.information_state_string(player) == target:
+                return st
+        raise RuntimeError("no state consistent with the information state was found")
+
+
+_REJECTIONS = (str(REJECT), str(DECLINE))
+
+
+@functools.lru_cache(maxsize=4096)
+def _deal_outcomes(cfg: CrewConfig, dealt: tuple[int, ...]) -> tuple[tuple[int, Fraction], ...]:
+    return cfg.chance_outcomes(cfg.deal(dealt))
+
+
+def _replayed(game: Any, dealt: Sequence[int], actions: Sequence[int]) -> Any:
+    """A new state of ``game``: the deal's outcomes, then the engine's ``actions`` (those a
+    ``skip_forced`` game applied by itself are passed over)."""
+    st = game.new_initial_state()
+    for o in dealt:
+        st.apply_action(o)
+    for i, a in enumerate(actions):
+        if st.core.engine.turn_number <= i:
+            st.apply_action(a)
+    return st
+
+
+def _revealed(view: Any) -> str:
+    """What a view knows beyond its history: the captain, Tonoja's turned-up cards, the distress
+    cards, the predictions and statuses, the communications as shown to it."""
+    layout = ",".join(d or "?" for _, d in view.dummy_layout)
+    d = view.distress
+    dist = f"{d.get('given') or '-'}>{d.get('given_to')}<{d.get('received') or '-'}"
+    tasks = ",".join(f"{t}:{o}:{st}:{'?' if h else p}" for t, o, st, p, _pr, h in view.tasks)
+    comms = ",".join(f"{cm.seat}{cm.card}{cm.position[0]}" for cm in view.communicated)
+    return f"cap{view.captain}|{layout}|{dist}|{tasks}|{comms}"
 
 
 #: The Crew's OpenSpiel rules

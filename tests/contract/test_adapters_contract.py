@@ -31,7 +31,7 @@ import dsa_widget.adapters.openspiel  # noqa: F401  (registers every game's Open
 from dsa_widget.adapters.pettingzoo import IllegalActionError, game_env
 from dsa_widget.core.encoding import Encoding, encoding_of, legal_action
 from dsa_widget.core.protocol import CHANCE
-from dsa_widget.core.registry import GameSpec, games
+from dsa_widget.core.registry import GameSpec, game_of, games
 
 ENCODED = [g for g in games() if g.encoding is not None]
 SPIEL = [g for g in games() if g.openspiel is not None]
@@ -129,8 +129,13 @@ def test_no_observation_changes_when_the_hidden_information_is_dealt_afresh(spec
     assert first_leak(spec, honest) is None
 
 
+def snapshot(state: Any) -> str:
+    """Everything in a state, hidden values included (the registry's ``show``), as text."""
+    return json.dumps(game_of(state).show(state), sort_keys=True, default=str)
+
+
 def _reads_the_truth(enc: Encoding, view: Any, truth: Any) -> list[float]:
-    digest = json.dumps(truth.state_dict(), sort_keys=True, default=str)
+    digest = snapshot(truth)
     return [*enc.observe(view), float(hash(digest) % 1000)]
 
 
@@ -138,7 +143,7 @@ def _reads_the_truth(enc: Encoding, view: Any, truth: Any) -> list[float]:
 def test_the_hidden_information_check_catches_an_observation_that_reads_the_truth(spec: GameSpec) -> None:
     g = spec.new_game(players=spec.seats[0], seed=1)
     twin = g.view(0).sample(random.Random(3))
-    if json.dumps(twin.state_dict(), default=str) == json.dumps(g.state_dict(), default=str):
+    if snapshot(twin) == snapshot(g):
         pytest.skip(f"{spec.title} hides nothing at the start")
     assert first_leak(spec, _reads_the_truth, seeds=(1,)) is not None
 
@@ -155,14 +160,16 @@ def test_pettingzoo_api_and_seed_tests(spec: GameSpec) -> None:
 
 @pytest.mark.parametrize("spec", ENCODED, ids=[g.name for g in ENCODED])
 def test_pettingzoo_plays_whole_games_and_refuses_an_illegal_action(spec: GameSpec) -> None:
-    e = game_env(spec.name, players=spec.seats[0], reward="win")
+    # "win" where the game offers it (1 shared among the winners), else the game's own rewards
+    modes = game_env(spec.name, players=spec.seats[0]).unwrapped.reward_modes
+    e = game_env(spec.name, players=spec.seats[0], reward="win" if "win" in modes else None)
     e.reset(seed=2)
     obs = e.last()[0]
     illegal = int(np.flatnonzero(obs["action_mask"] == 0)[0])
-    before = json.dumps(e.unwrapped.game.state_dict(), default=str)
+    before = snapshot(e.unwrapped.game)
     with pytest.raises(IllegalActionError, match="is not legal"):
         e.step(illegal)
-    assert json.dumps(e.unwrapped.game.state_dict(), default=str) == before
+    assert snapshot(e.unwrapped.game) == before
     rng = random.Random(5)
     total: dict[str, float] = {}
     for agent in e.agent_iter(max_iter=20_000):
@@ -170,7 +177,14 @@ def test_pettingzoo_plays_whole_games_and_refuses_an_illegal_action(spec: GameSp
         total[agent] = total.get(agent, 0.0) + reward
         action = None if terminated or truncated else rng.choice(np.flatnonzero(obs["action_mask"]).tolist())
         e.step(action)
-    assert e.unwrapped.game.is_over and math.isclose(sum(total.values()), 1.0)
+    game = e.unwrapped.game
+    assert game.is_over
+    if "win" in modes:
+        assert math.isclose(sum(total.values()), 1.0)
+    else:  # the game's own rewards: what its encoding gives for the final state
+        assert [total[a] for a in e.unwrapped.possible_agents] == e.unwrapped.encoding.final_rewards(
+            game, e.unwrapped.reward
+        )
 
 
 def test_a_game_without_an_encoding_is_refused() -> None:

@@ -1,5 +1,6 @@
-"""The Crew through the AI adapters: the PettingZoo environment
-(dsa_widget.adapters.crew_pettingzoo) and the OpenSpiel game (dsa_widget.adapters.crew_openspiel):
+"""The Crew through the generic AI adapters (its registry entry names its encoding and its
+OpenSpiel rules): the PettingZoo environment (``crew_env`` = ``game_env("crew", ...)``) and the
+OpenSpiel game ``python_the_crew_deep_sea``:
 the libraries' own tests, random episodes step by step against CrewGame, illegal actions,
 observations that never depend on hidden cards, exact chance, perfect-recall information
 states, resampling, serialisation, and docs/AI.md held to the code."""
@@ -20,8 +21,9 @@ from open_spiel.python.observation import make_observation
 from pettingzoo.test import api_test
 
 from dsa_widget.adapters import crew_openspiel as cos
-from dsa_widget.adapters.crew_encoding import ACTIONS, LAYOUT, NUM_ACTIONS, OBSERVATION_SIZE, CrewEncoding
 from dsa_widget.adapters.crew_pettingzoo import CREW_REGISTRY_ID, crew_env
+from dsa_widget.adapters.openspiel import register
+from dsa_widget.crew.encoding import ACTIONS, LAYOUT, NUM_ACTIONS, OBSERVATION_SIZE, CrewEncoding
 from dsa_widget.crew.knowledge import sample_deal
 from dsa_widget.crew.rules import CrewGame
 from dsa_widget.crew.tasks import task_table
@@ -270,7 +272,7 @@ def test_random_sim_test(params):
 
 def test_parameters_and_registration():
     assert NAME in pyspiel.registered_names()
-    cos._register()  # again: harmless
+    assert register(cos.RULES) is cos.CrewSpielGame  # again: harmless, the same class
     g = pyspiel.load_game(NAME, {"players": 2, "tasks": "70"})
     assert (g.num_players(), g.num_distinct_actions(), g.max_chance_outcomes()) == (2, NUM_ACTIONS, 16)
     assert g.config.tasks == (70,)
@@ -305,13 +307,13 @@ def test_chance_is_exact_every_valid_deal_equally_likely():
     for _ in range(3):
         p, s = deal_probability(pyspiel.load_game(NAME, {"players": 4, "tasks": "30"}), rng)
         assert p == Fraction(1, plain - 4 * one_holds)
-        assert all(not {"S1", "S2", "S3", "S4"} <= set(s.engine.hand(q)) for q in range(4))
+        assert all(not {"S1", "S2", "S3", "S4"} <= set(s.core.engine.hand(q)) for q in range(4))
     # two players: S4 with a human, Tonoja's 14 positions ordered
     two = 2 * factorial(39) // (factorial(12) * factorial(13))
     for _ in range(3):
         p, s = deal_probability(pyspiel.load_game(NAME, {"players": 2, "tasks": "70"}), rng)
         assert p == Fraction(1, two)
-        assert "S4" not in s.engine.hand(s.engine.dummy)
+        assert "S4" not in s.core.engine.hand(s.core.engine.dummy)
 
 
 def test_information_state_strings_are_equal_for_indistinguishable_states():
@@ -330,11 +332,12 @@ def test_information_state_strings_are_equal_for_indistinguishable_states():
                     continue
                 for p in (k // 2 % game.num_players(),):  # one seat per state, in turn
                     seat = game.config.humans[p]
-                    world = shuffled_world(s.engine, seat, prng)
-                    deal = game.config.deal_of(world, s.core.deal.get("terrain"), s.core.deal.get("extra"))
+                    world = shuffled_world(s.core.engine, seat, prng)
+                    deal = game.config.deal(s.core.dealt)
+                    deal = game.config.deal_dict_of(world, deal.get("terrain"), deal.get("extra"))
                     twin = game.new_initial_state()
                     try:  # a sample R-6.10 or R-4.6 excludes fails in the deal
-                        for o in twin_deal_actions(game, deal):
+                        for o in game.config.outcomes(deal):
                             twin.apply_action(o)
                         for h in world.history:
                             twin.apply_action(ENC.index(h["action"]))
@@ -346,23 +349,15 @@ def test_information_state_strings_are_equal_for_indistinguishable_states():
                     assert twin.information_state_string(p) == s.information_state_string(p)
                     assert twin.observation_tensor(p) == s.observation_tensor(p)
                     assert twin.observation_string(p) == s.observation_string(p)
+                    assert twin.information_state_tensor(p) == s.information_state_tensor(p)
                     compared += 1
     assert compared > 20 and skipped < compared
 
 
 def public(state):
     """The public record of a state (what a spectator sees), for telling states apart."""
-    d = state.engine.view(None).to_dict()
-    return d, state.engine.view(None).public_history
-
-
-def twin_deal_actions(game, deal):
-    out = []
-    if "terrain" in deal:
-        out.append(deal["terrain"])
-    if "extra" in deal:
-        out.append(deal["extra"])
-    return out + deal["cards"]
+    d = state.core.engine.view(None).to_dict()
+    return d, state.core.engine.view(None).public_history
 
 
 def test_information_state_strings_differ_when_the_seat_can_tell():
@@ -427,7 +422,7 @@ def test_openspiel_agrees_with_the_engine_step_by_step():
         for seed in range(4):
             eng = CrewGame(seed=seed, **setup)
             s = game.new_initial_state()
-            for o in game.config.deal_of(eng, None, None)["cards"]:
+            for o in game.config.deal_of(eng):
                 s.apply_action(o)
             while not eng.is_over:
                 assert game.config.humans[s.current_player()] == eng.to_move

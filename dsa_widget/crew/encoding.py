@@ -1,0 +1,508 @@
+"""*The Crew: Mission Deep Sea* as fixed-size numbers: one stable action numbering and one
+observation vector of a seat's view.  The game registry names :class:`CrewEncoding`, so the
+generic adapters serve The Crew as they serve every game (the PettingZoo environment
+:func:`dsa_widget.adapters.pettingzoo.game_env` and the OpenSpiel game of
+:mod:`dsa_widget.adapters.openspiel`); what only The Crew needs (its rewards, the seats that
+are agents, its text picture) it gives through the encoding's optional hooks
+(:mod:`dsa_widget.core.encoding`).  Plain Python: it imports neither library.
+
+**Actions** (``NUM_ACTIONS`` = 371 numbers, the same for every setup; ``c`` is a card int 0-39 in
+deck order ``P1..P9 Y1..Y9 B1..B9 G1..G9 S1..S4``):
+
+=========== ============================================ ==================================
+numbers     action                                       step
+=========== ============================================ ==================================
+0 + c       ``play <card>``                              play
+40 + c      ``comm <card>`` (the position is forced)     communicate / play (free window)
+80 + 3c + p ``comm <card> top|middle|bottom`` (p 0/1/2)  ``token_position=any_true``
+200         ``pass``                                     assign, communicate
+200 + id    ``take <id>`` (task ids 1-96)                assign
+297 + x     ``predict <x>`` (x 0-13)                     predict
+311 - 315   ``distress cw``, ``distress ccw``,           distress, distress_vote
+            ``no distress``, ``agree``, ``refuse``
+316 + c     ``give <card>`` (coloured cards, c < 36)     distress_give
+352, 353    ``timed``, ``untimed``                       timing
+354         ``keep``                                     decide (captain_decides)
+355 + s     ``give <s>`` (seat 0-4)                      decide
+360, 361    ``accept``, ``decline``                      accept
+362, 363    ``yes``, ``no``                              volunteer
+364, 365    ``confirm``, ``reject``                      confirm
+366 + s     ``propose`` every task to seat ``s``         propose (``one_owner`` only)
+=========== ============================================ ==================================
+
+A free proposal (allocation ``free``, or ``volunteers`` with two volunteers) names an owner for
+every task: there are up to N^k of them, too many for a fixed numbering, so these allocations
+are refused (:func:`check_supported`).  ``timeout`` is not a player's choice and has no number.
+
+**Observation**: :meth:`CrewEncoding.observe` turns a :class:`~dsa_widget.crew.view.CrewView`
+into ``OBSERVATION_SIZE`` floats (all >= 0), field by field as :data:`LAYOUT` says.  Seats are
+*relative*: slot 0 is the observer, slot k the seat k places clockwise after it; slots of seats
+the game does not have are zeros.  Only the view is read, so nothing the seat may not know can
+enter it.  :func:`crew_text` draws the public table as text (the adapters' ``ansi`` picture).
+
+>>> from dsa_widget.crew.rules import CrewGame
+>>> enc = CrewEncoding()
+>>> enc.num_actions, enc.index("play P3"), enc.index("take 17"), enc.index("pass")
+(371, 2, 217, 200)
+>>> g = CrewGame(4, seed=3, tasks=[70], assignment={70: 1})
+>>> enc.decode(enc.index("distress cw"), g.task_ids)
+'distress cw'
+>>> obs = enc.observe(g.view(1))
+>>> len(obs) == enc.observation_size, obs[enc.offset("my_turn")]
+(True, 1.0)
+>>> sum(obs[enc.offset("hand") : enc.offset("hand") + 40])        # seat 1's ten cards
+10.0
+"""
+
+from __future__ import annotations
+
+from collections.abc import MutableSequence, Sequence
+from typing import Any
+
+from ..core.encoding import EncodingError, Field
+from ..crew.cards import DECK, NCARDS, card
+
+__all__ = [
+    "LAYOUT",
+    "NUM_ACTIONS",
+    "OBSERVATION_SIZE",
+    "STEPS",
+    "UNSUPPORTED_ALLOCATIONS",
+    "CrewEncoding",
+    "check_supported",
+    "crew_text",
+]
+
+MAX_SEATS = 5
+MAX_TRICKS = 13
+_POS = ("top", "middle", "bottom")
+
+PLAY0, COMM0, COMMPOS0, PASS, TAKE0 = 0, 40, 80, 200, 200
+PREDICT0 = 297
+DISTRESS_CW, DISTRESS_CCW, NO_DISTRESS, AGREE, REFUSE = 311, 312, 313, 314, 315
+GIVECARD0 = 316
+TIMED, UNTIMED, KEEP, GIVESEAT0, ACCEPT, DECLINE = 352, 353, 354, 355, 360, 361
+YES, NO, CONFIRM, REJECT, PROPOSE0 = 362, 363, 364, 365, 366
+NUM_ACTIONS = 371
+
+#: allocations whose proposals have no fixed numbering (``volunteers`` only with 2 volunteers)
+UNSUPPORTED_ALLOCATIONS = ("free",)
+
+
+def _action_table() -> tuple[str, ...]:
+    out = [""] * NUM_ACTIONS
+    for c in range(NCARDS):
+        out[PLAY0 + c] = f"play {DECK[c]}"
+        out[COMM0 + c] = f"comm {DECK[c]}"
+        for p, pos in enumerate(_POS):
+            out[COMMPOS0 + 3 * c + p] = f"comm {DECK[c]} {pos}"
+    out[PASS] = "pass"
+    for tid in range(1, 97):
+        out[TAKE0 + tid] = f"take {tid}"
+    for x in range(MAX_TRICKS + 1):
+        out[PREDICT0 + x] = f"predict {x}"
+    fixed = {
+        DISTRESS_CW: "distress cw",
+        DISTRESS_CCW: "distress ccw",
+        NO_DISTRESS: "no distress",
+        AGREE: "agree",
+        REFUSE: "refuse",
+        TIMED: "timed",
+        UNTIMED: "untimed",
+        KEEP: "keep",
+        ACCEPT: "accept",
+        DECLINE: "decline",
+        YES: "yes",
+        NO: "no",
+        CONFIRM: "confirm",
+        REJECT: "reject",
+    }
+    for i, a in fixed.items():
+        out[i] = a
+    for c in range(36):
+        out[GIVECARD0 + c] = f"give {DECK[c]}"
+    for s in range(MAX_SEATS):
+        out[GIVESEAT0 + s] = f"give {s}"
+        out[PROPOSE0 + s] = f"propose all:{s}"
+    assert all(out), "every number has an action"
+    return tuple(out)
+
+
+#: the action of every number (proposals as ``"propose all:<seat>"``; :meth:`CrewEncoding.decode`
+#: spells them out for a game's tasks)
+ACTIONS = _action_table()
+_INDEX = {a: i for i, a in enumerate(ACTIONS)}
+
+#: the step one-hot's order (``deal`` only in the OpenSpiel game, while the cards are dealt)
+STEPS = (
+    "deal",
+    "timing",
+    "assign",
+    "propose",
+    "confirm",
+    "decide",
+    "accept",
+    "volunteer",
+    "predict",
+    "distress",
+    "distress_vote",
+    "distress_give",
+    "communicate",
+    "play",
+    "over",
+)
+_COMM_MODES = ("normal", "currents", "rapture", "none")
+_SUITS = "PYBGS"
+_TASK_W = 12
+
+
+def _layout() -> tuple[Field, ...]:
+    k = MAX_SEATS
+    rows: list[tuple[str, int, str]] = [
+        ("seat", k, "one-hot: the observer's own seat (absolute; all 0 for a spectator)"),
+        ("players", k, "1 for each relative slot the game has a seat for"),
+        ("dummy", k, "1 at Tonoja's relative slot (two players)"),
+        ("captain", k, "one-hot, relative slot of the captain (all 0 before the deal)"),
+        ("step", len(STEPS), "one-hot: " + ", ".join(STEPS)),
+        ("to_move", k, "one-hot, relative slot of the seat to act (the captain for Tonoja; 0 at the end)"),
+        ("acting_for", k, "one-hot, relative slot whose turn it is (Tonoja's while the captain acts)"),
+        ("my_turn", 1, "1 when the observer is to act"),
+        ("tricks_total", 1, "tricks in the game, T"),
+        ("trick_number", 1, "the trick in progress or about to start (0 before play)"),
+        ("turn_number", 1, "actions applied so far"),
+        ("hand", NCARDS, "1 for each card in the observer's hand (by card int)"),
+        ("hand_counts", k, "cards in hand, by relative slot (Tonoja: face-up and face-down)"),
+        ("dummy_up", NCARDS, "1 for each of Tonoja's face-up cards now"),
+        ("dummy_down", 1, "Tonoja's face-down cards left"),
+    ]
+    rows += [(f"played.slot{j}", NCARDS, f"1 for each card relative slot {j} has played") for j in range(k)]
+    rows += [
+        (f"trick.slot{j}", NCARDS, f"one-hot: the card slot {j} played in the trick in progress")
+        for j in range(k)
+    ]
+    rows += [
+        ("leader", k, "one-hot, relative slot leading the trick in progress or about to start"),
+        ("led_suit", 5, "one-hot P, Y, B, G, S: the suit led in the trick in progress"),
+        ("tricks_won", k, "tricks won, by relative slot"),
+    ]
+    rows += [
+        (f"void.slot{j}", 5, f"1 for each suit P, Y, B, G, S slot {j} showed it is void in") for j in range(k)
+    ]
+    rows += [
+        ("token_available", k, "1 for a personal sonar token still available, by relative slot"),
+        ("token_used", k, "1 for a personal sonar token used, by relative slot"),
+        ("shared_tokens", 1, "shared tokens left in the pool (rapture of the deep)"),
+        ("communication", len(_COMM_MODES), "one-hot: " + ", ".join(_COMM_MODES) + " (after terrain)"),
+        ("comm_window", 2, "first and last trick before which communication is allowed"),
+    ]
+    rows += [
+        (f"comm.slot{j}", NCARDS, f"1 for each card relative slot {j} has communicated") for j in range(k)
+    ]
+    rows += [
+        ("comm_top", NCARDS, "1 for each communicated card shown as top"),
+        ("comm_middle", NCARDS, "1 for each communicated card shown as middle (only card)"),
+        ("comm_bottom", NCARDS, "1 for each communicated card shown as bottom"),
+        ("comm_unknown", NCARDS, "1 for each communicated card whose position the observer does not know"),
+        ("comm_trick", NCARDS, "the trick of the window each card was communicated in (0: not)"),
+        (
+            "tasks",
+            96 * _TASK_W,
+            f"{_TASK_W} floats per task id 1-96 (block id-1): drawn, owner slot 0-4 one-hot, done, "
+            "failed, draw order (1-based), prediction known, prediction value, prediction fixed but hidden",
+        ),
+        ("distress_available", 1, "1 when the distress signal can be used in this attempt"),
+        ("distress_used", 1, "1 once the distress signal was used in the mission"),
+        ("distress_active", 1, "1 once the cards were passed in this attempt"),
+        ("distress_direction", 2, "one-hot cw, ccw: the direction once set"),
+        ("distress_given", NCARDS, "one-hot: the card the observer gave"),
+        ("distress_received", NCARDS, "one-hot: the card the observer received"),
+        ("distress_given_to", k, "one-hot, relative slot the observer's card went to"),
+        ("attempt", 1, "the attempt number (1-based)"),
+        ("timed", 1, "1 when the attempt is played with the timer"),
+        ("timer_started", 1, "1 once the timer runs"),
+        ("outcome", 2, "one-hot success, failure once the attempt is over"),
+    ]
+    out: list[Field] = []
+    at = 0
+    for name, size, meaning in rows:
+        out.append(Field(name, at, size, meaning))
+        at += size
+    return tuple(out)
+
+
+#: the observation's fields in order (name, offset, size, meaning), covering it exactly
+LAYOUT = _layout()
+OBSERVATION_SIZE = LAYOUT[-1].offset + LAYOUT[-1].size
+_AT = {f.name: f.offset for f in LAYOUT}
+
+
+def check_supported(allocation: str, volunteers: int = 1) -> None:
+    """Raise ``ValueError`` for the allocations whose proposals the numbering cannot hold:
+    ``free`` and ``volunteers`` with two volunteers (both make free proposals)."""
+    if allocation in UNSUPPORTED_ALLOCATIONS or (allocation == "volunteers" and volunteers > 1):
+        raise ValueError(
+            f"allocation {allocation!r}"
+            + (f" with {volunteers} volunteers" if allocation == "volunteers" else "")
+            + " makes free proposals (an owner for every task), which have no fixed action numbering;"
+            " the adapters support normal, captain_first_hardest, skip_captain, one_owner,"
+            " captain_decides and volunteers with 1 volunteer"
+        )
+
+
+#: the PettingZoo environment's rewards, the default first: every agent gets the same
+REWARDS = ("success", "signed")
+
+
+class CrewEncoding:
+    """The Crew's numbers (the same for every setup): see the module docstring.
+
+    Built for a game (``CrewEncoding(game)``, as the registry's adapters do), it refuses the
+    allocations whose proposals have no number (:func:`check_supported`) and knows the game's
+    agents: its human seats (Tonoja, the dummy seat of a two-player game, is played by the
+    captain and is no agent)."""
+
+    num_actions = NUM_ACTIONS
+    observation_size = OBSERVATION_SIZE
+    layout = LAYOUT
+    actions = ACTIONS
+    reward_modes = REWARDS
+
+    def __init__(self, state: Any = None) -> None:
+        #: the seats that decide, in order (agent ``i`` is seat ``agent_seats[i]``); None: every seat
+        self.agent_seats: tuple[int, ...] | None = None
+        if state is not None:
+            mission = state.mission
+            check_supported(mission.allocation, mission.volunteers)
+            self.agent_seats = tuple(state.humans)
+            #: floats of :meth:`full_state`
+            self.state_size = OBSERVATION_SIZE * len(self.agent_seats) + NCARDS
+
+    def full_state(self, game: Any) -> list[float]:
+        """The centralised training state: every agent's observation side by side, then 1 for
+        each card in Tonoja's hand (face down too; all 0 without Tonoja), so every card's place.
+        Hidden information: never an acting agent's input."""
+        assert self.agent_seats is not None, "CrewEncoding(game) knows the agents"
+        out: list[float] = []
+        for q in self.agent_seats:
+            out += self.observe(game.view(q))
+        dummy = [0.0] * NCARDS
+        if game.dummy is not None:
+            for c in game.hand(game.dummy):
+                dummy[card(c)] = 1.0
+        return out + dummy
+
+    def final_rewards(self, game: Any, mode: str) -> list[float]:
+        """Every agent's reward once ``game`` is over: 1 on success; on failure 0
+        (``"success"``) or -1 (``"signed"``)."""
+        ok = game.outcome is not None and game.outcome.result == "success"
+        r = 1.0 if ok else (-1.0 if mode == "signed" else 0.0)
+        return [r] * len(game.humans)
+
+    def render_text(self, game: Any) -> str:
+        """The adapters' ``ansi`` picture: the public table (:func:`crew_text`)."""
+        return crew_text(game)
+
+    def action(self, index: int) -> str:
+        """The action with this number (a proposal as ``"propose all:<seat>"``)."""
+        if not isinstance(index, int) or not 0 <= index < NUM_ACTIONS:
+            raise EncodingError(f"action number {index!r} is out of range 0..{NUM_ACTIONS - 1}")
+        return ACTIONS[index]
+
+    def decode(self, index: int, task_ids: Sequence[int]) -> str:
+        """The game action with this number for a game whose tasks are ``task_ids`` (draw order)."""
+        a = self.action(index)
+        if index >= PROPOSE0:
+            s = index - PROPOSE0
+            return "propose " + " ".join(f"{t}:{s}" for t in task_ids)
+        return a
+
+    def index(self, action: str) -> int:
+        """The number of a game action (a proposal must give every task to one seat)."""
+        i = _INDEX.get(action)
+        if i is not None and i < PROPOSE0:
+            return i
+        if isinstance(action, str) and action.startswith("propose "):
+            seats = {p.partition(":")[2] for p in action.split()[1:]}
+            if len(seats) == 1:
+                s = seats.pop()
+                if s.isdigit() and int(s) < MAX_SEATS:
+                    return PROPOSE0 + int(s)
+            raise EncodingError(f"{action!r}: only proposals of every task to one seat have a number")
+        raise EncodingError(f"{action!r} is not an action of The Crew")
+
+    def mask(self, legal: Sequence[str]) -> list[int]:
+        out = [0] * NUM_ACTIONS
+        for a in legal:
+            out[self.index(a)] = 1
+        return out
+
+    def offset(self, name: str) -> int:
+        """Where field ``name`` starts."""
+        return _AT[name]
+
+    def observe(self, view: Any, origin: int | None = None) -> list[float]:
+        """The observation of ``view`` (a :class:`~dsa_widget.crew.view.CrewView`), seats
+        relative to ``origin`` (default: the view's seat; 0 for a spectator)."""
+        buf = [0.0] * OBSERVATION_SIZE
+        self.observe_into(view, buf, origin)
+        return buf
+
+    def observe_deal(
+        self, seats: int, dummy: int | None, seat: int | None, cards: Sequence[int]
+    ) -> list[float]:
+        """The observation while the cards are being dealt (the OpenSpiel game's chance nodes):
+        the seat slots, ``step`` = deal and the cards ``seat`` has received so far."""
+        buf = [0.0] * OBSERVATION_SIZE
+        me = 0 if seat is None else seat
+        if seat is not None:
+            buf[_AT["seat"] + seat] = 1.0
+        for s in range(seats):
+            buf[_AT["players"] + (s - me) % seats] = 1.0
+        if dummy is not None:
+            buf[_AT["dummy"] + (dummy - me) % seats] = 1.0
+        buf[_AT["step"]] = 1.0
+        for c in cards:
+            buf[_AT["hand"] + c] = 1.0
+        return buf
+
+    def observe_into(self, view: Any, buf: MutableSequence[float], origin: int | None = None) -> None:
+        """Write the observation of ``view`` into ``buf`` (which must be all zeros)."""
+        n: int = view.seats
+        me: int = origin if origin is not None else (view.seat if view.seat is not None else 0)
+
+        def rel(s: int) -> int:
+            return (s - me) % n
+
+        at = _AT
+        if view.seat is not None:
+            buf[at["seat"] + view.seat] = 1.0
+        for s in range(n):
+            buf[at["players"] + rel(s)] = 1.0
+        if view.dummy is not None:
+            buf[at["dummy"] + rel(view.dummy)] = 1.0
+        if view.captain is not None:
+            buf[at["captain"] + rel(view.captain)] = 1.0
+        buf[at["step"] + STEPS.index(view.step)] = 1.0
+        if view.to_move is not None and 0 <= view.to_move < n:
+            buf[at["to_move"] + rel(view.to_move)] = 1.0
+            if view.seat is not None and view.to_move == view.seat:
+                buf[at["my_turn"]] = 1.0
+        if view.acting_for is not None:
+            buf[at["acting_for"] + rel(view.acting_for)] = 1.0
+        buf[at["tricks_total"]] = float(view.tricks_total)
+        buf[at["trick_number"]] = float(view.trick_number)
+        buf[at["turn_number"]] = float(view.turn_number)
+        if view.hand is not None:
+            h = at["hand"]
+            for cid in view.hand:
+                buf[h + card(cid)] = 1.0
+        for s, k in enumerate(view.hand_counts):
+            buf[at["hand_counts"] + rel(s)] = float(k)
+        if view.dummy_columns is not None:
+            down = 0
+            for u, d in view.dummy_columns:
+                if u is not None:
+                    buf[at["dummy_up"] + card(u)] = 1.0
+                down += d
+            buf[at["dummy_down"]] = float(down)
+        for s, m in enumerate(view.played_by):
+            base = at[f"played.slot{rel(s)}"]
+            while m:
+                low = m & -m
+                buf[base + low.bit_length() - 1] = 1.0
+                m ^= low
+        for s, c in view.current_trick:
+            buf[at[f"trick.slot{rel(s)}"] + c] = 1.0
+        if view.leader is not None:
+            buf[at["leader"] + rel(view.leader)] = 1.0
+        if view.current_trick:
+            c0 = view.current_trick[0][1]
+            buf[at["led_suit"] + (c0 // 9 if c0 < 36 else 4)] = 1.0
+        for s, k in enumerate(view.tricks_won):
+            buf[at["tricks_won"] + rel(s)] = float(k)
+        for s, vs in enumerate(view.voids):
+            base = at[f"void.slot{rel(s)}"]
+            for su in vs:
+                buf[base + _SUITS.index(su)] = 1.0
+        for s, t in enumerate(view.tokens):
+            if t == "available":
+                buf[at["token_available"] + rel(s)] = 1.0
+            elif t == "used":
+                buf[at["token_used"] + rel(s)] = 1.0
+        if view.shared_tokens is not None:
+            buf[at["shared_tokens"]] = float(view.shared_tokens)
+        if view.communication in _COMM_MODES:
+            buf[at["communication"] + _COMM_MODES.index(view.communication)] = 1.0
+        first, last = view.comm_window
+        buf[at["comm_window"]] = float(first)
+        buf[at["comm_window"] + 1] = float(last)
+        for cm in view.communicated:
+            c = card(cm.card)
+            buf[at[f"comm.slot{rel(cm.seat)}"] + c] = 1.0
+            key = f"comm_{cm.position}" if cm.position in ("top", "middle", "bottom") else "comm_unknown"
+            buf[at[key] + c] = 1.0
+            buf[at["comm_trick"] + c] = float(cm.trick)
+        tb = at["tasks"]
+        for order, (tid, owner, status, pred, _prog, hidden) in enumerate(view.tasks, start=1):
+            b = tb + (tid - 1) * _TASK_W
+            buf[b] = 1.0
+            if owner is not None:
+                buf[b + 1 + rel(owner)] = 1.0
+            if status == "done":
+                buf[b + 6] = 1.0
+            elif status == "failed":
+                buf[b + 7] = 1.0
+            buf[b + 8] = float(order)
+            if pred is not None:
+                buf[b + 9] = 1.0
+                buf[b + 10] = float(pred)
+            if hidden:
+                buf[b + 11] = 1.0
+        d = view.distress
+        buf[at["distress_available"]] = 1.0 if d.get("available") else 0.0
+        buf[at["distress_used"]] = 1.0 if d.get("used") else 0.0
+        buf[at["distress_active"]] = 1.0 if d.get("active") else 0.0
+        if d.get("direction") in ("cw", "ccw"):
+            buf[at["distress_direction"] + (0 if d["direction"] == "cw" else 1)] = 1.0
+        if d.get("given") is not None:
+            buf[at["distress_given"] + card(d["given"])] = 1.0
+        if d.get("received") is not None:
+            buf[at["distress_received"] + card(d["received"])] = 1.0
+        if d.get("given_to") is not None:
+            buf[at["distress_given_to"] + rel(d["given_to"])] = 1.0
+        buf[at["attempt"]] = float(view.attempt)
+        if view.timer is not None:
+            buf[at["timed"]] = 1.0 if view.timer.get("timed") else 0.0
+            buf[at["timer_started"]] = 1.0 if view.timer.get("started") else 0.0
+        if view.outcome is not None:
+            buf[at["outcome"] + (0 if view.outcome["result"] == "success" else 1)] = 1.0
+
+
+def crew_text(game: Any) -> str:
+    """The table as every player may see it (the spectator's view), as a few lines of text."""
+    v = game.view(None)
+    lines = [
+        f"The Crew: Mission Deep Sea: step {v.step}, trick {v.trick_number}/{v.tricks_total}, "
+        f"captain {v.captain}, to move {v.to_move}"
+    ]
+    for s in range(v.seats):
+        tok = v.tokens[s]
+        lines.append(
+            f"  seat {s} {v.players[s]}: {v.hand_counts[s]} cards, {v.tricks_won[s]} tricks"
+            + (f", token {tok}" if tok else "")
+            + (f", void {''.join(v.voids[s])}" if v.voids[s] else "")
+        )
+    for tid, owner, status, pred, _prog, _hidden in v.tasks:
+        p = "" if pred is None else f" (predicted {pred})"
+        lines.append(f"  task {tid}: owner {owner}, {status}{p}")
+    if v.communicated:
+        lines.append(
+            "  communicated: " + ", ".join(f"{c.seat}:{c.card} {c.position}" for c in v.communicated)
+        )
+    if v.dummy_columns is not None:
+        lines.append("  Tonoja: " + " ".join(u or "--" for u, _ in v.dummy_columns))
+    if v.current_trick:
+        lines.append("  trick: " + " ".join(f"{s}:{DECK[c]}" for s, c in v.current_trick))
+    if v.outcome is not None:
+        lines.append(f"  outcome: {v.outcome['result']} ({v.outcome['cause']})")
+    return "\n".join(lines)
