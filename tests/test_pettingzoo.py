@@ -650,8 +650,16 @@ def test_the_kernel_backed_env_with_max_cycles_and_win_rewards():
         setup = random_setup(rng)
         setups.append({**setup, "reward": "win"})
         setups.append({**setup, "max_cycles": rng.randint(1, 6)})
+        setups.append({**setup, "skip_forced": True})  # the kernel's skipping loop, too
     found, seen = kernel_difference(setups)
     assert found is None, found
+
+
+def test_skip_forced_passes_the_api_test_on_the_kernel_and_on_a_game():
+    api_test(env(players=3, skip_forced=True), num_cycles=300, verbose_progress=False)
+    api_test(env(players=3, skip_forced=True, backend="game"), num_cycles=300, verbose_progress=False)
+    with pytest.raises(ValueError, match="skip_forced"):
+        env(skip_forced="yes")
 
 
 def test_a_wrong_kernel_is_caught():

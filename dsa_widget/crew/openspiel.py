@@ -102,7 +102,7 @@ class CrewSpielRules:
         opts = {k: _option_param(v) for k, v in g.options.items() if k in DEFAULTS}
         return {
             "players": len(g.humans),
-            "target": m.target if m.target is not None else 0,
+            "target": m.target if m.target is not None and g.task_ids else 0,
             "tasks": " ".join(str(t) for t in g.task_ids),
             "allocation": m.allocation,
             "volunteers": m.volunteers,

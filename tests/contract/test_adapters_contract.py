@@ -9,9 +9,15 @@ joins by its registry entry (``encoding=``, ``openspiel=``).
   and at least 0;
 * hidden information: a state drawn from seat ``q``'s view (everything ``q`` cannot know dealt
   afresh) gives ``q`` the same observation — and the check fails for an observation that
-  reads the true state;
-* PettingZoo's ``api_test`` and ``seed_test`` on :func:`~dsa_widget.adapters.pettingzoo.game_env`;
-* OpenSpiel's ``random_sim_test`` with serialisation.
+  reads the true state; in OpenSpiel, a state resampled from ``q``'s information state (the
+  hidden values dealt afresh from what ``q`` knows) gives ``q`` the same observation tensor and
+  string and information state tensor and string;
+* PettingZoo's ``api_test``, ``seed_test`` and ``render_test`` on
+  :func:`~dsa_widget.adapters.pettingzoo.game_env`, with and without ``skip_forced``;
+* OpenSpiel's ``random_sim_test`` with serialisation, with and without ``skip_forced``;
+* ``skip_forced``: no agent is asked a decision with one legal action, and the game played is
+  the one played without the option (the forced actions are applied for the agents);
+* the centralised ``state()`` has its space's shape, on both adapters.
 """
 
 from __future__ import annotations
@@ -25,9 +31,9 @@ from typing import Any
 import numpy as np
 import pyspiel
 import pytest
-from pettingzoo.test import api_test, seed_test
+from pettingzoo.test import api_test, render_test, seed_test
 
-import dsa_widget.adapters.openspiel  # noqa: F401  (registers every game's OpenSpiel rules)
+from dsa_widget.adapters.openspiel import load_game
 from dsa_widget.adapters.pettingzoo import IllegalActionError, game_env
 from dsa_widget.core.encoding import Encoding, encoding_of, legal_action
 from dsa_widget.core.protocol import CHANCE
@@ -129,6 +135,53 @@ def test_no_observation_changes_when_the_hidden_information_is_dealt_afresh(spec
     assert first_leak(spec, honest) is None
 
 
+def spiel_leak(spec: GameSpec, rng: random.Random) -> tuple[str | None, int]:
+    """Where a player's OpenSpiel observation or information state changes in a state
+    resampled from its information state (``resample_from_infostate``: what it cannot know
+    dealt afresh), or None; and how many resampled states differed from the true one."""
+    rules = spec.openspiel_rules()
+    changed = 0
+    for players in seat_counts(spec):
+        game = load_game(rules.short_name, {"players": players})
+        for g in range(2):
+            s = game.new_initial_state()
+            k = 0
+            while not s.is_terminal() and k < 300:
+                k += 1
+                if s.is_chance_node():
+                    actions, probs = zip(*s.chance_outcomes(), strict=True)
+                    s.apply_action(rng.choices(actions, probs)[0])
+                    continue
+                if k % 7 == 0:
+                    for q in range(game.num_players()):
+                        try:
+                            twin = s.resample_from_infostate(q, random.Random(k).random)
+                        except NotImplementedError as e:  # a game OpenSpiel cannot resample
+                            pytest.skip(str(e))
+                        changed += str(twin) != str(s)
+                        for seen in (
+                            lambda st, q=q: st.observation_tensor(q),
+                            lambda st, q=q: st.observation_string(q),
+                            lambda st, q=q: st.information_state_tensor(q),
+                            lambda st, q=q: st.information_state_string(q),
+                        ):
+                            if seen(twin) != seen(s):
+                                return f"{players} players, game {g}, node {k}, player {q}", changed
+                s.apply_action(rng.choice(s.legal_actions()))
+    return None, changed
+
+
+@pytest.mark.parametrize("spec", SPIEL, ids=[g.name for g in SPIEL])
+def test_no_openspiel_observation_or_information_state_changes_when_the_hidden_information_is_dealt_afresh(
+    spec: GameSpec,
+) -> None:
+    leak, changed = spiel_leak(spec, random.Random(11))
+    assert leak is None
+    g = spec.new_game(players=spec.seats[0], seed=1)
+    if snapshot(g.view(0).sample(random.Random(3))) != snapshot(g):  # a game that hides something
+        assert changed > 0, "no resampled state differed: the check proves nothing"
+
+
 def snapshot(state: Any) -> str:
     """Everything in a state, hidden values included (the registry's ``show``), as text."""
     return json.dumps(game_of(state).show(state), sort_keys=True, default=str)
@@ -151,11 +204,52 @@ def test_the_hidden_information_check_catches_an_observation_that_reads_the_trut
 # ---------------------------------------------------------------------- PettingZoo
 
 
+@pytest.mark.parametrize("skip", [False, True], ids=["every-decision", "skip_forced"])
 @pytest.mark.parametrize("spec", ENCODED, ids=[g.name for g in ENCODED])
-def test_pettingzoo_api_and_seed_tests(spec: GameSpec) -> None:
+def test_pettingzoo_api_seed_and_render_tests(spec: GameSpec, skip: bool) -> None:
     for players in seat_counts(spec):
-        api_test(game_env(spec.name, players=players), num_cycles=200, verbose_progress=False)
-    seed_test(lambda: game_env(spec.name, players=spec.seats[0]), num_cycles=200)
+        api_test(
+            game_env(spec.name, players=players, skip_forced=skip), num_cycles=200, verbose_progress=False
+        )
+    seed_test(lambda: game_env(spec.name, players=spec.seats[0], skip_forced=skip), num_cycles=200)
+    render_test(lambda render_mode=None: game_env(spec.name, render_mode=render_mode, skip_forced=skip))
+
+
+def play_choosing_only_when_there_is_a_choice(e: Any, seed: int) -> tuple[str, int]:
+    """A game of ``e`` from ``reset(seed)``, a random legal action wherever there are two or more
+    (a one-action decision draws nothing): the whole final state, and the forced decisions the
+    agents were asked."""
+    rng = random.Random(seed)
+    e.reset(seed=seed)
+    forced = 0
+    for _agent in e.agent_iter(max_iter=20_000):
+        obs, _reward, terminated, truncated, _ = e.last()
+        if terminated or truncated:
+            e.step(None)
+            continue
+        legal = np.flatnonzero(obs["action_mask"]).tolist()
+        forced += len(legal) == 1
+        e.step(legal[0] if len(legal) == 1 else rng.choice(legal))
+    return snapshot(e.unwrapped.game), forced
+
+
+@pytest.mark.parametrize("spec", ENCODED, ids=[g.name for g in ENCODED])
+def test_skip_forced_applies_the_one_action_decisions_and_plays_the_same_game(spec: GameSpec) -> None:
+    # docs/AI.md: "skip_forced=True: a decision with exactly one legal action is applied at once;
+    # its agent is not asked"
+    plain = game_env(spec.name, players=spec.seats[0])
+    skipping = game_env(spec.name, players=spec.seats[0], skip_forced=True)
+    forced_total = 0
+    for seed in range(4):
+        final, forced = play_choosing_only_when_there_is_a_choice(plain, seed)
+        assert plain.unwrapped.skipped == 0
+        same, asked = play_choosing_only_when_there_is_a_choice(skipping, seed)
+        assert asked == 0 and skipping.unwrapped.skipped == forced
+        assert same == final
+        forced_total += forced
+    if forced_total == 0:  # Deep Sea Adventure's engine offers none: a turn back it may not
+        # take is never asked
+        pytest.skip(f"{spec.title} asked no decision with one legal action in four games")
 
 
 @pytest.mark.parametrize("spec", ENCODED, ids=[g.name for g in ENCODED])
@@ -197,14 +291,64 @@ def test_a_game_without_an_encoding_is_refused() -> None:
 # ---------------------------------------------------------------------- OpenSpiel
 
 
+@pytest.mark.parametrize("skip", [False, True], ids=["every-decision", "skip_forced"])
 @pytest.mark.parametrize("spec", SPIEL, ids=[g.name for g in SPIEL])
-def test_openspiel_random_sim_test_with_serialisation(spec: GameSpec) -> None:
+def test_openspiel_random_sim_test_with_serialisation(spec: GameSpec, skip: bool) -> None:
     # the fewest seats, and a game-length bound where the game has one (a game's own tests run
     # more seats, modes and lengths)
     rules = spec.openspiel_rules()
     short = {k: v for k, v in (("turn_limit", 40), ("max_turns", 40)) if k in rules.parameters}
-    game = pyspiel.load_game(rules.short_name, {"players": spec.seats[0], **short})
+    game = pyspiel.load_game(rules.short_name, {"players": spec.seats[0], "skip_forced": skip, **short})
     pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
+
+
+@pytest.mark.parametrize("spec", SPIEL, ids=[g.name for g in SPIEL])
+def test_openspiel_skip_forced_offers_no_one_action_decision(spec: GameSpec) -> None:
+    rules = spec.openspiel_rules()
+    rng = random.Random(3)
+    counts = {}
+    for skip in (False, True):
+        game = pyspiel.load_game(rules.short_name, {"players": spec.seats[0], "skip_forced": skip})
+        forced = 0
+        for _ in range(3):
+            s = game.new_initial_state()
+            while not s.is_terminal():
+                if s.is_chance_node():
+                    actions, probs = zip(*s.chance_outcomes(), strict=True)
+                    s.apply_action(rng.choices(actions, probs)[0])
+                    continue
+                legal = s.legal_actions()
+                forced += len(legal) == 1
+                s.apply_action(rng.choice(legal))
+        counts[skip] = forced
+    assert counts[True] == 0
+    if counts[False] == 0:
+        pytest.skip(f"{spec.title} offered no decision with one legal action in three games")
+
+
+@pytest.mark.parametrize("spec", SPIEL, ids=[g.name for g in SPIEL])
+def test_the_centralised_state_has_its_space_shape_on_both_adapters(spec: GameSpec) -> None:
+    e = game_env(spec.name, players=spec.seats[0])
+    e.reset(seed=1)
+    raw = e.unwrapped
+    state = raw.state()
+    assert state.shape == raw.state_space.shape and state.dtype == np.float32
+    assert raw.state_space.contains(state)
+    rules = spec.openspiel_rules()
+    game = load_game(rules.short_name, {"players": spec.seats[0]})
+    s = game.new_initial_state()
+    rng = random.Random(2)
+    sizes = set()
+    for _ in range(200):
+        sizes.add(len(s.state_tensor()))
+        if s.is_terminal():
+            break
+        if s.is_chance_node():
+            actions, probs = zip(*s.chance_outcomes(), strict=True)
+            s.apply_action(rng.choices(actions, probs)[0])
+        else:
+            s.apply_action(rng.choice(s.legal_actions()))
+    assert sizes == {raw.state_space.shape[0]}
 
 
 def test_every_game_with_an_encoding_has_an_openspiel_game() -> None:

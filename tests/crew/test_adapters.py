@@ -61,9 +61,30 @@ def legal_numbers(game: CrewGame) -> list[int]:
 # ============================================================================ PettingZoo
 
 
+@pytest.mark.parametrize("skip", [False, True], ids=["every-decision", "skip_forced"])
 @pytest.mark.parametrize("setup", SETUPS[:4], ids=lambda s: str(s["players"]))
-def test_pettingzoo_api_test(setup):
-    api_test(crew_env(**setup), num_cycles=200, verbose_progress=False)
+def test_pettingzoo_api_test(setup, skip):
+    api_test(crew_env(**setup, skip_forced=skip), num_cycles=200, verbose_progress=False)
+
+
+def test_skip_forced_leaves_the_agents_only_real_choices():
+    # docs/AI.md: about one Crew decision in six has one legal action (a forced play, a lone
+    # "pass"); skip_forced=True applies them for the agents
+    e = crew_env(players=4, skip_forced=True)
+    rng = random.Random(2)
+    asked = 0
+    for seed in range(3):
+        e.reset(seed=seed)
+        for _agent in e.agent_iter():
+            obs, _r, terminated, truncated, _ = e.last()
+            if terminated or truncated:
+                e.step(None)
+                continue
+            legal = np.flatnonzero(obs["action_mask"]).tolist()
+            assert len(legal) >= 2
+            asked += 1
+            e.step(rng.choice(legal))
+    assert asked > 0 and e.unwrapped.skipped > 0
 
 
 @pytest.mark.parametrize("setup", SETUPS, ids=lambda s: f"{s['players']}-{sorted(s)}")
@@ -264,10 +285,45 @@ def random_step(s, rng):
         s.apply_action(int(rng.choice(s.legal_actions())))
 
 
+@pytest.mark.parametrize("skip", [False, True], ids=["every-decision", "skip_forced"])
 @pytest.mark.parametrize("params", OS_PARAMS, ids=lambda p: str(p["players"]))
-def test_random_sim_test(params):
-    game = pyspiel.load_game(NAME, params)
+def test_random_sim_test(params, skip):
+    game = pyspiel.load_game(NAME, {**params, "skip_forced": skip})
     pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
+
+
+def test_the_information_state_tensor_is_the_observation_then_the_play_order():
+    game = pyspiel.load_game(NAME, {"players": 3, "tasks": "70"})
+    assert game.get_type().provides_information_state_tensor
+    s = game.new_initial_state()
+    rng = np.random.RandomState(9)
+    while not s.is_terminal() and len(s.core.engine.tricks if s.core.engine else ()) < 2:
+        random_step(s, rng)
+    info = s.information_state_tensor(1)
+    assert len(info) == game.information_state_tensor_size() == OBSERVATION_SIZE + 40 + 1
+    assert info[:OBSERVATION_SIZE] == s.observation_tensor(1)
+    plays = [c for t in s.core.engine.tricks for _, c in t.plays]
+    order = info[OBSERVATION_SIZE : OBSERVATION_SIZE + 40]
+    assert sorted((k, c) for c, k in enumerate(order) if k) == [
+        (k + 1.0, c) for k, c in sorted(enumerate(plays), key=lambda x: x[0])
+    ]
+    assert info[-1] == 1.0  # the deal is done
+
+
+def test_the_centralised_state_holds_every_card():
+    game = pyspiel.load_game(NAME, {"players": 2, "tasks": "70"})
+    s = game.new_initial_state()
+    rng = np.random.RandomState(4)
+    while s.is_chance_node():
+        random_step(s, rng)
+    full = s.state_tensor()
+    assert len(full) == 2 * OBSERVATION_SIZE + 40
+    eng = s.core.engine
+    hand = ENC.offset("hand")
+    held = [full[p * OBSERVATION_SIZE + hand : p * OBSERVATION_SIZE + hand + 40] for p in range(2)]
+    dummy = full[-40:]
+    assert [sum(x) for x in (*held, dummy)] == [len(eng.hand(0)), len(eng.hand(1)), len(eng.hand(2))]
+    assert all(sum(col) == 1 for col in zip(*held, dummy, strict=True))  # every card once
 
 
 def test_parameters_and_registration():
