@@ -235,7 +235,7 @@ def play_choosing_only_when_there_is_a_choice(e: Any, seed: int) -> tuple[str, i
 
 @pytest.mark.parametrize("spec", ENCODED, ids=[g.name for g in ENCODED])
 def test_skip_forced_applies_the_one_action_decisions_and_plays_the_same_game(spec: GameSpec) -> None:
-    # docs/AI.md: "skip_forced=True: a decision with exactly one legal action is applied at once;
+    # docs/AI.md, skip_forced=True: "a decision with exactly one legal action is applied at once;
     # its agent is not asked"
     plain = game_env(spec.name, players=spec.seats[0])
     skipping = game_env(spec.name, players=spec.seats[0], skip_forced=True)

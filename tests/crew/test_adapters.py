@@ -68,8 +68,8 @@ def test_pettingzoo_api_test(setup, skip):
 
 
 def test_skip_forced_leaves_the_agents_only_real_choices():
-    # docs/AI.md: about one Crew decision in six has one legal action (a forced play, a lone
-    # "pass"); skip_forced=True applies them for the agents
+    # docs/AI.md: about one Crew decision in six has one legal action (mostly a play with one
+    # legal card); skip_forced=True applies them for the agents
     e = crew_env(players=4, skip_forced=True)
     rng = random.Random(2)
     asked = 0
