@@ -20,7 +20,7 @@ the generic one) registers it; the names here stay for old imports.
 
 from __future__ import annotations
 
-from ..crew.openspiel import RULES
+from ..crew.openspiel import RULES as RULES
 from .openspiel import SpielGame, SpielObserver, SpielState, register
 
 __all__ = ["CrewSpielGame", "CrewSpielObserver", "CrewSpielState"]

@@ -336,7 +336,7 @@ class _Core:
         cfg, e = self.cfg, self.engine
         narrow = getattr(cfg, "narrow_legal", None)
         choice = legal_action(cfg.encoding, action, e.legal_actions())
-        if choice is None or (narrow is not None and action not in self.legal()):
+        if choice is None or (narrow is not None and action not in narrow([action], self.public)):
             raise ValueError(f"action {action} ({cfg.encoding.action(action)!r}) is not legal here")
         e.apply_unchecked(choice)
         # a game whose actions are not all public says what everybody sees of one

@@ -562,6 +562,8 @@ class CrewConfig:
         head = self.seen_string(self.deal(dealt), seat)
         if engine is None:
             return head
+        if not dealt and seat is not None:  # a state built from an engine: the hand it was dealt
+            head = "h" + ",".join(DECK[card(x)] for x in engine.dealt[seat])
         view = engine.view(seat)
         hist = " ".join(f"{s}:{a}" for s, a in view.public_history)
         return f"{head}|{hist}|{_revealed(view)}"

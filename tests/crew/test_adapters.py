@@ -539,3 +539,21 @@ def test_the_public_observer_knows_no_hand():
     flat.set_from(a, 0)
     hand = ENC.offset("hand")
     assert not np.asarray(flat.tensor)[hand : hand + 40].any()
+
+
+def test_openspiel_ismcts_plays_the_crew_from_a_seat_view():
+    """IsmctsBot searches from a view (state_from_view: the unknown cards drawn afresh each
+    simulation); the information state string of such a state names the seat's dealt hand, so
+    two different hands are two information states (ISMCTS keys its nodes on them)."""
+    from dsa_widget.adapters.openspiel import IsmctsBot
+
+    params = cos.RULES.params_of(CrewGame(3, seed=2, tasks=[70, 3]))
+    assert pyspiel.load_game(NAME, params).config.tasks == (70, 3)
+    for players in (2, 3):
+        g = CrewGame(players, seed=2, tasks=[70])
+        bot = IsmctsBot(seed=1, simulations=6)
+        while not g.is_over:
+            legal = g.legal_actions()
+            choice = bot(g.view(g.to_move), legal)
+            assert choice in legal
+            g.apply(choice)
