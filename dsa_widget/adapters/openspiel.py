@@ -39,7 +39,13 @@ engine built after it, bounds, and what a seat knows.  Deep Sea Adventure's are 
 
 Parameters: the game's own (Deep Sea Adventure: ``players`` 2..6, ``air``, ``rounds`` and
 the rule options) plus ``returns``: ``"score"`` (the final points, default) or ``"win"``
-(``1/k`` to each of ``k`` winners, 0 to the others).  Rewards are terminal, the game general-sum.
+(``1/k`` to each of ``k`` winners, 0 to the others), and ``skip_forced`` (default false: true
+applies every decision with one legal action at once; such actions are then not in
+``history()``).  Rewards are terminal, the game general-sum (The Crew's: identical).
+
+:meth:`SpielState.state_tensor` is the centralised state for training (hidden information:
+never an acting player's input).  A game's config answers optional hooks for what only it
+needs (see :class:`SpielConfig`); The Crew's use them all.
 
 **What a seat knows.**  The *information state string* of seat ``p`` is
 ``"p|<public>|<known>"``: the public history since the deal, in order (an engine chance outcome
@@ -50,11 +56,12 @@ number, for a game whose actions are not all public), and the hidden values ``p`
 is revealed at points the public history fixes, so the pair is ``p``'s whole observation
 history: the string has perfect recall, and every state consistent with ``p``'s knowledge has
 the same string.  The *information state tensor* is **not** of perfect recall: it is the
-observation tensor, then per chip whether ``p`` knows its value and that value, then the share
-of the deal done; the past enters only through the current position.  The *observation* tensor
-is ``Encoding.observe(engine.view(p))`` and the observation string a one-line rendering of the
-same view.  Observers with ``private_info=NONE`` give the public knowledge instead (an
-onlooker's view); ``ALL_PLAYERS`` is not offered.
+observation tensor, then the config's knowledge tensor (Deep Sea Adventure: per chip whether
+``p`` knows its value and that value; The Crew: the order the cards were played in), then the
+share of the deal done; the past enters only through the current position and that knowledge.
+The *observation* tensor is ``Encoding.observe(engine.view(p))`` and the observation string a
+one-line rendering of the same view.  Observers with ``private_info=NONE`` give the public
+knowledge instead (an onlooker's view); ``ALL_PLAYERS`` is not offered.
 
 **Resampling.**  :meth:`SpielState.resample_from_infostate` draws the unknown values from the
 player's view (:meth:`~dsa_widget.deep_sea.view.View.sample`), turns them into a deal and

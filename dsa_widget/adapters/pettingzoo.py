@@ -82,6 +82,17 @@ winners gets ``1 / k`` (a shared win is split) and the others ``0``.  Every agen
 terminated and must be stepped with ``None``, the PettingZoo way, before it leaves
 ``agents``.
 
+**Forced decisions**: ``skip_forced=True`` applies a decision with exactly one legal action at
+once, without asking its agent (``env.unwrapped.skipped`` counts them since the last reset);
+off by default.  **Centralised state**: ``env.unwrapped.state()`` (space ``state_space``) is
+every agent's observation side by side, or the encoding's ``full_state``: hidden information,
+for a centralised critic in training only, never for an acting agent.
+
+**Every registered game** with an encoding is served by :func:`game_env` (The Crew's
+``crew_env`` and Pig's ``pig_env`` are it under their own names); what only one game needs
+(its agents, its rewards, its picture) comes from its encoding's optional hooks
+(:mod:`dsa_widget.core.encoding`).
+
 **Truncation**: ``max_cycles=m`` truncates every agent once ``m`` cycles of decisions have
 been made (a cycle is as many decisions as there are agents; the seats do not decide equally
 often in this game), with zero rewards; without it (the default) a game always runs to its
@@ -687,9 +698,9 @@ class raw_env(GameEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envi
     2..6 or names; ``air``, ``rounds``, ``first_player``, ``path``, ``options``); the seed
     comes from ``reset(seed=...)``.  A bad setup raises
     :class:`~dsa_widget.deep_sea.errors.SetupError` here, not at the first reset.
-    ``reward``, ``render_mode``, ``max_cycles`` and ``backend`` (``"auto"``: the compiled
-    kernel when numba is in use; ``"game"``: a checked Game) are described in the module's
-    docstring.
+    ``reward``, ``render_mode``, ``max_cycles``, ``skip_forced`` and ``backend`` (``"auto"``:
+    the compiled kernel when numba is in use; ``"game"``: a checked Game) are described in the
+    module's docstring.
     """
 
     metadata: dict[str, Any] = {

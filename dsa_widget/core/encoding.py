@@ -17,6 +17,13 @@ The game registry (:mod:`dsa_widget.core.registry`) names each game's encoding;
 (69, 'back', 3)
 >>> len(enc.observe(Game(players=2, seed=1).view(0))) == enc.observation_size
 True
+
+An encoding may also give what only its game needs; the PettingZoo adapter asks for each with
+``getattr`` and does without: ``agent_seats`` (the seats that are agents, in order, when not
+every seat is: The Crew's dummy seat is none), ``reward_modes`` and ``final_rewards(game,
+mode)`` (a game's own rewards, the first mode the default), ``full_state(game)`` and
+``state_size`` (the centralised training state), ``render_text(game)`` (the ``ansi`` picture)
+and ``tracker`` (observations kept up to date).
 """
 
 from __future__ import annotations

@@ -1,6 +1,9 @@
 """The Crew's part of its OpenSpiel game: parameters, the fixed tasks, the deal as explicit chance
-nodes with exact probabilities, and what a seat observes of them.  The pyspiel game, state and
-observer are in :mod:`dsa_widget.adapters.crew_openspiel`; this module imports no OpenSpiel.
+nodes with exact probabilities, and what a seat observes of them.  The registry names
+:data:`RULES`; the generic game of :mod:`dsa_widget.adapters.openspiel` serves it, asking
+:class:`CrewConfig` its optional hooks for what only The Crew needs (what a seat sees of the
+deal, its information state string, the bound on rejections, resampling, serialisation, the
+centralised state).  This module imports no OpenSpiel.
 
 **Chance nodes**, all before the first decision, in this order:
 
@@ -336,24 +339,6 @@ class CrewConfig:
         if self.extra_node and "extra" not in deal:
             return tuple((s, Fraction(1, 3)) for s in range(3))
         return self.card_outcomes(deal)
-
-    def apply_chance(self, deal: dict[str, Any], o: int) -> None:
-        """Record outcome ``o`` of the next chance node in ``deal`` (checked: ValueError)."""
-        if o not in dict(self.chance_outcomes(deal)):
-            raise ValueError(f"{o} is not an outcome of chance node {self.dealt_count(deal)}")
-        self.record_chance(deal, o)
-
-    def record_chance(self, deal: dict[str, Any], o: int) -> None:
-        """Record outcome ``o`` of the next chance node in ``deal`` (not checked)."""
-        if self.terrain_node and "terrain" not in deal:
-            deal["terrain"] = o
-        elif self.extra_node and "extra" not in deal:
-            deal["extra"] = o
-        else:
-            deal["cards"].append(o)
-
-    def dealt_count(self, deal: Mapping[str, Any]) -> int:
-        return int("terrain" in deal) + int("extra" in deal) + len(deal["cards"])
 
     def node_string(self, deal: Mapping[str, Any], o: int) -> str:
         """Outcome ``o`` of the next chance node of ``deal``, in words."""
