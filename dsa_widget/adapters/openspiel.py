@@ -476,7 +476,7 @@ class SpielState(pyspiel.State):  # type: ignore[misc]
             return [0.0] * n
         if not c.win:  # a seat that is no player (The Crew's dummy) comes last and is left out
             return [float(x) for x in e.returns()][:n]
-        winners = e.winners
+        winners = [q for q in e.winners if q < n]  # players only (not The Crew's dummy seat)
         return [1.0 / len(winners) if q in winners else 0.0 for q in range(n)]
 
     def __str__(self) -> str:

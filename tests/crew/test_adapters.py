@@ -518,6 +518,12 @@ def test_success_gives_every_agent_one():
     while not s.is_terminal():
         random_step(s, rng)
     assert s.returns() == [1.0, 1.0, 1.0]
+    # returns="win" shares the win among the players: Tonoja (two players) is no player
+    two = pyspiel.load_game(NAME, {"players": 2, "tasks": "", "target": 0, "returns": "win"})
+    s = two.new_initial_state()
+    while not s.is_terminal():
+        random_step(s, rng)
+    assert s.returns() == [0.5, 0.5]
 
 
 def test_the_public_observer_knows_no_hand():
