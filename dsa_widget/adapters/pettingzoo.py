@@ -133,7 +133,7 @@ from pettingzoo.utils import wrappers
 from pettingzoo.utils.env_logger import EnvLogger
 from pettingzoo.utils.wrappers.order_enforcing import AECOrderEnforcingIterable
 
-from ..core.encoding import Encoding, encoding_of, legal_action
+from ..core.encoding import Encoding, encoding_of, legal_action, observation_bounds
 from ..core.errors import GameError, short_repr
 from ..core.protocol import CHANCE, TERMINAL, GameState
 
@@ -250,10 +250,15 @@ class GameEnv(AECEnv):  # type: ignore[misc]
         self._max_steps = None if max_cycles is None else max_cycles * n
         # one space object per agent: seeding one agent's space must not move another's
         self.action_spaces = {a: spaces.Discrete(k) for a in self.possible_agents}
+        # the encoding's declared bounds of every feature, where it declares them
+        try:
+            low, high = (np.array(b, dtype=np.float32) for b in observation_bounds(self.encoding))
+        except TypeError:
+            low, high = np.zeros(size, np.float32), np.full(size, _F32_MAX, np.float32)
         self.observation_spaces = {
             a: spaces.Dict(
                 {
-                    "observation": spaces.Box(low=0.0, high=_F32_MAX, shape=(size,), dtype=np.float32),
+                    "observation": spaces.Box(low=low, high=high, shape=(size,), dtype=np.float32),
                     "action_mask": spaces.Box(low=0, high=1, shape=(k,), dtype=np.int8),
                 }
             )

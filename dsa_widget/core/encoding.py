@@ -34,7 +34,7 @@ from typing import Any, Protocol, runtime_checkable
 
 from .errors import GameError
 
-__all__ = ["Encoding", "EncodingError", "Field", "encoding_of", "legal_action"]
+__all__ = ["Encoding", "EncodingError", "Field", "encoding_of", "legal_action", "observation_bounds"]
 
 
 class EncodingError(GameError):
@@ -114,3 +114,29 @@ def legal_action(enc: Encoding, number: int, legal: Sequence[Any]) -> Any:
         return a
     index = enc.index
     return next((x for x in legal if index(x) == number), None)
+
+
+def observation_bounds(enc: Any) -> tuple[list[float], list[float]]:
+    """The declared bounds of every observation feature: ``(low, high)``, two lists of
+    ``observation_size`` floats with ``low[i] <= obs[i] <= high[i]`` in every state of the setup
+    the encoding was built for (tested over random states of every game and player count).
+
+    An encoding declares them with a ``bounds()`` method (optional in :class:`Encoding`; its
+    own docstring says how each bound follows from the setup); raises ``TypeError`` for one
+    that declares none.  The observations themselves are never rescaled: learners divide by
+    the bounds (``dsa_widget.adapters.learn``, ``normalize=True``).
+
+    >>> from dsa_widget.pig.encoding import PigEncoding
+    >>> low, high = observation_bounds(PigEncoding())
+    >>> len(high) == PigEncoding.observation_size, min(low), high[:7]
+    (True, 0.0, [1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 6.0])
+    """
+    declare = getattr(enc, "bounds", None)
+    if not callable(declare):
+        raise TypeError(f"{type(enc).__name__} declares no observation bounds")
+    low, high = declare()
+    size = enc.observation_size
+    low, high = [float(x) for x in low], [float(x) for x in high]
+    if len(low) != size or len(high) != size:  # pragma: no cover - a game's own wiring
+        raise TypeError(f"{type(enc).__name__}.bounds() is not {size} long")
+    return low, high

@@ -159,6 +159,49 @@ class Encoding:
         self._space_off = self._diver_off + MAX_SEATS * len(_DIVER)
         self._spaces_cache: dict[tuple[Any, ...], list[float]] = {}
         self._plans: dict[int, _Plan] = {}  # for trackers, by number of seats
+        self._limits = _limits(state)
+        self._chip_levels = tuple(levels)
+
+    def bounds(self) -> tuple[list[float], list[float]]:
+        """Each feature's range in every state of the setup this encoding was built from (its
+        players ``n``, air ``A``, rounds ``R``, ``C`` chips, ``count[l]`` chips and top value
+        ``top[l]`` at level ``l``; ``V``, the sum of every chip's top value of its level, bounds
+        any sum of values, known or expected).  The low is 0 for every feature; the high is 1
+        for one-hots, flags and ``_frac`` fields, and else: ``round``, ``rounds`` R; ``air``,
+        ``start_air`` A; ``turn_number`` R (A + 1 + n (C + 4)) (a turn either costs air or
+        moves an empty-handed diver two spaces or more, down then up); ``path_length``,
+        ``laying``, ``position``, ``items``, ``chips``, ``banked`` and a space's ``chips`` C;
+        ``unseen_count`` and the ``level`` counts ``count[l]``; ``unseen_mean`` ``top[l]``;
+        sums of values and ``score`` V."""
+        n, air, rounds, count, top = self._limits
+        c = self.chips
+        total = float(sum(top[lv - 1] for lv in self._chip_levels))
+        glob: dict[str, list[float]] = {
+            "round": [rounds],
+            "rounds": [rounds],
+            "air": [air],
+            "start_air": [air],
+            "turn_number": [rounds * (air + 1 + n * (c + 4))],
+            "path_length": [c],
+            "unseen_count": list(count),
+            "unseen_mean": list(top),
+            "laying": [c],
+        }
+        diver = {"position": c, "items": c, "chips": c, "banked": c, "score": total}
+        diver |= {f"level{lv}": count[lv - 1] for lv in (1, 2, 3, 4)}
+        diver |= dict.fromkeys(
+            ("carried_known", "carried_expected", "banked_known", "banked_expected"), total
+        )
+        space = {"chips": c, "known": total, "expected": total}
+        space |= {f"level{lv}": count[lv - 1] for lv in (1, 2, 3, 4)}
+        high: list[float] = []
+        for f in self._layout:
+            head, _, tail = f.name.partition(".")
+            if not tail:
+                high += [float(x) for x in glob.get(head, [1.0] * f.size)]
+            else:
+                high.append(float((diver if head.startswith("diver") else space).get(tail, 1.0)))
+        return [0.0] * self._size, high
 
     # ---------------------------------------------------------------- actions
 
@@ -342,6 +385,26 @@ class Encoding:
 
 
 # ---------------------------------------------------------------------- incremental observations
+
+
+def _limits(state: Any) -> tuple[int, int, int, list[int], list[int]]:
+    """What the bounds of an observation depend on: players, air, rounds, chips by level and
+    each level's top value (from a Game's setup, or from a View: every value is known to it
+    or among its unseen ones)."""
+    levels: tuple[int, ...] = tuple(state.levels)
+    count = [levels.count(lv) for lv in (1, 2, 3, 4)]
+    top = [0, 0, 0, 0]
+    setup = getattr(state, "setup", None)
+    if setup is not None and hasattr(setup, "path"):
+        pairs: list[tuple[int, int]] = [(lv, v) for lv, v in setup.path]
+        air, rounds = setup.air, setup.rounds
+    else:
+        pairs = [(levels[c], v) for c, v in state.known.items()]
+        pairs += [(lv, v) for lv, vals in state.unseen.items() for v in vals]
+        air, rounds = state.start_air, state.rounds
+    for lv, v in pairs:
+        top[lv - 1] = max(top[lv - 1], v)
+    return len(state.players), int(air), int(rounds), count, top
 
 
 def _global_offsets() -> dict[str, int]:

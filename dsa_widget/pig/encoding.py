@@ -47,7 +47,20 @@ class PigEncoding:
     layout = tuple(Field(n, o, s, m) for (n, s, m), o in zip(_FIELDS, _OFFSETS, strict=False))
 
     def __init__(self, state: Any = None) -> None:
-        """``state`` (a game or view) is accepted for the registry's sake: no size depends on it."""
+        """``state`` (a game or view) gives the goal the bounds use; no size depends on it."""
+        goal = getattr(state, "goal", None)
+        self.goal: int | None = goal if isinstance(goal, int) else None
+
+    def bounds(self) -> tuple[list[float], list[float]]:
+        """Each feature's range: 0 to 1, but a score or a turn total over the goal: score plus
+        turn total stays below ``goal + 6`` (a roll of at most 6 from below the goal, then only
+        ``hold``), so their high is ``(goal + 5) / goal`` (6, the most for a goal of 1, when the
+        encoding was built without a game)."""
+        over = 6.0 if self.goal is None else (self.goal + 5) / self.goal
+        high = [1.0] * SIZE
+        high[_SEATS : 2 * _SEATS] = [over] * _SEATS
+        high[3 * _SEATS] = over
+        return [0.0] * SIZE, high
 
     def action(self, index: int) -> str:
         if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < 2:

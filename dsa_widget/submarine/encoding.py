@@ -136,6 +136,10 @@ class SubmarineEncoding:
     def __init__(self, state: Any = None) -> None:
         """``state`` (a game or view) is accepted for the registry's sake: no size depends on it."""
 
+    def bounds(self) -> tuple[list[float], list[float]]:
+        """Each feature's range: ``[0, 1]`` for every one (the fields are divided by their maxima)."""
+        return [0.0] * SIZE, [1.0] * SIZE
+
     def action(self, index: int) -> str:
         """The action with this number; for a collection a label without its space."""
         if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < NUM_ACTIONS:
