@@ -53,6 +53,8 @@ from typing import Any
 from ..core.jit import COMPILED as _COMPILED
 from ..core.jit import jit as _jit
 from ..core.jit import np as _np
+from ..core.xorshift import below as _below
+from ..core.xorshift import seed as _seed
 from .cards import DECK, SUIT_MASK
 from .draw import TRICKS
 from .tasks import TASKS, Task, selector_mask
@@ -68,7 +70,6 @@ COMPILED: bool = _COMPILED
 
 # --------------------------------------------------------------------------- layout
 
-M32 = 0xFFFFFFFF
 ALL = (1 << 40) - 1
 SUBS = 0xF << 36
 #: the most tasks one deal may hold
@@ -130,43 +131,6 @@ TR_STAT = TR_PLAYS + 40
 TR_RES = TR_STAT + 13 * KMAX
 TR_TRICK = TR_RES + 1
 TR_SIZE = TR_TRICK + 1
-
-
-# --------------------------------------------------------------------------- random numbers
-
-
-@_jit
-def _mix(x: int) -> int:
-    x = (((x >> 16) ^ x) * 0x45D9F3B) & M32
-    x = (((x >> 16) ^ x) * 0x45D9F3B) & M32
-    return (x >> 16) ^ x
-
-
-@_jit
-def _seed(s: Buf, seed: int) -> None:
-    lo = seed & M32
-    hi = (seed >> 32) & M32
-    z = 0
-    for i in range(4):
-        v = _mix(lo ^ _mix((hi + 0x9E3779B9 * (i + 1)) & M32))
-        s[RNG + i] = v
-        z |= v
-    if z == 0:
-        s[RNG] = 1
-
-
-@_jit
-def _below(s: Buf, k: int) -> int:
-    """A number in 0..k-1 from the next xorshift128 word."""
-    x = s[RNG]
-    t = (x ^ (x << 11)) & M32
-    w = s[RNG + 3]
-    s[RNG] = s[RNG + 1]
-    s[RNG + 1] = s[RNG + 2]
-    s[RNG + 2] = w
-    w = w ^ (w >> 19) ^ t ^ (t >> 8)
-    s[RNG + 3] = w
-    return (w * k) >> 32
 
 
 # --------------------------------------------------------------------------- masks
@@ -408,11 +372,11 @@ def _deal(s: Buf, tk: Buf, tn: Buf, si: int, n: int, T: int, tr: Buf, trace: boo
     for c in range(40):
         s[DECKB + c] = c
     for i in range(39, 0, -1):
-        j = _below(s, i + 1)
+        j = _below(s, RNG, i + 1)
         x = s[DECKB + i]
         s[DECKB + i] = s[DECKB + j]
         s[DECKB + j] = x
-    start = _below(s, n) if n == 3 else 0
+    start = _below(s, RNG, n) if n == 3 else 0
     for q in range(5):
         s[HANDS + q] = 0
         s[WON + q] = 0
@@ -436,7 +400,7 @@ def _deal(s: Buf, tk: Buf, tn: Buf, si: int, n: int, T: int, tr: Buf, trace: boo
         for i in range(k):
             s[ORDER + i] = i
         for i in range(k - 1, 0, -1):
-            j = _below(s, i + 1)
+            j = _below(s, RNG, i + 1)
             x = s[ORDER + i]
             s[ORDER + i] = s[ORDER + j]
             s[ORDER + j] = x
@@ -455,7 +419,7 @@ def _deal(s: Buf, tk: Buf, tn: Buf, si: int, n: int, T: int, tr: Buf, trace: boo
                 s[OWN + i] = (cap + 1) % n
     for i in range(k):
         s[ST + i] = 0
-        s[PRED + i] = _below(s, T + 1) if tk[base + W * i + PK_PRED] else -1
+        s[PRED + i] = _below(s, RNG, T + 1) if tk[base + W * i + PK_PRED] else -1
     if trace:
         tr[TR_CAP] = cap
         tr[TR_START] = start
@@ -488,7 +452,7 @@ def _deal(s: Buf, tk: Buf, tn: Buf, si: int, n: int, T: int, tr: Buf, trace: boo
                     legal = f
             c = _low(legal)
             m = legal >> c
-            for _ in range(_below(s, _pop(legal))):  # the chosen card, in deck order
+            for _ in range(_below(s, RNG, _pop(legal))):  # the chosen card, in deck order
                 m >>= 1
                 c += 1
                 while not m & 1:
@@ -557,7 +521,7 @@ def _deal(s: Buf, tk: Buf, tn: Buf, si: int, n: int, T: int, tr: Buf, trace: boo
 def _run(tk: Buf, tn: Buf, nsets: int, n: int, T: int, count: int, seed: int, tr: Buf, trace: bool) -> int:
     """``count`` deals, deal ``d`` with task set ``d % nsets``: the successes."""
     s = tr[TR_SIZE : TR_SIZE + SIZE]
-    _seed(s, seed)
+    _seed(s, RNG, seed)
     ok = 0
     for d in range(count):
         ok += _deal(s, tk, tn, d % nsets, n, T, tr, trace)

@@ -46,6 +46,8 @@ from typing import Any
 from ..core.jit import COMPILED as _COMPILED
 from ..core.jit import jit as _jit
 from ..core.jit import np as _np
+from ..core.xorshift import below as _below
+from ..core.xorshift import seed as _seed
 from .options import resolve_options, table
 from .rules import COLOURS, SubmarineGame, space_name, tile_name
 
@@ -60,7 +62,6 @@ COMPILED: bool = _COMPILED
 
 # --------------------------------------------------------------------------- layout
 
-M32 = 0xFFFFFFFF
 NT = 60  # treasure tiles; shells (held jokers at the start) are NT + seat
 NSP = 24
 P_START, P_END = 0, 7
@@ -101,47 +102,6 @@ SIZE = SCR + 80
 K_PLACE, K_SAIL, K_MODE, K_MOVE, K_COLLECT, K_EXCHANGE, K_PASS, K_END = range(1, 9)
 
 
-# --------------------------------------------------------------------------- random numbers
-
-
-@_jit
-def _mix(x: int) -> int:
-    x = (((x >> 16) ^ x) * 0x45D9F3B) & M32
-    x = (((x >> 16) ^ x) * 0x45D9F3B) & M32
-    return (x >> 16) ^ x
-
-
-@_jit
-def _seed(s: Buf, seed: int) -> None:
-    lo = seed & M32
-    hi = (seed >> 32) & M32
-    z = 0
-    for i in range(4):
-        v = _mix(lo ^ _mix((hi + 0x9E3779B9 * (i + 1)) & M32))
-        s[RNG + i] = v
-        z |= v
-    if z == 0:
-        s[RNG] = 1
-
-
-@_jit
-def _next(s: Buf) -> int:
-    x = s[RNG]
-    t = (x ^ (x << 11)) & M32
-    w = s[RNG + 3]
-    s[RNG] = s[RNG + 1]
-    s[RNG + 1] = s[RNG + 2]
-    s[RNG + 2] = w
-    w = w ^ (w >> 19) ^ t ^ (t >> 8)
-    s[RNG + 3] = w
-    return w
-
-
-@_jit
-def _below(s: Buf, k: int) -> int:
-    return (_next(s) * k) >> 32
-
-
 @_jit
 def _emit(s: Buf, tr: Buf, code: int) -> None:
     i = s[TLEN]
@@ -172,7 +132,7 @@ def _deal(s: Buf) -> None:
     for i in range(NT):
         s[SCR + i] = i
     for i in range(NT - 1, 0, -1):
-        j = _below(s, i + 1)
+        j = _below(s, RNG, i + 1)
         x = s[SCR + i]
         s[SCR + i] = s[SCR + j]
         s[SCR + j] = x
@@ -190,7 +150,7 @@ def _deal(s: Buf) -> None:
     for i in range(total):
         s[SCR + i] = i // pc
     for i in range(total - 1, 0, -1):
-        j = _below(s, i + 1)
+        j = _below(s, RNG, i + 1)
         x = s[SCR + i]
         s[SCR + i] = s[SCR + j]
         s[SCR + j] = x
@@ -216,7 +176,7 @@ def _deal(s: Buf) -> None:
         s[JOKN + p] = 1
         s[JOK + JCAP * p] = NT + p
     if s[STARTP] < 0:
-        s[ACTIVE] = _below(s, n)
+        s[ACTIVE] = _below(s, RNG, n)
     else:
         s[ACTIVE] = s[STARTP]
     s[START] = s[ACTIVE]
@@ -407,7 +367,7 @@ def _move(s: Buf, tr: Buf, p: int, b0: int) -> None:
     for t in range(NSP):
         if t != sp and abs(t % 4 - sp % 4) <= 1:
             cnt += 1
-    k = _below(s, cnt)
+    k = _below(s, RNG, cnt)
     target = -1
     for t in range(NSP):
         if t != sp and abs(t % 4 - sp % 4) <= 1:
@@ -552,7 +512,7 @@ def _collections(s: Buf, tr: Buf, p: int) -> None:
         cnt = _count_collections(s, p, -1)
         if cnt == 0:
             return
-        code = _count_collections(s, p, _below(s, cnt))
+        code = _count_collections(s, p, _below(s, RNG, cnt))
         _emit(s, tr, K_COLLECT << 24 | code)
         s[MID] = 1
         turn = s[TURN]
@@ -562,7 +522,7 @@ def _collections(s: Buf, tr: Buf, p: int) -> None:
         _after_step(s, p)
         if s[TURN] != turn:
             return
-        if _below(s, 2) == 0:
+        if _below(s, RNG, 2) == 0:
             return
 
 
@@ -573,8 +533,8 @@ def _wait(s: Buf, tr: Buf, p: int) -> None:
     for k in range(5):
         if s[h + k]:
             cols += 1
-    if s[PILEN + p] > 0 and cols > 0 and _below(s, 2) == 0:
-        i = _below(s, cols)
+    if s[PILEN + p] > 0 and cols > 0 and _below(s, RNG, 2) == 0:
+        i = _below(s, RNG, cols)
         k = 0
         while True:
             if s[h + k]:
@@ -597,7 +557,7 @@ def _wait(s: Buf, tr: Buf, p: int) -> None:
 
 @_jit
 def _declare(s: Buf, tr: Buf, p: int) -> None:
-    collect_now = _can_collect(s, p) and _below(s, 2) == 0
+    collect_now = _can_collect(s, p) and _below(s, RNG, 2) == 0
     s[MODE] = MD_COLLECT if collect_now else MD_MOVE
     s[PHASE] = PH_STEP
     s[MID] = 1
@@ -609,7 +569,7 @@ def _declare(s: Buf, tr: Buf, p: int) -> None:
         for b in range(s[NB]):
             if s[ACT + b] != 0 or s[PHASE] != PH_STEP:
                 continue
-            if i and not s[MOVE_ALL] and _below(s, 2) == 0:
+            if i and not s[MOVE_ALL] and _below(s, RNG, 2) == 0:
                 break
             _move(s, tr, p, b)
             i += 1
@@ -626,7 +586,7 @@ def _play(s: Buf, tr: Buf) -> None:
         p = s[ACTIVE]
         ph = s[PHASE]
         if ph == PH_PLACE:
-            c = _below(s, 6) + 1
+            c = _below(s, RNG, 6) + 1
             _emit(s, tr, K_PLACE << 24 | c << 16)
             for b in range(nb):
                 if s[BATH + 5 * p + b] < 0:
@@ -649,7 +609,7 @@ def _play(s: Buf, tr: Buf) -> None:
                     cnt += 1
                     break
         to_end = s[END_ALWAYS] or cnt == 0
-        k = _below(s, cnt + 1 if to_end else cnt)
+        k = _below(s, RNG, cnt + 1 if to_end else cnt)
         t = P_END
         for c in range(pos + 1, 7):
             for b in range(nb):
@@ -690,7 +650,7 @@ def _run(s: Buf, tr: Buf, games: int, seed: int, what: int) -> int:
     (game ``i`` from seed ``seed + i``) and returns the number finished; ``RUN_DEAL`` seeds the
     generator and deals one game; ``RUN_PLAY`` plays the dealt game to its end."""
     if what == RUN_DEAL:
-        _seed(s, seed)
+        _seed(s, RNG, seed)
         _deal(s)
         return 0
     if what == RUN_PLAY:
@@ -698,7 +658,7 @@ def _run(s: Buf, tr: Buf, games: int, seed: int, what: int) -> int:
         return 1 if s[COND] else 0
     done = 0
     for i in range(games):
-        _seed(s, seed + i)
+        _seed(s, RNG, seed + i)
         _deal(s)
         _play(s, tr)
         if s[COND]:
