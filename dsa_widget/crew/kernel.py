@@ -46,9 +46,9 @@ ValueError: the Crew kernel plays 3, 4 or 5 seats, not 2
 
 from __future__ import annotations
 
-from collections.abc import MutableSequence, Sequence
+from collections.abc import Mapping, MutableSequence, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..core.jit import COMPILED as _COMPILED
 from ..core.jit import jit as _jit
@@ -57,9 +57,27 @@ from ..core.xorshift import below as _below
 from ..core.xorshift import seed as _seed
 from .cards import DECK, SUIT_MASK
 from .draw import TRICKS
+from .options import resolve_options
+from .status import _OPTION_KEYS
 from .tasks import TASKS, Task, selector_mask
 
-__all__ = ["COMPILED", "KMAX", "KernelDeal", "encode_task", "kernel_deal", "kernel_deals", "warm_up"]
+if TYPE_CHECKING:
+    from .playouts import PlayState
+
+__all__ = [
+    "COMPILED",
+    "KMAX",
+    "KernelDeal",
+    "KernelPlayout",
+    "KernelPosition",
+    "encode_position",
+    "encode_task",
+    "kernel_deal",
+    "kernel_deals",
+    "kernel_playout",
+    "kernel_rollouts",
+    "warm_up",
+]
 
 Buf = MutableSequence[int]
 
@@ -118,7 +136,20 @@ ST = DECKB + 40
 OWN = ST + KMAX
 PRED = OWN + KMAX
 ORDER = PRED + KMAX
-SIZE = ORDER + KMAX
+# the trick in progress: its leader, cards so far (and their mask), led suit, best card, its seat
+(LEADER, NCUR, CURM, LEDSUIT, BEST, BSEAT, NTASK, NPLAYED) = range(ORDER + KMAX, ORDER + KMAX + 8)
+# what the open tasks ask of the trick (the crewmate's card rule), for trick NEED_R + 1
+NEED_R = NPLAYED + 1
+MUST = NEED_R + 1
+WANT = MUST + 5
+NEVER = WANT + 5
+PREF = NEVER + 5
+NOLEAD = PREF + 5
+(HOLD, ALLMUST) = range(NOLEAD + 5, NOLEAD + 7)
+(NSEATS, NTRICKS) = range(ALLMUST + 1, ALLMUST + 3)
+SIZE = NTRICKS + 1
+#: the play policies of :func:`kernel_playout` (as codes)
+RANDOM, GREEDY = 0, 1
 # the trace of the last deal played (for checking): captain, first seat dealt, deck order,
 # owners, predictions, the cards in play order, statuses after each trick, result, last trick
 TR_CAP = 0
@@ -138,11 +169,14 @@ TR_SIZE = TR_TRICK + 1
 
 @_jit
 def _pop(m: int) -> int:
-    c = 0
-    while m:
-        m &= m - 1
-        c += 1
-    return c
+    """The set bits of ``m`` (0 <= m < 2**40)."""
+    m = m - ((m >> 1) & 0x5555555555)
+    m = (m & 0x3333333333) + ((m >> 2) & 0x3333333333)
+    m = (m + (m >> 4)) & 0x0F0F0F0F0F
+    m = m + (m >> 8)
+    m = m + (m >> 16)
+    m = m + (m >> 32)
+    return m & 0x7F
 
 
 @_jit
@@ -205,7 +239,7 @@ def _eval(s: Buf, tk: Buf, b: int, i: int, n: int, T: int) -> int:
         secured = True
         for j in range(tk[p]):
             m = tk[p + 1 + 3 * j]
-            eq = tk[p + 2 + 3 * j]
+            eq = tk[p + 2 + 3 * j] & 1
             want = tk[p + 3 + 3 * j]
             c = _pop(w & m)
             lv = _pop(live & m)
@@ -435,86 +469,445 @@ def _deal(s: Buf, tk: Buf, tn: Buf, si: int, n: int, T: int, tr: Buf, trace: boo
     s[RUN_LEN] = 0
     s[NDONE] = 0
     s[NFAIL] = 0
-    leader = cap
-    nplay = 0
-    for r in range(1, T + 1):
-        led = -1
-        best = -1
-        bseat = -1
-        mask = 0
-        for j in range(n):
-            q = (leader + j) % n
-            hand = s[HANDS + q]
-            legal = hand
-            if led >= 0:
-                f = hand & (0xF << 36 if led == 4 else 0x1FF << (9 * led))
-                if f:
-                    legal = f
-            c = _low(legal)
-            m = legal >> c
-            for _ in range(_below(s, RNG, _pop(legal))):  # the chosen card, in deck order
-                m >>= 1
-                c += 1
-                while not m & 1:
-                    m >>= 1
-                    c += 1
-            s[HANDS + q] = hand & ~(1 << c)
-            mask |= 1 << c
-            if trace:
-                tr[TR_PLAYS + nplay] = c
-            nplay += 1
-            if led < 0:
-                led = c // 9 if c < 36 else 4
-                best = c
-                bseat = q
-                s[LED + q] |= 1 << c
-            elif c >= 36:
-                if best < 36 or c > best:
-                    best = c
-                    bseat = q
-            elif best < 36 and c // 9 == led and c > best:
-                best = c
-                bseat = q
-        played = s[PLAYED] | mask
-        s[PLAYED] = played
-        s[R] = r
-        s[LIVE] = ALL & ~played if r < T else 0
-        s[WON + bseat] |= mask
-        s[KW + bseat] += 1
-        s[POS + bseat] |= 1 << (r - 1)
-        if s[RUN_SEAT] == bseat:
-            s[RUN_LEN] += 1
-        else:
-            s[RUN_SEAT] = bseat
-            s[RUN_LEN] = 1
-        s[LAST_W] = bseat
-        s[LAST_M] = mask
-        s[LAST_WC] = 1 << best
+    s[LEADER] = cap
+    s[NCUR] = 0
+    s[CURM] = 0
+    s[NPLAYED] = 0
+    s[NTASK] = k
+    s[NEED_R] = -1
+    return _play_out(s, tk, base, n, T, RANDOM, tr, trace)
+
+
+# --------------------------------------------------------------------------- playing
+
+
+@_jit
+def _settle(s: Buf, tk: Buf, base: int, n: int, T: int, tr: Buf, trace: bool) -> int:
+    """The trick in progress is complete: its winner takes it, every open task is judged
+    (R-13.2); -1 while the mission is open, 1 success, 0 failure (R-14.1)."""
+    k = s[NTASK]
+    mask = s[CURM]
+    bseat = s[BSEAT]
+    r = s[R] + 1
+    played = s[PLAYED] | mask
+    s[PLAYED] = played
+    s[R] = r
+    s[LIVE] = ALL & ~played if r < T else 0
+    s[WON + bseat] |= mask
+    s[KW + bseat] += 1
+    s[POS + bseat] |= 1 << (r - 1)
+    if s[RUN_SEAT] == bseat:
+        s[RUN_LEN] += 1
+    else:
+        s[RUN_SEAT] = bseat
+        s[RUN_LEN] = 1
+    s[LAST_W] = bseat
+    s[LAST_M] = mask
+    s[LAST_WC] = 1 << s[BEST]
+    for i in range(k):
+        if s[ST + i] == 0:
+            v = _eval(s, tk, base + W * i, i, n, T)
+            if v:
+                s[ST + i] = v
+                if v == 1:
+                    s[NDONE] += 1
+                else:
+                    s[NFAIL] += 1
+    if trace:
         for i in range(k):
-            if s[ST + i] == 0:
-                v = _eval(s, tk, base + W * i, i, n, T)
-                if v:
-                    s[ST + i] = v
-                    if v == 1:
-                        s[NDONE] += 1
-                    else:
-                        s[NFAIL] += 1
-        if trace:
-            for i in range(k):
-                tr[TR_STAT + KMAX * (r - 1) + i] = s[ST + i]
-            tr[TR_TRICK] = r
-        if s[NFAIL]:
-            if trace:
-                tr[TR_RES] = 0
-            return 0
-        if s[NDONE] == k:
-            if trace:
-                tr[TR_RES] = 1
-            return 1
-        leader = bseat
-    if trace:  # cannot happen (R-13.3): every task is settled by the last trick
-        tr[TR_RES] = 0
+            tr[TR_STAT + KMAX * (r - 1) + i] = s[ST + i]
+        tr[TR_TRICK] = r
+    s[LEADER] = bseat
+    s[NCUR] = 0
+    s[CURM] = 0
+    res = -1
+    if s[NFAIL]:
+        res = 0
+    elif s[NDONE] == k:
+        res = 1
+    elif r == T:  # cannot happen (R-13.3): every task is settled by the last trick
+        res = 0
+    if trace and res >= 0:
+        tr[TR_RES] = res
+    return res
+
+
+@_jit
+def _put(s: Buf, tk: Buf, base: int, n: int, T: int, c: int, tr: Buf, trace: bool) -> int:
+    """The mover plays card ``c`` (legal); a complete trick is settled: as :func:`_settle`."""
+    q = (s[LEADER] + s[NCUR]) % n
+    s[HANDS + q] &= ~(1 << c)
+    if trace:
+        tr[TR_PLAYS + s[NPLAYED]] = c
+    s[NPLAYED] += 1
+    if s[NCUR] == 0:
+        s[LEDSUIT] = c // 9 if c < 36 else 4
+        s[BEST] = c
+        s[BSEAT] = q
+        s[LED + q] |= 1 << c
+    elif c >= 36:
+        if s[BEST] < 36 or c > s[BEST]:
+            s[BEST] = c
+            s[BSEAT] = q
+    elif s[BEST] < 36 and c // 9 == s[LEDSUIT] and c > s[BEST]:
+        s[BEST] = c
+        s[BSEAT] = q
+    s[CURM] |= 1 << c
+    s[NCUR] += 1
+    if s[NCUR] < n:
+        return -1
+    return _settle(s, tk, base, n, T, tr, trace)
+
+
+@_jit
+def _legal(s: Buf, n: int) -> int:
+    """The mover's legal cards (R-10.2): the led suit when it holds one, else any."""
+    hand = s[HANDS + (s[LEADER] + s[NCUR]) % n]
+    if s[NCUR]:
+        led = s[LEDSUIT]
+        f = hand & (SUBS if led == 4 else 0x1FF << (9 * led))
+        if f:
+            return f
+    return hand
+
+
+@_jit
+def _nth(m: int, i: int) -> int:
+    """The ``i``-th card (from 0, deck order) of the mask ``m``."""
+    c = _low(m)
+    m >>= c
+    for _ in range(i):
+        m >>= 1
+        c += 1
+        while not m & 1:
+            m >>= 1
+            c += 1
+    return c
+
+
+@_jit
+def _play_out(s: Buf, tk: Buf, base: int, n: int, T: int, policy: int, tr: Buf, trace: bool) -> int:
+    """Play to the end with ``policy`` for every seat: 1 success, 0 failure (-2: a seat to
+    move holds no card, a broken position)."""
+    while True:
+        legal = _legal(s, n)
+        if not legal:
+            return -2
+        if policy == GREEDY:
+            c = _greedy(s, tk, base, n, T, legal)
+        else:
+            c = _nth(legal, _below(s, RNG, _pop(legal)))
+        v = _put(s, tk, base, n, T, c, tr, trace)
+        if v >= 0:
+            return v
+
+
+# --------------------------------------------------------------------------- the card rule
+
+
+@_jit
+def _needs(s: Buf, tk: Buf, base: int, n: int, T: int) -> None:
+    """What every seat's open tasks ask of the next trick, the crewmate's reading
+    (:func:`dsa_widget.crew.playouts.needs`): MUST, WANT, NEVER, PREF, NOLEAD, HOLD, ALLMUST."""
+    r = s[R]
+    left = T - r
+    live = s[LIVE]
+    for q in range(5):
+        s[MUST + q] = 0
+        s[WANT + q] = 0
+        s[NEVER + q] = 0
+        s[PREF + q] = 0
+        s[NOLEAD + q] = 0
+    hold = 0
+    lastw = s[LAST_W] if r > 0 else -1
+    cap = s[CAPTAIN]
+    for i in range(s[NTASK]):
+        if s[ST + i] != 0:
+            continue
+        b = base + W * i
+        kind = tk[b + PK_KIND]
+        p = b + PK_P
+        o = s[OWN + i]
+        w = s[WON + o]
+        ko = s[KW + o]
+        if kind == T_WIN_CARDS:
+            s[MUST + o] |= tk[p] & ~w
+        elif kind == T_IN_TRICK:
+            if left == 1:
+                s[MUST + o] |= tk[p]
+                s[PREF + o] = 2
+            else:
+                hold |= tk[p]
+        elif kind == T_AVOID:
+            s[NEVER + o] |= tk[p] & live
+        elif kind == T_COUNT:
+            for j in range(tk[p]):
+                m = tk[p + 1 + 3 * j]
+                fl = tk[p + 2 + 3 * j]
+                cnt = tk[p + 3 + 3 * j]
+                if cnt == 0 or (fl & 1 and _pop(w & m) >= cnt):
+                    s[NEVER + o] |= m & live
+                elif fl & 2:
+                    s[MUST + o] |= m & ~w
+                else:
+                    s[WANT + o] |= m & live
+        elif kind == T_ALL_OF:
+            bj = 0
+            bc = -1
+            for j in range(4):
+                x = _pop(w & (0x1FF << (9 * j)))
+                if x > bc:
+                    bc = x
+                    bj = j
+            sm = 0x1FF << (9 * bj)
+            if w & sm:
+                s[MUST + o] |= sm & live
+        elif kind == T_MORE:
+            am = tk[p]
+            bm = tk[p + 1]
+            s[WANT + o] |= am & live
+            if _pop(w & am) <= _pop(w & bm) + 1:
+                s[NEVER + o] |= bm & live
+        elif kind == T_SAME:
+            am = tk[p]
+            bm = tk[p + 1]
+            ca = _pop(w & am)
+            cb = _pop(w & bm)
+            if ca <= cb:
+                s[WANT + o] |= am & live
+            if cb <= ca:
+                s[WANT + o] |= bm & live
+        elif kind == T_WITH_PAIR:
+            if tk[p + 2]:
+                s[WANT + o] |= tk[p + 1] & live
+        elif kind == T_MATCH:
+            if s[PREF + o] == 0:
+                s[PREF + o] = 1
+        elif kind == T_NO_LEAD:
+            s[NOLEAD + o] |= tk[p]
+        elif kind == T_POS:
+            if tk[p] >> r & 1:
+                s[PREF + o] = 2
+            elif tk[p + 1] >> r & 1:
+                s[PREF + o] = -2
+        elif kind == T_TRICKS:
+            x = s[PRED + i] if tk[b + PK_PRED] else tk[p]
+            if x >= 0:
+                if ko >= x:
+                    s[PREF + o] = -2
+                elif ko + left <= x:
+                    s[PREF + o] = 2
+                elif s[PREF + o] == 0:
+                    s[PREF + o] = 1 if n * (x - ko) > left else -1
+        elif kind == T_RUN_AT_LEAST:
+            v = 2 if lastw == o else 1
+            if s[PREF + o] < v:
+                s[PREF + o] = v
+        elif kind == T_RUN_NEVER:
+            if lastw == o:
+                s[PREF + o] = -2
+        elif kind == T_RUN_EXACT:
+            if ko >= tk[p]:
+                s[PREF + o] = -2
+            elif (ko and lastw == o) or (ko == 0 and left <= tk[p]):
+                s[PREF + o] = 2
+        elif kind == T_EQ_CAP:
+            kc = s[KW + cap]
+            if ko < kc:
+                if s[PREF + o] < 1:
+                    s[PREF + o] = 1
+                if s[PREF + cap] == 0:
+                    s[PREF + cap] = -1
+            elif ko > kc and s[PREF + o] <= 0:
+                s[PREF + o] = -1
+        elif kind in (T_GT_EACH, T_GT_ALL, T_GT_CAP):
+            if s[PREF + o] < 1:
+                s[PREF + o] = 1
+            if kind == T_GT_CAP and cap != o and s[PREF + cap] <= 0:
+                s[PREF + cap] = -1
+        elif kind in (T_LT_EACH, T_LT_CAP):
+            if s[PREF + o] <= 0:
+                s[PREF + o] = -1
+            if kind == T_LT_CAP and cap != o and s[PREF + cap] < 1:
+                s[PREF + cap] = 1
+    s[HOLD] = hold
+    allm = 0
+    for q in range(n):
+        allm |= s[MUST + q]
+    s[ALLMUST] = allm
+    s[NEED_R] = r
+
+
+@_jit
+def _prefv(x: int) -> int:
+    """The score of a trick wish, hundredths (``playouts._PREF_VALUE``)."""
+    if x == 2:
+        return 600
+    if x == 1:
+        return 150
+    if x == -1:
+        return -200
+    if x == -2:
+        return -1200
     return 0
+
+
+@_jit
+def _value(s: Buf, tk: Buf, base: int, w: int, m: int, cw: int, tlast: bool) -> int:
+    """Seat ``w`` takes a trick holding ``m``, its card ``cw`` winning (-1: unknown):
+    ``playouts._value``, hundredths."""
+    mw = s[MUST + w]
+    v = 400 * _pop(m & mw) - 1200 * _pop(m & s[ALLMUST] & ~mw)
+    v += 100 * _pop(m & s[WANT + w]) - 1200 * _pop(m & s[NEVER + w])
+    if m & s[HOLD] and not tlast:
+        v -= 1200
+    v += _prefv(s[PREF + w])
+    if cw >= 0:
+        for i in range(s[NTASK]):
+            if s[ST + i] == 0 and s[OWN + i] == w:
+                b = base + W * i
+                kind = tk[b + PK_KIND]
+                if kind in (T_WITH_CARD, T_WITH_PAIR):
+                    cm = tk[b + PK_P + 1] if kind == T_WITH_PAIR else 0
+                    if tk[b + PK_P] >> cw & 1 and (cm == 0 or m & ~(1 << cw) & cm):
+                        v += 500
+    return v
+
+
+@_jit
+def _exact(s: Buf, tk: Buf, base: int, n: int, T: int, w: int, wc: int, m: int, cw: int, tlast: bool) -> int:
+    """The last card of a trick: the statuses after it, judged and undone
+    (``playouts._exact``, hundredths)."""
+    played = s[PLAYED]
+    live = s[LIVE]
+    r = s[R]
+    won = s[WON + w]
+    kw = s[KW + w]
+    pos = s[POS + w]
+    rs = s[RUN_SEAT]
+    rl = s[RUN_LEN]
+    lw = s[LAST_W]
+    lm = s[LAST_M]
+    lwc = s[LAST_WC]
+    s[PLAYED] = played | m
+    s[R] = r + 1
+    s[LIVE] = ALL & ~(played | m) if r + 1 < T else 0
+    s[WON + w] = won | m
+    s[KW + w] = kw + 1
+    s[POS + w] = pos | 1 << r
+    if rs == w:
+        s[RUN_LEN] = rl + 1
+    else:
+        s[RUN_SEAT] = w
+        s[RUN_LEN] = 1
+    s[LAST_W] = w
+    s[LAST_M] = m
+    s[LAST_WC] = 1 << wc
+    newdone = 0
+    fail = False
+    for i in range(s[NTASK]):
+        if s[ST + i] == 0:
+            v = _eval(s, tk, base + W * i, i, n, T)
+            if v == 2:
+                fail = True
+            elif v == 1:
+                newdone += 1
+    s[PLAYED] = played
+    s[R] = r
+    s[LIVE] = live
+    s[WON + w] = won
+    s[KW + w] = kw
+    s[POS + w] = pos
+    s[RUN_SEAT] = rs
+    s[RUN_LEN] = rl
+    s[LAST_W] = lw
+    s[LAST_M] = lm
+    s[LAST_WC] = lwc
+    if fail:
+        return -10000
+    if s[NDONE] + newdone == s[NTASK]:
+        return 10000
+    pw = s[PREF + w]
+    v = 1000 * newdone + _value(s, tk, base, w, m, cw, tlast) - _prefv(pw)
+    if pw == 2:
+        v += 300
+    elif pw == 1:
+        v += 100
+    return v
+
+
+@_jit
+def _greedy(s: Buf, tk: Buf, base: int, n: int, T: int, legal: int) -> int:
+    """The crewmate's card (:func:`dsa_widget.crew.playouts.greedy_scores`, the same exact
+    scores in hundredths as fractions ``num / den``), equal top scores drawn uniformly."""
+    if not legal & (legal - 1):
+        return _low(legal)
+    if s[NEED_R] != s[R]:
+        _needs(s, tk, base, n, T)
+    seat = (s[LEADER] + s[NCUR]) % n
+    hand = s[HANDS + seat]
+    m0 = s[CURM]
+    ncur = s[NCUR]
+    unknown = ALL & ~(s[PLAYED] | m0 | hand)
+    last = ncur == n - 1
+    tlast = s[R] + 1 == T
+    bn = 0
+    bd = 1
+    ties = 0
+    choice = -1
+    rest = legal
+    while rest:
+        c = _low(rest)
+        rest &= rest - 1
+        b = 1 << c
+        m = m0 | b
+        w = seat
+        wc = c
+        if ncur:
+            best = s[BEST]
+            beats = (best < 36 or c > best) if c >= 36 else (best < 36 and c // 9 == s[LEDSUIT] and c > best)
+            if not beats:
+                w = s[BSEAT]
+                wc = best
+        fixed = -8 * (c % 9 + 1) if c < 36 else -8 * (c - 35) - 60
+        if b & s[MUST + seat] and w != seat:
+            fixed -= 600
+        if b & s[HOLD] and not tlast:
+            fixed -= 600
+        if last:
+            num = _exact(s, tk, base, n, T, w, wc, m, c if w == seat else -1, tlast) + fixed
+            den = 1
+        else:
+            if wc < 36:
+                threats = (0x1FF << (9 * (wc // 9))) & ~((2 << wc) - 1) & unknown & ~SUBS
+                subs_out = SUBS & unknown
+            else:
+                threats = SUBS & ~((2 << wc) - 1) & unknown
+                subs_out = 0
+            h2 = 2 * _pop(threats) + _pop(subs_out)
+            vw = _value(s, tk, base, w, m, wc if w == seat else -1, tlast)
+            vo = -800 * _pop(m & (s[ALLMUST] | s[HOLD])) if h2 else 0
+            if ncur == 0 and s[NOLEAD + seat] & b:
+                fixed -= 1200
+            den = 4 + 3 * h2
+            num = 4 * vw + 3 * h2 * vo + den * fixed
+        if choice < 0:
+            choice = c
+            bn = num
+            bd = den
+            ties = 1
+        else:
+            x = num * bd - bn * den
+            if x > 0:
+                choice = c
+                bn = num
+                bd = den
+                ties = 1
+            elif x == 0:
+                ties += 1
+                if _below(s, RNG, ties) == 0:
+                    choice = c
+    return choice
 
 
 @_jit
@@ -526,6 +919,56 @@ def _run(tk: Buf, tn: Buf, nsets: int, n: int, T: int, count: int, seed: int, tr
     for d in range(count):
         ok += _deal(s, tk, tn, d % nsets, n, T, tr, trace)
     return ok
+
+
+@_jit
+def _rollouts(
+    tk: Buf,
+    base_s: Buf,
+    hs: Buf,
+    ps: Buf,
+    nsamp: int,
+    cards: Buf,
+    ncards: int,
+    policy: int,
+    seed: int,
+    out: Buf,
+) -> int:
+    """For every sample ``j`` (its hands ``hs[j * 5 + q]``, predictions ``ps[j * KMAX + i]``)
+    and every card ``cards[a]`` of the mover: play the card, then play out from the position
+    ``base_s`` with ``policy``; ``out[a]`` counts the successes.  Returns 0, or -2 for a
+    broken position."""
+    n = base_s[NSEATS]
+    T = base_s[NTRICKS]
+    k = base_s[NTASK]
+    s = out[ncards : ncards + SIZE]
+    _seed(s, RNG, seed)
+    for a in range(ncards):
+        out[a] = 0
+    for j in range(nsamp):
+        for a in range(ncards):
+            for x in range(RNG + 4, SIZE):
+                s[x] = base_s[x]
+            for q in range(n):
+                s[HANDS + q] = hs[j * 5 + q]
+            for i in range(k):
+                s[PRED + i] = ps[j * KMAX + i]
+            v = _put(s, tk, 0, n, T, cards[a], out, False)
+            if v < 0:
+                v = _play_out(s, tk, 0, n, T, policy, out, False)
+            if v == -2:
+                return -2
+            out[a] += v
+    return 0
+
+
+@_jit
+def _playout(tk: Buf, tr: Buf, policy: int, seed: int) -> int:
+    """One playout from the position in ``tr[TR_SIZE:]`` (its trace in ``tr``)."""
+    s = tr[TR_SIZE : TR_SIZE + SIZE]
+    _seed(s, RNG, seed)
+    s[NPLAYED] = 0
+    return _play_out(s, tk, 0, s[NSEATS], s[NTRICKS], policy, tr, True)
 
 
 # --------------------------------------------------------------------------- the Python side
@@ -563,7 +1006,10 @@ def encode_task(task: Task, seats: int) -> list[int]:
             raise refuse("more than 4 constraints")
         code, args = T_COUNT, [len(cons)]
         for c in cons:
-            args += [_sel(c["select"]), int(c["op"] == "eq"), int(c["n"])]
+            # the flags: 1 = "exactly n", 2 = n is every card the selector names (the card rule
+            # then asks its owner to capture them)
+            every = int("cards" in c["select"] and int(c["n"]) == len(c["select"]["cards"]))
+            args += [_sel(c["select"]), int(c["op"] == "eq") | 2 * every, int(c["n"])]
     elif kind == "all_of_a_suit":
         code, args = T_ALL_OF, [len(p["of_any"])] + [SUIT_MASK[x] for x in p["of_any"]]
     elif kind == "compare_suits":
@@ -576,7 +1022,8 @@ def encode_task(task: Task, seats: int) -> list[int]:
         if p.get("capture") is None:
             code, args = T_WITH_CARD, [_sel(p["play"])]
         else:
-            code, args = T_WITH_PAIR, [_sel(p["play"]), _sel(p["capture"])]
+            named = int("cards" in p["capture"])  # the card rule wants named cards captured
+            code, args = T_WITH_PAIR, [_sel(p["play"]), _sel(p["capture"]), named]
     elif kind == "trick_matching":
         code = T_MATCH
         excl = SUBS if p.get("no_submarine") else 0
@@ -746,6 +1193,226 @@ def kernel_deal(seed: int, *, seats: int = 4, tasks: Sequence[int] = ()) -> Kern
     )
 
 
+# --------------------------------------------------------------------------- playouts from a position
+
+_POLICIES = {"random": RANDOM, "greedy": GREEDY}
+_STATUS_CODE = {"open": 0, "done": 1, "failed": 2}
+
+
+class KernelPosition:
+    """A play-phase position of The Crew encoded for the kernel (:func:`encode_position`):
+    ``tk`` the task rows, ``state`` the buffer (hands, the trick so far, tasks with owners,
+    predictions and statuses, who leads); ``seats``, ``tasks`` (ids), ``mover`` (the seat to
+    play), ``sizes`` (the cards each seat holds)."""
+
+    __slots__ = ("mover", "seats", "sizes", "state", "tasks", "tk")
+
+    def __init__(
+        self, tk: Buf, state: Buf, seats: int, tasks: tuple[int, ...], mover: int, sizes: tuple[int, ...]
+    ):
+        self.tk = tk
+        self.state = state
+        self.seats = seats
+        self.tasks = tasks
+        self.mover = mover
+        self.sizes = sizes
+
+
+def encode_position(
+    st: PlayState, *, options: Mapping[str, Any] | None = None, constraints: Sequence[Mapping[str, Any]] = ()
+) -> KernelPosition:
+    """The position of ``st`` (a :class:`~dsa_widget.crew.playouts.PlayState` holding every
+    hand, e.g. :meth:`PlayState.from_game`) for :func:`kernel_playout` and
+    :func:`kernel_rollouts`.  ``options`` / ``constraints``: the game's rule options and
+    mission constraints.  ValueError when the kernel cannot play it: Tonoja, a lead ban,
+    mission constraints, options that change how tasks are judged, more than :data:`KMAX`
+    tasks, a task it cannot judge, a finished mission, or hands that are not all known."""
+    n = st.seats
+    if st.dummy is not None or n not in TRICKS:
+        raise ValueError("the Crew kernel plays 3-5 seats without Tonoja")
+    if st.lead_banned or constraints:
+        raise ValueError("the Crew kernel plays no mission constraints")
+    opts = resolve_options(options)
+    default = resolve_options()
+    for key in _OPTION_KEYS:
+        if opts.get(key) != default.get(key):
+            raise ValueError(f"the Crew kernel judges tasks under the default {key!r} only")
+    if st.result is not None:
+        raise ValueError(f"the mission is over ({st.result})")
+    k = len(st.tasks)
+    if k > KMAX:
+        raise ValueError(f"the Crew kernel takes at most {KMAX} tasks a deal, not {k}")
+    T = TRICKS[n]
+    rows = [0] * (KMAX * W)
+    for i, t in enumerate(st.tasks):
+        rows[W * i : W * (i + 1)] = encode_task(t, n)
+    s = [0] * SIZE
+    tricks = st.tracker.tricks
+    r = len(tricks)
+    played = 0
+    s[RUN_SEAT] = -1
+    s[LAST_W] = -1
+    for trk in tricks:
+        m = 0
+        for _, c in trk.plays:
+            m |= 1 << c
+        played |= m
+        s[WON + trk.winner] |= m
+        s[KW + trk.winner] += 1
+        s[POS + trk.winner] |= 1 << (trk.number - 1)
+        s[LED + trk.leader] |= 1 << trk.plays[0][1]
+        if s[RUN_SEAT] == trk.winner:
+            s[RUN_LEN] += 1
+        else:
+            s[RUN_SEAT] = trk.winner
+            s[RUN_LEN] = 1
+        s[LAST_W] = trk.winner
+        s[LAST_M] = m
+        best = max((c for _, c in trk.plays if c >= 36), default=-1)
+        if best < 0:
+            led = trk.plays[0][1] // 9
+            best = max(c for _, c in trk.plays if c < 36 and c // 9 == led)
+        s[LAST_WC] = 1 << best
+    s[PLAYED] = played
+    s[R] = r
+    s[LIVE] = ALL & ~played if r < T else 0
+    s[LEADER] = st.leader
+    s[NCUR] = len(st.cur)
+    for _, c in st.cur:
+        s[CURM] |= 1 << c
+    if st.cur:
+        s[LED + st.leader] |= 1 << st.cur[0][1]
+        s[LEDSUIT] = st.led
+        s[BEST] = st.best
+        s[BSEAT] = st.best_seat
+    out = {q for q, _ in st.cur}
+    for q in range(n):
+        need = T - r - (1 if q in out else 0)  # 3 seats: one seat holds a card more (R-4.1)
+        if st.hands[q].bit_count() < need:
+            raise ValueError(
+                f"seat {q} holds {st.hands[q].bit_count()} cards, fewer than {need}: every hand must be known"
+            )
+        s[HANDS + q] = st.hands[q]
+    for i, status in enumerate(st.tracker.statuses):
+        s[ST + i] = _STATUS_CODE[status]
+        s[OWN + i] = st.owners[i]
+        pred = st.preds[i]
+        s[PRED + i] = -1 if pred is None else int(pred)
+    s[NDONE] = sum(1 for x in st.tracker.statuses if x == "done")
+    s[NFAIL] = sum(1 for x in st.tracker.statuses if x == "failed")
+    s[CAPTAIN] = st.captain
+    s[NTASK] = k
+    s[NEED_R] = -1
+    s[NSEATS] = n
+    s[NTRICKS] = T
+    mover = (st.leader + len(st.cur)) % n
+    sizes = tuple(h.bit_count() for h in st.hands)
+    if _np is not None:
+        return KernelPosition(
+            _np.array(rows, dtype=_np.int64),
+            _np.array(s, dtype=_np.int64),
+            n,
+            tuple(t.id for t in st.tasks),
+            mover,
+            sizes,
+        )
+    return KernelPosition(rows, s, n, tuple(t.id for t in st.tasks), mover, sizes)
+
+
+def _policy(policy: str) -> int:
+    if policy not in _POLICIES:
+        raise ValueError(f"policy must be 'greedy' or 'random', not {policy!r}")
+    return _POLICIES[policy]
+
+
+@dataclass(frozen=True)
+class KernelPlayout:
+    """One playout from a position: ``result`` (``"success"`` / ``"failure"``) and the cards
+    played, in order (card ids)."""
+
+    result: str
+    plays: tuple[str, ...]
+
+
+def kernel_playout(position: KernelPosition, *, policy: str = "greedy", seed: int = 0) -> KernelPlayout:
+    """Play ``position`` to the end of the attempt, every seat with ``policy``: ``"greedy"``
+    (the crewmate's card rule, :func:`dsa_widget.crew.playouts.greedy_play`, equal top
+    scores drawn from the kernel's random numbers) or ``"random"`` (uniform legal cards)."""
+    code = _policy(policy)
+    tr = _buf()
+    tr[TR_SIZE : TR_SIZE + SIZE] = position.state
+    res = _playout(position.tk, tr, code, seed & ((1 << 63) - 1))
+    if res < 0:  # pragma: no cover - encode_position checks the hands
+        raise ValueError("a seat to move holds no card")
+    # the cards put down: to the end of the trick the mission was decided at
+    st = position.state
+    m = int(tr[TR_TRICK]) * position.seats - int(st[R]) * position.seats - int(st[NCUR])
+    return KernelPlayout(
+        "success" if res == 1 else "failure", tuple(DECK[int(tr[TR_PLAYS + j])] for j in range(m))
+    )
+
+
+def kernel_rollouts(
+    position: KernelPosition,
+    cards: Sequence[int],
+    samples: Sequence[tuple[Sequence[int], Sequence[int | None]]],
+    *,
+    policy: str = "greedy",
+    seed: int = 0,
+) -> list[int]:
+    """The search bot's rollouts in one call: for every sample (the hands by seat as card
+    masks, the predictions by task, None where the task predicts nothing) and every card of
+    ``cards`` (card ints the mover may play), that card then a playout with ``policy``; the
+    successes per card."""
+    code = _policy(policy)
+    n = position.seats
+    k = len(position.tasks)
+    ns = len(samples)
+    hs = [0] * (5 * ns)
+    ps = [-1] * (KMAX * ns)
+    for j, (hands, preds) in enumerate(samples):
+        if len(hands) != n or len(preds) != k:
+            raise ValueError(
+                f"a sample gives {len(hands)} hands and {len(preds)} predictions, not {n} and {k}"
+            )
+        for q in range(n):
+            if int(hands[q]).bit_count() != position.sizes[q]:
+                raise ValueError(
+                    f"sample {j}: seat {q} holds {int(hands[q]).bit_count()} cards, not {position.sizes[q]}"
+                )
+            hs[5 * j + q] = int(hands[q])
+        for i in range(k):
+            pr = preds[i]
+            ps[KMAX * j + i] = -1 if pr is None else int(pr)
+    cs = [int(c) for c in cards]
+    if not cs:
+        return []
+    out: Buf
+    if _np is not None:
+        hs_a, ps_a, cs_a = (_np.array(x, dtype=_np.int64) for x in (hs, ps, cs))
+        out = _np.zeros(len(cs) + SIZE, dtype=_np.int64)
+        res = _rollouts(
+            position.tk, position.state, hs_a, ps_a, ns, cs_a, len(cs), code, seed & ((1 << 63) - 1), out
+        )
+    else:
+        out = [0] * (len(cs) + SIZE)
+        res = _rollouts(
+            position.tk, position.state, hs, ps, ns, cs, len(cs), code, seed & ((1 << 63) - 1), out
+        )
+    if res < 0:  # pragma: no cover - the sizes are checked above
+        raise ValueError("a seat to move holds no card")
+    return [int(out[a]) for a in range(len(cs))]
+
+
 def warm_up() -> None:
-    """Compile (or load from the cache) the kernel: one tiny run."""
+    """Compile (or load from the cache) the kernel: one tiny run of each entry."""
     kernel_deals(1, seats=4, tasks=[1])
+    from .playouts import PlayState
+
+    hands = [0, 0, 0, 0]
+    for c in range(40):
+        hands[c % 4] |= 1 << c
+    st = PlayState(hands, [(TASKS[1], 0)], captain=3)  # seat 3 holds S4
+    pos = encode_position(st)
+    kernel_playout(pos, seed=1)
+    kernel_rollouts(pos, [_low(hands[3])], [(hands, [None])], seed=1)

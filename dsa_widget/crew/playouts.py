@@ -53,7 +53,9 @@ __all__ = [
     "Needs",
     "PlayState",
     "Policy",
+    "greedy_best",
     "greedy_play",
+    "greedy_scores",
     "needs",
     "random_deal",
     "random_deals",
@@ -510,7 +512,11 @@ def needs(st: PlayState) -> Needs:
     T = st.tricks_total
     r = st.trick_no - 1  # completed tricks
     left = T - r
-    live = ~st.played & ((1 << NCARDS) - 1)
+    # cards not in a completed trick (the ones of the trick in progress can still be captured)
+    cur = 0
+    for _, c in st.cur:
+        cur |= 1 << c
+    live = ~(st.played & ~cur) & ((1 << NCARDS) - 1)
     must = [0] * n
     want = [0] * n
     never = [0] * n
@@ -655,45 +661,42 @@ def random_play(st: PlayState, rng: random.Random) -> int:
     return legal[int(rng.random() * len(legal))]
 
 
-_PREF_VALUE = {2: 6.0, 1: 1.5, 0: 0.0, -1: -2.0, -2: -12.0}
+#: the score of a trick wish (hundredths: every score of the card rule is a whole number of them)
+_PREF_VALUE = {2: 600, 1: 150, 0: 0, -1: -200, -2: -1200}
 
 
-def _value(nd: Needs, w: int, m: int, c_w: int, trick_last: bool, st: PlayState) -> float:
+def _value(nd: Needs, w: int, m: int, c_w: int, trick_last: bool) -> int:
     """How good it is for the crew that seat ``w`` takes a trick holding the cards ``m``, its
-    own card ``c_w`` winning (-1: unknown)."""
-    v = 0.0
+    own card ``c_w`` winning (-1: unknown), in hundredths."""
+    v = 0
     mine = m & nd.must[w]
     if mine:
-        v += 4.0 * mine.bit_count()
+        v += 400 * mine.bit_count()
     others = m & nd.all_must & ~nd.must[w]
     if others:
-        v -= 12.0 * others.bit_count()
+        v -= 1200 * others.bit_count()
     bad = m & nd.never[w]
     if bad:
-        v -= 12.0 * bad.bit_count()
+        v -= 1200 * bad.bit_count()
     good = m & nd.want[w]
     if good:
-        v += 1.0 * good.bit_count()
+        v += 100 * good.bit_count()
     if m & nd.hold and not trick_last:
-        v -= 12.0
+        v -= 1200
     v += _PREF_VALUE[nd.pref[w]]
     if c_w >= 0:
         for pm, cm in nd.win_with[w]:
             if pm >> c_w & 1 and (not cm or m & ~(1 << c_w) & cm):
-                v += 5.0
+                v += 500
     return v
 
 
-def greedy_play(st: PlayState, rng: random.Random) -> int:
-    """The crewmate's card (see :mod:`dsa_widget.crew.bots.crewmate`): every legal card scored
-    by who would take the trick and what it would hold — the owner capturing the cards its tasks
-    need, nobody capturing cards another seat must take or cards it must avoid, the trick
-    wishes of the tasks (take trick 1, take exactly two tricks, …), the cheapest card when
-    nothing is at stake.  The last card of a trick is checked exactly with the status tracker.
-    Uses only the mover's hand and public facts; ties broken with ``rng``."""
+def greedy_scores(st: PlayState) -> list[tuple[int, int, int]]:
+    """The crewmate's score of every legal card of the mover, ``(card, num, den)``: the score
+    is the fraction ``num / den`` in hundredths, exact (``den`` > 0), so equal scores are equal
+    and the compiled kernel (:func:`dsa_widget.crew.kernel.kernel_playout`) reaches the same
+    ones.  See :func:`greedy_play` for what is scored."""
     legal = _bits(st.legal())
-    if len(legal) == 1:
-        return legal[0]
     n = st.seats
     seat = (st.leader + len(st.cur)) % n
     nd = st.needs()
@@ -705,66 +708,91 @@ def greedy_play(st: PlayState, rng: random.Random) -> int:
         m0 |= 1 << c
     last = len(cur) == n - 1
     trick_last = st.trick_no == st.tricks_total
-    best_score = -1e18
-    choice = legal[0]
+    out = []
     for c in legal:
         b = 1 << c
         m = m0 | b
-        if not cur:
+        if not cur or _beats(c, st.best, st.led):
             w, wc = seat, c
-            led = _SUIT[c]
         else:
-            led = st.led
-            if _beats(c, st.best, led):
-                w, wc = seat, c
-            else:
-                w, wc = st.best_seat, st.best
+            w, wc = st.best_seat, st.best
+        # the fixed part: keep strong cards (a small cost for high cards and submarines)
+        fixed = -8 * _RANK[c] - (60 if c >= 36 else 0)
+        if b & nd.must[seat] and w != seat:
+            fixed -= 600
+        if b & nd.hold and not trick_last:
+            fixed -= 600
         if last:
-            score = _exact(st, c, seat, w, m, trick_last, nd)
+            num, den = _exact(st, c, seat, w, m, trick_last, nd) + fixed, 1
         else:
-            # how sure is the provisional winner: cards still out that could beat its card
+            # how sure is the provisional winner: h = the cards still out that could beat its
+            # card, submarines counting half (over a coloured card); it keeps the trick with
+            # chance p = 1 / (1 + 1.5 h) = 4 / (4 + 3 h2), h2 = 2 h
             threats = _ABOVE[wc] & unknown
             if wc < 36:
                 threats &= ~_SUB
                 subs_out = _SUB & unknown
             else:
                 subs_out = 0
-            h = threats.bit_count() + 0.5 * subs_out.bit_count()
-            p = 1.0 if h == 0 else 1.0 / (1.0 + 1.5 * h)
-            v_w = _value(nd, w, m, wc if w == seat else -1, trick_last, st)
-            v_other = -8.0 * (m & (nd.all_must | nd.hold)).bit_count() if p < 1.0 else 0.0
-            score = p * v_w + (1.0 - p) * v_other
+            h2 = 2 * threats.bit_count() + subs_out.bit_count()
+            v_w = _value(nd, w, m, wc if w == seat else -1, trick_last)
+            v_other = -800 * (m & (nd.all_must | nd.hold)).bit_count() if h2 else 0
             if not cur and nd.no_lead[seat] & b:
-                score -= 12.0
-        # keep strong cards: a small cost for spending high cards and submarines
-        score -= 0.08 * _RANK[c] + (0.6 if c >= 36 else 0.0)
-        if b & nd.must[seat] and w != seat:
-            score -= 6.0
-        if b & nd.hold and not trick_last:
-            score -= 6.0
-        score += rng.random() * 1e-3
-        if score > best_score:
-            best_score, choice = score, c
+                fixed -= 1200
+            den = 4 + 3 * h2
+            num = 4 * v_w + 3 * h2 * v_other + den * fixed
+        out.append((c, num, den))
+    return out
+
+
+def greedy_best(st: PlayState) -> tuple[int, ...]:
+    """The legal cards with the crewmate's top score (deck order): :func:`greedy_play` plays
+    one of them, uniformly at random."""
+    scores = greedy_scores(st)
+    bn, bd = scores[0][1], scores[0][2]
+    for _, num, den in scores:
+        if num * bd > bn * den:
+            bn, bd = num, den
+    return tuple(c for c, num, den in scores if num * bd == bn * den)
+
+
+def greedy_play(st: PlayState, rng: random.Random) -> int:
+    """The crewmate's card (see :mod:`dsa_widget.crew.bots.crewmate`): every legal card scored
+    by who would take the trick and what it would hold — the owner capturing the cards its tasks
+    need, nobody capturing cards another seat must take or cards it must avoid, the trick
+    wishes of the tasks (take trick 1, take exactly two tricks, …), the cheapest card when
+    nothing is at stake.  The last card of a trick is checked exactly with the status tracker.
+    Uses only the mover's hand and public facts; the scores are exact (:func:`greedy_scores`)
+    and equal top scores are broken with ``rng`` (one draw per legal card, uniform)."""
+    legal = _bits(st.legal())
+    if len(legal) == 1:
+        return legal[0]
+    choice, bn, bd, bu = -1, 0, 1, -1.0
+    for c, num, den in greedy_scores(st):
+        u = rng.random()
+        x = num * bd - bn * den
+        if choice < 0 or x > 0 or (x == 0 and u > bu):
+            choice, bn, bd, bu = c, num, den, u
     return choice
 
 
-def _exact(st: PlayState, c: int, seat: int, w: int, m: int, trick_last: bool, nd: Needs) -> float:
-    """The last card of a trick: the engine's statuses after it (copied tracker)."""
+def _exact(st: PlayState, c: int, seat: int, w: int, m: int, trick_last: bool, nd: Needs) -> int:
+    """The last card of a trick: the engine's statuses after it (copied tracker), hundredths."""
     tr = st.tracker.copy()
     plays = (*st.cur, (seat, c))
     changed = tr.add_trick(Trick(st.trick_no, st.leader, plays, w))
     state = tr.mission_state()
     if state == "failure":
-        return -100.0
+        return -10000
     if state == "success":
-        return 100.0
-    v = 10.0 * sum(1 for _, s in changed if s == DONE)
+        return 10000
+    v = 1000 * sum(1 for _, s in changed if s == DONE)
     # progress that is not yet a status: the mask heuristic, without the trick wish (now exact)
-    v += _value(nd, w, m, c if w == seat else -1, trick_last, st) - _PREF_VALUE[nd.pref[w]]
+    v += _value(nd, w, m, c if w == seat else -1, trick_last) - _PREF_VALUE[nd.pref[w]]
     if nd.pref[w] == 2:
-        v += 3.0
+        v += 300
     elif nd.pref[w] == 1:
-        v += 1.0
+        v += 100
     return v
 
 
