@@ -27,7 +27,7 @@ True
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from ...core.bots import Bot
 from ..cards import card
@@ -35,21 +35,33 @@ from ..errors import CrewError
 from ..playouts import PlayState, Policy, greedy_play, random_play
 from .crewmate import CrewmateBot
 
+if TYPE_CHECKING:
+    from ..rules import CrewGame
+
 __all__ = ["SearchBot"]
 
 
 class SearchBot(Bot):
     """Determinized Monte Carlo (see the module docstring).  Knobs: ``samples`` (deals drawn
     per decision), ``rollout`` (``"greedy"``: the crewmate's card rule, or ``"random"``),
-    ``communicate`` (passed to the crewmate that makes the other decisions)."""
+    ``communicate`` (passed to the crewmate that makes the other decisions), ``kernel``
+    (False: roll out in Python even where the compiled kernel can, the slower path kept to
+    compare against)."""
 
     name = "search"
     summary = "Monte Carlo: tries each card on deals drawn from what it may know, keeps the most successful"
-    KNOBS: ClassVar[dict[str, Any]] = {"samples": 16, "rollout": "greedy", "communicate": True}
+    KNOBS: ClassVar[dict[str, Any]] = {
+        "samples": 16,
+        "rollout": "greedy",
+        "communicate": True,
+        "kernel": True,
+    }
 
     def _check_knobs(self) -> None:
         if not isinstance(self.knobs["samples"], int) or self.knobs["samples"] < 1:
             raise ValueError(f"samples must be an int >= 1, not {self.knobs['samples']!r}")
+        if not isinstance(self.knobs["kernel"], bool):
+            raise ValueError(f"kernel must be True or False, not {self.knobs['kernel']!r}")
         if self.knobs["rollout"] not in ("greedy", "random"):
             raise ValueError(f"rollout must be 'greedy' or 'random', not {self.knobs['rollout']!r}")
         self._crewmate = CrewmateBot(seed=self.seed, communicate=self.knobs["communicate"])
@@ -63,22 +75,17 @@ class SearchBot(Bot):
         base, why = self._crewmate.decide(view, legal)
         if view.step != "play" or len(plays) < 2 or not base.startswith("play "):
             return base, dict(why, reason=f"crewmate: {why.get('reason', '')}")
-        policy: Policy = greedy_play if self.knobs["rollout"] == "greedy" else random_play
-        wins = dict.fromkeys(plays, 0)
-        done = 0
         rng = self.rng
+        games = []
         for _ in range(self.knobs["samples"]):
             try:
-                game = view.sample(rng)
-                st0 = PlayState.from_game(game)
+                games.append(view.sample(rng))
             except (ValueError, CrewError):
                 continue
-            done += 1
-            for a in plays:
-                st = st0.copy()
-                st.play(card(a[5:]))
-                if st.play_out(policy, rng) == "success":
-                    wins[a] += 1
+        wins = self._kernel_wins(games, plays) if self.knobs["kernel"] and games else None
+        if wins is None:
+            wins = self._python_wins(games, plays)
+        done = wins.pop("", 0)
         if not done:
             return base, dict(why, reason="no consistent deal drawn: crewmate's card", samples=0)
         best = max(plays, key=lambda a: (wins[a], a == base))
@@ -88,3 +95,48 @@ class SearchBot(Bot):
             "values": values,
             "samples": done,
         }
+
+    def _kernel_wins(self, games: list[CrewGame], plays: list[str]) -> dict[str, int] | None:
+        """The rollouts on the compiled kernel, every sample and card in one call (None: the
+        kernel cannot play this position: Tonoja, constraints, options that change judging)."""
+        from ..kernel import encode_position, kernel_rollouts  # numba loads on first use
+
+        g0 = games[0]
+        try:
+            pos = encode_position(
+                PlayState.from_game(g0), options=g0.options, constraints=g0.mission.constraints
+            )
+        except (ValueError, CrewError):
+            return None
+        n = g0.seats
+        samples = [([g.hand_mask(s) for s in range(n)], [ts.prediction for ts in g.tasks]) for g in games]
+        counts = kernel_rollouts(
+            pos,
+            [card(a[5:]) for a in plays],
+            samples,
+            policy=self.knobs["rollout"],
+            seed=self.rng.getrandbits(63),
+        )
+        wins = dict(zip(plays, counts, strict=True))
+        wins[""] = len(games)
+        return wins
+
+    def _python_wins(self, games: list[CrewGame], plays: list[str]) -> dict[str, int]:
+        """The rollouts in Python on :class:`PlayState` (every position; ``kernel=False``)."""
+        policy: Policy = greedy_play if self.knobs["rollout"] == "greedy" else random_play
+        wins = dict.fromkeys(plays, 0)
+        done = 0
+        rng = self.rng
+        for game in games:
+            try:
+                st0 = PlayState.from_game(game)
+            except (ValueError, CrewError):
+                continue
+            done += 1
+            for a in plays:
+                st = st0.copy()
+                st.play(card(a[5:]))
+                if st.play_out(policy, rng) == "success":
+                    wins[a] += 1
+        wins[""] = done
+        return wins
