@@ -34,7 +34,9 @@ from ...core.bots import Bot, bot_name, play_bot_move, resolve_bot
 from ...core.executors import chunk_sizes, default_workers, run_chunks
 from ...core.progress import Progress
 from ...core.stats import wilson
+from ..playouts import PlayState
 from ..rules import CrewGame
+from .crewmate import CrewmateBot, RandomBot
 
 __all__ = ["SuccessRow", "SuccessTable", "play_attempt", "success_rates"]
 
@@ -166,21 +168,79 @@ class SuccessTable:
 _Job = tuple[int, int, int, int]  # (bot index, seats, target, game number)
 
 
+def _kernel_policy(spec: Any) -> str | None:
+    """The kernel policy that plays the cards as ``spec`` does at every seat: ``"random"``
+    (uniform legal cards: the random bot, whose other actions move no card in the play
+    phase), ``"greedy"`` (the crewmate's card rule), else None."""
+    if spec == "random" or type(spec) is RandomBot:
+        return "random"
+    if spec == "crewmate" or type(spec) is CrewmateBot:
+        return "greedy"
+    return None
+
+
+def _succeeds(
+    spec: Any,
+    players: int,
+    target: int,
+    seed: int,
+    bot_seed: int,
+    mission: Mapping[str, Any],
+    options: Mapping[str, Any] | None,
+    kernel: bool,
+) -> bool:
+    """One attempt of :func:`play_attempt`: did the mission succeed?  With ``kernel``, a table
+    of random bots or crewmates plays until its first card, then the compiled kernel plays
+    the cards to the end with the same card rule (its own random numbers: the same
+    distribution of results, not the same games), where the kernel can play the position."""
+    policy = _kernel_policy(spec) if kernel else None
+    if policy is None:
+        g = play_attempt(spec, players, target, seed, bot_seed=bot_seed, mission=mission, options=options)
+        return g.outcome is not None and g.outcome.result == "success"
+    from ..kernel import encode_position, kernel_playout  # numba loads on first use
+
+    m = {"target": target, **(mission or {})}
+    game = CrewGame(players, mission=m, options=options, seed=seed, timed=True)
+    bots = [_instantiate(spec, _derive(bot_seed, "seat", s)) for s in range(game.seats)]
+    while not game.is_over:
+        if policy is not None and game.step in ("communicate", "play"):
+            pos = None
+            # the crewmate reads predictions from its view: hand over only when all are public
+            public = policy == "random" or all(
+                game.secret_prediction_visible(i, s)
+                for i in range(len(game.tasks))
+                for s in range(game.seats)
+            )
+            if public:
+                try:
+                    st = PlayState.from_game(game)
+                    pos = encode_position(st, options=game.options, constraints=game.mission.constraints)
+                except ValueError:
+                    pos = None
+            if pos is not None:
+                res = kernel_playout(pos, policy=policy, seed=_derive(bot_seed, "kernel"))
+                return res.result == "success"
+            policy = None
+        play_bot_move(game, bots[game.to_move])
+    return game.outcome is not None and game.outcome.result == "success"
+
+
 def _run_chunk(payload: tuple[Any, ...], jobs: Sequence[_Job]) -> list[tuple[_Job, bool]]:
-    specs, labels, mission, options, seed = payload
+    specs, labels, mission, options, seed, kernel = payload
     out = []
     for job in jobs:
         b, seats, target, i = job
-        g = play_attempt(
+        ok = _succeeds(
             specs[b],
             seats,
             target,
             _derive(seed, "attempt", seats, target, i),
-            bot_seed=_derive(seed, "bot", labels[b], seats, target, i),
-            mission=mission,
-            options=options,
+            _derive(seed, "bot", labels[b], seats, target, i),
+            mission,
+            options,
+            kernel,
         )
-        out.append((job, g.outcome is not None and g.outcome.result == "success"))
+        out.append((job, ok))
     return out
 
 
@@ -197,6 +257,7 @@ def success_rates(
     executor: str = "process",
     address: str | None = None,
     progress: bool = True,
+    kernel: bool = True,
 ) -> SuccessTable:
     """Mission success rates of ``bots`` (a mapping label → bot, or a list of bots / names) for
     every seat count of ``seats`` (2-5; 2 = the two-player variant) and every difficulty target
@@ -207,6 +268,14 @@ def success_rates(
     every core); ``executor``: ``"process"``, ``"local"`` or ``"ray"`` (a Ray cluster at
     ``address``, as for tournaments: ``None`` starts one on this machine, ``"auto"`` joins the
     running one, ``"host:port"`` the head there).
+
+    ``kernel``: a bot given as ``"random"`` or ``"crewmate"`` (or a plain instance of either)
+    plays each attempt until its first card, then the compiled kernel plays the cards with the
+    same rule (:func:`dsa_widget.crew.kernel.kernel_playout`) — the same distribution of
+    results, much faster — wherever the kernel can play the position (3-5 seats, no Tonoja,
+    no mission constraints, the default judging options, for the crewmate every prediction
+    public); ``False`` plays every card through the engine.  Other bots (``search``, your own)
+    always play every card themselves: their choices are not the kernel's.
     """
     if isinstance(bots, Mapping):
         specs = list(bots.values())
@@ -252,7 +321,7 @@ def success_rates(
     t0 = time.perf_counter()
     results = run_chunks(
         _run_chunk,
-        (specs, labels, dict(mission or {}), dict(options or {}) or None, seed),
+        (specs, labels, dict(mission or {}), dict(options or {}) or None, seed, kernel),
         chunks,
         executor=executor,
         workers=w,
@@ -281,5 +350,6 @@ def success_rates(
         "seed": seed,
         "mission": dict(mission or {}),
         "options": dict(options or {}),
+        "kernel": kernel,
     }
     return SuccessTable(rows, settings, elapsed)
