@@ -28,6 +28,28 @@ Every one of the 96 task cards is supported, under the default rule options only
 are judged and are not taken); mission constraints and the two-player variant are not either.
 More than :data:`KMAX` tasks in one deal raise :class:`ValueError`.
 
+**Playouts from a position.**  :func:`encode_position` takes a play-phase
+:class:`~dsa_widget.crew.playouts.PlayState` with every hand known (hands, the trick so far,
+tasks with owners, predictions and statuses, who leads); :func:`kernel_playout` plays it to the
+end of the attempt, every seat with the crewmate's card rule (``policy="greedy"``: the exact
+scores of :func:`~dsa_widget.crew.playouts.greedy_scores`, equal top scores drawn from the
+kernel's numbers) or uniform legal cards (``"random"``), and returns the result and the cards;
+:func:`kernel_rollouts` plays, for many samples of the hidden hands at once, each candidate card
+of the mover followed by a playout and counts the successes per card (the search bot's
+rollouts).  ``tests/crew/test_kernel_playout.py`` replays playouts from random 3-5 seat
+positions through :class:`CrewGame`, each greedy card checked against
+:func:`~dsa_widget.crew.playouts.greedy_best`.
+
+>>> from dsa_widget.crew.playouts import PlayState
+>>> from dsa_widget.crew.tasks import TASKS
+>>> hands = [sum(1 << c for c in range(40) if c % 4 == q) for q in range(4)]
+>>> st = PlayState(hands, [(TASKS[1], 0)], captain=3)   # seat 3 holds S4 and leads
+>>> p = kernel_playout(encode_position(st), seed=2)
+>>> p.result in ("success", "failure"), len(p.plays) % 4
+(True, 0)
+>>> len(kernel_rollouts(encode_position(st), [3, 7], [(hands, [None])] * 5, seed=1))
+2
+
 >>> d = kernel_deal(5, seats=4, tasks=[1, 70, 84])
 >>> d.result in ("success", "failure"), len(d.hands)
 (True, 4)
