@@ -10,6 +10,8 @@ import random
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
 
 from dsa_widget.crew.bots.solver import Solution, best_play, solve, trick_winner_card, winnable_now
 from dsa_widget.crew.cards import card
@@ -143,6 +145,29 @@ def test_endgame_unwinnable_by_hand() -> None:
     assert not brute(g)
     assert winnable_now(g) is False
     assert best_play(g) is None
+
+
+def test_submarine_only_a_barred_submarine_can_take_is_lost_at_once() -> None:
+    # task 34: seat 2 captures S2 and none of S1, S3, S4.  S2 is seat 1's card; a trick holding
+    # a submarine goes to its highest submarine (R-10.3), so seat 2 could only take S2 with a
+    # higher one of its own, S3, and would capture S3 with it.  The necessary conditions see
+    # it with no trick searched (the search alone does not settle it in a million tricks).
+    deal = [
+        ["P6", "P9", "Y2", "Y3", "Y7", "B3", "B5", "G2", "G7", "S4"],
+        ["P3", "P5", "P8", "Y4", "B2", "G3", "G4", "G5", "G8", "S2"],
+        ["P7", "Y1", "Y5", "Y9", "B1", "B6", "B7", "B9", "G1", "S3"],
+        ["P1", "P2", "P4", "Y6", "Y8", "B4", "B8", "G6", "G9", "S1"],
+    ]
+    assignment = {40: 1, 21: 3, 34: 2, 1: 0}
+    g = CrewGame(4, seed=1, deal=deal, tasks=list(assignment), assignment=assignment, deal_check=False)
+    to_play(g)
+    assert solve(g, node_limit=1_000) == Solution(False, (), 0, True)
+    # with no submarine at all, S2 is out of reach the same way
+    deal[0][9], deal[2][7] = deal[2][7], deal[0][9]  # seat 0 gives S4 to seat 2 for B9
+    assignment = {34: 0}
+    g = CrewGame(4, seed=1, deal=deal, tasks=[34], assignment=assignment, deal_check=False)
+    to_play(g)
+    assert solve(g) == Solution(False, (), 0, True)
 
 
 def test_endgame_early_success_and_mid_trick() -> None:
@@ -308,6 +333,33 @@ def test_random_positions_match_brute_force(players: int, left: int) -> None:
             check_solution(g, sol)
         won += bool(sol.winnable)
     assert seed < 400
+
+
+# tasks about submarines and captured sets, where the necessary conditions reason about who can
+# take which card (R-10.3); a few from each family
+_SUB_TASKS = [34, 5, 49, 4, 1, 40, 21, 28, 54, 27]
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    players=st.sampled_from([3, 4, 5]),
+    seed=st.integers(1, 10**6),
+    tasks=st.lists(st.sampled_from(_SUB_TASKS), min_size=1, max_size=3, unique=True),
+    mid_trick=st.booleans(),
+)
+def test_property_solver_agrees_with_brute_force(
+    players: int, seed: int, tasks: list[int], mid_trick: bool
+) -> None:
+    """R-14.1: some sequence of legal plays wins, or none does; the solver's exact answer is
+    the brute force's, and a winning line wins on the real game."""
+    g = random_position(players, seed, 2, mid_trick=mid_trick, careful=True, tasks=tasks)
+    assume(g is not None)
+    assert g is not None
+    truth = brute(g)
+    for search in ("auto", "ordered"):
+        sol = solve(g, search=search)
+        assert sol.exact and sol.winnable is truth, (players, seed, tasks, search)
+        check_solution(g, sol)
 
 
 def test_random_full_deals_lines_win_on_the_real_game() -> None:

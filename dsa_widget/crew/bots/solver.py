@@ -41,7 +41,8 @@ leader, the statuses, and what the open tasks still count of the captured cards 
 Cheap necessary conditions prune (each also follows from the rules): the tricks each seat
 must still take add up to at most the tricks left; a card one seat must capture and another
 must not, or two seats must capture, is lost; a submarine a seat must capture from another
-hand needs a higher one of its own; the highest submarines, when one seat holds them, are
+hand needs a higher one of its own that it may capture (no card-count or win task can count on
+one it cannot); the highest submarines, when one seat holds them, are
 that seat's captures (tasks that count submarines, a seat that must take no more tricks);
 a task that needs every card of a set played cannot be DONE before the hand holding most of
 them has played them; ``win_trick_with`` needs a matching card in the owner's hand; a
@@ -676,6 +677,16 @@ class _Search:
             if statuses[index] == OPEN:
                 forbidden[owner] |= m
         bad = list(forbidden)
+        # cards a seat can never capture: the ones it must not, and the submarines of other
+        # hands above its own highest submarine that it may capture (a trick holding a
+        # submarine goes to its highest submarine, R-10.3, which its player then captures)
+        barred = list(forbidden)
+        subs_left = unplayed & _SUITM[_SUB]
+        if subs_left:
+            for s in range(n):
+                mine = holding[s] & _SUITM[_SUB] & ~forbidden[s]
+                below = (1 << (mine.bit_length() - 1)) - 1 if mine else 0
+                barred[s] |= subs_left & ~holding[s] & ~below
         allowed = (1 << n) - 1
         hungry = [False] * n  # seats that must still take a number of tricks (move ordering)
         lower = [0] * n
@@ -691,30 +702,27 @@ class _Search:
                 missing = m & ~self.won[owner]
                 if not missing:
                     continue
-                if missing & (forbidden[owner] | claimed & ~claim[owner]):
-                    return None  # a card to capture that the owner must not, or that two seats need
+                if missing & (barred[owner] | claimed & ~claim[owner]):
+                    return None  # a card to capture that the owner cannot, or that two seats need
                 claimed |= missing
                 claim[owner] |= missing
                 for s in range(n):
                     if s != owner or (kind == "cards_last" and done + 1 < self.t):
                         bad[s] |= missing
                 lb = max(_popcount(missing & h) for h in holding) or 1
-                subs = missing & _SUITM[_SUB] & ~holding[owner]
-                if subs and (holding[owner] & _SUITM[_SUB]) >> subs.bit_length() == 0:
-                    return None  # another hand's submarine needs a higher one of the owner's
                 lower[owner] = max(lower[owner], lb)
             elif kind == "ge":
                 owner, m, k = data
                 k -= _popcount(m & self.won[owner])
                 if k > 0:
-                    m &= ~forbidden[owner]
+                    m &= ~barred[owner]
                     lower[owner] = max(lower[owner], _min_tricks(k, (_popcount(m & h) for h in holding)))
             elif kind == "any_suit":
                 owner, ms = data
                 best = 1000
                 for m in ms:
                     k = _popcount(m & ~self.won[owner])
-                    if m & forbidden[owner] & ~self.won[owner]:
+                    if m & barred[owner] & ~self.won[owner]:
                         continue
                     best = min(best, _min_tricks(k, (_popcount(m & h) for h in holding)))
                 lower[owner] = max(lower[owner], best)
@@ -744,7 +752,9 @@ class _Search:
             elif kind == "with":
                 owner, play, capture = data
                 # the owner wins with a card of its own hand, another hand adds the capture
-                if not holding[owner] & play or (capture and not unplayed & capture & ~holding[owner]):
+                if not holding[owner] & play & ~forbidden[owner] or (
+                    capture and not unplayed & capture & ~holding[owner] & ~barred[owner]
+                ):
                     return None
                 lower[owner] = max(lower[owner], 1)
             elif kind == "positions":
