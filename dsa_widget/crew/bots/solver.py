@@ -24,8 +24,9 @@ plays from the current hands (a line never contains ``comm`` or ``pass``).
 Two exact searches run side by side (:func:`solve`'s ``search="auto"``), and the first to
 finish answers: a plain depth-first search (every trick, ordered by what the seats' tasks
 want, searched as soon as it is evaluated; it finds an easy win in a few dozen tricks) gets a
-short head start and then two tricks for each trick of the ordered search (about two
-thirds of its CPU time), up to :data:`PLAIN_SHARE` of the budget; the ordered search settles the rest.
+short head start and then three tricks for each trick of the ordered search (about as much
+CPU time: a position costs at most about twice the faster of the two), up to
+:data:`PLAIN_SHARE` of the budget; the ordered search settles the rest.
 
 The ordered search: depth first over whole tricks.  Cards of one hand that are interchangeable for the
 trick winners and for every open task (adjacent in a suit among the cards still in play, same
@@ -52,8 +53,8 @@ remaining trick needs a seat allowed to take it.  A trick that gives a seat a ca
 capture (or a card another seat must capture), or that a seat must not take (an exact count
 reached, a trick position), is not evaluated at all.
 
-Limits: pure Python, about 20-30 µs of CPU per completed trick evaluated by the ordered search
-(about 10 µs by the plain one).  Most full 4-seat deals need a few hundred of them; some missions
+Limits: pure Python, about 20 µs of CPU per completed trick evaluated by the ordered search
+(about 7 µs by the plain one).  Most full 4-seat deals need a few hundred of them; some missions
 (exact counts, "as many pink as yellow", the last trick, rank sums) need tens of thousands,
 and a position may need more than the budget (:data:`DEFAULT_NODE_LIMIT`, about 2.5 s of
 CPU) to settle: then the answer is ``None``.  ``benchmarks/bench_crew_solver.py`` measures the
@@ -117,8 +118,9 @@ _STEPS = ("play", "communicate", "distress", "distress_vote")
 DEFAULT_NODE_LIMIT = 60_000
 
 #: plain depth-first tricks evaluated per ordered-search trick when both run side by side (a
-#: plain trick costs about a third of an ordered one: no classes of cards, no conditions)
-PLAIN_PACE = 2
+#: plain trick costs about a third of an ordered one: no classes of cards, no conditions; so
+#: each search gets about half the CPU, and a position costs at most about twice the faster)
+PLAIN_PACE = 3
 
 #: the plain search's tricks before the ordered search starts (see _race)
 PLAIN_START = 200
@@ -171,20 +173,20 @@ def trick_winner_card(cards: Sequence[int]) -> int:
     return best
 
 
-def _popcount(m: int) -> int:
-    return m.bit_count()
-
-
 def _min_tricks(k: int, counts: Iterable[int]) -> int:
     """Fewest tricks that can gather ``k`` cards when the holders hold ``counts`` of them (a
     trick holds at most one card of each hand); a large number when they cannot."""
     cs = [c for c in counts if c]
     if sum(cs) < k:
         return 1000
-    t = 0
+    t = -(-k // len(cs)) if k > 0 else 0  # (a trick takes at most one card of each hand)
     while sum(min(c, t) for c in cs) < k:
         t += 1
     return t
+
+
+def _score_of(item: tuple[int, Any, int, int]) -> int:
+    return item[0]
 
 
 class _Limit(Exception):
@@ -208,7 +210,7 @@ def _finish(steps: _Steps) -> list[tuple[tuple[int, int], ...]] | None:
 
 def _race(ordered: _Steps, plain: _Steps | None) -> list[tuple[tuple[int, int], ...]] | None:
     """Run the ordered search and the plain one side by side (:data:`PLAIN_PACE` plain tricks
-    per ordered one, about two thirds of its CPU time): the first to finish gives the answer (both are
+    per ordered one, about equal CPU time): the first to finish gives the answer (both are
     exact).  The plain one stops at its budget; the ordered one's budget is the answer's.
     The plain one starts with :data:`PLAIN_START` tricks alone: the ordered search evaluates
     every trick of a position before it searches any, a plain search finds an easy win in
@@ -423,6 +425,13 @@ class _Plan:
                         self.rel.append((-1 - j, -1, ALL, False))
                 self.positions = True
                 self.finish.append((-1 - j, 0, end))
+        # per seat, the cards other seats want and it does not (ordering)
+        self.others_want = [0] * seats
+        for w in range(seats):
+            for o in range(seats):
+                if o != w:
+                    self.others_want[w] |= self.want[o]
+            self.others_want[w] &= ~self.want[w]
         self.sets = sets
         self.distinct = distinct
         self._sigs: dict[tuple[str, ...], list[int]] = {}
@@ -518,7 +527,7 @@ class _Search:
         self.leader = leader
         self.prefix = tuple(prefix)
         self.won = won
-        self.count = [_popcount(p) for p in pos]
+        self.count = [p.bit_count() for p in pos]
         self.pos = pos
         self.node_limit = node_limit
         self.nodes = 0
@@ -577,67 +586,69 @@ class _Search:
 
     def _tricks(
         self, leader: int, prefix: tuple[tuple[int, int], ...], rep: list[int], hungry: list[bool] | None
-    ) -> list[tuple[tuple[tuple[int, int], ...], int]]:
-        """Every completion of the trick (one card per class), with its winner, best first."""
+    ) -> list[tuple[int, tuple[tuple[int, int], ...], int, int]]:
+        """Every completion of the trick (one card per class): its move-ordering score, plays,
+        winner and the mask of its cards, best first (equal scores in the order generated)."""
         n = self.n
         order = [(leader + i) % n for i in range(n)]
         hands = self.hands
-        out: list[tuple[tuple[tuple[int, int], ...], int]] = []
+        plan = self.plan
+        want = plan.want
+        avoid = plan.avoid
+        others = plan.others_want
+        bonus = [
+            (-12 if plan.fewer[w] else 0) + (6 if hungry is not None and hungry[w] else 0)  # (6: must
+            for w in range(n)  # still take tricks)
+        ]
+        banned = self.lead_banned
+        out: list[tuple[int, tuple[tuple[int, int], ...], int, int]] = []
 
-        def rec(i: int, plays: tuple[tuple[int, int], ...], led: int, best: int, best_seat: int) -> None:
+        def rec(
+            i: int, plays: tuple[tuple[int, int], ...], m: int, led: int, best: int, best_seat: int
+        ) -> None:
             if i == n:
-                out.append((plays, best_seat))
+                w = best_seat
+                v = (
+                    8 * (m & want[w]).bit_count()
+                    - 16 * (m & avoid[w]).bit_count()
+                    - 4 * (m & others[w]).bit_count()
+                    + bonus[w]
+                )
+                out.append((v, plays, w, m))
                 return
             s = order[i]
             h = hands[s]
-            if i:
-                f = h & _SUITM[led]
-                legal = f or h
-            else:
-                legal = h & ~self.lead_banned or h
+            legal = (h & _SUITM[led] or h) if i else (h & ~banned or h)
             seen = 0
-            for c in bits(legal):
+            sb = _SUIT[best]
+            while legal:
+                low = legal & -legal
+                legal ^= low
+                c = low.bit_length() - 1
                 r = rep[c]
                 if seen >> r & 1:
                     continue
                 seen |= 1 << r
                 if i == 0:
-                    rec(1, ((s, c),), _SUIT[c], c, s)
-                elif _beats(c, best):
-                    rec(i + 1, (*plays, (s, c)), led, c, s)
+                    rec(1, ((s, c),), low, _SUIT[c], c, s)
                 else:
-                    rec(i + 1, (*plays, (s, c)), led, best, best_seat)
+                    sc = _SUIT[c]
+                    if (c > best) if sc == sb else sc == _SUB:  # c beats the trick so far (R-10.3)
+                        rec(i + 1, (*plays, (s, c)), m | low, led, c, s)
+                    else:
+                        rec(i + 1, (*plays, (s, c)), m | low, led, best, best_seat)
 
         if prefix:
             led = _SUIT[prefix[0][1]]
             best = trick_winner_card([c for _, c in prefix])
             best_seat = next(s for s, c in prefix if c == best)
-            rec(len(prefix), prefix, led, best, best_seat)
-        else:
-            rec(0, (), 0, 0, 0)
-        plan = self.plan
-
-        want = plan.want
-        others_want = [0] * n
-        for w in range(n):
-            for s in range(n):
-                if s != w:
-                    others_want[w] |= want[s]
-
-        def score(item: tuple[tuple[tuple[int, int], ...], int]) -> int:
-            plays, w = item
             m = 0
-            for _, c in plays:
+            for _, c in prefix:
                 m |= 1 << c
-            v = 8 * (m & want[w]).bit_count() - 16 * (m & plan.avoid[w]).bit_count()
-            v -= 4 * (m & others_want[w] & ~want[w]).bit_count()
-            if plan.fewer[w]:
-                v -= 12
-            if hungry is not None and hungry[w]:
-                v += 6  # a seat that must still take tricks
-            return v
-
-        out.sort(key=score, reverse=True)
+            rec(len(prefix), prefix, m, led, best, best_seat)
+        else:
+            rec(0, (), 0, 0, 0, 0)
+        out.sort(key=_score_of, reverse=True)
         return out
 
     # the necessary conditions
@@ -669,7 +680,7 @@ class _Search:
                 depth = max(depth, at - done)
                 to_end = to_end or at >= self.t
             elif m & unplayed:
-                depth = max(depth, min(self.t - done, max(_popcount(m & h) for h in holding)))
+                depth = max(depth, min(self.t - done, max([(m & h).bit_count() for h in holding])))
         if depth > left:
             return None
         forbidden = [0] * n
@@ -709,22 +720,22 @@ class _Search:
                 for s in range(n):
                     if s != owner or (kind == "cards_last" and done + 1 < self.t):
                         bad[s] |= missing
-                lb = max(_popcount(missing & h) for h in holding) or 1
+                lb = max([(missing & h).bit_count() for h in holding]) or 1
                 lower[owner] = max(lower[owner], lb)
             elif kind == "ge":
                 owner, m, k = data
-                k -= _popcount(m & self.won[owner])
+                k -= (m & self.won[owner]).bit_count()
                 if k > 0:
                     m &= ~barred[owner]
-                    lower[owner] = max(lower[owner], _min_tricks(k, (_popcount(m & h) for h in holding)))
+                    lower[owner] = max(lower[owner], _min_tricks(k, [(m & h).bit_count() for h in holding]))
             elif kind == "any_suit":
                 owner, ms = data
                 best = 1000
                 for m in ms:
-                    k = _popcount(m & ~self.won[owner])
+                    k = (m & ~self.won[owner]).bit_count()
                     if m & barred[owner] & ~self.won[owner]:
                         continue
-                    best = min(best, _min_tricks(k, (_popcount(m & h) for h in holding)))
+                    best = min(best, _min_tricks(k, [(m & h).bit_count() for h in holding]))
                 lower[owner] = max(lower[owner], best)
             elif kind == "one":  # an open task that is DONE by the trick that fulfils it
                 owner = data
@@ -745,8 +756,8 @@ class _Search:
                     return None
             elif kind == "compare":
                 owner, a, b, gt, least = data
-                ca = _popcount(self.won[owner] & a)
-                cb = _popcount(self.won[owner] & b)
+                ca = (self.won[owner] & a).bit_count()
+                cb = (self.won[owner] & b).bit_count()
                 if (ca <= cb) if gt else (ca != cb or ca < least):
                     lower[owner] = max(lower[owner], 1)  # it needs more cards of a (or b)
             elif kind == "with":
@@ -797,15 +808,15 @@ class _Search:
             while subs and holding[s] >> (subs.bit_length() - 1) & 1:
                 forced |= 1 << (subs.bit_length() - 1)
                 subs &= ~(1 << (subs.bit_length() - 1))
-            if _popcount(holding[s]) <= self.t - done:  # (else a card may stay unplayed, R-3.1)
+            if holding[s].bit_count() <= self.t - done:  # (else a card may stay unplayed, R-3.1)
                 if to_end:
-                    lower[s] = max(lower[s], _popcount(forced))
+                    lower[s] = max(lower[s], forced.bit_count())
                 # tasks that need every card of their set played: the forced captures count
                 for index, owner, m, k in plan.eqs:
                     if (
                         statuses[index] == OPEN
                         and owner == s
-                        and _popcount(m & self.won[s]) + _popcount(m & forced) > k
+                        and (m & self.won[s]).bit_count() + (m & forced).bit_count() > k
                     ):
                         return None
         if sum(lower) > left or any(lo > up for lo, up in zip(lower, upper, strict=True)):
@@ -903,7 +914,7 @@ class _Search:
         necessary conditions) in the order of :meth:`_tricks`, searched as soon as it is
         evaluated.  Exhaustive when the budget holds (None: lost)."""
         number = self.done + 1
-        for plays, winner in self._tricks(leader, prefix, ident, None):
+        for _, plays, winner, _ in self._tricks(leader, prefix, ident, None):
             if self.nodes >= self.sub_limit:
                 raise _Limit
             self.nodes += 1
@@ -956,15 +967,11 @@ class _Search:
         # every trick is evaluated first: a win ends the search, and the tricks that complete
         # tasks are searched first (after them, the order of _tricks)
         children: list[tuple[int, int, int, tuple[tuple[int, int], ...], int, Trick, Any]] = []
-        for i, (plays, winner) in enumerate(self._tricks(leader, prefix, rep, hungry)):
+        for i, (_, plays, winner, m) in enumerate(self._tricks(leader, prefix, rep, hungry)):
             if not allowed >> winner & 1:
                 continue  # a task fails at once
-            if bad is not None and bad[winner]:
-                m = 0
-                for _, c in plays:
-                    m |= 1 << c
-                if m & bad[winner]:
-                    continue  # a task fails at once
+            if bad is not None and m & bad[winner]:
+                continue  # a task fails at once
             if self.nodes >= self.sub_limit:
                 raise _Limit
             self.nodes += 1
