@@ -41,6 +41,25 @@ each, 4 seats unless said, a loaded 2-core machine (load average 6-9), before ->
   Positions over 2x the plain search's CPU (among those it settles): 4 left 6 -> 2, 6 left
       12 -> 1, full 10 -> 3 (worst 62x -> 2.6x), 5 seats full 10 -> 0.  No settled answer
       changed.
+
+Issue 31, second round (a submarine a seat must capture needs a higher one it may capture;
+trick completions scored as they are built; the plain search gets 3 tricks per ordered one,
+about equal CPU), measured with the solver before and after and the plain search interleaved
+in one process, CPU time (the least of 3 runs under 0.2 s), seed 2026, 30 positions each,
+default budget, a 2-core machine at load average about 18, before -> after:
+  4 tricks left: median 1.14 -> 0.90 ms, 95th percentile 55 -> 61 ms, worst vs plain 2.18x -> 1.81x.
+  6 tricks left: median 1.45 -> 0.94 ms, 95th percentile 0.75 -> 0.89 s (lost positions the
+      ordered search settles in tens of thousands of tricks pay the plain search's share),
+      1 unknown both, worst vs plain 1.88x -> 1.94x.
+  full deal, 4 seats: median 2.96 -> 2.47 ms, 95th percentile 0.55 -> 0.56 s, unknown 1 -> 0,
+      worst vs plain 2.37x -> 2.03x.
+  5 seats, full deal: median 12.1 -> 5.1 ms, 95th percentile 1.45 -> 1.46 s, unknown 4 -> 2,
+      worst vs plain 1.83x -> 1.81x.
+  200 full deals (--deals 200): 4 seats unknown 13 -> 8 (median 5.2 -> 4.4 ms, 95th percentile
+      1.20 -> 0.55 s); 5 seats unknown 28 -> 18 (median 20 -> 9.8 ms, 95th percentile 1.65 -> 1.39 s).
+  CPU per completed trick: ordered search 26.6 -> 20.6 us, plain 9.3 -> 7.1 us (same tricks).
+  The unknowns left are mostly wins the search finds late (92,000-257,000 tricks: exact trick
+  counts, "fewer tricks than each other seat", runs) or need more than 600,000 tricks.
 """
 
 from __future__ import annotations
