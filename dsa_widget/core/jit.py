@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import importlib
 import os
+import types
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-__all__ = ["COMPILED", "jit", "np", "numba"]
+__all__ = ["COMPILED", "jit", "np", "numba", "plain_copy"]
 
 _F = TypeVar("_F", bound=Callable[..., Any])
 
@@ -30,8 +31,36 @@ if os.environ.get("DSA_WIDGET_NO_NUMBA", "") in ("", "0"):
 COMPILED: bool = numba is not None
 
 
-def jit(f: _F) -> _F:
-    """``numba.njit(cache=True, nogil=True)`` when numba is in use, else ``f`` itself."""
+def jit(f: _F, /, **options: Any) -> _F:
+    """``numba.njit(cache=True, nogil=True, **options)`` when numba is in use, else ``f`` itself.
+
+    ``options`` are numba's own (``error_model="numpy"``, ``inline="always"``): a kernel whose
+    functions take some calls ``jit(f, **options)`` from its own decorator.
+    """
     if numba is None:
         return f
-    return numba.njit(cache=True, nogil=True)(f)  # type: ignore[no-any-return]
+    return numba.njit(cache=True, nogil=True, **options)(f)  # type: ignore[no-any-return]
+
+
+def plain_copy(namespace: dict[str, Any], names: list[str], **overrides: Any) -> dict[str, Any]:
+    """A copy of a kernel module's globals in which the functions ``names`` run as plain Python,
+    whatever :data:`COMPILED` says, and ``overrides`` replace globals of this copy only (the
+    tests give a kernel a wrong rule to check that it is caught).  An unknown override raises
+    ``KeyError``.
+
+    >>> def twice(x):
+    ...     return 2 * x
+    >>> ns = plain_copy({"twice": twice, "k": 2}, ["twice"], k=3)
+    >>> ns["twice"](4), ns["twice"] is not twice, ns["k"]
+    (8, True, 3)
+    """
+    ns = dict(namespace)
+    for name in names:
+        f = ns[name]
+        code = getattr(f, "py_func", f).__code__
+        ns[name] = types.FunctionType(code, ns, name)
+    for key, value in overrides.items():
+        if key not in ns:
+            raise KeyError(key)
+        ns[key] = value
+    return ns

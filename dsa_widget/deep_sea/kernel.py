@@ -67,12 +67,13 @@ in the order of :data:`~dsa_widget.deep_sea.rules.DICE_OUTCOMES`.
 
 from __future__ import annotations
 
-import importlib
 import math
-import os
-import types
 from collections.abc import Callable, MutableSequence, Sequence
 from typing import Any, TypeVar
+
+from ..core.jit import COMPILED as _COMPILED
+from ..core.jit import jit as _core_jit
+from ..core.jit import plain_copy
 
 __all__ = [
     "COMPILED",
@@ -102,30 +103,18 @@ Buf = MutableSequence[int]
 FBuf = MutableSequence[float]
 
 
-def _no_numba() -> bool:
-    return os.environ.get("DSA_WIDGET_NO_NUMBA", "") not in ("", "0")
-
-
-_numba: Any = None
-if not _no_numba():
-    try:
-        _numba = importlib.import_module("numba")
-    except ImportError:  # the fast extra is not installed: plain Python
-        _numba = None
-
-#: True when the kernel runs compiled by numba in this process
-COMPILED: bool = _numba is not None
+#: True when the kernel runs compiled by numba in this process (numba loaded by core.jit)
+COMPILED: bool = _COMPILED
 
 #: the names of the kernel's functions (compiled together; copied for :func:`plain_kernel`)
 _KERNEL: list[str] = []
 
 
 def _jit(f: _F) -> _F:
-    """``numba.njit(cache=True, nogil=True, error_model="numpy")`` when numba is in use, else ``f`` itself."""
+    """:func:`dsa_widget.core.jit.jit` with numpy's error model (a division by zero gives inf,
+    not an exception), noting ``f`` for :func:`plain_kernel`."""
     _KERNEL.append(f.__name__)
-    if _numba is None:
-        return f
-    return _numba.njit(cache=True, nogil=True, error_model="numpy")(f)  # type: ignore[no-any-return]
+    return _core_jit(f, error_model="numpy")
 
 
 # --------------------------------------------------------------------------- layout
@@ -803,16 +792,7 @@ def plain_kernel(**overrides: Any) -> Callable[..., None]:
     >>> plain_kernel(STACK=2) is not plain_kernel()
     True
     """
-    ns: dict[str, Any] = dict(globals())
-    for name in _KERNEL:
-        f = ns[name]
-        code = getattr(f, "py_func", f).__code__
-        ns[name] = types.FunctionType(code, ns, name)
-    for key, value in overrides.items():
-        if key not in ns:
-            raise KeyError(key)
-        ns[key] = value
-    return ns["run"]  # type: ignore[no-any-return]
+    return plain_copy(globals(), _KERNEL, **overrides)["run"]  # type: ignore[no-any-return]
 
 
 # --------------------------------------------------------------------------- one decision at a time

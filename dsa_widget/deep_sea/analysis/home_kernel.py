@@ -1,8 +1,8 @@
 """The exact chance to get home on flat integer arrays: the compiled form of the DP of
 :mod:`~dsa_widget.deep_sea.analysis.home`.
 
-The same source runs compiled by numba (``numba.njit(cache=True, nogil=True)``) when the
-playout kernel is (:data:`dsa_widget.deep_sea.kernel.COMPILED`: the ``fast`` extra is installed
+The same source runs compiled by numba (:func:`dsa_widget.core.jit.jit`) when the
+playout kernel is (:data:`dsa_widget.core.jit.COMPILED`: the ``fast`` extra is installed
 and ``DSA_WIDGET_NO_NUMBA`` is not set), or as plain Python on lists.  Use
 :func:`dsa_widget.deep_sea.analysis.home_chance`: it calls :func:`solve` here when
 :data:`COMPILED` is true and the position fits (see :func:`fits`).
@@ -38,12 +38,11 @@ division is involved: compiled and plain Python give the same integers.
 
 from __future__ import annotations
 
-import importlib
-import types
 from collections.abc import Callable, MutableSequence
 from typing import Any, TypeVar
 
-from ..kernel import COMPILED
+from ...core.jit import COMPILED, jit, plain_copy
+from ...core.jit import np as _np
 
 __all__ = [
     "COMPILED",
@@ -68,21 +67,19 @@ _F = TypeVar("_F", bound=Callable[..., Any])
 Buf = MutableSequence[int]
 #: ... and a flat float buffer (float64)
 FBuf = MutableSequence[float]
-
-_numba: Any = importlib.import_module("numba") if COMPILED else None
-_np: Any = importlib.import_module("numpy") if COMPILED else None
+#: a table's values: counts or chances
+_V = TypeVar("_V", Buf, FBuf)
 
 #: the kernel's functions (copied as plain Python by :func:`plain_solve`)
 _KERNEL: list[str] = []
 
 
 def _jit(f: _F) -> _F:
-    """Compile ``f`` (inlined into its callers: a state's work is many small steps) when numba is in use."""
+    """Compile ``f`` (inlined into its callers: a state's work is many small steps) when numba is
+    in use (:func:`dsa_widget.core.jit.jit`, with numpy's error model)."""
     _KERNEL.append(f.__name__)
-    if _numba is None:
-        return f
     inline = "never" if f.__name__ in ("solve", "solve_float", "sample") else "always"
-    return _numba.njit(cache=True, nogil=True, error_model="numpy", inline=inline)(f)  # type: ignore[no-any-return]
+    return jit(f, error_model="numpy", inline=inline)
 
 
 #: bits per limb of an exact count
@@ -112,15 +109,15 @@ def fits(n: int, length: int, air: int) -> bool:
 # --------------------------------------------------------------------------- allocation
 
 
-if _np is not None:
+if COMPILED:
     _np_zeros = _np.zeros
     _np_int64 = _np.int64
 
-    @_numba.njit(cache=True, nogil=True)  # type: ignore[untyped-decorator]
+    @jit
     def _alloc(size: int) -> Buf:
         return _np_zeros(size, _np_int64)  # type: ignore[no-any-return]
 
-    @_numba.njit(cache=True, nogil=True)  # type: ignore[untyped-decorator]
+    @jit
     def _alloc_f(size: int) -> FBuf:
         return _np_zeros(size, _np.float64)  # type: ignore[no-any-return]
 
@@ -538,7 +535,7 @@ def _expand(
 
 
 @_jit
-def _grown(keys: Buf, vals: Buf, used: Buf, count: int, kk: int, gvals: Buf, n: int) -> tuple[Buf, Buf, Buf]:
+def _grown(keys: Buf, vals: _V, used: Buf, count: int, kk: int, gvals: _V, n: int) -> tuple[Buf, _V, Buf]:
     """A layer's table (keys, ``kk`` values a slot, the used slots) at twice the size, its
     values in ``gvals`` (``2 * kk * len(keys)`` of them, zero: ints or floats)."""
     gcap = 2 * len(keys)
@@ -866,18 +863,8 @@ def plain_solve(which: str = "solve", **overrides: Any) -> Callable[..., int]:
     """
     if which not in ("solve", "solve_float", "sample"):
         raise KeyError(which)
-    ns: dict[str, Any] = dict(globals())
-    ns["_alloc"] = _alloc_list
-    ns["_alloc_f"] = _alloc_float_list
-    for name in _KERNEL:
-        f = ns[name]
-        code = getattr(f, "py_func", f).__code__
-        ns[name] = types.FunctionType(code, ns, name)
-    for key, value in overrides.items():
-        if key not in ns:
-            raise KeyError(key)
-        ns[key] = value
-    return ns[which]  # type: ignore[no-any-return]
+    plain = {"_alloc": _alloc_list, "_alloc_f": _alloc_float_list, **overrides}
+    return plain_copy(globals(), _KERNEL, **plain)[which]  # type: ignore[no-any-return]
 
 
 def _alloc_list(size: int) -> Buf:
