@@ -6,6 +6,7 @@ import os
 import random
 import subprocess
 import sys
+import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import Any
 
@@ -151,6 +152,19 @@ def run_notebook(path: Path) -> tuple[Any, str]:
     assert not [o for o in outputs if o.get("output_type") == "error"]
     text = "".join(str(o.get("text", "")) + str(o.get("data", {}).get("text/plain", "")) for o in outputs)
     return nb, text
+
+
+def notebook_svgs(nb: Any) -> list[ET.Element]:
+    """The pictures an executed notebook drew: every HTML output that is an SVG, parsed (so a
+    picture that is not well-formed XML fails here)."""
+    out = []
+    for c in nb.cells:
+        for o in c.get("outputs", []) if c.cell_type == "code" else []:
+            html = o.get("data", {}).get("text/html", "")
+            html = "".join(html) if isinstance(html, list) else html
+            if html.lstrip().startswith("<svg"):
+                out.append(ET.fromstring(html))
+    return out
 
 
 #: every rule option with the values it takes

@@ -7,13 +7,12 @@ on the live board."""
 from __future__ import annotations
 
 import re
-import xml.etree.ElementTree as ET
 from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import run_notebook
+from helpers import notebook_svgs, run_notebook
 
 #: whole notebooks: the slow tier
 pytestmark = pytest.mark.slow
@@ -40,19 +39,6 @@ def _markdown(nb: Any) -> list[str]:
 
 def _code(nb: Any) -> list[str]:
     return [c.source for c in nb.cells if c.cell_type == "code"]
-
-
-def _html_svgs(nb: Any) -> list[ET.Element]:
-    """Every SVG drawn inline in an HTML output, parsed (so it must be well-formed XML)."""
-    out = []
-    for c in nb.cells:
-        for o in c.get("outputs", []) if c.cell_type == "code" else []:
-            html = o.get("data", {}).get("text/html", "")
-            if isinstance(html, list):
-                html = "".join(html)
-            if html.lstrip().startswith("<svg"):
-                out.append(ET.fromstring(html))
-    return out
 
 
 def _check_lesson_shape(nb: Any) -> None:
@@ -130,7 +116,7 @@ def test_open_versions_are_checked_against_the_library(probability):
 
 def test_the_simulated_dives_are_animated_beside_the_exact_distribution(probability):
     nb, _ = probability
-    hops = [s for s in _html_svgs(nb) if list(s.iter(f"{SVG}animate"))]
+    hops = [s for s in notebook_svgs(nb) if list(s.iter(f"{SVG}animate"))]
     assert len(hops) == 1
     svg = hops[0]
     frames = [g for g in svg.iter(f"{SVG}g") if g.find(f"{SVG}animate") is not None]
@@ -161,7 +147,9 @@ def test_the_interval_shrinks_like_one_over_root_n(probability):
     for (n1, h1), (n2, h2) in pairwise(zip(sizes, halves, strict=True)):
         assert n2 == 4 * n1
         assert 0.35 < h2 / h1 < 0.65, "4 times the playouts: about half the width"
-    picture = [s for s in _html_svgs(nb) if "playouts" in "".join(t.text or "" for t in s.iter(f"{SVG}text"))]
+    picture = [
+        s for s in notebook_svgs(nb) if "playouts" in "".join(t.text or "" for t in s.iter(f"{SVG}text"))
+    ]
     assert len(picture) == 1
     assert len(list(picture[0].iter(f"{SVG}circle"))) == 4 * len(sizes)  # four estimates per size
 

@@ -6,12 +6,11 @@ the four results, and the picture."""
 from __future__ import annotations
 
 import re
-import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import run_notebook
+from helpers import notebook_svgs, run_notebook
 
 #: a whole notebook: the slow tier
 pytestmark = pytest.mark.slow
@@ -45,13 +44,7 @@ def test_the_lesson_runs_and_checks_what_it_says(lesson: tuple[Any, str]) -> Non
     for alone, value in ((4, "20.594"), (1, "18.042"), (3, "17.332"), (2, "16.507")):
         assert f"level {alone} alone at the bottom: a lone diver expects exactly {value} points" in text
     assert "round 2 starts with Ann" in text
-    svgs = []
-    for c in cells:
-        for o in c.get("outputs", []) if c.cell_type == "code" else []:
-            html = o.get("data", {}).get("text/html", "")
-            html = "".join(html) if isinstance(html, list) else html
-            if html.lstrip().startswith("<svg"):
-                svgs.append(ET.fromstring(html))
+    svgs = notebook_svgs(nb)
     assert len(svgs) == 1 and len(svgs[0].findall("{http://www.w3.org/2000/svg}rect")) == 8
 
 

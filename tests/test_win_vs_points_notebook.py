@@ -6,11 +6,10 @@ the engine games' Wilson interval, and the Deep Sea Adventure position's figures
 from __future__ import annotations
 
 import re
-import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
-from helpers import run_notebook
+from helpers import notebook_svgs, run_notebook
 
 #: a whole notebook: the slow tier
 pytestmark = pytest.mark.slow
@@ -43,12 +42,6 @@ def test_the_lesson_runs_and_checks_what_it_says() -> None:
     assert "turn back 15.01, keep diving 15.27" in text
     assert "turn back exact 98.6%, dive one more turn exact 38.5%" in text
     # the picture: well-formed SVG with one curve per opponent score
-    svgs = []
-    for c in cells:
-        for o in c.get("outputs", []) if c.cell_type == "code" else []:
-            html = o.get("data", {}).get("text/html", "")
-            html = "".join(html) if isinstance(html, list) else html
-            if html.lstrip().startswith("<svg"):
-                svgs.append(ET.fromstring(html))
+    svgs = notebook_svgs(nb)
     assert len(svgs) == 1
     assert len(svgs[0].findall("{http://www.w3.org/2000/svg}polyline")) == 4
