@@ -27,8 +27,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ..core.errors import short_repr
-from ..core.records import read_record
+from ..core.errors import GameError, short_repr
+from ..core.records import read_record, refuse
 from .errors import IllegalActionError, RecordError, SetupError
 from .rules import SubmarineGame
 
@@ -69,80 +69,91 @@ def save(game: SubmarineGame, path: Any) -> None:
         json.dump(game_to_record(game), f, indent=1)
 
 
-def _keys(d: Any, allowed: tuple[str, ...], where: str, required: tuple[str, ...]) -> None:
+def _refuse(path: tuple[str | int, ...], what: str) -> GameError:
+    """The platform's refusal (:func:`dsa_widget.core.records.refuse`): ``key 'K'``, ``setup key
+    'K'``, ``chance key 'K'`` or ``turn N`` first, as every game's record reader says it."""
+    return refuse(path, what, RecordError)
+
+
+def _keys(d: Any, allowed: tuple[str, ...], where: tuple[str, ...], required: tuple[str, ...]) -> None:
     if not isinstance(d, dict):
-        raise RecordError(f"key {where!r}: expected an object", key=where)
+        raise _refuse(where, "expected an object")
     for k in d:
         if k not in allowed:
-            raise RecordError(f"key {where!r}: unknown key {short_repr(k)}", key=where)
+            raise _refuse((*where, k), f"unknown key; the keys are {', '.join(allowed)}")
     for k in required:
         if k not in d:
-            raise RecordError(f"key {where + '.' + k!r}: missing", key=f"{where}.{k}")
+            raise _refuse((*where, k), "missing")
+
+
+def _setup_place(field: str) -> tuple[str, ...]:
+    """Where a setup fault the rules name (``SetupError.field``) lies in a record."""
+    if field == "setup":
+        return ("setup",)
+    if field in ("layout", "piles", "start"):
+        return ("chance", "start_player" if field == "start" else field)
+    if field in ("players", "seed"):
+        return ("setup", field)
+    return ("setup", f"options.{field}")
 
 
 def load_record(source: Any) -> SubmarineGame:
-    """The game a record describes, after its last turn (checked; RecordError naming key/turn)."""
+    """The game a record describes, after its last turn (checked).  Every refusal is a
+    :class:`RecordError` whose message starts with where the fault is, ``key 'K'``, ``setup key
+    'K'``, ``chance key 'K'`` or ``turn N``, and whose ``key`` and ``turn`` say the same."""
     doc = read_record(source, FORMAT, RecordError)
-    _keys(doc, _TOP, "record", ("format", "setup", "turns"))
+    _keys(doc, _TOP, (), ("format", "setup", "turns"))
     setup = doc["setup"]
-    _keys(setup, _SETUP, "setup", ("players",))
+    _keys(setup, _SETUP, ("setup",), ("players",))
     seed = setup.get("seed", 0)
     if isinstance(seed, bool) or not isinstance(seed, int) or not -_SEED <= seed < _SEED:
-        raise RecordError("key 'setup.seed': expected an int", key="setup.seed")
+        raise _refuse(("setup", "seed"), "expected an int")
     players = setup["players"]
     if not (isinstance(players, list) and 2 <= len(players) <= 5) and not (
         isinstance(players, int) and not isinstance(players, bool)
     ):
-        raise RecordError("key 'setup.players': expected 2..5 names or a count", key="setup.players")
+        raise _refuse(("setup", "players"), "expected 2..5 names or a count")
     kwargs: dict[str, Any] = {}
     if "chance" in doc:
         chance = doc["chance"]
-        _keys(chance, _CHANCE, "chance", _CHANCE)
+        _keys(chance, _CHANCE, ("chance",), _CHANCE)
         kwargs = {"layout": chance["layout"], "piles": chance["piles"], "start": chance["start_player"]}
         for k in ("layout", "piles"):
             if not isinstance(chance[k], list) or len(chance[k]) > 60:
-                raise RecordError(f"key 'chance.{k}': expected a list", key=f"chance.{k}")
+                raise _refuse(("chance", k), "expected a list")
     try:
         game = SubmarineGame(players, seed=seed, options=setup.get("options"), **kwargs)
     except SetupError as e:
-        field = e.field or "setup"
-        key = (
-            f"chance.{'start_player' if field == 'start' else field}"
-            if field in ("layout", "piles", "start")
-            else (f"setup.options.{field}" if field not in ("players", "seed", "setup") else f"setup.{field}")
-        )
-        raise RecordError(f"key {key!r}: {e}", key=key) from None
+        raise _refuse(_setup_place(e.field or "setup"), str(e)) from None
     turns = doc["turns"]
     if not isinstance(turns, list):
-        raise RecordError("key 'turns': expected a list", key="turns")
-    for i, t in enumerate(turns, 1):
+        raise _refuse(("turns",), "expected a list")
+    for i, t in enumerate(turns):
         if game.is_over:
-            raise RecordError(f"turn {i}: the game was already over", key="turns", turn=i)
+            raise _refuse(("turns", i), "the game was already over")
         if not isinstance(t, dict) or set(t) != {"seat", "actions"}:
-            raise RecordError(f"turn {i}: expected {{'seat', 'actions'}}", key="turns", turn=i)
+            raise _refuse(("turns", i), "expected {'seat', 'actions'}")
         acts = t["actions"]
         if not isinstance(acts, list) or not acts:
-            raise RecordError(f"turn {i}: 'actions' is a non-empty list", key="turns", turn=i)
+            raise _refuse(("turns", i), "'actions' is a non-empty list")
         if not all(isinstance(a, str) and len(a) <= MAX_ACTION_CHARS for a in acts):
-            raise RecordError(f"turn {i}: every action is a short string", key="turns", turn=i)
+            raise _refuse(("turns", i), "every action is a short string")
         seat = t["seat"]
         if type(seat) is not int:  # a seat is a whole number: not true, not 1.0
-            raise RecordError(f"turn {i}: seat {short_repr(seat)} is not a seat number", key="turns", turn=i)
+            raise _refuse(("turns", i), f"seat {short_repr(seat)} is not a seat number")
         if seat != game.to_move:
-            raise RecordError(f"turn {i}: seat {short_repr(t['seat'])} is not to move", key="turns", turn=i)
-        last = i == len(turns)
+            raise _refuse(("turns", i), f"seat {short_repr(t['seat'])} is not to move")
+        last = i == len(turns) - 1
         before = game.turn_number
         for a in acts:
             if game.turn_number != before or game.is_over:
-                raise RecordError(
-                    f"turn {i}: {short_repr(a)} comes after the turn ended", key="turns", turn=i
-                )
+                raise _refuse(("turns", i), f"{short_repr(a)} comes after the turn ended")
             try:
                 game.apply(a)
             except IllegalActionError:
-                raise RecordError(f"turn {i}: {short_repr(a)} is not legal", key="turns", turn=i) from None
+                raise _refuse(("turns", i), f"{short_repr(a)} is not legal") from None
         if game.turn_number == before and not game.is_over and not last:
-            raise RecordError(f"turn {i}: the actions do not complete the turn", key="turns", turn=i)
+            raise _refuse(("turns", i), "the actions do not complete the turn")
     return game
 
 

@@ -322,10 +322,7 @@ def test_a_damaged_record_replays_or_is_refused_naming_where(
     refusal = loads_or_refuses(spec, text)
     if kind == "surrogate name" and (spec.name, kind) not in PENDING:
         # issue 32: "names must be encodable (no lone surrogates)"
-        # (Submarine's documented form names the dotted key: "key 'setup.players'")
-        assert refusal is not None and (
-            "setup key 'players': " in refusal or "key 'setup.players': " in refusal
-        ), refusal
+        assert refusal is not None and "setup key 'players': " in refusal, refusal
     check_command(spec, text, refusal)
 
 
@@ -363,12 +360,12 @@ def _int_places(doc: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
 
 
 def _where(path: tuple[Any, ...]) -> tuple[str, ...]:
-    """How a refusal of the value at ``path`` may start: its turn, or its setup key (in the
-    words of RECORD.md or as a dotted key)."""
+    """How a refusal of the value at ``path`` starts: its turn, or its key, in the platform's
+    words (:func:`dsa_widget.core.records.refuse`), the same in every game."""
     if path[0] == "turns":
         return (f"turn {path[1] + 1}: ",)
     if len(path) > 1:
-        return (f"{path[0]} key '{path[1]}': ", f"key '{path[0]}.{path[1]}")
+        return (f"{path[0]} key '{path[1]}",)
     return (f"key '{path[0]}': ",)
 
 

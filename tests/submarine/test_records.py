@@ -67,19 +67,19 @@ _DEL = object()
 
 BAD = [
     ("format", "submarine/record@2", "format", None),
-    ("turns", _DEL, "record.turns", None),
-    ("setup", _DEL, "record.setup", None),
-    ("extra", 1, "record", None),
+    ("turns", _DEL, "turns", None),
+    ("setup", _DEL, "setup", None),
+    ("extra", 1, "extra", None),
     ("setup/players", 7, "setup.players", None),
     ("setup/players", ["a"], "setup.players", None),
     ("setup/seed", "x", "setup.seed", None),
     ("setup/seed", 2**70, "setup.seed", None),
     ("setup/options", {"deck": "52"}, "setup.options.deck", None),
-    ("setup/colour", "red", "setup", None),
+    ("setup/colour", "red", "setup.colour", None),
     ("chance/layout", ["T01K1"], "chance.layout", None),
     ("chance/piles", [["K1"]], "chance.piles", None),
     ("chance/start_player", 9, "chance.start_player", None),
-    ("chance/dice", 1, "chance", None),
+    ("chance/dice", 1, "chance.dice", None),
     ("turns", {}, "turns", None),
     ("turns", [{"seat": 0}] * 6000, "turns", 1),
     ("turns/0", {"seat": 0}, "turns", 1),
@@ -98,6 +98,17 @@ def test_bad_records(finished: dict[str, Any], path: str, value: Any, key: str, 
     with pytest.raises(RecordError) as e:
         load_record(rec)
     assert e.value.key == key and e.value.turn == turn, str(e.value)
+    # the message starts with the place in the platform's words (core.records.refuse), as every
+    # game's reader says it: "turn N", "setup key 'K'", "chance key 'K'" or "key 'K'"
+    section, _, rest = key.partition(".")
+    where = (
+        f"turn {turn}"
+        if turn is not None
+        else f"{section} key '{rest}'"
+        if section in ("setup", "chance") and rest
+        else f"key '{key}'"
+    )
+    assert str(e.value).startswith(where + ": "), str(e.value)
 
 
 def test_a_turn_that_does_not_finish_mid_record(finished: dict[str, Any]) -> None:
