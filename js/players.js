@@ -3,6 +3,7 @@
 import { chipShape } from "./board.js";
 import { h, s } from "./dom.js";
 import { color, diverStatus, itemText, letter } from "./model.js";
+import { botSaid } from "./said.js";
 
 function chipIcon(c) {
   const svg = s("svg", {
@@ -52,11 +53,8 @@ export function drawPlayers(state, help = {}) {
     li.append(h("span", { class: "dsa-player-status", text: diverStatus(state, q) }), chips);
     if (carry) li.append(carry);
     // why the seat's bot made its last choice (Python says only what every seat may know)
-    const said = state.bot_said?.[String(q)];
-    if (said) {
-      const [first] = said.split("\n");
-      li.append(h("span", { class: "dsa-bot-said", title: said, text: `why: ${first.replace(/^[^:]*: /, "")}` }));
-    }
+    const said = botSaid(state, q);
+    if (said) li.append(said);
     list.append(li);
   });
   return list;

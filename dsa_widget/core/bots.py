@@ -40,6 +40,7 @@ __all__ = [
     "RandomBot",
     "UnknownBotError",
     "Until",
+    "action_words",
     "bot_name",
     "draw_chance",
     "play_bot_move",
@@ -121,6 +122,23 @@ def bot_name(bot: object) -> str:
     return type(bot).__name__
 
 
+def action_words(view: Any, action: Any) -> str:
+    """``action`` as a player says it, in the words of ``view``'s game (its registry entry's
+    ``words``, from that view only); the action's code for a game that has none.
+
+    >>> from dsa_widget.pig import PigGame
+    >>> action_words(PigGame(2, seed=1).view(0), "hold")
+    'hold (bank the turn total)'
+    """
+    from .registry import UnknownGameError, game_of
+
+    try:
+        spec = game_of(view)
+    except UnknownGameError:
+        return repr(action)
+    return spec.action_words(action, view)
+
+
 class Bot:
     """Base class of the built-in bots.
 
@@ -151,6 +169,8 @@ class Bot:
         for k, v in self.knobs.items():
             setattr(self, k, v)
         self.last_explanation: dict[str, Any] | None = None
+        #: the view of the last decision: its choices are said in words from it
+        self.last_view: Any = None
         self._check_knobs()
 
     def _check_knobs(self) -> None:
@@ -168,21 +188,29 @@ class Bot:
         why = dict(why)
         why.setdefault("choice", choice)
         self.last_explanation = why
+        self.last_view = view
         return choice
 
     def choice_words(self, choice: Any) -> str:
-        """``choice`` as a player would say it in :meth:`explain` (a game's bots say their
-        choices in words; the default is the choice's code)."""
-        return repr(choice)
+        """``choice`` as a player would say it in :meth:`explain`: the game's words
+        (:func:`action_words`) from the view the bot decided on."""
+        return action_words(self.last_view, choice)
 
     def explain(self) -> str:
-        """Why the last choice was made, in words (``''`` before the first one)."""
+        """Why the last choice was made, in words (``''`` before the first one): a first line
+        ``"<name>: <the choice in the game's words> — <the reason>"`` (a choice the reason quotes
+        by its code, ``'place 3'``, is said in words too), then each choice's value when the bot
+        weighed them."""
         e = self.last_explanation
         if not e:
             return ""
         said = self.choice_words
-        lines = [f"{self.name}: {said(e['choice'])}" + (f" — {e['reason']}" if e.get("reason") else "")]
         values = e.get("values")
+        reason = str(e.get("reason") or "")
+        for c in {e["choice"], *(values or ())}:  # a reason names a choice by its code, quoted
+            if isinstance(c, str) and repr(c) in reason:
+                reason = reason.replace(repr(c), said(c))
+        lines = [f"{self.name}: {said(e['choice'])}" + (f" — {reason}" if reason else "")]
         if values:
             p_home = e.get("p_home", {})
             visits = e.get("visits", {})

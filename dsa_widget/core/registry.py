@@ -174,6 +174,10 @@ class GameSpec:
     #: ``"module:function"`` compiling the game's optional compiled code now (numba caches), for
     #: ``python -m dsa_widget warm`` at set-up; ``None``: nothing to compile
     warm: str | None = None
+    #: ``"module:function"`` saying an action as a player would, ``words(action, view) -> str``:
+    #: a verb phrase ("keep diving", "play pink 3") from the acting seat's view only; the bots'
+    #: explanations and the table use it (:func:`dsa_widget.core.bots.action_words`)
+    words: str | None = None
 
     # ------------------------------------------------------------------ parts, loaded on use
 
@@ -236,6 +240,13 @@ class GameSpec:
             return False
         _resolve(self.warm)()
         return True
+
+    def action_words(self, action: Any, view: Any) -> str:
+        """``action`` in a player's words, as ``view``'s seat may say it (its code when the game
+        has no words)."""
+        if self.words is None:
+            return repr(action)
+        return str(_resolve(self.words)(action, view))
 
     def widget_class(self) -> Any:
         return None if self.widget is None else _resolve(self.widget)

@@ -28,7 +28,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Protocol
 
-from .bots import bot_name, draw_chance
+from .bots import action_words, bot_name, draw_chance
 from .errors import GameError, short_repr
 from .protocol import CHANCE
 from .registry import GameSpec, game, game_of
@@ -44,6 +44,8 @@ MAX_AUTO = 5000
 LABELS_SENT = 60
 #: the action of a step made outside the session (the real game changed from a cell)
 OUTSIDE = "(changed from a cell)"
+#: what a screen shows of a bot's reasons where they may rest on what only its seat knows
+HIDDEN_REASONS = "its reasons stay hidden (they may rest on what only it knows)"
 
 
 @dataclass(frozen=True)
@@ -118,6 +120,10 @@ class Presenter(Protocol):
         """The chance outcome that led from ``before`` to ``after`` (so that a served table
         can resume a turn under way with the same dice), ``None`` when the game cannot tell."""
 
+    def reasons_public(self, session: Session) -> bool:
+        """Whether every screen may show a bot's reasons: they may rest on what only its seat
+        knows (its hand, its chips' values), so only where every seat knows the same."""
+
     def sample_for(self, state: Any, viewer: int | None, rng: random.Random) -> Any:
         """A what-if's first state: ``state`` with what ``viewer`` cannot see drawn again
         (``None``: a spectator, who knows what every player knows)."""
@@ -172,6 +178,9 @@ class BasePresenter:
 
     def outcome_of(self, before: Any, after: Any) -> Any:
         return None
+
+    def reasons_public(self, session: Session) -> bool:
+        return bool(session.reveal)  # a table that reveals everything: a teacher's
 
     def sample_for(self, state: Any, viewer: int | None, rng: random.Random) -> Any:
         return state.view(viewer).sample(rng)
@@ -573,8 +582,9 @@ class Session:
     def _bot_choice(self, g: Any, t: int, bot: Any) -> tuple[Any, str | None]:
         """``bot``'s answer for seat ``t`` in ``g``, or ``(None, why it failed)``."""
         legal = tuple(g.legal_actions())
+        view = g.view(t)
         try:
-            choice = bot(g.view(t), legal)
+            choice = bot(view, legal)
         except Exception as exc:  # noqa: BLE001 -- a bot's bug must not stop the table
             # the exception itself stays in Python (its text could name what only the bot knows)
             self.last_bot_error = exc
@@ -584,8 +594,17 @@ class Session:
             return None, "it answered an action that is not legal now"
         explain = getattr(bot, "explain", None)
         said = explain() if callable(explain) else None
-        self.bot_said[t] = str(said or f"chose {choice}")[:300]
+        self.bot_said[t] = str(said or f"{bot_name(bot)}: {action_words(view, choice)}")[:300]
         return choice, None
+
+    def bot_words(self, reasons: bool) -> dict[str, str]:
+        """What each bot's seat shows of its last choice: its explanation when ``reasons`` (every
+        seat may know what the bot knew: :meth:`Presenter.reasons_public`), else its name and
+        that its reasons stay hidden (the history says what it chose, as each viewer may read
+        it)."""
+        if reasons:
+            return {str(q): text for q, text in self.bot_said.items()}
+        return {str(q): f"{text.partition(':')[0]}: {HIDDEN_REASONS}" for q, text in self.bot_said.items()}
 
     def bot_move(self) -> Any:
         """The bot to act plays one step (in the what-if when one is open: there a human's seat
@@ -1042,6 +1061,8 @@ class Session:
             over=bool(state.is_over),
             paused=self.paused,
             problem=self.problem,
+            # what the bots said of their last choices: the live game's (a past step has none)
+            bot_said=self.bot_words(self.hooks.reasons_public(self)) if mode != "history" else {},
             curtain=None if cur is None else {"seat": cur, "name": str(self.real.current.players[cur])},
             history={
                 "n": len(self.steps),

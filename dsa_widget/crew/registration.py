@@ -83,6 +83,7 @@ GAME = GameSpec(
     bundle="crew",
     aliases=("the-crew",),
     warm="dsa_widget.crew.kernel:warm_up",
+    words="dsa_widget.crew.words:choice_words",
 )
 
 if TYPE_CHECKING:  # mypy --strict checks that the game speaks the protocol

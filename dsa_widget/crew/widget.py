@@ -284,7 +284,6 @@ class CrewPresenter(BasePresenter):
         st = dict(state.view(viewer).to_dict())
         live = state is session.shown and session.mode != "history"
         if session.reveal:
-            st["bot_said"] = {str(q): t for q, t in session.bot_said.items()}
             st["reveal_hands"] = {
                 str(q): list(state.view(q).to_dict().get("hand") or [])
                 for q in range(int(state.seats))

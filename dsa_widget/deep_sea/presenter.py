@@ -32,7 +32,7 @@ from typing import Any, ClassVar
 from weakref import ref
 
 from ..core.protocol import CHANCE
-from ..core.session import OUTSIDE, BasePresenter, ChanceOutcome, Refusal, Session
+from ..core.session import BasePresenter, ChanceOutcome, Refusal, Session
 from .events import describe
 from .rules import LAY_ALL
 from .state import (
@@ -54,9 +54,6 @@ __all__ = ["DeepSeaPresenter"]
 PAST_LOG_LINES = 3
 #: what only the live game's screen needs
 _LIVE_ONLY = ("summary", "seq")
-
-#: what a bot's card says under ``reveal="owner"`` after its choice (as the served table did)
-_SECRET_REASONS = "(its reasons may rest on what only it knows)"
 
 
 class _ViewerLog:
@@ -130,14 +127,6 @@ class _CountingMemo(dict[Any, Any]):
 def _frame(line: Any, i: int) -> Any:
     """Frame ``i`` of a timeline (without copying the list of frames)."""
     return next(islice(line.frames(), i, None))
-
-
-def _last_choice(session: Session, seat: int) -> Any:
-    """``seat``'s latest choice in the real game (``None``: none yet)."""
-    for q, a in reversed(session.steps):
-        if q == seat and a is not None and a is not OUTSIDE:
-            return a
-    return None
 
 
 class DeepSeaPresenter(BasePresenter):
@@ -322,24 +311,10 @@ class DeepSeaPresenter(BasePresenter):
         """The whole turn log of the real game in words, as ``viewer`` may read it."""
         return list(self._log_for(session, viewer).log)
 
-    def bot_said(self, session: Session) -> dict[str, str]:
-        """What each bot's card says of its last choice: its reasons when every seat knows what
-        it knows (``reveal="public"``, or a teacher's table), else the choice only."""
-        public = session.reveal or session.real.current.setup.options.reveal == "public"
-        out: dict[str, str] = {}
-        for q, text in session.bot_said.items():
-            played = _last_choice(session, q)
-            if not public:
-                out[str(q)] = (
-                    f"made a choice {_SECRET_REASONS}"
-                    if played is None
-                    else f"chose {played!r} {_SECRET_REASONS}"
-                )
-            elif played is not None and text == f"chose {played}":  # a bot with no explain()
-                out[str(q)] = f"chose {played!r}"
-            else:
-                out[str(q)] = text
-        return out
+    def reasons_public(self, session: Session) -> bool:
+        """A bot's reasons may rest on its own chips' values: shown when every seat knows them
+        (``reveal="public"``), or at a teacher's table."""
+        return bool(session.reveal or session.real.current.setup.options.reveal == "public")
 
     def screen(self, session: Session, state: Any, viewer: int | None) -> dict[str, Any]:
         """``viewer``'s board: :func:`build_state` of the state shown, with the log, the events
@@ -400,8 +375,6 @@ class DeepSeaPresenter(BasePresenter):
         if mode == "whatif":  # a sampled what-if's own setup is made up: the real game's
             st["setup"] = setup_summary(session.real.current, reveal_all=reveal)
         st["mode"] = mode
-        # what the bots said of their last choices: the live game's (a past step has none)
-        st["bot_said"] = self.bot_said(session) if mode != "history" else {}
         st["summary"] = summary
         return st
 

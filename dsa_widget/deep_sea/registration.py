@@ -83,6 +83,7 @@ GAME = GameSpec(
     bundle="widget",
     aliases=("deep_sea", "dsa", "deep-sea-adventure"),
     warm="dsa_widget.deep_sea.warm:warm",
+    words="dsa_widget.deep_sea.bots.heuristics:choice_words",
 )
 
 if TYPE_CHECKING:  # mypy --strict checks that the game speaks the protocol

@@ -12,8 +12,8 @@ leading opponent: a sensible heuristic, no longer optimal.  ``max_turns`` is ign
 >>> for m in ("roll", 6, "roll", 6, "roll", 5, "roll", 6):
 ...     g.apply(m) if isinstance(m, str) else g.apply_chance(m)
 >>> bot = BOTS.make_bot("optimal")
->>> play_bot_move(g, bot), bot.explain()
-('hold', 'hold: 23 banked makes 23; holding wins 64.2% vs rolling 63.9%')
+>>> play_bot_move(g, bot), bot.explain().splitlines()[0]
+('hold', 'optimal: hold (bank the turn total) — 23 banked makes 23; holding wins 64.2% vs rolling 63.9%')
 >>> play_bot_move(g, "hold_at_20"), play_bot_move(g, "hold_at_20")
 ('roll', 'roll')
 >>> from dsa_widget.core.tournament import tournament
@@ -38,11 +38,7 @@ __all__ = ["ARENA", "BOTS", "BOT_NAMES", "BOT_SUMMARIES", "HoldAtBot", "OptimalB
 
 
 class PigBot(Bot):
-    """A Pig bot: its explanation is one line, ``"<choice>: <reason>"``."""
-
-    def explain(self) -> str:
-        e = self.last_explanation
-        return f"{e['choice']}: {e['reason']}" if e else ""
+    """A Pig bot: the turn's forced steps settled once, the choice left to :meth:`choose`."""
 
     def decide(self, view: PigView, legal: tuple[Any, ...]) -> tuple[Any, dict[str, Any]]:
         me, k = view.current, view.turn_total

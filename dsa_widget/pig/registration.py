@@ -37,6 +37,7 @@ GAME = GameSpec(
     presenter="dsa_widget.pig.widget:PigPresenter",
     widget="dsa_widget.pig.widget:Pig",
     bundle="pig",
+    words="dsa_widget.pig.view:action_words",
 )
 
 if TYPE_CHECKING:  # mypy --strict checks that the game speaks the protocol

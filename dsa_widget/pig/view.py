@@ -23,7 +23,7 @@ from ..core.protocol import CHANCE, TERMINAL
 if TYPE_CHECKING:
     from .rules import PigGame
 
-__all__ = ["Move", "PigView"]
+__all__ = ["Move", "PigView", "action_words"]
 
 #: a move of a record turn: a face rolled, ``"hold"``, or (last in a game in progress) ``"roll"``
 Move = int | str
@@ -78,3 +78,15 @@ class PigView:
         from .rules import PigGame
 
         return PigGame.from_view(self, rng.getrandbits(64))
+
+
+_WORDS = {"roll": "roll the die", "hold": "hold (bank the turn total)"}
+
+
+def action_words(action: Any, view: Any = None) -> str:
+    """A Pig action as a player says it (the game's words in the registry).
+
+    >>> action_words("roll")
+    'roll the die'
+    """
+    return _WORDS.get(action, repr(action)) if isinstance(action, str) else repr(action)

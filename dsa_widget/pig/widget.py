@@ -24,6 +24,9 @@ class PigPresenter(BasePresenter):
 
     auto_chance = True
 
+    def reasons_public(self, session: Session) -> bool:
+        return True  # Pig hides nothing: every seat knows what a bot knew when it chose
+
     def screen(self, session: Session, state: Any, viewer: int | None) -> dict[str, Any]:
         v = state.view(viewer)
         return {

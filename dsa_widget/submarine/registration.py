@@ -31,6 +31,7 @@ GAME = GameSpec(
     widget="dsa_widget.submarine.widget:Submarine",
     bundle="submarine",
     warm="dsa_widget.submarine.kernel:warm_up",
+    words="dsa_widget.submarine.words:choice_words",
 )
 
 if TYPE_CHECKING:  # mypy --strict checks that the game speaks the protocol

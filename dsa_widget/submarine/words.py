@@ -28,6 +28,7 @@ __all__ = [
     "END_WORDS",
     "action_words",
     "breakdown",
+    "choice_words",
     "ending",
     "primer",
     "prompt",
@@ -193,6 +194,21 @@ def action_words(action: str, v: Mapping[str, Any]) -> dict[str, str]:
             "group": "Done",
         }
     return {"say": action, "short": action, "group": "Other"}
+
+
+def choice_words(action: Any, view: Any) -> str:
+    """A legal action as the seat to move says it, from its view (the game's words in the
+    registry: a bot's explanation and the table say its choices so).
+
+    >>> from dsa_widget.submarine.rules import SubmarineGame
+    >>> g = SubmarineGame(["Ann", "Bob"], seed=1, options={"start_player": 0})
+    >>> choice_words("place 3", g.view(0))
+    'place a bathyscaphe in column 3, depth 1'
+    """
+    if not isinstance(action, str):
+        return repr(action)
+    say = action_words(action, view.to_dict())["say"]
+    return say[:1].lower() + say[1:]
 
 
 def _to_place(v: Mapping[str, Any]) -> int:

@@ -2,6 +2,7 @@
 // communicated cards with their token position, known voids), Tonoja's columns, the distress
 // token, shared tokens (rapture), terrain. Names are always text, never HTML.
 import { h } from "../dom.js";
+import { botSaid } from "../said.js";
 import { cardName, forDummy, forTonoja, positionText, SUITS, seatToPlay, sortCards } from "./cards.js";
 import { cardFace } from "./hand.js";
 
@@ -131,8 +132,8 @@ export function drawTable(state, opts = {}) {
       li.append(rbox);
     }
     if (q === state.dummy && state.dummy_columns) li.append(drawDummyColumns(state, opts));
-    const said = state.bot_said?.[String(q)];
-    if (said) li.append(h("div", { class: "crew-bot-said", text: said }));
+    const said = botSaid(state, q);
+    if (said) li.append(said);
     list.append(li);
   }
   return list;

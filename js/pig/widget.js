@@ -2,6 +2,7 @@
 // turn's rolls, Roll and Hold. Everything else (transport, keys, history, what-if, setup) is the
 // shell's.
 import { h } from "../dom.js";
+import { botSaid } from "../said.js";
 import { mountShell } from "../shell.js";
 
 const FACES = ["", "⚀", "⚁", "⚂", "⚃", "⚄", "⚅"];
@@ -11,7 +12,7 @@ function draw(st, act, { pending }) {
     h(
       "div",
       { class: `pig-row${q === st.current && !st.over ? " pig-now" : ""}`, "data-seat": q },
-      h("span", { class: "pig-name", text: name }),
+      h("span", { class: "pig-name" }, name, botSaid(st, q)),
       h(
         "span",
         { class: "pig-track", role: "img", "aria-label": `${name}: ${st.scores[q]} of ${st.goal}` },

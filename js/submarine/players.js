@@ -1,6 +1,7 @@
 // Every player: kind, ship, hand and pile counts only (never cards), held jokers, and the
 // collection board of 12 slots.
 import { h } from "../dom.js";
+import { botSaid } from "../said.js";
 import { seatMark, tileEl } from "./board.js";
 
 function where(pos) {
@@ -47,6 +48,7 @@ export function drawPlayers(st) {
           "Jokers held: ",
           (st.held_jokers?.[q] || []).length ? st.held_jokers[q].map(tileEl) : "none",
         ),
+        botSaid(st, q),
         h("div", { class: "sub-slots-title", text: `Collection: ${slots.length} of 12 treasure types` }),
         h(
           "div",

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from dsa_widget.core.session import Session
+from dsa_widget.core.session import HIDDEN_REASONS, Session
 from dsa_widget.crew.bots import BOT_NAMES
 from dsa_widget.crew.cards import DECK
 from dsa_widget.crew.errors import SetupError
@@ -667,9 +667,13 @@ def test_crewmate_bots_by_name_and_by_spec():
     )
     assert w.seats == ["human", "crewmate", "crewmate", "crewmate:communicate=false"]
     play_by_clicks(w, random.Random(2))
-    assert "bot_said" not in w.state  # a bot's reasons may rest on its own cards
+    # a bot's reasons may rest on its own cards: a screen says only that they stay hidden
+    hidden = w.state["bot_said"]
+    assert set(hidden) <= {"1", "2", "3"} and hidden
+    assert all(t.endswith(f": {HIDDEN_REASONS}") for t in hidden.values())
     w.reveal = True
-    assert set(w.state["bot_said"]) <= {"1", "2", "3"} and w.state["bot_said"]
+    assert w.state["bot_said"].keys() == hidden.keys()
+    assert all(" — " in t for t in w.state["bot_said"].values())
     with pytest.raises(ValueError, match="no knob 'nonsense'"):
         Crew(players=["A", "B", "C"], seats={1: "crewmate:nonsense=1"})
 

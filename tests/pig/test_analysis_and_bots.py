@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from dsa_widget.core.bots import BotError, UnknownBotError, play_bot_move, play_until
+from dsa_widget.core.bots import BotError, UnknownBotError, action_words, play_bot_move, play_until
 from dsa_widget.core.tournament import tournament
 from dsa_widget.pig import PigGame
 from dsa_widget.pig.analysis import action_values, optimal_policy, win_probability
@@ -69,16 +69,24 @@ def test_the_bots_explain_in_one_line() -> None:
     roll, hold = action_values(0, 9, 12, 60)  # Cy plays against the leader, Bob with 9
     choice = "roll" if roll > hold else "hold"
     assert play_bot_move(g.clone(), opt) == choice
-    assert opt.explain() == f"{choice}: 12 banked makes 12; holding wins {hold:.1%} vs rolling {roll:.1%}"
+    said = action_words(g.view(2), choice)
+    assert opt.explain().splitlines()[0] == (
+        f"optimal: {said} — 12 banked makes 12; holding wins {hold:.1%} vs rolling {roll:.1%}"
+    )
     assert play_bot_move(g.clone(), h20) == "hold"
-    assert h20.explain() == "hold: 12 banked makes 12; the turn total reached 12"
+    assert (
+        h20.explain()
+        == "hold_at_20: hold (bank the turn total) — 12 banked makes 12; the turn total reached 12"
+    )
     assert BOTS.make_bot("hold_at_20")(g.view(2), g.legal_actions()) == "roll"
     assert BOTS.make_bot("random", seed=1)(g.view(2), g.legal_actions()) in ("roll", "hold")
     g = PigGame(2, goal=10)
     for m in ("roll", 6, "roll", 5):
         g.apply(m) if isinstance(m, str) else g.apply_chance(m)
     assert play_bot_move(g, h20) == "hold"  # the only legal action: holding wins
-    assert h20.explain() == "hold: 11 banked makes 11 (goal 10): holding wins"
+    assert (
+        h20.explain() == "hold_at_20: hold (bank the turn total) — 11 banked makes 11 (goal 10): holding wins"
+    )
 
 
 def test_bot_knobs_and_limits() -> None:

@@ -11,9 +11,11 @@ import random
 import pytest
 
 from dsa_widget.core.bots import play_bot_move
+from dsa_widget.core.session import HIDDEN_REASONS
 from dsa_widget.submarine.bots import SearchBot, make_bot
 from dsa_widget.submarine.rules import SubmarineGame
 from dsa_widget.submarine.widget import Submarine
+from dsa_widget.submarine.words import choice_words
 
 SMALL = {"samples": 3, "horizon": 12}
 
@@ -35,9 +37,11 @@ def test_the_explanation_says_what_it_believed_in_one_line() -> None:
     bot = SearchBot(seed=2, **SMALL)
     a = bot(g.view(g.to_move), g.legal_actions())
     first = bot.explain().splitlines()[0]
-    assert first.startswith(f"search: {a!r}") and "3 deals drawn from its view" in first
+    said = choice_words(a, g.view(g.to_move))  # in words, not its code
+    assert first.startswith(f"search: {said} — ") and "3 deals drawn from its view" in first
     # the choice's believed win share and margin, and the runner-up it beat
-    assert f"{a!r} wins " in first and "mean margin" in first and "next best" in first
+    assert f"{said} wins " in first and "mean margin" in first and "next best" in first
+    assert repr(a) not in first
     e = bot.last_explanation
     assert e is not None and set(e["values"]) == set(g.legal_actions())
     assert e["values"][a] == max(e["values"].values())
@@ -80,4 +84,4 @@ def test_a_seats_screen_never_shows_what_the_bot_said() -> None:
             w.play_bots()
     said = w.session.bot_said.get(1)
     assert said and said.startswith("search: ")
-    assert said not in json.dumps(w.state) and "bot_said" not in w.state
+    assert said not in json.dumps(w.state) and w.state["bot_said"] == {"1": f"search: {HIDDEN_REASONS}"}

@@ -86,12 +86,15 @@ _CHOICE_WORDS = {
 }
 
 
-def choice_words(choice: str) -> str:
-    """A Deep Sea Adventure choice as a player says it (the bots' explanations use it).
+def choice_words(choice: str, view: Any = None) -> str:
+    """A Deep Sea Adventure choice as a player says it (the game's words in the registry: the
+    bots' explanations and the table use them; no choice needs the position to be said).
 
     >>> choice_words("none"), choice_words("drop 1"), choice_words("lay 0")
     ('do nothing', 'put down carried item 2', 'lay carried item 1 next')
     """
+    if not isinstance(choice, str):
+        return repr(choice)
     if choice in _CHOICE_WORDS:
         return _CHOICE_WORDS[choice]
     verb, _, index = choice.partition(" ")
@@ -103,13 +106,6 @@ def choice_words(choice: str) -> str:
 
 def _items(k: int) -> str:
     return f"{k} item" + ("" if k == 1 else "s")
-
-
-class WordsBot(Bot):
-    """A Deep Sea bot: its explanations say its choices in words (:func:`choice_words`)."""
-
-    def choice_words(self, choice: Any) -> str:
-        return choice_words(choice) if isinstance(choice, str) else repr(choice)
 
 
 def _item_weight(s: PublicState, item: tuple[int, ...]) -> int:
@@ -338,7 +334,7 @@ class PlannerPolicy(Policy):
 # ---------------------------------------------------------------------- bots
 
 
-class RandomBot(WordsBot):
+class RandomBot(Bot):
     """Random-legal: picks any legal choice with equal chance.  A yardstick,
     not an opponent.
 
@@ -356,7 +352,7 @@ class RandomBot(WordsBot):
         return c, {"reason": f"picked at random among {len(legal)}"}
 
 
-class HeuristicBot(WordsBot):
+class HeuristicBot(Bot):
     """A bot that follows a fixed rule of thumb (see the subclasses)."""
 
     def _policy(self) -> Policy:

@@ -31,6 +31,7 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any, ClassVar
 
+from ...core.bots import Bot
 from ..playouts import COMPILED as PLAYOUTS_COMPILED
 from ..playouts import Policy as KernelPolicy
 from ..playouts import playout_from
@@ -43,7 +44,6 @@ from .heuristics import (
     PlannerPolicy,
     Policy,
     TakeNPolicy,
-    WordsBot,
 )
 
 __all__ = ["ROLLOUT_POLICIES", "ISMCTSBot", "MonteCarloBot", "batch_rewards", "game_rewards", "rollout"]
@@ -151,7 +151,7 @@ def round_rewards(g: Game, margin_weight: float) -> list[float]:
     return [e[q] / z + margin_weight * _lead(sc, q) for q in range(len(sc))]
 
 
-class _SearchBot(WordsBot):
+class _SearchBot(Bot):
     playouts: int
     max_time: float | None
     rollout: str
