@@ -38,11 +38,12 @@ division is involved: compiled and plain Python give the same integers.
 
 from __future__ import annotations
 
-from collections.abc import Callable, MutableSequence
+from collections.abc import Callable
 from typing import Any, TypeVar
 
 from ...core.jit import COMPILED, jit, plain_copy
 from ...core.jit import np as _np
+from ..kernel import Buf, FBuf  # flat buffers: numpy arrays (int64, float64) or lists
 
 __all__ = [
     "COMPILED",
@@ -63,10 +64,6 @@ __all__ = [
 
 _F = TypeVar("_F", bound=Callable[..., Any])
 
-#: a flat int buffer: a numpy int64 array (compiled) or a list (plain Python)
-Buf = MutableSequence[int]
-#: ... and a flat float buffer (float64)
-FBuf = MutableSequence[float]
 #: a table's values: counts or chances
 _V = TypeVar("_V", Buf, FBuf)
 
