@@ -8,6 +8,7 @@
     python benchmarks/bench_bots.py --only 2p --games 600 --search ismcts
     python benchmarks/bench_bots.py --game submarine   # Submarine: search vs greedy, vs mc, 4p
     python benchmarks/bench_bots.py --game submarine --only 2p --games 1000 --workers 2
+    python benchmarks/bench_bots.py --game pig --games 2000     # Pig: every pair of its bots
 
 Sections:
 
@@ -260,6 +261,33 @@ def bench_submarine(args: argparse.Namespace) -> dict:
     return out
 
 
+def bench_pig(args: argparse.Namespace) -> dict:
+    """Pig's ladder (issue 33): every pair of its bots head to head, 2 players, goal 100, seats
+    rotated, with 95% Wilson intervals."""
+    from dsa_widget.core.tournament import tournament as core_tournament
+    from dsa_widget.pig import PigGame
+    from dsa_widget.pig.bots import BOT_NAMES as PIG_BOTS
+
+    games = args.games or 2000
+    out: dict = {"game": "pig", "games": games, "pairs": []}
+    print(f"== Pig, 2 players, goal 100: every pair of bots, {games} games each, seats rotated ==")
+    for a, b in itertools.combinations(reversed(PIG_BOTS), 2):  # the stronger one first
+        r = core_tournament(
+            [a, b], games=games, seed=args.seed, workers=args.workers, progress=False, game=PigGame
+        )
+        row = r.row(a)
+        lo, hi = row["win_ci"]
+        print(
+            f"  {a:10s} vs {b:10s}: {a} wins {row['wins']:g} of {row['games']} "
+            f"({row['win_rate']:.1%}, 95% Wilson {lo:.1%} - {hi:.1%})",
+            flush=True,
+        )
+        out["pairs"].append(
+            {"bot": a, "opponent": b, "games": row["games"], "win_rate": row["win_rate"], "ci": [lo, hi]}
+        )
+    return out
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--only", choices=["speed", "rank", "2p", "4p"], action="append")
@@ -270,10 +298,10 @@ def main() -> None:
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--seed", type=int, default=2026)
     ap.add_argument("--json", help="also write the figures to this JSON file")
-    ap.add_argument("--game", choices=["deep_sea", "submarine"], default="deep_sea")
+    ap.add_argument("--game", choices=["deep_sea", "submarine", "pig"], default="deep_sea")
     args = ap.parse_args()
-    if args.game == "submarine":
-        out = bench_submarine(args)
+    if args.game in ("submarine", "pig"):
+        out = bench_submarine(args) if args.game == "submarine" else bench_pig(args)
         if args.json:
             with open(args.json, "w") as f:
                 json.dump(out, f, indent=1, default=str)
