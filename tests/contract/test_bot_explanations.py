@@ -26,18 +26,11 @@ from dsa_widget.core.registry import GameSpec, games
 from dsa_widget.core.session import HIDDEN_REASONS, Session
 
 GAMES = games()
-#: faults this test found that belong to the change now rewriting that game's bots (issue 33):
-#: The Crew's crewmate gives a communication's reason with the card's code ("P8 is my highest
-#: card of a colour a task needs"), and search falls back on crewmate's reasons there
-KNOWN = {("crew", "search"): "crewmate names the card it communicates by its code (P8)"}
 CASES = [
     pytest.param(
         spec,
         name,
         id=f"{spec.name}-{name}",
-        marks=[pytest.mark.xfail(strict=True, reason=KNOWN[spec.name, name])]
-        if (spec.name, name) in KNOWN
-        else [],
     )
     for spec in GAMES
     for name in spec.bot_registry().names

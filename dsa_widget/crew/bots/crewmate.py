@@ -44,6 +44,7 @@ from ..cards import DECK, NCARDS, SUIT_MASK, card
 from ..playouts import PlayState, estimate_tricks, greedy_play
 from ..tasks import Task, selector_mask, task_table
 from ..view import CrewView
+from ..words import card_words
 
 __all__ = ["CrewmateBot", "RandomBot", "hand_mask", "task_fit"]
 
@@ -348,11 +349,11 @@ class CrewmateBot(Bot):
             v = 0.0
             why = ""
             if others_must >> c & 1:
-                v, why = 3.0, f"{DECK[c]} is a card a teammate's task needs"
+                v, why = 3.0, f"{card_words(DECK[c])} is a card a teammate's task needs"
             elif c < 36 and wanted_suits >> (c // 9) & 1:
                 top = (hand & _SUITM[c // 9]).bit_length() - 1
                 if top == c and _RANK[c] >= 7:
-                    v, why = 2.0, f"{DECK[c]} is my highest card of a colour a task needs"
+                    v, why = 2.0, f"{card_words(DECK[c])} is my highest card of a colour a task needs"
             if v >= 2.0 and (best is None or v > best[0]):
                 best = (v, a, why)
         if best is None:
