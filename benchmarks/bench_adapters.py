@@ -1,25 +1,30 @@
-"""Adapter speed: complete random-legal 4-player games through the learning-library adapters,
-against the engine's own random playouts, one core.
+"""Adapter speed, every game with adapters: the engine, the PettingZoo environment and
+OpenSpiel's ``rl_environment`` playing complete random-legal games, one core.
 
-    python benchmarks/bench_adapters.py [--games N] [--players P] [--repeat R]
+    python benchmarks/bench_adapters.py [--games N] [--players P] [--repeat R] [--only NAME ...]
 
-Every line plays the same kind of game (standard setup, random legal choices, the dice
-rolled by the game's own generator) and counts *decisions* (a seat's choice; the dice are
-not decisions), so the lines compare directly:
+For each registered game with an action numbering (Deep Sea Adventure, The Crew, Submarine,
+Pig) three lines, each counting *agent steps* (a seat's decision; dice and deals are chance,
+not counted), so the lines of one game compare directly:
 
-* engine: ``Game(events=False)``, ``legal_choices()`` + ``apply()`` (the checked API);
-* PettingZoo, the usual AEC loop: ``env.last()`` (the acting agent's observation and action
-  mask) then ``env.step(a)`` with a random masked action, through ``env()``'s wrappers: on the
-  compiled kernel (the default when numba is installed; these lines are left out without it)
-  and on a checked ``Game`` (``backend="game"``, the environment without numba);
-* PettingZoo, the same without observations: the action drawn from the legal actions
-  (``env.unwrapped.action_mask()`` on the kernel, the game's ``legal_actions()`` on a Game), so
-  the line shows what the environment's bookkeeping costs on its own;
+* engine: the game's own state from the registry (``new_game(seed=k, players=P)``),
+  ``legal_actions()`` + ``apply()`` (checked) with a random legal action, chance drawn by the
+  game (``sample_chance``);
+* PettingZoo: the usual AEC loop, ``env.last()`` (the acting agent's observation and action
+  mask) then ``env.step(a)`` with a random masked action, through the wrapped environment
+  (Deep Sea Adventure's ``env()`` on its default backend, The Crew's ``crew_env()``, the
+  others' ``game_env(name)``);
+* OpenSpiel: ``rl_environment.Environment(game)`` with its defaults, ``env.step([a])`` with a
+  random legal action of the player to act: every step it reads every player's information
+  state tensor (the observation tensor for a game without one), every player's legal actions
+  and the rewards, and draws the chance nodes with its own sampler.
 
-and prints decisions/s, µs per decision and the cost relative to the engine: the median of
-``--repeat`` timed runs per line, the lines taking turns (a shared machine's slow spells then
-fall on every line alike), timed in CPU time (``time.process_time``: the runs are one thread,
-and the time other processes take the core is not counted).
+Printed: steps per second, µs per step and the cost relative to the game's engine line; each
+the median of ``--repeat`` timed runs, the lines of every game taking turns (a shared machine's
+slow spells then fall on every line alike), timed in CPU time (``time.process_time``: the runs
+are one thread, and the time other processes take the core is not counted).  ``--games`` is
+scaled per game (``GAMES``) so each line runs about as long; give ``--scale`` to shrink or
+grow every game count.
 """
 
 from __future__ import annotations
@@ -32,142 +37,146 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from dsa_widget import Game  # noqa: E402
+from dsa_widget.core.protocol import CHANCE  # noqa: E402
+from dsa_widget.core.registry import game, games  # noqa: E402
+
+#: games per timed run at ``--scale 1`` (a run is a fraction of a second per line)
+GAMES = {"deep-sea": 60, "crew": 60, "submarine": 4, "pig": 60}
 
 
-def engine(games: int, players: int) -> int:
+def _players(name: str, wanted: int) -> int:
+    lo, hi = game(name).seats
+    return max(lo, min(hi, wanted))
+
+
+def engine(name: str, games_: int, players: int) -> int:
+    spec = game(name)
     rng = random.Random(12345)
-    decisions = 0
-    for k in range(games):
-        g = Game(players=players, seed=k, events=False)
+    steps = 0
+    for k in range(games_):
+        g = spec.new_game(seed=k, players=players)
         while not g.is_over:
-            legal = g.legal_choices()
-            if g.to_move >= 0:
-                decisions += 1
-            g.apply(rng.choice(legal))
-    return decisions
+            if g.to_move == CHANCE:
+                g.sample_chance()
+                continue
+            g.apply(rng.choice(g.legal_actions()))
+            steps += 1
+    return steps
 
 
-def pettingzoo_observed(games: int, players: int, backend: str = "auto") -> int:
+def _pettingzoo_env(name: str, players: int) -> Any:
+    spec = game(name)
+    if name == "deep-sea":
+        from dsa_widget.adapters.pettingzoo import env
+
+        return env(players=players)
+    if spec.encoding is not None:
+        from dsa_widget.adapters.pettingzoo import game_env
+
+        return game_env(name, players=players)
+    from dsa_widget.adapters.crew_pettingzoo import crew_env
+
+    return crew_env(players=players)
+
+
+def pettingzoo(name: str, games_: int, players: int) -> int:
     import numpy as np
 
-    from dsa_widget.adapters.pettingzoo import env
-
     rng = random.Random(12345)
-    e = env(players=players, backend=backend)
-    decisions = 0
-    for k in range(games):
+    e = _pettingzoo_env(name, players)
+    steps = 0
+    for k in range(games_):
         e.reset(seed=k)
         for _agent in e.agent_iter():
-            obs, reward, terminated, truncated, info = e.last()
+            obs, _reward, terminated, truncated, _info = e.last()
             if terminated or truncated:
                 e.step(None)
                 continue
-            decisions += 1
+            steps += 1
             e.step(rng.choice(np.flatnonzero(obs["action_mask"]).tolist()))
-    return decisions
+    return steps
 
 
-def pettingzoo_kernel_unobserved(games: int, players: int) -> int:
-    import numpy as np
+def spiel_game(name: str, players: int) -> Any:
+    """The OpenSpiel game of a registered game, for ``players`` players."""
+    import pyspiel
 
-    from dsa_widget.adapters.pettingzoo import env
+    import dsa_widget.adapters.openspiel  # noqa: F401 - registers the generic games
 
-    rng = random.Random(12345)
-    e = env(players=players)
-    raw = e.unwrapped
-    decisions = 0
-    for k in range(games):
-        e.reset(seed=k)
-        for _agent in e.agent_iter():
-            _, _, terminated, truncated, _ = e.last(observe=False)
-            if terminated or truncated:
-                e.step(None)
-                continue
-            decisions += 1
-            e.step(rng.choice(np.flatnonzero(raw.action_mask()).tolist()))
-    return decisions
+    rules = game(name).openspiel_rules()
+    if rules is None:  # The Crew's own OpenSpiel game
+        from dsa_widget.adapters import crew_openspiel  # noqa: F401 - registers it
+        from dsa_widget.crew.openspiel import RULES as rules
+    return pyspiel.load_game(rules.short_name, {"players": players})
 
 
-def pettingzoo_game_observed(games: int, players: int) -> int:
-    return pettingzoo_observed(games, players, backend="game")
-
-
-def pettingzoo_unobserved(games: int, players: int) -> int:
-    from dsa_widget.adapters.pettingzoo import env
+def openspiel(name: str, games_: int, players: int) -> int:
+    from open_spiel.python import rl_environment
 
     rng = random.Random(12345)
-    e = env(players=players, backend="game")
-    raw = e.unwrapped
-    index = raw.encoding.index
-    decisions = 0
-    for k in range(games):
-        e.reset(seed=k)
-        for _agent in e.agent_iter():
-            _, _, terminated, truncated, _ = e.last(observe=False)
-            if terminated or truncated:
-                e.step(None)
-                continue
-            decisions += 1
-            e.step(index(rng.choice(raw.game.legal_actions())))
-    return decisions
+    env = rl_environment.Environment(spiel_game(name, players))
+    env.seed(12345)
+    steps = 0
+    for _ in range(games_):
+        ts = env.reset()
+        while not ts.last():
+            obs = ts.observations
+            ts = env.step([rng.choice(obs["legal_actions"][obs["current_player"]])])
+            steps += 1
+    return steps
+
+
+LINES: tuple[tuple[str, Callable[[str, int, int], int]], ...] = (
+    ("engine: legal_actions + apply", engine),
+    ("PettingZoo: last() + step", pettingzoo),
+    ("OpenSpiel rl_environment: step", openspiel),
+)
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--games", type=int, default=300)
-    ap.add_argument("--players", type=int, default=4)
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--players", type=int, default=4, help="seats (clipped to each game's range)")
+    ap.add_argument("--scale", type=float, default=1.0, help="multiplies every game count (GAMES)")
     ap.add_argument(
         "--repeat",
         type=int,
-        default=5,
+        default=3,
         help="timed runs per line, interleaved (line 1, line 2, ..., line 1, ...); the median is shown",
     )
+    ap.add_argument("--only", nargs="*", default=None, help="registry names of the games to run")
     args = ap.parse_args()
     if hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, {0})  # one core
-    from dsa_widget.adapters.pettingzoo import env
-
-    kernel = env(players=args.players).unwrapped.backend == "kernel"
-    runners: list[tuple[str, Callable[[int, int], int]]] = [
-        ("engine: Game(events=False), legal_choices + apply", engine),
-    ]
-    if kernel:
-        runners += [
-            ("PettingZoo env() on the kernel: last() + step", pettingzoo_observed),
-            ("PettingZoo env() on the kernel: step only", pettingzoo_kernel_unobserved),
-        ]
-    runners += [
-        ("PettingZoo env(backend='game'): last() + step", pettingzoo_game_observed),
-        ("PettingZoo env(backend='game'): step only", pettingzoo_unobserved),
-        # OpenSpiel: add ("OpenSpiel: ...", runner) here; a runner plays `games` games of
-        # `players` seats with random legal actions and returns the decisions it made.
-    ]
+    names = [g.name for g in games() if g.name in GAMES and (not args.only or g.name in args.only)]
+    runs: list[tuple[str, str, int, int, Callable[[str, int, int], int]]] = []
+    for name in names:
+        players = _players(name, args.players)
+        count = max(1, round(GAMES[name] * args.scale))
+        for label, fn in LINES:
+            runs.append((name, label, players, count, fn))
     print(
-        f"standard setup, {args.players} players, {args.games} games of random-legal play per line, "
-        f"one core, median of {args.repeat} interleaved runs (CPU time)"
+        f"random-legal games, one core, median of {args.repeat} interleaved runs (CPU time); "
+        "agent steps (decisions) per second"
     )
-    for _label, run in runners:
-        run(max(1, args.games // 10), args.players)  # warm up (imports, caches)
-    # The lines take turns, so that a machine's slow spell falls on all of them alike.
-    per_decision: list[list[float]] = [[] for _ in runners]
+    for name, _label, players, count, fn in runs:
+        fn(name, max(1, count // 10), players)  # warm up (imports, caches, compilation)
+    per_step: list[list[float]] = [[] for _ in runs]
     for _ in range(max(1, args.repeat)):
-        for times, (_label, run) in zip(per_decision, runners, strict=True):
+        for times, (name, _label, players, count, fn) in zip(per_step, runs, strict=True):
             t0 = time.process_time()
-            decisions = run(args.games, args.players)
-            times.append((time.process_time() - t0) / decisions)
-    base: float | None = None
-    for times, (label, _run) in zip(per_decision, runners, strict=True):
+            steps = fn(name, count, players)
+            times.append((time.process_time() - t0) / steps)
+    base: float = 1.0
+    for times, (name, label, players, count, fn) in zip(per_step, runs, strict=True):
         dt = statistics.median(times)
-        if base is None:
+        if fn is engine:
             base = dt
-        print(
-            f"  {label:50s} {1 / dt:9.0f} decisions/s  {1e6 * dt:6.1f} µs/decision",
-            f"{dt / base:5.2f}x the engine",
-        )
+            print(f"{game(name).title}, {players} players, {count} games a run")
+        print(f"  {label:34s} {1 / dt:9.0f} steps/s {1e6 * dt:8.1f} µs/step  {dt / base:6.2f}x the engine")
 
 
 if __name__ == "__main__":
