@@ -287,7 +287,7 @@ class _Core:
     """All the Python-side state of a :class:`SpielState` in one object, so that OpenSpiel's
     clone (a deep copy of each attribute) and serialisation (a pickle) stay one cheap step."""
 
-    __slots__ = ("cfg", "win", "skip", "engine", "dealt", "public", "origin", "root", "known")
+    __slots__ = ("cfg", "win", "skip", "engine", "dealt", "public", "origin", "root", "known", "tracker")
 
     def __init__(self, cfg: SpielConfig, win: bool, skip: bool = False) -> None:
         self.cfg = cfg
@@ -299,7 +299,11 @@ class _Core:
         self.origin = ""  # "@<the view>" for a state built from a view
         self.root: Any = None  # that view's determinized engine
         # what each seat knows, by the engine's knowledge epoch: shared by clones (same deal)
-        self.known: dict[Hashable, tuple[str, Mapping[int, int]]] = {}
+        # (and the knowledge part of the information state tensor, by epoch, seat, public, "tensor")
+        self.known: dict[Hashable, Any] = {}
+        # the encoding's tracker of this engine (``(engine, tracker)``), made when first observed:
+        # every seat's observation kept up to date as the engine goes on (never copied)
+        self.tracker: tuple[Any, Any] | None = None
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Core:
         c = _Core.__new__(_Core)
@@ -315,6 +319,7 @@ class _Core:
         )
         e = self.engine
         c.engine = None if e is None else _copy(e)
+        c.tracker = None
         return c
 
     def __getstate__(self) -> tuple[Any, ...]:
@@ -330,6 +335,7 @@ class _Core:
         if unpack is not None and self.engine is not None:
             self.engine = unpack(self.engine, self.dealt)
         self.known = {}
+        self.tracker = None
 
     def legal(self) -> list[int]:
         """The action numbers offered to the engine's seat to act (sorted)."""
@@ -449,6 +455,16 @@ class SpielState(pyspiel.State):  # type: ignore[misc]
             return
         c.play(action)
 
+    def information_state_tensor(self, *player: Any) -> list[float]:
+        """pyspiel's ``information_state_tensor([player])``: the same numbers, written by the
+        game's information state observer here (pyspiel's own path, kept for a bad player,
+        also builds a new initial state and writes a tensor there, for its shape)."""
+        return _tensor(self, True, player)
+
+    def observation_tensor(self, *player: Any) -> list[float]:
+        """pyspiel's ``observation_tensor([player])``, as :meth:`information_state_tensor`."""
+        return _tensor(self, False, player)
+
     def _action_to_string(self, player: int, action: int) -> str:
         c = self._c
         if player == pyspiel.PlayerId.CHANCE:
@@ -538,6 +554,54 @@ class SpielState(pyspiel.State):  # type: ignore[misc]
         return st
 
 
+#: the observers of the Python tensor calls, by config and kind (the config kept: ids are reused)
+_OBSERVERS: dict[tuple[int, bool], tuple[SpielConfig, _ListObserver]] = {}
+
+
+def _tensor(state: SpielState, recall: bool, args: tuple[Any, ...]) -> list[float]:
+    """A seat's information state (``recall``) or observation tensor, as pyspiel gives it."""
+    c = state.core
+    player = args[0] if args else state.current_player()
+    if len(args) > 1 or type(player) is not int or not 0 <= player < c.cfg.num_players:
+        # pyspiel's own call, and its own error (a SpielError for a player out of range)
+        base = pyspiel.State.information_state_tensor if recall else pyspiel.State.observation_tensor
+        return base(state, *args)  # type: ignore[no-any-return]
+    hit = _OBSERVERS.get((id(c.cfg), recall))
+    if hit is None or hit[0] is not c.cfg:
+        if len(_OBSERVERS) > 256:
+            _OBSERVERS.clear()
+        obs_type = pyspiel.IIGObservationType(perfect_recall=recall)
+        hit = _OBSERVERS[id(c.cfg), recall] = (c.cfg, _ListObserver(c.cfg, obs_type, c.cfg.num_players))
+    return hit[1].tensor_list(state, player)
+
+
+class _ListObserver:
+    """An observer whose tensors are given as lists of floats, as pyspiel gives them.
+
+    Making a float per entry costs more than writing the tensor, and a seat's tensor changes in
+    a few entries from one call to the next: so the list last given to each player is kept
+    (with its numbers), and only the entries that differ are made anew (a fresh list each call,
+    of the same float objects elsewhere).  A player's list holds only what that player's own
+    tensor held."""
+
+    def __init__(self, cfg: SpielConfig, obs_type: Any, players: int) -> None:
+        self.observer = SpielObserver(cfg, obs_type, None)
+        size = len(self.observer.tensor)
+        self.last = [np.zeros(size, np.float32) for _ in range(players)]
+        self.lists = [[0.0] * size for _ in range(players)]
+
+    def tensor_list(self, state: SpielState, player: int) -> list[float]:
+        t = self.observer.tensor
+        self.observer.set_from(state, player)
+        last, out = self.last[player], self.lists[player]
+        changed = np.flatnonzero(t != last)
+        if len(changed):
+            last[changed] = t[changed]
+            for i, x in zip(changed.tolist(), t[changed].tolist(), strict=True):
+                out[i] = x
+        return out[:]
+
+
 _LEGAL: dict[tuple[int, tuple[Any, ...]], list[int]] = {}
 #: the engine's chance outcomes as OpenSpiel's floats, by the identity of the outcomes (a game
 #: that returns one shared tuple, as Deep Sea Adventure's dice, converts them once)
@@ -623,6 +687,18 @@ class SpielObserver:
         if self.recall:
             self.dict["knowledge"] = self.tensor[n_obs : n_obs + cfg.knowledge_size]
             self.dict["dealt"] = self.tensor[n_obs + cfg.knowledge_size :]
+        # A seat's observation comes from the encoding's tracker of the engine when it has one
+        # (``encoding.tracker(engine, new_buffer).observe(seat)``, equal to the reference
+        # ``encoding.observe(engine.view(seat))`` and kept up to date field by field as the
+        # engine goes on), unless ``encoding.observe`` is replaced on the instance.  An
+        # onlooker's observation (``private_info=NONE``) always takes the reference path.
+        self._tracks = not self.public and callable(getattr(cfg.encoding, "tracker", None))
+        # the tensors while the deal goes on, by (deals done, player): they depend on nothing
+        # else (OpenSpiel asks for the first one at every tensor call, for the tensor's shape),
+        # unless the game says what a seat observes of the deal (The Crew: a seat sees its own
+        # cards arrive), which is then written every time
+        self._dealing: dict[tuple[int, int], np.ndarray] = {}
+        self._deal_cached = getattr(cfg, "deal_observation", None) is None
 
     def _view(self, c: _Core, player: int) -> Any:
         e: Any = c.engine if c.engine is not None else self.cfg.placeholder
@@ -634,6 +710,36 @@ class SpielObserver:
 
     def set_from(self, state: SpielState, player: int) -> None:
         c = state.core
+        e = c.engine
+        if e is None and self._deal_cached:
+            key = (len(c.dealt), player)
+            hit = self._dealing.get(key)
+            if hit is None:
+                self._write(c, player)
+                if len(self._dealing) > 4096:
+                    self._dealing.clear()
+                hit = self._dealing[key] = self.tensor.copy()
+            self.tensor[:] = hit
+            return
+        enc = self.cfg.encoding
+        if not self._tracks or "observe" in getattr(enc, "__dict__", ()):
+            self._write(c, player)
+            return
+        tr = c.tracker
+        if tr is None or tr[0] is not e:
+            tr = c.tracker = (e, enc.tracker(e, _float32_zeros))  # type: ignore[attr-defined]
+        self.dict["observation"][:] = tr[1].observe(player)
+        if self.recall:
+            tkey = (self.cfg.knowledge_epoch(e), player, self.public, "tensor")
+            part = c.known.get(tkey)
+            if part is None:
+                known = c.knowledge(player, self.public)[1]
+                part = c.known[tkey] = np.asarray(self.cfg.knowledge_tensor(known), np.float32)
+            self.dict["knowledge"][:] = part
+            self.tensor[-1] = 1.0
+
+    def _write(self, c: _Core, player: int) -> None:
+        """The reference tensor: the encoding's ``observe`` of the seat's view."""
         n_obs = self.cfg.encoding.observation_size
         dealing = getattr(self.cfg, "deal_observation", None) if c.engine is None else None
         if dealing is not None:
@@ -660,6 +766,10 @@ class SpielObserver:
             return str(dealing(c.dealt, seat))
         text: str = self.cfg.observation_string(self._view(c, player))
         return text if c.engine is not None else f"deal {len(c.dealt)}/{self.cfg.deal_length} | {text}"
+
+
+def _float32_zeros(size: int) -> np.ndarray:
+    return np.zeros(size, np.float32)
 
 
 # ---------------------------------------------------------------------- a bot for our tournaments

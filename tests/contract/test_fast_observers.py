@@ -1,0 +1,114 @@
+"""The fast observation paths give exactly the reference numbers, for every registered game
+with OpenSpiel rules (nothing here names a game).
+
+The OpenSpiel adapter answers ``information_state_tensor`` / ``observation_tensor`` in Python
+(from the encoding's tracker where it has one, and reusing each player's last list of floats),
+where pyspiel's own path writes the tensor with the game's observer from C++.  The numbers must
+be the same as
+
+* the reference: ``Encoding.observe(engine.view(p))`` for the observation, then (information
+  state) the config's ``knowledge_tensor`` of what ``p`` knows and the share of the deal done;
+* pyspiel's own C++ path (``pyspiel.State.information_state_tensor(state, p)``),
+
+at every state of random games (deal nodes included), for every player, at every player count,
+on the state played on, on clones and on deserialised states, asked in any order, with and
+without ``skip_forced``.  A game's own deal observation (The Crew: a seat sees its cards arrive)
+is the reference while the deal goes on, and its knowledge tensor (The Crew: the order of the
+cards played, so the information state tensor is observation + play order + deal share).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import numpy as np
+import pyspiel
+import pytest
+
+import dsa_widget.adapters.openspiel  # noqa: F401  (registers every game's OpenSpiel rules)
+from dsa_widget.core.registry import GameSpec, games
+
+SPIEL = [g for g in games() if g.openspiel is not None]
+
+
+def reference(state: Any, player: int, recall: bool) -> np.ndarray:
+    """The tensor built the plain way, from the seat's view."""
+    c = state.core
+    cfg = c.cfg
+    dealing = c.engine is None
+    engine = cfg.placeholder if dealing else c.engine
+    own_deal = getattr(cfg, "deal_observation", None) if dealing else None
+    if own_deal is not None:  # what the seat observes of the deal (The Crew: its own cards)
+        parts = [np.asarray(own_deal(c.dealt, player), np.float32)]
+    else:
+        parts = [np.asarray(cfg.encoding.observe(engine.view(player)), np.float32)]
+    if recall:
+        known = {} if dealing else cfg.knowledge(engine, player)
+        parts.append(np.asarray(cfg.knowledge_tensor(known), np.float32))
+        parts.append(np.asarray([len(c.dealt) / cfg.deal_length if dealing else 1.0], np.float32))
+    return np.concatenate(parts)
+
+
+def check(state: Any, players: int, rng: random.Random) -> None:
+    order = list(range(players))
+    rng.shuffle(order)
+    for p in order:
+        for recall, fast, slow in (
+            (True, state.information_state_tensor, pyspiel.State.information_state_tensor),
+            (False, state.observation_tensor, pyspiel.State.observation_tensor),
+        ):
+            got = fast(p)
+            assert type(got) is list and all(type(x) is float for x in got[:3])
+            want = reference(state, p, recall)
+            assert np.array_equal(np.asarray(got, np.float32), want), (p, recall, str(state)[:200])
+            assert got == slow(state, p)
+
+
+def seat_counts(spec: GameSpec) -> list[int]:
+    lo, hi = spec.seats
+    return sorted({lo, min(hi, lo + 2), hi})
+
+
+@pytest.mark.parametrize("skip", [False, True], ids=["all", "skip_forced"])
+@pytest.mark.parametrize("spec", SPIEL, ids=[g.name for g in SPIEL])
+def test_the_python_tensors_equal_the_reference_and_pyspiels_own(spec: GameSpec, skip: bool) -> None:
+    rules = spec.openspiel_rules()
+    for players in seat_counts(spec):
+        game = pyspiel.load_game(rules.short_name, {"players": players, "skip_forced": skip})
+        for seed in range(2):
+            rng = random.Random(1000 * players + seed)
+            state = game.new_initial_state()
+            k = 0
+            while not state.is_terminal() and k < 200:
+                k += 1
+                if state.is_chance_node():
+                    if rng.random() < 0.03:
+                        check(state, players, rng)
+                    actions, probs = zip(*state.chance_outcomes(), strict=True)
+                    state.apply_action(rng.choices(actions, probs)[0])
+                    continue
+                if rng.random() < 0.5:
+                    check(state, players, rng)
+                if rng.random() < 0.05:  # a clone, and a state read back, observed from scratch
+                    check(state.clone(), players, rng)
+                    check(
+                        pyspiel.deserialize_game_and_state(pyspiel.serialize_game_and_state(game, state))[1],
+                        players,
+                        rng,
+                    )
+                state.apply_action(rng.choice(state.legal_actions()))
+            check(state, players, rng)
+
+
+@pytest.mark.parametrize("spec", SPIEL, ids=[g.name for g in SPIEL])
+def test_a_bad_player_gets_pyspiels_own_error(spec: GameSpec) -> None:
+    game = pyspiel.load_game(spec.openspiel_rules().short_name)
+    state = game.new_initial_state()
+    for bad in (-1, game.num_players()):
+        with pytest.raises(pyspiel.SpielError):
+            state.information_state_tensor(bad)
+        with pytest.raises(pyspiel.SpielError):
+            state.observation_tensor(bad)
+    with pytest.raises(TypeError):
+        state.observation_tensor("0")
