@@ -43,15 +43,18 @@ sizes, and the view's ``legal`` list is not read.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 from ..core.encoding import EncodingError, Field
 from ..core.errors import short_repr
 from .rules import COLOURS, NSPACES, NTILES, space_name, tile_name
 from .view import SubmarineView
 
-__all__ = ["NUM_ACTIONS", "SIZE", "SubmarineEncoding"]
+if TYPE_CHECKING:
+    from .rules import SubmarineGame
+
+__all__ = ["NUM_ACTIONS", "SIZE", "SubmarineEncoding", "SubmarineTracker"]
 
 _SEATS = 5
 _TILES = NTILES + 5  # 60 treasures, 5 shells
@@ -240,28 +243,224 @@ class SubmarineEncoding:
         if d["result"] is not None:
             for q in d["result"]["winners"]:
                 out[at["winners"] + rel(q)] = 1.0
-        o = at["options"]
-        flags = (
-            opts["deck"] == "75",
-            opts["activation_mode"] == "independent",
-            opts["uniform_move_all"],
-            opts["payment_basis"] == "per_opponent",
-            opts["payment_destination"] == "bottom",
-            opts["payment_shortfall"] == "forbid",
-            opts["payment_shortfall"] == "pay_what_you_can",
-            opts["payment_shortfall"] == "use_hand",
-            opts["board_jokers"] == "collectable",
-            opts["end_always_allowed"],
-            opts["exchange_on_arrival"],
-            opts["dead_position_end"],
-            opts["tie_rule"] == "shared",
-            opts["tie_rule"] == "most_held_jokers",
-            opts["tie_rule"] == "most_cards",
-        )
-        for i, f in enumerate(flags):
-            out[o + i] = float(f)
-        out[o + 15] = opts["joker_swaps_per_turn"] / 20
-        out[o + 16] = opts["turn_limit"] / 5000
-        out[o + 17] = nb / 5
-        out[o + 18] = int(opts["cards_per_player"][str(n)]) / 75
+        out[at["options"] : at["options"] + _NOPTIONS] = _options_block(opts, n)
         return out
+
+    def tracker(
+        self, game: SubmarineGame, new_buffer: Callable[[int], Any] | None = None
+    ) -> SubmarineTracker:
+        """A :class:`SubmarineTracker` of ``game``: every seat's :meth:`observe` from the game's
+        public facts, the seat-independent part built once per position (``new_buffer`` is
+        accepted for the adapters' sake: the tracker's buffers are numpy float32 arrays)."""
+        return SubmarineTracker(game)
+
+
+_NOPTIONS = 19
+
+
+def _options_block(opts: Mapping[str, Any], n: int) -> list[float]:
+    """The ``options`` field of a game of ``n`` seats with these (resolved) options."""
+    nb = int(opts["bathyscaphes_per_player"][str(n)])
+    out = [0.0] * _NOPTIONS
+    flags = (
+        opts["deck"] == "75",
+        opts["activation_mode"] == "independent",
+        opts["uniform_move_all"],
+        opts["payment_basis"] == "per_opponent",
+        opts["payment_destination"] == "bottom",
+        opts["payment_shortfall"] == "forbid",
+        opts["payment_shortfall"] == "pay_what_you_can",
+        opts["payment_shortfall"] == "use_hand",
+        opts["board_jokers"] == "collectable",
+        opts["end_always_allowed"],
+        opts["exchange_on_arrival"],
+        opts["dead_position_end"],
+        opts["tie_rule"] == "shared",
+        opts["tie_rule"] == "most_held_jokers",
+        opts["tie_rule"] == "most_cards",
+    )
+    for i, f in enumerate(flags):
+        out[i] = float(f)
+    out[15] = opts["joker_swaps_per_turn"] / 20
+    out[16] = opts["turn_limit"] / 5000
+    out[17] = nb / 5
+    out[18] = int(opts["cards_per_player"][str(n)]) / 75
+    return out
+
+
+#: ``k`` added ``k`` times, as the reference observation accumulates counts (0.2 per
+#: bathyscaphe, 1/3 per card), so that both give the same floats
+_FIFTHS = [0.0]
+_THIRDS = [0.0]
+for _ in range(40):
+    _FIFTHS.append(_FIFTHS[-1] + 0.2)
+    _THIRDS.append(_THIRDS[-1] + 1 / 3)
+#: the per-slot fields (name, width of a slot): a seat's observation is the seat-independent
+#: one with these rotated (slot ``r`` of seat ``me`` is seat ``(me + r) % n``)
+_PER_SLOT = (
+    ("players", 1),
+    ("to_move", 1),
+    ("ships", len(_SHIP)),
+    ("bathyscaphes", NSPACES),
+    ("unplaced", 1),
+    ("slots", 12),
+    ("scores", 1),
+    ("held_jokers", _TILES),
+    ("hand_counts", 1),
+    ("pile_sizes", 1),
+    ("winners", 1),
+)
+
+
+def _rotation(n: int, me: int) -> Any:
+    """The index array taking the seat-independent observation (slots by absolute seat) to seat
+    ``me``'s (slots relative to it)."""
+    import numpy as np
+
+    perm = np.arange(SIZE)
+    for name, width in _PER_SLOT:
+        base = _AT[name]
+        for r in range(n):
+            q = (me + r) % n
+            perm[base + width * r : base + width * (r + 1)] = range(base + width * q, base + width * (q + 1))
+    return perm
+
+
+class SubmarineTracker:
+    """Every seat's :meth:`SubmarineEncoding.observe` of one live game, fast: the same numbers.
+
+    The game's :meth:`~dsa_widget.submarine.rules.SubmarineGame.public_facts` (public only:
+    hand and pile *sizes*) are read at each call; when they changed, the seat-independent
+    observation (every per-slot field by absolute seat, the board's tiles kept by their layout)
+    is written once; a seat's observation is then that one with its slots rotated to the seat,
+    plus its own fields: its seat, whether it is to act, and its own hand (the only hidden
+    value it reads, :meth:`~dsa_widget.submarine.rules.SubmarineGame.hand_counts` of that seat).
+
+    >>> import numpy as np
+    >>> from dsa_widget.submarine import SubmarineGame
+    >>> g = SubmarineGame(3, seed=1)
+    >>> enc = SubmarineEncoding()
+    >>> t = enc.tracker(g)
+    >>> g.apply(g.legal_actions()[0])
+    >>> all(np.array_equal(t.observe(s), np.float32(enc.observe(g.view(s)))) for s in range(3))
+    True
+    """
+
+    def __init__(self, game: SubmarineGame) -> None:
+        import numpy as np
+
+        self.game = game
+        n = game.seats
+        self._n = n
+        opts = game.options
+        self._nb = int(opts["bathyscaphes_per_player"][str(n)])
+        self._box = 5 * (12 if opts["deck"] == "60" else 15)
+        self._per_colour = 12 if opts["deck"] == "60" else 15
+        self._limit = opts["turn_limit"]
+        self._base = np.zeros(SIZE, np.float32)
+        self._base[_AT["options"] : _AT["options"] + _NOPTIONS] = _options_block(opts, n)
+        for r in range(n):
+            self._base[_AT["players"] + r] = 1.0
+        self._rot = [_rotation(n, me) for me in range(n)]
+        self._facts: Any = None
+        self._common = self._base.copy()
+        self._boards: dict[Any, Any] = {}
+
+    def observe(self, seat: int) -> Any:
+        """``encoding.observe(game.view(seat))`` as a fresh float32 array."""
+        g = self.game
+        facts = g.public_facts()
+        if facts != self._facts:
+            self._write(facts)
+            self._facts = facts
+        out = self._common[self._rot[seat]]
+        out[_AT["seat"] + seat] = 1.0
+        if facts[0] != "over" and facts[1] == seat:
+            out[_AT["my_turn"]] = 1.0
+        h = _AT["hand"]
+        for c, k in enumerate(g.hand_counts(seat)):
+            if k:
+                out[h + c] = _THIRDS[k]
+        return out
+
+    def _write(self, facts: tuple[Any, ...]) -> None:
+        import numpy as np
+
+        (phase, active, result, mode, did, swaps, placed, play_turns, act, tiles, bj, ships, baths,
+         slots, jokers, hand_sizes, pile_sizes, undealt, spent) = facts  # fmt: skip
+        n = self._n
+        at = _AT
+        a = self._common
+        a[:] = self._base
+        board = self._boards.get(tiles)
+        if board is None:
+            board = np.zeros(NSPACES * _TILES, np.float32)
+            for s, ts in enumerate(tiles):
+                for t in ts:
+                    board[_TILES * s + t] = 1.0
+            if len(self._boards) > 64:
+                self._boards.clear()
+            self._boards[tiles] = board
+        a[at["board"] : at["board"] + NSPACES * _TILES] = board
+        idx: list[int] = []
+        val: list[float] = []
+        idx.append(at["phase"] + _PHASES.index(phase))
+        val.append(1.0)
+        if phase != "over":
+            idx.append(at["to_move"] + active)
+            val.append(1.0)
+        if mode:
+            idx.append(at["mode"] + _MODES.index(mode))
+            val.append(1.0)
+        idx += (at["acted"], at["swaps"], at["placed"], at["turns"], at["undealt"])
+        val += (
+            float(did > 0),
+            swaps / 20,
+            placed / (n * self._nb),
+            min(play_turns, self._limit) / self._limit,
+            undealt / self._box,
+        )
+        cells: dict[int, int] = {}
+        for b, state in act:
+            s = baths[active][b]
+            if s >= 0:
+                i = at["activated"] + 3 * s + state
+                cells[i] = cells.get(i, 0) + 1
+        for q in range(n):
+            idx.append(at["ships"] + len(_SHIP) * q + ships[q])
+            val.append(1.0)
+            unplaced = 0
+            for s in baths[q]:
+                if s < 0:
+                    unplaced += 1
+                else:
+                    i = at["bathyscaphes"] + NSPACES * q + s
+                    cells[i] = cells.get(i, 0) + 1
+            if unplaced:
+                idx.append(at["unplaced"] + q)
+                val.append(_FIFTHS[unplaced])
+            for t in slots[q]:
+                idx.append(at["slots"] + 12 * q + t // 5)
+                val.append(1.0)
+            idx.append(at["scores"] + q)
+            val.append(len(slots[q]) / 12)
+            for t in jokers[q]:
+                idx.append(at["held_jokers"] + _TILES * q + t)
+                val.append(1.0)
+            idx += (at["hand_counts"] + q, at["pile_sizes"] + q)
+            val += (hand_sizes[q] / 3, pile_sizes[q] / self._box)
+        for i, k in cells.items():
+            idx.append(i)
+            val.append(_FIFTHS[k])
+        for t, on in enumerate(bj):
+            if on:
+                idx.append(at["board_jokers"] + t)
+                val.append(1.0)
+        for c, k in enumerate(spent):
+            idx.append(at["out_of_play"] + c)
+            val.append(k / self._per_colour)
+        if result is not None:
+            for q in result[1]:
+                idx.append(at["winners"] + q)
+                val.append(1.0)
+        a[idx] = val

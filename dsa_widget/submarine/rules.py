@@ -378,6 +378,38 @@ class SubmarineGame:
         """Seat ``p``'s pile, top first (the truth: engines and tests only)."""
         return tuple(COLOURS[k] for k in reversed(self._pile[p]))
 
+    def public_facts(self) -> tuple[Any, ...]:
+        """The public position as small ints, for the adapters' fast observation
+        (:class:`~dsa_widget.submarine.encoding.SubmarineTracker`): phase, active seat, result,
+        mode, step counters, activated bathyscaphes, tiles by space, board jokers, ships,
+        bathyscaphes, slots, held jokers (tile ids), then hand sizes, pile sizes, undealt
+        count and spent cards by colour.  Nothing hidden: no card of a hand or pile."""
+        return (
+            self._phase,
+            self._active,
+            self._result,
+            self._mode,
+            self._did,
+            self._swaps,
+            self._placed,
+            self._play_turns,
+            tuple(sorted(self._act.items())),
+            tuple(map(tuple, self._tiles)),
+            tuple(self._bj),
+            tuple(self._ship),
+            tuple(map(tuple, self._bath)),
+            tuple(map(tuple, self._slots)),
+            tuple(map(tuple, self._jokers)),
+            tuple(map(sum, self._hand)),
+            tuple(map(len, self._pile)),
+            len(self._undealt),
+            tuple(self._out),
+        )
+
+    def hand_counts(self, p: int) -> tuple[int, ...]:
+        """Seat ``p``'s hand as counts by colour K1..K5 (the truth: only ``p`` may see it)."""
+        return tuple(self._hand[p])
+
     @property
     def out_of_play(self) -> dict[str, int]:
         return {COLOURS[k]: self._out[k] for k in range(5)}

@@ -27,6 +27,7 @@ import pyspiel
 import pytest
 
 import dsa_widget.adapters.openspiel  # noqa: F401  (registers every game's OpenSpiel rules)
+from dsa_widget.core.protocol import CHANCE
 from dsa_widget.core.registry import GameSpec, games
 
 SPIEL = [g for g in games() if g.openspiel is not None]
@@ -112,3 +113,33 @@ def test_a_bad_player_gets_pyspiels_own_error(spec: GameSpec) -> None:
             state.observation_tensor(bad)
     with pytest.raises(TypeError):
         state.observation_tensor("0")
+
+
+TRACKED = [
+    g for g in games() if g.encoding is not None and callable(getattr(g.encoding_class(), "tracker", None))
+]
+
+
+@pytest.mark.parametrize("spec", TRACKED, ids=[g.name for g in TRACKED])
+def test_an_encodings_tracker_equals_its_observe_for_every_seat(spec: GameSpec) -> None:
+    """``encoding.tracker(game).observe(seat)`` is ``encoding.observe(game.view(seat))``, as
+    float32, at every decision of random games, every seat, every player count, the seats
+    asked in a random order and not at every state (a tracker catches up over several steps)."""
+    for players in range(spec.seats[0], spec.seats[1] + 1):
+        for seed in range(2):
+            rng = random.Random(100 * players + seed)
+            game = spec.new_game(players=players, seed=seed)
+            enc = spec.encoding_class()(game)
+            tracker = enc.tracker(game, lambda size: np.zeros(size, np.float32))
+            for _ in range(150):
+                while game.to_move == CHANCE:
+                    game.sample_chance()
+                if rng.random() < 0.6:
+                    seats = list(range(players))
+                    rng.shuffle(seats)
+                    for seat in seats:
+                        want = np.asarray(enc.observe(game.view(seat)), np.float32)
+                        assert np.array_equal(np.asarray(tracker.observe(seat)), want), (players, seat)
+                if game.is_over:
+                    break
+                game.apply(rng.choice(game.legal_actions()))
