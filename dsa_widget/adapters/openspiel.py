@@ -77,7 +77,7 @@ states clone cheaply (the engine's ``copy(history=False, events=False)``).
 from __future__ import annotations
 
 import random
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from fractions import Fraction
 from typing import Any, ClassVar, Protocol
 
@@ -99,6 +99,7 @@ __all__ = [
     "SpielState",
     "ViewResampler",
     "load_game",
+    "python_tensor",
     "register",
     "rules_of",
     "state_from_view",
@@ -555,23 +556,33 @@ class SpielState(pyspiel.State):  # type: ignore[misc]
 
 
 #: the observers of the Python tensor calls, by config and kind (the config kept: ids are reused)
-_OBSERVERS: dict[tuple[int, bool], tuple[SpielConfig, _ListObserver]] = {}
+_OBSERVERS: dict[tuple[int, bool], tuple[Any, _ListObserver]] = {}
 
 
 def _tensor(state: SpielState, recall: bool, args: tuple[Any, ...]) -> list[float]:
     """A seat's information state (``recall``) or observation tensor, as pyspiel gives it."""
-    c = state.core
+    cfg = state.core.cfg
+    return python_tensor(state, cfg, recall, args, lambda t: SpielObserver(cfg, t, None))
+
+
+def python_tensor(
+    state: Any, cfg: Any, recall: bool, args: tuple[Any, ...], make: Callable[[Any], Any]
+) -> list[float]:
+    """``state.information_state_tensor(*args)`` (``recall``) or ``observation_tensor(*args)``
+    as pyspiel gives them, written by a Python observer of the game (``make(obs_type)``, one
+    kept per config ``cfg`` and kind) without pyspiel's detour: its C++ path builds a new
+    initial state and writes a tensor there (for the shape) before the state's own, then
+    makes a fresh float per entry.  A bad player goes to pyspiel's own call and its error."""
     player = args[0] if args else state.current_player()
-    if len(args) > 1 or type(player) is not int or not 0 <= player < c.cfg.num_players:
-        # pyspiel's own call, and its own error (a SpielError for a player out of range)
+    if len(args) > 1 or type(player) is not int or not 0 <= player < cfg.num_players:
         base = pyspiel.State.information_state_tensor if recall else pyspiel.State.observation_tensor
         return base(state, *args)  # type: ignore[no-any-return]
-    hit = _OBSERVERS.get((id(c.cfg), recall))
-    if hit is None or hit[0] is not c.cfg:
+    hit = _OBSERVERS.get((id(cfg), recall))
+    if hit is None or hit[0] is not cfg:
         if len(_OBSERVERS) > 256:
             _OBSERVERS.clear()
-        obs_type = pyspiel.IIGObservationType(perfect_recall=recall)
-        hit = _OBSERVERS[id(c.cfg), recall] = (c.cfg, _ListObserver(c.cfg, obs_type, c.cfg.num_players))
+        observer = make(pyspiel.IIGObservationType(perfect_recall=recall))
+        hit = _OBSERVERS[id(cfg), recall] = (cfg, _ListObserver(observer, cfg.num_players))
     return hit[1].tensor_list(state, player)
 
 
@@ -584,13 +595,13 @@ class _ListObserver:
     of the same float objects elsewhere).  A player's list holds only what that player's own
     tensor held."""
 
-    def __init__(self, cfg: SpielConfig, obs_type: Any, players: int) -> None:
-        self.observer = SpielObserver(cfg, obs_type, None)
-        size = len(self.observer.tensor)
+    def __init__(self, observer: Any, players: int) -> None:
+        self.observer = observer
+        size = len(observer.tensor)
         self.last = [np.zeros(size, np.float32) for _ in range(players)]
         self.lists = [[0.0] * size for _ in range(players)]
 
-    def tensor_list(self, state: SpielState, player: int) -> list[float]:
+    def tensor_list(self, state: Any, player: int) -> list[float]:
         t = self.observer.tensor
         self.observer.set_from(state, player)
         last, out = self.last[player], self.lists[player]
@@ -699,6 +710,11 @@ class SpielObserver:
         # cards arrive), which is then written every time
         self._dealing: dict[tuple[int, int], np.ndarray] = {}
         self._deal_cached = getattr(cfg, "deal_observation", None) is None
+        # an encoding that writes an observation into a buffer (``observe_into(view, buf)``,
+        # the buffer zeroed first) writes it in the tensor in place, through a memoryview (which
+        # sets one float faster than numpy); a replaced ``encoding.observe`` is still honoured
+        into = callable(getattr(cfg.encoding, "observe_into", None))
+        self._floats: Any = memoryview(self.tensor.data)[:n_obs] if into else None
 
     def _view(self, c: _Core, player: int) -> Any:
         e: Any = c.engine if c.engine is not None else self.cfg.placeholder
@@ -742,10 +758,15 @@ class SpielObserver:
         """The reference tensor: the encoding's ``observe`` of the seat's view."""
         n_obs = self.cfg.encoding.observation_size
         dealing = getattr(self.cfg, "deal_observation", None) if c.engine is None else None
+        enc = self.cfg.encoding
         if dealing is not None:
             self.tensor[:n_obs] = dealing(c.dealt, None if self.public else player)
+        elif self._floats is not None and "observe" not in getattr(enc, "__dict__", ()):
+            # written in place (The Crew's ``observe_into``): no list of floats to convert
+            self.tensor[:n_obs] = 0.0
+            enc.observe_into(self._view(c, player), self._floats)  # type: ignore[attr-defined]
         else:
-            self.tensor[:n_obs] = self.cfg.encoding.observe(self._view(c, player))
+            self.tensor[:n_obs] = enc.observe(self._view(c, player))
         if self.recall:
             known = c.knowledge(player, self.public)[1]
             self.tensor[n_obs:-1] = self.cfg.knowledge_tensor(known)
