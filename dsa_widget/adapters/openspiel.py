@@ -416,6 +416,32 @@ class SpielState(pyspiel.State):  # type: ignore[misc]
             return []
         return self._c.legal()
 
+    # pyspiel's calls that an RL loop makes for every player at every step, answered here when a
+    # seat decides (pyspiel's own path goes through C++ and back into this class several times);
+    # anywhere else (chance, the end, a pseudo-player) pyspiel answers, as before
+
+    def legal_actions(self, *player: Any) -> list[int]:
+        """pyspiel's ``legal_actions([player])``."""
+        e = self._c.engine
+        if e is not None and len(player) <= 1:
+            p = e.to_move
+            if p >= 0 and not e.is_over:
+                if not player:
+                    return self._legal_actions(p)
+                q = player[0]
+                if type(q) is int and q >= 0:
+                    return self._legal_actions(p) if q == p else []
+        return pyspiel.State.legal_actions(self, *player)  # type: ignore[no-any-return]
+
+    def is_chance_node(self) -> bool:
+        """pyspiel's ``is_chance_node()``."""
+        e = self._c.engine
+        return e is None or e.to_move == CHANCE
+
+    def rewards(self) -> list[float]:
+        """pyspiel's ``rewards()`` (terminal rewards: the returns at the end, zeros before)."""
+        return self.returns()
+
     def chance_outcomes_exact(self) -> list[tuple[int, Fraction]]:
         """The chance outcomes as exact fractions (they sum to 1); ``[]`` elsewhere."""
         c = self._c
@@ -605,10 +631,11 @@ class _ListObserver:
         t = self.observer.tensor
         self.observer.set_from(state, player)
         last, out = self.last[player], self.lists[player]
-        changed = np.flatnonzero(t != last)
-        if len(changed):
-            last[changed] = t[changed]
-            for i, x in zip(changed.tolist(), t[changed].tolist(), strict=True):
+        changed = (t != last).nonzero()[0]
+        if changed.size:
+            now = t[changed]
+            last[changed] = now
+            for i, x in zip(changed.tolist(), now.tolist(), strict=True):
                 out[i] = x
         return out[:]
 

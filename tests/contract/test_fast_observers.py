@@ -1,5 +1,6 @@
 """The fast observation paths give exactly the reference numbers, for every registered game
-with OpenSpiel rules (nothing here names a game).
+with OpenSpiel rules (nothing here names a game); the other calls the adapter answers in Python
+(``legal_actions``, ``is_chance_node``, ``rewards``) give what pyspiel's own path gives.
 
 The OpenSpiel adapter answers ``information_state_tensor`` / ``observation_tensor`` in Python
 (from the encoding's tracker where it has one, and reusing each player's last list of floats),
@@ -52,6 +53,12 @@ def reference(state: Any, player: int, recall: bool) -> np.ndarray:
 
 
 def check(state: Any, players: int, rng: random.Random) -> None:
+    # the other calls answered in Python: as pyspiel's own
+    assert state.is_chance_node() is pyspiel.State.is_chance_node(state)
+    assert state.rewards() == pyspiel.State.rewards(state)
+    assert state.legal_actions() == pyspiel.State.legal_actions(state)
+    for p in range(players + 1):
+        assert state.legal_actions(p) == pyspiel.State.legal_actions(state, p)
     order = list(range(players))
     rng.shuffle(order)
     for p in order:

@@ -38,6 +38,12 @@ def test_the_python_observation_tensor_is_the_reference(players: int) -> None:
                 state.apply_action(rng.choice(state.chance_outcomes())[0])
                 if rng.random() > 0.05:
                     continue
+            # the other calls answered in Python: as pyspiel's own
+            assert state.is_chance_node() is pyspiel.State.is_chance_node(state)
+            assert state.rewards() == pyspiel.State.rewards(state)
+            assert state.legal_actions() == pyspiel.State.legal_actions(state)
+            for p in range(players + 1):
+                assert state.legal_actions(p) == pyspiel.State.legal_actions(state, p)
             order = list(range(players))
             rng.shuffle(order)
             for p in order:
