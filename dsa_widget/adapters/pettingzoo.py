@@ -276,6 +276,9 @@ class GameEnv(AECEnv):  # type: ignore[misc]
         # a few writes.  It stands in for ``encoding.observe`` only while that is the
         # encoding's own method (see :meth:`observe`).
         self._tracks = callable(getattr(self.encoding, "tracker", None))
+        # without a tracker, an encoding may write an observation into a zeroed buffer
+        # (``observe_into(view, buf)``, The Crew's), equal to ``encoding.observe(view)``
+        self._into = callable(getattr(self.encoding, "observe_into", None))
         self._tracker: Any = None
         self._tracked: Any = None  # the encoding the tracker is of
         self._clean_rewards: dict[str, Any] | None = None  # ``rewards`` while it is all 0
@@ -365,8 +368,12 @@ class GameEnv(AECEnv):  # type: ignore[misc]
         seat = self._seat_of[agent]
         game = self.game
         encoding = self.encoding
-        if self._tracked is encoding and "observe" not in getattr(encoding, "__dict__", ()):
+        own = "observe" in getattr(encoding, "__dict__", ())
+        if self._tracked is encoding and not own:
             obs = self._tracker.observe(seat).copy()
+        elif self._into and not own:  # written in place (The Crew): no list of floats to convert
+            obs = np.zeros(self._size, dtype=np.float32)
+            encoding.observe_into(game.view(seat), memoryview(obs.data))  # type: ignore[attr-defined]
         else:  # no tracker, or encoding.observe replaced on the instance: honour it
             obs = np.empty(self._size, dtype=np.float32)
             self._pack_into(obs.data, 0, *encoding.observe(game.view(seat)))

@@ -60,3 +60,21 @@ def test_a_bad_player_gets_pyspiels_own_error() -> None:
     state = pyspiel.load_game("python_the_crew_deep_sea", {"players": 3}).new_initial_state()
     with pytest.raises(pyspiel.SpielError):
         state.observation_tensor(3)
+
+
+@pytest.mark.parametrize("skip", [False, True], ids=["all", "skip_forced"])
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_the_pettingzoo_observation_written_in_place_is_the_reference(players: int, skip: bool) -> None:
+    from dsa_widget.adapters.crew_pettingzoo import crew_env
+
+    e = crew_env(players=players, skip_forced=skip)
+    raw = e.unwrapped
+    rng = random.Random(players)
+    for seed in range(2):
+        e.reset(seed=seed)
+        for _agent in e.agent_iter():
+            obs, _, terminated, truncated, _ = e.last()
+            for other in raw.possible_agents:
+                want = np.asarray(ENC.observe(raw.game.view(raw.seat_of[other])), np.float32)
+                assert np.array_equal(raw.observe(other)["observation"], want)
+            e.step(None if terminated or truncated else int(rng.choice(np.flatnonzero(obs["action_mask"]))))
