@@ -299,8 +299,10 @@ class _Core:
         self.public = ""  # the public history since the deal (or the root)
         self.origin = ""  # "@<the view>" for a state built from a view
         self.root: Any = None  # that view's determinized engine
-        # what each seat knows, by the engine's knowledge epoch: shared by clones (same deal)
-        # (and the knowledge part of the information state tensor, by epoch, seat, public, "tensor")
+        # what each seat knows, by the engine's knowledge epoch (and the knowledge part of the
+        # information state tensor, by epoch, seat, public, "tensor"); a clone starts with a copy:
+        # what was known up to the clone holds for both, but two clones that play on differently
+        # bank different chips by the next epoch, so they must not share what comes after
         self.known: dict[Hashable, Any] = {}
         # the encoding's tracker of this engine (``(engine, tracker)``), made when first observed:
         # every seat's observation kept up to date as the engine goes on (never copied)
@@ -316,7 +318,7 @@ class _Core:
             self.public,
             self.origin,
             self.root,
-            self.known,
+            dict(self.known),
         )
         e = self.engine
         c.engine = None if e is None else _copy(e)

@@ -150,3 +150,34 @@ def test_an_encodings_tracker_equals_its_observe_for_every_seat(spec: GameSpec) 
                 if game.is_over:
                     break
                 game.apply(rng.choice(game.legal_actions()))
+
+
+@pytest.mark.parametrize("spec", SPIEL, ids=[g.name for g in SPIEL])
+def test_clones_that_play_on_differently_keep_their_own_knowledge(spec: GameSpec) -> None:
+    """A seat's information state is what it has seen in *its* game: clones of one state that
+    play on differently (in Deep Sea Adventure they bank different chips, so a seat comes to
+    know different values) each give the information state of a fresh copy of themselves.
+    Sharing what was learnt after the clone failed this (and gave a seat values it never saw)."""
+    game = pyspiel.load_game(spec.openspiel_rules().short_name, {"players": spec.seats[0]})
+    for seed in range(6):
+        rng = random.Random(seed)
+        state = game.new_initial_state()
+        for _ in range(rng.randrange(30)):
+            if state.is_terminal():
+                break
+            if state.is_chance_node():
+                state.apply_action(rng.choice(state.chance_outcomes())[0])
+            else:
+                state.apply_action(rng.choice(state.legal_actions()))
+        for branch in [state.clone() for _ in range(3)]:
+            for _ in range(200):
+                if branch.is_terminal():
+                    break
+                if branch.is_chance_node():
+                    branch.apply_action(rng.choice(branch.chance_outcomes())[0])
+                else:
+                    branch.apply_action(rng.choice(branch.legal_actions()))
+            fresh = pyspiel.deserialize_game_and_state(pyspiel.serialize_game_and_state(game, branch))[1]
+            for p in range(game.num_players()):
+                assert branch.information_state_string(p) == fresh.information_state_string(p)
+                assert branch.information_state_tensor(p) == fresh.information_state_tensor(p)
