@@ -43,6 +43,7 @@ sizes, and the view's ``legal`` list is not read.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -312,9 +313,10 @@ _PER_SLOT = (
 )
 
 
+@functools.lru_cache(maxsize=32)
 def _rotation(n: int, me: int) -> Any:
     """The index array taking the seat-independent observation (slots by absolute seat) to seat
-    ``me``'s (slots relative to it)."""
+    ``me``'s (slots relative to it); shared, read only."""
     import numpy as np
 
     perm = np.arange(SIZE)
