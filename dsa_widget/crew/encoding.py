@@ -270,9 +270,18 @@ class CrewEncoding:
     def __init__(self, state: Any = None) -> None:
         #: the seats that decide, in order (agent ``i`` is seat ``agent_seats[i]``); None: every seat
         self.agent_seats: tuple[int, ...] | None = None
+        #: seats, tricks T and attempt number of the setup (for :meth:`bounds`; the largest
+        #: setup's without a game)
+        self._limits: tuple[int, int, int] = (3, MAX_TRICKS, 1)
         if state is not None:
+            self._limits = (state.seats, state.tricks_total, state.attempt)
             mission = state.mission
             check_supported(mission.allocation, mission.volunteers)
+            if state.options.get("unavoidable_failure_vote") == "on":
+                raise ValueError(
+                    "unavoidable_failure_vote='on' adds a step (failure_vote) that has no action"
+                    " numbers or observation slot; the adapters support it 'off'"
+                )
             self.agent_seats = tuple(state.humans)
             #: floats of :meth:`full_state`
             self.state_size = OBSERVATION_SIZE * len(self.agent_seats) + NCARDS
@@ -290,6 +299,39 @@ class CrewEncoding:
             for c in game.hand(game.dummy):
                 dummy[card(c)] = 1.0
         return out + dummy
+
+    def bounds(self) -> tuple[list[float], list[float]]:
+        """Each feature's range in every state of the setup this encoding was built from (``S``
+        seats, Tonoja's included, ``T`` tricks): every feature is ``>= 0``; one-hots and flags
+        are at most 1; ``tricks_total``, ``trick_number``, ``tricks_won``, ``comm_window``,
+        ``comm_trick`` and a task's prediction value at most ``T``; ``hand_counts`` and
+        ``dummy_down`` at most ``ceil(40 / S)`` (the deal's largest hand; a distress pass gives
+        one card for one); ``shared_tokens`` at most ``S - 2`` (the rapture pool); a task's
+        draw order at most 96 (the task table); ``attempt`` the setup's attempt number.
+        ``turn_number`` (actions applied) has no maximum: a proposal may be rejected again and
+        again, so its high is ``inf`` (a learner's scaled feature is then 0).  Without a game:
+        the largest setup (three seats, 13 tricks, attempt 1)."""
+        seats, tricks, attempt = self._limits
+        hand = -(-NCARDS // seats)
+        high = [1.0] * OBSERVATION_SIZE
+
+        def put(name: str, value: float, size: int | None = None) -> None:
+            at = _AT[name]
+            n = next(f.size for f in LAYOUT if f.name == name) if size is None else size
+            high[at : at + n] = [float(value)] * n
+
+        for name in ("tricks_total", "trick_number", "tricks_won", "comm_window", "comm_trick"):
+            put(name, tricks)
+        put("turn_number", float("inf"))
+        put("hand_counts", hand)
+        put("dummy_down", hand)
+        put("shared_tokens", max(seats - 2, 0))
+        put("attempt", attempt)
+        for task in range(96):
+            b = _AT["tasks"] + task * _TASK_W
+            high[b + 8] = 96.0
+            high[b + 10] = float(tricks)
+        return [0.0] * OBSERVATION_SIZE, high
 
     def final_rewards(self, game: Any, mode: str) -> list[float]:
         """Every agent's reward once ``game`` is over: 1 on success; on failure 0

@@ -18,31 +18,37 @@ from dsa_widget.core.encoding import encoding_of, observation_bounds
 from dsa_widget.core.protocol import CHANCE
 from dsa_widget.core.registry import GameSpec, Option, games
 
-BOUNDED = [
-    g for g in games() if g.encoding is not None and callable(getattr(g.encoding_class(), "bounds", None))
-]
+#: every game with an encoding: each must declare its bounds (a game without is a failure here)
+BOUNDED = [g for g in games() if g.encoding is not None]
+
+
+@pytest.mark.parametrize("spec", BOUNDED, ids=[g.name for g in BOUNDED])
+def test_every_encoding_declares_its_bounds(spec: GameSpec) -> None:
+    assert callable(getattr(spec.encoding_class(), "bounds", None)), f"{spec.title} declares no bounds()"
 
 
 def _pick(option: Option, rng: random.Random) -> Any:
     if option.choices:
         return rng.choice(option.choices)[0]
     lo = option.minimum if option.minimum is not None else 0
-    return rng.choice(
-        [lo, lo + 1, option.default if option.default is not None else lo, rng.randint(lo, lo + 30)]
-    )
+    # the default too, None included (an option that is off unless set, e.g. a campaign mission)
+    return rng.choice([lo, lo + 1, option.default, rng.randint(lo, lo + 30)])
 
 
 def random_game(spec: GameSpec, players: int, seed: int) -> Any:
     """A new game of ``spec`` with random setup keywords and rule options (the defaults where a
-    draw is refused, e.g. a start player the game has no seat for)."""
-    rng = random.Random(seed)
+    draw is refused, by the game, e.g. a start player it has no seat for, or by its encoding,
+    e.g. The Crew's free proposals, which have no action numbers)."""
+    rng = random.Random(seed * 10 + players)  # other draws at each player count
     setup = {o.key: _pick(o, rng) for o in spec.setup_schema()}
     options = {o.key: _pick(o, rng) for o in spec.option_schema()}
     for attempt in ({**setup, "options": options}, setup, {}):
         if spec.option_schema() == () and "options" in attempt:
             continue
         try:
-            return spec.new_game(players=players, seed=seed, **attempt)
+            g = spec.new_game(players=players, seed=seed, **attempt)
+            encoding_of(g)
+            return g
         except ValueError:
             continue
     raise AssertionError("no setup was accepted")
