@@ -1,6 +1,7 @@
 """The learning tools (dsa_widget/adapters/learn.py): one seat against fixed bots, many games at
 once, self-play, scaled observations and shaped rewards, on every game with bounds (Deep Sea
-Adventure, Submarine, Pig; The Crew joins when its encoding is in the registry)."""
+Adventure, Pig, Submarine and The Crew, whose cooperative rewards and two-player dummy seat
+get tests of their own)."""
 
 from __future__ import annotations
 
@@ -19,17 +20,20 @@ from dsa_widget.adapters.learn import (
     SeatEnv,
     VectorEnv,
     normalizer,
+    reward_modes,
     self_play,
 )
 from dsa_widget.adapters.pettingzoo import game_env
-from dsa_widget.core.encoding import encoding_of
+from dsa_widget.core.encoding import encoding_of, observation_bounds
 from dsa_widget.core.errors import GameError
+from dsa_widget.core.registry import game as game_spec
 
 #: game, setup small enough for quick games
 GAMES: list[tuple[str, dict[str, Any]]] = [
     ("deep-sea", {"players": 3, "air": 12, "rounds": 2}),
     ("pig", {"players": 2, "goal": 60}),
     ("submarine", {"players": 2, "options": {"turn_limit": 12}}),
+    ("crew", {"players": 3, "target": 2}),
 ]
 IDS = [g for g, _ in GAMES]
 
@@ -145,12 +149,13 @@ def test_bad_actions_raise_a_value_error_and_change_nothing(game: str, setup: di
     e = SeatEnv(game, opponents="random", **setup)
     obs, info = e.reset(seed=3)
     illegal = int(np.flatnonzero(info["action_mask"] == 0)[0])
-    before = e.raw.game.state_dict()
+    spec = game_spec(game)
+    before = (spec.show(e.raw.game), e.raw.game.legal_actions())
     for bad in (illegal, -1, e.num_actions, 1.5, "take", None, True):
         with pytest.raises(ActionError) as caught:
             e.step(bad)
         assert isinstance(caught.value, ValueError) and isinstance(caught.value, GameError)
-    after = e.raw.game.state_dict()
+    after = (spec.show(e.raw.game), e.raw.game.legal_actions())
     assert before == after
     assert np.array_equal(
         e.step(int(np.flatnonzero(info["action_mask"])[0]))[4]["action_mask"].shape, (e.num_actions,)
@@ -223,7 +228,7 @@ def test_terminal_rewards_are_the_pettingzoo_ones_and_win_reward_sums_up() -> No
             obs, info = e.reset()
 
 
-@pytest.mark.parametrize("game", ["deep-sea", "pig", "submarine"])
+@pytest.mark.parametrize("game", ["deep-sea", "pig", "submarine", "crew"])
 def test_shaped_rewards_add_the_named_potential_difference_and_keep_the_terminal_reward(game: str) -> None:
     setup = dict(GAMES[IDS.index(game)][1])
     name = next(iter(SHAPINGS[game]))
@@ -244,7 +249,7 @@ def test_shaped_rewards_add_the_named_potential_difference_and_keep_the_terminal
         assert rs == pytest.approx(r + 0.5 * delta)
         if term or trunc:
             break
-    assert moved or game == "submarine"
+    assert moved or game in ("submarine", "crew")  # The Crew's: test_crew_task_shaping_rises...
 
 
 def test_unknown_shaping_opponent_and_seat_are_refused_at_once() -> None:
@@ -292,3 +297,142 @@ def test_property_masks_always_match_the_legal_actions(seed: int, seat: Any, pla
         obs, _, term, trunc, info = e.step(_random_action(info["action_mask"], rng))
         if term or trunc:
             break
+
+
+# ---------------------------------------------------------------------- The Crew
+
+
+def test_crew_rewards_are_its_own_and_others_are_refused_naming_them() -> None:
+    # a cooperative game has no score difference or winner between seats: the learner gets The
+    # Crew's own reward (default "success": 1 when the mission succeeds, else 0; "signed": 1/-1)
+    for wrong in ("score_diff", "win", "tricks"):
+        with pytest.raises(ValueError, match="its rewards: success, signed"):
+            SeatEnv("crew", reward=wrong)
+    assert reward_modes("crew") == ("success", "signed") and reward_modes("pig") == ("score_diff", "win")
+    rng = np.random.default_rng(4)
+    for mode, fail in ((None, 0.0), ("signed", -1.0)):
+        e = SeatEnv("crew", opponents="crewmate", reward=mode, players=3, target=1)
+        _, info = e.reset(seed=8)
+        outcomes = set()
+        for _ in range(12):
+            total, done = 0.0, False
+            while not done:
+                _, r, term, trunc, info = e.step(_random_action(info["action_mask"], rng))
+                total += r
+                done = term or trunc
+            success = e.raw.game.outcome.result == "success"
+            assert total == (1.0 if success else fail)
+            # the win is shared among the agents: every seat of the crew wins together
+            assert info["win"] == (1 / 3 if success else 0.0)
+            outcomes.add(success)
+            _, info = e.reset()
+        assert outcomes == {True, False}
+
+
+def test_crew_two_players_the_dummy_is_played_by_the_captain_and_is_no_learner_seat() -> None:
+    # CREW.md R-4.5/R-4.7: two humans add Tonoja, whom the captain plays; the learner's seats are
+    # the two human ones, and on Tonoja's turns the captain (learner or bot) decides
+    e = SeatEnv("crew", seat="random", opponents="crewmate", normalize=False, players=2, target=2)
+    obs, info = e.reset(seed=1)
+    humans = set(e.raw.game.humans)
+    assert len(e.agents) == 2 and e.raw.game.dummy not in humans
+    rng = np.random.default_rng(1)
+    seats, acted_for_dummy = set(), False
+    for _ in range(400):
+        g = e.raw.game
+        assert info["seat"] in humans and g.to_move == info["seat"]
+        acted_for_dummy |= g.acting_for == g.dummy
+        assert info["action_mask"].tolist() == e.encoding.mask(g.legal_actions())
+        seats.add(info["seat"])
+        obs, _, term, trunc, info = e.step(_random_action(info["action_mask"], rng))
+        if term or trunc:
+            obs, info = e.reset()
+    assert seats == humans and acted_for_dummy
+    with pytest.raises(ValueError, match="seat"):
+        SeatEnv("crew", seat=2, players=2)
+
+
+def test_crew_hidden_hands_reshuffled_leave_the_learners_observation_unchanged() -> None:
+    # the other seats' cards dealt afresh consistently with the learner's view (view.sample):
+    # its observation is the same, so no other hand reaches it
+    e = SeatEnv("crew", seat=1, opponents="crewmate", normalize=False, players=4, target=3)
+    rng = np.random.default_rng(2)
+    obs, info = e.reset(seed=5)
+    differs = 0
+    for k in range(40):
+        truth = e.raw.game
+        twin = truth.view(1).sample(random.Random(k))
+        differs += any(twin.hand(s) != truth.hand(s) for s in range(4))
+        assert np.array_equal(obs, np.float32(e.encoding.observe(twin.view(1))))
+        obs, _, term, trunc, info = e.step(_random_action(info["action_mask"], rng))
+        if term or trunc:
+            obs, info = e.reset()
+    assert differs > 0
+
+
+@pytest.mark.parametrize("communication", ["normal", "currents", "rapture", "terrain", "none"])
+def test_crew_bounds_hold_in_every_communication_mode_at_every_player_count(communication: str) -> None:
+    # scaled observations stay in [0, 1] (raw ones within the declared bounds) whatever the
+    # talk rules (CREW.md 11), for 2 to 5 players, with the search bot as a crewmate
+    for players in range(2, 6):
+        e = SeatEnv(
+            "crew",
+            seat="random",
+            opponents="crewmate",
+            normalize=False,
+            players=players,
+            communication=communication,
+        )
+        low, high = (np.array(b, dtype=np.float32) for b in observation_bounds(e.encoding))
+        rng = np.random.default_rng(players)
+        obs, info = e.reset(seed=players)
+        for _ in range(120):
+            bad = np.flatnonzero((obs < low) | (obs > high))
+            assert not bad.size, [
+                f.name for f in e.encoding.layout for i in bad if f.offset <= i < f.offset + f.size
+            ]
+            obs, _, term, trunc, info = e.step(_random_action(info["action_mask"], rng))
+            if term or trunc:
+                obs, info = e.reset()
+
+
+def test_crew_task_shaping_rises_when_a_task_is_done() -> None:
+    # shaping="tasks": the potential is the number of tasks done, so a step in which a task is
+    # completed gives +weight more than the plain reward, and no step takes it back
+    e = SeatEnv("crew", opponents="crewmate", shaping="tasks", shaping_weight=0.25, players=3, target=4)
+    rng = np.random.default_rng(0)
+    _, info = e.reset(seed=3)
+    rises = 0
+    for _ in range(600):
+        done_before = sum(t.status == "done" for t in e.raw.game.tasks)
+        _, r, term, trunc, info = e.step(_random_action(info["action_mask"], rng))
+        done_after = sum(t.status == "done" for t in e.raw.game.tasks)
+        terminal = e.raw.rewards.get(f"player_{e.seat}", 0.0) if term or trunc else 0.0
+        assert r == pytest.approx(terminal + 0.25 * (done_after - done_before))
+        rises += done_after > done_before
+        if term or trunc:
+            _, info = e.reset()
+    assert rises > 0
+
+
+def test_crew_vector_env_and_self_play_with_the_search_bot() -> None:
+    v = VectorEnv.make("crew", 2, opponents=["search", "crewmate"], players=3, target=1)
+    obs, info = v.reset(seed=4)
+    assert obs.shape == (2, v.observation_size) and ((obs >= 0) & (obs <= 1)).all()
+    rng = np.random.default_rng(0)
+    for _ in range(30):
+        obs, rewards, term, trunc, info = v.step(
+            np.array([_random_action(m, rng) for m in info["action_mask"]])
+        )
+        assert ((obs >= 0) & (obs <= 1)).all() and set(rewards.tolist()) <= {0.0, 1.0}
+    seen: list[int] = []
+
+    def policy(o: np.ndarray, mask: np.ndarray) -> int:
+        seen.append(int(mask.sum()))
+        return int(np.flatnonzero(mask)[0])
+
+    sp = self_play("crew", policy, num_envs=2, players=4, target=2)
+    _, info = sp.reset(seed=1)
+    for _ in range(20):
+        _, *_, info = sp.step(np.array([int(np.flatnonzero(m)[0]) for m in info["action_mask"]]))
+    assert seen and min(seen) >= 1

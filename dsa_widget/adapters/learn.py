@@ -43,12 +43,16 @@ returned row is then the new game's first observation; the last one is in
 **Observations** are the encoding's (never rescaled in the encoding: the PettingZoo and OpenSpiel
 adapters give them raw), and with ``normalize=True`` (the default here) each feature is mapped
 to ``[0, 1]`` by ``(x - low) / (high - low)`` with the encoding's declared bounds
-(:func:`~dsa_widget.core.encoding.observation_bounds`; a feature whose bounds are equal is 0).
+(:func:`~dsa_widget.core.encoding.observation_bounds`; a feature whose bounds are equal, or
+whose high is ``inf`` as The Crew's ``turn_number``, is 0).
 They are the learner's own view only: the hidden cards and values of other seats never enter.
 
-**Rewards** are the PettingZoo environment's terminal ones (``reward="score_diff"`` or
-``"win"``), given to the learner on the step its game ends (also when it ends on another seat's
-move).  With ``shaping=NAME`` (one of ``SHAPINGS[game]``; off by default) each step adds
+**Rewards** are the PettingZoo environment's terminal ones (:func:`reward_modes`:
+``reward="score_diff"`` or ``"win"``; in The Crew, a cooperative game, its own ``"success"``
+(1 on success, else 0) or ``"signed"`` (1 or -1), the same for every seat), given to the
+learner on the step its game ends (also when it ends on another seat's move);
+``info["win"]`` is the learner's share of the win among the agents (1/k for each of The Crew's
+k agents on success).  With ``shaping=NAME`` (one of ``SHAPINGS[game]``; off by default) each step adds
 ``shaping_weight * (phi(after) - phi(before))``, ``phi`` the named potential of the learner's
 position read from its own view; the terminal rewards are unchanged.
 
@@ -74,6 +78,7 @@ __all__ = [
     "SeatEnv",
     "VectorEnv",
     "normalizer",
+    "reward_modes",
     "self_play",
 ]
 
@@ -149,12 +154,31 @@ class PolicyPlayer:
         return f"PolicyPlayer({self.policy!r})"
 
 
-def _raw_env(name: str, reward: str, max_cycles: int | None, setup: Mapping[str, Any]) -> Any:
-    """The unwrapped PettingZoo environment of a registered game."""
+def reward_modes(game: str) -> tuple[str, ...]:
+    """The rewards a registered game's learning environments give, the default first: its
+    encoding's own (``reward_modes``: The Crew's ``success``, ``signed``, the same for every
+    seat of a cooperative game), else ``score_diff`` and ``win``."""
+    from ..core.registry import game as game_spec
+    from .pettingzoo import REWARDS
+
+    return tuple(getattr(game_spec(game).encoding_class(), "reward_modes", REWARDS))
+
+
+def _raw_env(name: str, reward: str | None, max_cycles: int | None, setup: Mapping[str, Any]) -> Any:
+    """The unwrapped PettingZoo environment of a registered game, with its ``reward`` (the
+    game's default for None; a ValueError naming the game's rewards for one it has not)."""
     from ..core.registry import game
     from .pettingzoo import game_env, raw_env
 
     spec = game(name)
+    modes = reward_modes(spec.name)
+    if reward is None:
+        reward = modes[0]
+    elif reward not in modes:
+        raise ValueError(
+            f"{spec.title} has no reward {short_repr(reward)}; its rewards: {', '.join(modes)}"
+            f" (default {modes[0]})"
+        )
     if spec.name == "deep-sea":
         return raw_env(**setup, reward=reward, max_cycles=max_cycles)
     return game_env(spec.name, reward=reward, max_cycles=max_cycles, **setup).unwrapped
@@ -167,13 +191,16 @@ class SeatEnv:
     """One seat of a registered game learns; the others are fixed players.
 
     ``game`` is a registered game's name; ``setup`` its setup keywords (``players=3``,
-    ``air=20``, ``goal=50``, ``options={...}``).  ``seat`` is the learner's seat, or
-    ``"random"`` for a new one each game.  ``opponents`` plays every other seat: one player
-    for all (a bot spec of the game's registry, a bot or callable ``bot(view, legal)``, a
+    ``air=20``, ``goal=50``, ``options={...}``).  ``seat`` is the learner's agent number, or
+    ``"random"`` for a new one each game: the seat itself, except where a seat is no agent (as
+    Tonoja, The Crew's two-player dummy seat, played by the captain); ``info["seat"]`` and
+    :attr:`seat` are the game seat.  ``opponents`` plays every other seat: one player for all
+    (a bot spec of the game's registry, a bot or callable ``bot(view, legal)``, a
     :class:`PolicyPlayer`), or a sequence of them, one per other seat in turn order after the
-    learner.  ``reward`` (``"score_diff"`` or ``"win"``) and ``max_cycles`` are the PettingZoo
-    environment's; ``shaping``, ``shaping_weight`` and ``normalize`` are described in the
-    module's docstring.  A game that ends before the learner's first decision is replaced by the
+    learner.  ``reward`` (one of :func:`reward_modes`, the game's default for None; another
+    raises a ValueError naming them) and ``max_cycles`` are the PettingZoo environment's;
+    ``shaping``, ``shaping_weight`` and ``normalize`` are described in the module's docstring.
+    A game that ends before the learner's first decision is replaced by the
     next one (counted in ``skipped``).
     """
 
@@ -183,7 +210,7 @@ class SeatEnv:
         *,
         seat: int | str = 0,
         opponents: Any = "random",
-        reward: str = "score_diff",
+        reward: str | None = None,
         shaping: str | None = None,
         shaping_weight: float = 1.0,
         normalize: bool = True,
@@ -197,6 +224,8 @@ class SeatEnv:
         self.raw = _raw_env(spec.name, reward, max_cycles, setup)
         self.encoding = self.raw.encoding
         self.agents: list[str] = list(self.raw.possible_agents)
+        #: agent -> its seat in the game (The Crew's dummy seat is no agent)
+        self._seats: list[int] = [self.raw.seat_of[a] for a in self.agents]
         n = len(self.agents)
         if seat != "random" and (isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n):
             raise ValueError(f"seat must be 0..{n - 1} or 'random'; got {short_repr(seat)}")
@@ -217,7 +246,9 @@ class SeatEnv:
         self._opponents = self._check_opponents(opponents, n)
         self.observation_size: int = self.encoding.observation_size
         self.num_actions: int = self.encoding.num_actions
-        self.seat = 0 if self._fixed_seat is None else self._fixed_seat
+        self._me = 0 if self._fixed_seat is None else self._fixed_seat  # the learner's agent
+        #: the learner's seat in the game
+        self.seat = self._seats[self._me]
         self._rng = random.Random()
         self._players: list[Any] = []
         self._done = True
@@ -260,7 +291,8 @@ class SeatEnv:
             self._players = []
         while True:
             if self._fixed_seat is None:
-                self.seat = self._rng.randrange(len(self.agents))
+                self._me = self._rng.randrange(len(self.agents))
+                self.seat = self._seats[self._me]
             if not self._players or self._fixed_seat is None:
                 self._players = self._make_players()
             self.raw.reset(seed=seed)
@@ -283,7 +315,7 @@ class SeatEnv:
                 f"an action is an action number (an int), got {short_repr(action)}", None, self._legal()
             )
         a = int(action)
-        mask = self.raw.action_mask(self.agents[self.seat])
+        mask = self.raw.action_mask(self.agents[self._me])
         if not 0 <= a < self.num_actions or not mask[a]:
             raise ActionError(
                 f"action {a} is not legal now; legal: {list(self._legal())}", None, self._legal()
@@ -291,7 +323,7 @@ class SeatEnv:
         self.raw.step(a)
         self._play_others()
         reward = 0.0
-        agent = self.agents[self.seat]
+        agent = self.agents[self._me]
         if self._done:
             reward = float(self.raw.rewards.get(agent, 0.0))
         if self._potential is not None:
@@ -317,12 +349,12 @@ class SeatEnv:
                 o = self._bots.parse_bot_spec(o, seed=seed)
             elif hasattr(o, "spawn") and hasattr(o, "knobs"):  # a built-in bot: a fresh one, seeded
                 o = o.spawn(seed)
-            players[(self.seat + k) % n] = o
+            players[(self._me + k) % n] = o
         return players
 
     def _play_others(self) -> None:
         raw = self.raw
-        me = self.agents[self.seat]
+        me = self.agents[self._me]
         while True:
             if raw.terminations.get(me, True) or raw.truncations.get(me, False):
                 self._done = True
@@ -330,34 +362,34 @@ class SeatEnv:
             agent = raw.agent_selection
             if agent == me:
                 return
-            player = self._players[self.agents.index(agent)]
+            i = self.agents.index(agent)
+            player = self._players[i]
             if isinstance(player, PolicyPlayer):
                 o = raw.observe(agent)
                 x = o["observation"] if self._scale is None else self._scale(o["observation"])
                 raw.step(int(player.policy(x, o["action_mask"])))
             else:
                 game = raw.game
-                seat = self.agents.index(agent)
-                choice = player(game.view(seat), game.legal_actions())
+                choice = player(game.view(self._seats[i]), game.legal_actions())
                 raw.step(self.encoding.index(choice))
 
     def _observation(self) -> Any:
-        obs = self.raw.observe(self.agents[self.seat])["observation"]
+        obs = self.raw.observe(self.agents[self._me])["observation"]
         return obs if self._scale is None else self._scale(obs)
 
     def _legal(self) -> tuple[int, ...]:
         if self._done:
             return ()
-        return tuple(int(i) for i in np.flatnonzero(self.raw.action_mask(self.agents[self.seat])))
+        return tuple(int(i) for i in np.flatnonzero(self.raw.action_mask(self.agents[self._me])))
 
     def _info(self) -> dict[str, Any]:
         info: dict[str, Any] = {"seat": self.seat}
         if self._done:
             info["action_mask"] = np.zeros(self.num_actions, dtype=np.int8)
-            winners = self.raw.game.winners
+            winners = [q for q in self.raw.game.winners if q in self._seats]  # agents only
             info["win"] = 1.0 / len(winners) if self.seat in winners else 0.0
         else:
-            info["action_mask"] = self.raw.action_mask(self.agents[self.seat])
+            info["action_mask"] = self.raw.action_mask(self.agents[self._me])
         return info
 
     def _potential_now(self) -> float:
