@@ -6,7 +6,8 @@ inside ``step``), one core.
 
 For every game with bounds, two lines: one :class:`SeatEnv` (``reset``/``step``, observations
 scaled to [0, 1]) and a :class:`VectorEnv` of ``--envs`` slots (stacked arrays, auto-reset).
-A line counts the learner's decisions only (the bots' moves and the dice happen inside
+Submarine and The Crew (four players, crewmates ``crewmate``) play a tenth of
+``--decisions``.  A line counts the learner's decisions only (the bots' moves and the dice happen inside
 ``step``), so it is what a training loop sees.  Timed in CPU time (``time.process_time``), a
 fixed number of decisions per line.
 """
@@ -29,6 +30,7 @@ GAMES = (
     ("deep-sea", "baseline", {"players": 3}),
     ("pig", "hold_at_20", {"players": 2}),
     ("submarine", "greedy", {"players": 3}),
+    ("crew", "crewmate", {"players": 4}),  # cooperative: the other three are its crewmates
 )
 
 
@@ -64,7 +66,7 @@ def main() -> None:
     args = ap.parse_args()
     print(f"{'game':<10} {'opponents':<11} {'SeatEnv':>16} {'VectorEnv x' + str(args.envs):>18}")
     for game, bot, setup in GAMES:
-        budget = args.decisions if game != "submarine" else max(1, args.decisions // 10)
+        budget = args.decisions if game in ("deep-sea", "pig") else max(1, args.decisions // 10)
         one = seat_line(game, bot, setup, budget)
         many = vector_line(game, bot, setup, budget, args.envs)
         print(f"{game:<10} {bot:<11} {one:>10,.0f} dec/s {many:>12,.0f} dec/s", flush=True)
