@@ -288,6 +288,162 @@ def bench_pig(args: argparse.Namespace) -> dict:
     return out
 
 
+def crew_decision_cpu(spec: str, seats: int, count: int, seed: int) -> tuple[float, float, float, int]:
+    """CPU ms (median, p95, max) of ``spec``'s decisions with a real choice (tasks, cards,
+    communication, ...), on positions of crewmate attempts at targets 1-6; and how many."""
+    from dsa_widget.crew.bots import make_bot as crew_make_bot
+    from dsa_widget.crew.bots import parse_bot_spec as crew_parse
+    from dsa_widget.crew.rules import CrewGame
+
+    rng = random.Random(seed)
+    states: list = []
+    while len(states) < count:
+        g = CrewGame(seats, mission={"target": 1 + len(states) % 6}, seed=rng.getrandbits(32), timed=True)
+        mate = crew_make_bot("crewmate", seed=1)
+        while not g.is_over and len(states) < count:
+            legal = g.legal_actions()
+            if len(legal) > 1 and rng.random() < 0.15:
+                states.append(g.clone())
+            g.apply(mate(g.view(g.to_move), legal))
+    bot = crew_parse(spec, seed=seed)
+    cpu: list[float] = []
+    for g in states:
+        c0 = time.process_time()
+        bot(g.view(g.to_move), g.legal_actions())
+        cpu.append(time.process_time() - c0)
+    cpu.sort()
+    med, p95, top = (1000 * cpu[int(q * (len(cpu) - 1))] for q in (0.5, 0.95, 1.0))
+    return med, p95, top, len(cpu)
+
+
+def crew_attempt(payload: tuple, jobs: list) -> list:
+    """Play ``jobs`` (bot label, seats, target, i) as the Crew arena does (the same seeds for
+    every bot: :func:`dsa_widget.crew.bots.arena.play_attempt`'s derivation), and solve each
+    attempt double dummy at its first card (the tasks as that bot's seats took them, every
+    hand known): (job, success, bound, CPU seconds of the bot's decisions)."""
+    from dsa_widget.core.bots import play_bot_move
+    from dsa_widget.crew.bots.arena import _derive, _instantiate
+    from dsa_widget.crew.bots.solver import solve
+    from dsa_widget.crew.rules import CrewGame
+
+    specs, seed, node_limit = payload
+    out = []
+    for label, seats, target, i in jobs:
+        game = CrewGame(
+            seats, mission={"target": target}, seed=_derive(seed, "attempt", seats, target, i), timed=True
+        )
+        bseed = _derive(seed, "bot", label, seats, target, i)
+        bots = [_instantiate(specs[label], _derive(bseed, "seat", s)) for s in range(game.seats)]
+        bound = None
+        cpu = 0.0
+        while not game.is_over:
+            if (
+                bound is None
+                and game.step in ("communicate", "play")
+                and not game.tricks
+                and not game.current_trick
+            ):
+                bound = solve(game.clone(), node_limit=node_limit).winnable
+                bound = "unknown" if bound is None else bound
+            c0 = time.process_time()
+            play_bot_move(game, bots[game.to_move])
+            cpu += time.process_time() - c0
+        ok = game.outcome is not None and game.outcome.result == "success"
+        out.append(((label, seats, target, i), ok, bound if bound is not None else ok, cpu))
+    return out
+
+
+def bench_crew(args: argparse.Namespace) -> dict:
+    """The Crew's ladder (issue 33): mission success of ``--search`` (default ``planner``) and
+    of ``search`` on the same attempts (the arena's seeds), with the double-dummy bound of each
+    attempt as that bot's seats assigned the tasks (``solve`` at the first card, every hand
+    known; unknown when the node limit is hit), per seat count and target, 95% Wilson
+    intervals.  Targets: 4 seats, at least 400 paired deals a target, at least 85% at target 3
+    and 70% at target 6, within 15 points of the bound at every target 1-6."""
+    from dsa_widget.core.executors import run_chunks
+    from dsa_widget.core.stats import wilson
+
+    bots = list(dict.fromkeys([args.search if args.search != "mc" else "planner", "search"]))
+    games = args.games or 400
+    seats_list = [int(x) for x in args.seats.split(",")]
+    targets = [int(x) for x in args.targets.split(",")]
+    specs = {b: b for b in bots}
+    out: dict = {"game": "crew", "games": games, "seed": args.seed}
+    if args.only and "speed" in args.only:
+        for n in seats_list:
+            med, p95, top, k = crew_decision_cpu(bots[0], n, 150, seed=args.seed + n)
+            out[f"cpu_ms/{n}p"] = (med, p95, top, k)
+            print(
+                f"  {bots[0]} {n} seats: CPU ms a decision (of {k}) median {med:.0f}, "
+                f"p95 {p95:.0f}, max {top:.0f}"
+            )
+        return out
+    # attempt i of every cell before attempt i + 1 of any: a run stopped early is still even
+    jobs = [(b, n, t, i) for i in range(games) for n in seats_list for t in targets for b in bots]
+    size = max(1, min(25, len(jobs) // (4 * max(1, args.workers)) or 1))
+    chunks = [jobs[a : a + size] for a in range(0, len(jobs), size)]
+    c0 = os.times()
+    done = [0]
+
+    def on_chunk(_: int, part: list) -> None:
+        done[0] += len(part)
+        if args.json:  # every finished attempt, one JSON line each, as it comes
+            with open(args.json + ".lines", "a") as f:
+                for job, ok, bound, cpu in part:
+                    f.write(json.dumps({"job": job, "success": ok, "bound": bound, "cpu": cpu}) + "\n")
+        print(f"\r  {done[0]}/{len(jobs)} attempts", end="", file=sys.stderr, flush=True)
+
+    parts = run_chunks(
+        crew_attempt, (specs, args.seed, args.node_limit), chunks, workers=args.workers, on_chunk=on_chunk
+    )
+    print(file=sys.stderr)
+    c1 = os.times()
+    res = [r for p in parts for r in p]
+    rows = []
+    print(
+        f"Crew mission success, {games} attempts a cell, seed {args.seed}; "
+        "bound = double dummy on the same deal"
+    )
+    print(
+        f"{'bot':10} seats target  success  95% CI        bound (unknown)  95% CI        gap   CPU s/attempt"
+    )
+    for n in seats_list:
+        for t in targets:
+            for b in bots:
+                cell = [r for r in res if r[0][0] == b and r[0][1] == n and r[0][2] == t]
+                ok = sum(1 for r in cell if r[1])
+                win = sum(1 for r in cell if r[2] is True)
+                unk = sum(1 for r in cell if r[2] == "unknown")
+                lo, hi = wilson(ok, len(cell))
+                blo, bhi = wilson(win, len(cell))
+                cpu = sum(r[3] for r in cell) / len(cell)
+                row = {
+                    "bot": b,
+                    "seats": n,
+                    "target": t,
+                    "games": len(cell),
+                    "successes": ok,
+                    "ci": [lo, hi],
+                    "bound": win,
+                    "bound_unknown": unk,
+                    "bound_ci": [blo, bhi],
+                    "cpu_s": cpu,
+                }
+                rows.append(row)
+                print(
+                    f"{b:10} {n:5} {t:6}  {ok:3}/{len(cell):<4} {lo:5.1%}-{hi:5.1%}  "
+                    f"{win:3}/{len(cell)} ({unk:2})"
+                    f"     {blo:5.1%}-{bhi:5.1%}  {(win - ok) / len(cell):+5.1%}  {cpu:.2f}",
+                    flush=True,
+                )
+    cpu_all = sum(
+        getattr(c1, k) - getattr(c0, k) for k in ("user", "system", "children_user", "children_system")
+    )
+    print(f"  {cpu_all:.0f} s CPU in all")
+    out["rows"] = rows
+    return out
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--only", choices=["speed", "rank", "2p", "4p"], action="append")
@@ -298,10 +454,13 @@ def main() -> None:
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--seed", type=int, default=2026)
     ap.add_argument("--json", help="also write the figures to this JSON file")
-    ap.add_argument("--game", choices=["deep_sea", "submarine", "pig"], default="deep_sea")
+    ap.add_argument("--game", choices=["deep_sea", "submarine", "pig", "crew"], default="deep_sea")
+    ap.add_argument("--seats", default="3,4,5", help="crew: seat counts (default 3,4,5)")
+    ap.add_argument("--targets", default="1,2,3,4,5,6", help="crew: difficulty targets (default 1-6)")
+    ap.add_argument("--node-limit", type=int, default=60_000, help="crew: the solver's budget for the bound")
     args = ap.parse_args()
-    if args.game in ("submarine", "pig"):
-        out = bench_submarine(args) if args.game == "submarine" else bench_pig(args)
+    if args.game in ("submarine", "pig", "crew"):
+        out = {"submarine": bench_submarine, "pig": bench_pig, "crew": bench_crew}[args.game](args)
         if args.json:
             with open(args.json, "w") as f:
                 json.dump(out, f, indent=1, default=str)

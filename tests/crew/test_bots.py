@@ -23,7 +23,12 @@ from dsa_widget.crew.cards import DECK, card
 from dsa_widget.crew.mission import ALLOCATIONS, COMMUNICATIONS
 from dsa_widget.crew.rules import CrewGame
 
-_FAST = {"search": {"samples": 1, "rollout": "random"}}
+_FAST = {
+    "search": {"samples": 1, "rollout": "random"},
+    "planner": {"samples": 1, "task_samples": 1, "solver_samples": 1},
+}
+#: the bots that search (fewer games in the every-mode tests)
+_SEARCHERS = ("search", "planner")
 
 
 def _play(game: CrewGame, name: str, seed: int = 0) -> list[str]:
@@ -51,7 +56,7 @@ def _mission(alloc: str, comm: str, i: int) -> dict[str, Any]:
 
 def test_registry_through_the_game_class() -> None:
     """Unknown names and knobs: tests/contract (every game's registry)."""
-    assert BOT_NAMES == ("random", "crewmate", "search")
+    assert BOT_NAMES == ("random", "crewmate", "search", "planner")
     assert isinstance(resolve_bot("crewmate", CrewGame), CrewmateBot)
     assert isinstance(resolve_bot("random", CrewGame, seed=1), RandomBot)
     bot = parse_bot_spec("search:samples=3,rollout=random", seed=2)
@@ -68,7 +73,7 @@ def test_registry_through_the_game_class() -> None:
 def test_bots_play_every_allocation_and_communication_mode(name: str, players: int) -> None:
     """Every allocation mode with every communication mode (cycled: 7 x 5 pairs over two rounds
     for the plain bots, one round for search), complete games, only legal actions."""
-    rounds = 1 if name == "search" else 2
+    rounds = 1 if name in _SEARCHERS else 2
     pairs = [
         (a, COMMUNICATIONS[(i + r * 3 + players) % 5])
         for r in range(rounds)
@@ -99,7 +104,7 @@ _VARIANTS: list[dict[str, Any]] = [
 @pytest.mark.parametrize("name", BOT_NAMES)
 def test_bots_under_rule_options(name: str, options: dict[str, Any]) -> None:
     """Predictions (tasks 84, 85), captain comparisons (94), a lead ban, free windows, distress."""
-    for players in (2, 4, 5) if name != "search" else (2, 4):
+    for players in (2, 4, 5) if name not in _SEARCHERS else (2, 4):
         m: dict[str, Any] = {
             "fixed_tasks": [84, 85, 94, 3],
             "communication": "rapture" if players == 5 else "normal",
@@ -179,7 +184,8 @@ def _reshuffled(game: CrewGame, seat: int, rng: random.Random) -> CrewGame:
 
 
 def _decision(name: str, view: Any, legal: tuple[str, ...]) -> str:
-    bot = make_bot(name, seed=42, **({"samples": 3} if name == "search" else {}))
+    small = {"search": {"samples": 3}, "planner": {"samples": 3, "task_samples": 2, "solver_samples": 2}}
+    bot = make_bot(name, seed=42, **small.get(name, {}))
     return str(bot(view, legal))
 
 

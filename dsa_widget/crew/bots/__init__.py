@@ -5,9 +5,11 @@ its seat's :class:`~dsa_widget.crew.view.CrewView` (never a hidden card) and the
 actions.  ``CrewGame.BOTS`` names this package, so bot names work wherever the core accepts a
 bot (:func:`~dsa_widget.core.bots.resolve_bot`, :func:`~dsa_widget.core.bots.play_bot_move`).
 
-Built-in bots (:data:`BOT_NAMES`): ``random``, ``crewmate`` (rules of thumb) and ``search``
-(determinized Monte Carlo over deals drawn from its view).  ``solver`` (a module, not a bot)
-is the double-dummy solver of the teaching mode: it reads every hand.
+Built-in bots (:data:`BOT_NAMES`): ``random``, ``crewmate`` (rules of thumb), ``search``
+(determinized Monte Carlo over deals drawn from its view, card play only) and ``planner``
+(tasks and cards tried on drawn deals, weighted by how well the partners' cards fit them).
+``solver`` (a module, not a bot) is the double-dummy solver of the teaching mode: it reads
+every hand.
 
 >>> from dsa_widget.crew.rules import CrewGame
 >>> from dsa_widget.core.bots import play_bot_move, resolve_bot
@@ -32,6 +34,7 @@ from __future__ import annotations
 from ...core.bots import Bot, BotError, BotLike, UnknownBotError, bot_name, play_bot_move
 from .arena import SuccessRow, SuccessTable, play_attempt, success_rates
 from .crewmate import CrewmateBot, RandomBot, task_fit
+from .planner import PlannerBot
 from .registry import BOT_NAMES, BOT_SUMMARIES, bot_class, make_bot, parse_bot_spec
 from .search import SearchBot
 
@@ -42,6 +45,7 @@ __all__ = [
     "BotError",
     "BotLike",
     "CrewmateBot",
+    "PlannerBot",
     "RandomBot",
     "SearchBot",
     "SuccessRow",

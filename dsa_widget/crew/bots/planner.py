@@ -1,0 +1,276 @@
+"""The ``planner`` bot for *The Crew*: it plans the attempt from its own view, tasks included.
+
+It reads only its seat's :class:`~dsa_widget.crew.view.CrewView` and draws complete games
+consistent with it (:meth:`CrewView.sample`: the hidden cards exact uniform over the deals
+that fit the public facts — voids shown, cards communicated, the captain's S4).  Then:
+
+* **tasks** (normal allocation, ``take``/``pass``): every candidate (the crewmate's best few by
+  :func:`~dsa_widget.crew.bots.crewmate.task_fit`, and ``pass`` where legal) is tried on the
+  same ``task_samples`` drawn deals: the rest of the assignment is finished by the crewmate's
+  rules for every seat, and the attempt played out with the crewmate's card rule
+  (:func:`~dsa_widget.crew.playouts.greedy_play`) on the drawn hands; it takes the candidate
+  with the most successful playouts (ties: the better fit).
+* **cards**: every legal card is tried on ``samples`` drawn deals, followed by a playout of the
+  rest of the attempt (the crewmate's card rule for every seat); when at most ``endgame``
+  tricks are left (or, with ``doubt`` > 0, when no card's value reaches ``doubt``), the
+  double-dummy solver (:func:`~dsa_widget.crew.bots.solver.solve`, on the *drawn* games,
+  never the real one) also says, on the first ``solver_samples`` deals, whether the drawn
+  hands can still make it after each card, and a card's value is the mean of the two.  The
+  deals are **weighted by what the partners did**: the bot replays the attempt's tricks on
+  each drawn deal and asks what the crewmate's card rule would have played in each
+  partner's place; every partner's card that the rule would not have played there
+  multiplies the deal's weight by ``trust`` (so deals where the partners' cards look like
+  sensible play count more; ``trust=1`` weighs every deal the same, as ``search`` does).
+  Any legal partner can be read this way: the weights only rank deals, none is ruled out.
+* **communication, distress, predictions, other allocation modes**: the crewmate's rules
+  (show a card a teammate's task needs or its highest card of a colour a task needs; no
+  distress signal).
+
+It never looks at the game, only at the view and the deals it draws from it, so its choices
+do not change when the cards it cannot know are reshuffled (``tests/crew/test_bots.py``).
+Each choice comes with one line saying what it found (:meth:`~dsa_widget.core.bots.Bot.explain`).
+
+>>> from dsa_widget.crew.rules import CrewGame
+>>> from dsa_widget.core.bots import play_bot_move
+>>> g = CrewGame(4, seed=5, target=2, mission={"target": 2})
+>>> bot = PlannerBot(seed=1, samples=4, task_samples=3)
+>>> while not g.is_over:
+...     _ = play_bot_move(g, bot)
+>>> g.outcome.result in ("success", "failure")
+True
+>>> bot.explain().startswith("planner: ")
+True
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, ClassVar
+
+from ...core.bots import Bot
+from ..cards import DECK, card
+from ..errors import CrewError
+from ..playouts import PlayState, greedy_play
+from ..rules import CrewGame
+from ..tasks import task_table
+from ..view import CrewView
+from .crewmate import CrewmateBot, hand_mask, task_fit
+from .solver import solve
+
+__all__ = ["PlannerBot"]
+
+#: the most candidate tasks tried at one ``take`` (the crewmate's best by fit)
+_MAX_TAKES = 4
+
+
+class PlannerBot(Bot):
+    """Plans tasks and cards on drawn deals weighted by the partners' play (see the module
+    docstring).  Knobs: ``samples`` (deals a card choice), ``task_samples`` (deals a task
+    choice), ``endgame`` (tricks left from which the solver checks drawn deals), ``doubt``
+    (also call the solver when no card reaches this value; 0: only in the endgame; measured no
+    better at 4x the CPU), ``solver_samples`` (deals the solver checks), ``node_limit`` (its
+    budget a position; 0: no solver), ``trust`` (a deal's weight is multiplied by it for each
+    partner card the crewmate's rule would not have played on it: 1 = no weighting)."""
+
+    name = "planner"
+    summary = (
+        "plans the whole attempt: tries each task and card on deals drawn from what it knows, "
+        "trusting most the deals where its partners' cards make sense"
+    )
+    KNOBS: ClassVar[dict[str, Any]] = {
+        "samples": 16,
+        "task_samples": 12,
+        "endgame": 3,
+        "doubt": 0.0,
+        "solver_samples": 6,
+        "node_limit": 300,
+        "trust": 0.5,
+    }
+
+    def _check_knobs(self) -> None:
+        for k in ("samples", "task_samples"):
+            v = self.knobs[k]
+            if not isinstance(v, int) or isinstance(v, bool) or v < 1:
+                raise ValueError(f"{k} must be an int >= 1, not {v!r}")
+        for k in ("endgame", "node_limit", "solver_samples"):
+            v = self.knobs[k]
+            if not isinstance(v, int) or isinstance(v, bool) or v < 0:
+                raise ValueError(f"{k} must be an int >= 0, not {v!r}")
+        d = self.knobs["doubt"]
+        if isinstance(d, bool) or not isinstance(d, (int, float)) or not 0.0 <= d <= 1.0:
+            raise ValueError(f"doubt must be a number in [0, 1], not {d!r}")
+        t = self.knobs["trust"]
+        if isinstance(t, bool) or not isinstance(t, (int, float)) or not 0.0 < t <= 1.0:
+            raise ValueError(f"trust must be a number in (0, 1], not {t!r}")
+        self._crewmate = CrewmateBot(seed=self.seed)
+        self._crewmate.rng = self.rng  # one generator: the same view and seed give the same choice
+
+    def spawn(self, seed: int | None) -> PlannerBot:
+        return PlannerBot(seed=seed, **self.knobs)
+
+    def choice_words(self, choice: Any) -> str:
+        return str(choice)
+
+    # ------------------------------------------------------------------ dispatch
+
+    def decide(self, view: Any, legal: tuple[Any, ...]) -> tuple[Any, dict[str, Any]]:
+        if len(legal) > 1 and view.step == "assign":
+            got = self._assign(view, legal)
+            if got is not None:
+                return got
+        if len(legal) > 1 and view.step == "play":
+            base, why = self._crewmate.decide(view, legal)
+            if not base.startswith("play "):  # the crewmate shows a card first (a free window)
+                return base, dict(why, reason=f"shows a card: {why.get('reason', '')}")
+            got = self._play(view, legal, base)
+            if got is not None:
+                return got
+            return base, dict(
+                why, reason=f"no deal could be drawn; the crewmate's card: {why.get('reason', '')}"
+            )
+        base, why = self._crewmate.decide(view, legal)
+        return base, dict(why, reason=f"by the crewmate's rule: {why.get('reason', '')}")
+
+    # ------------------------------------------------------------------ drawing deals
+
+    def _draw(self, view: CrewView, count: int) -> list[CrewGame]:
+        out = []
+        for _ in range(count):
+            try:
+                out.append(view.sample(self.rng))
+            except (ValueError, CrewError):
+                continue
+        return out
+
+    def _weight(self, view: CrewView, game: CrewGame, me: int) -> tuple[float, int]:
+        """The weight of a drawn deal and how many partner cards the crewmate's rule would not
+        have played on it: the attempt's tricks replayed from the first card."""
+        trust = float(self.knobs["trust"])
+        if trust >= 1.0 or game.dummy is not None or not (view.all_tricks or view.current_trick):
+            return 1.0, 0
+        n = game.seats
+        hands = [game.hand_mask(s) for s in range(n)]
+        plays = [p for t in view.all_tricks for p in t.plays] + list(view.current_trick)
+        for s, c in plays:
+            hands[s] |= 1 << c
+        now = PlayState.from_game(game)
+        st = PlayState(
+            hands,
+            list(zip(now.tasks, now.owners, strict=True)),
+            captain=game.captain,
+            options=game.options,
+            predictions=now.preds,
+            constraints=game.mission.constraints,
+            lead_banned=now.lead_banned,
+        )
+        odd = 0
+        tie = random.Random(0)
+        for s, c in plays:
+            if s != me and st.legal().bit_count() > 1 and greedy_play(st, tie) != c:
+                odd += 1
+            st.play(c)
+        return trust**odd, odd
+
+    # ------------------------------------------------------------------ tasks
+
+    def _assign(self, view: CrewView, legal: tuple[str, ...]) -> tuple[str, dict[str, Any]] | None:
+        takes = [a for a in legal if a.startswith("take ")]
+        table = task_table(view.options)
+        hand = hand_mask(view)
+        me = view.acting_for if view.acting_for is not None else view.seat
+        cap = me == view.captain
+        fit = {a: task_fit(table[int(a[5:])], hand, view.seats, captain=cap) for a in takes}
+        cands = sorted(takes, key=lambda a: -fit[a])[:_MAX_TAKES]
+        if "pass" in legal:
+            cands.append("pass")
+            fit["pass"] = -0.3
+        if len(cands) < 2:
+            return None
+        deals = self._draw(view, self.knobs["task_samples"])
+        if not deals:
+            return None
+        wins = dict.fromkeys(cands, 0)
+        for g0 in deals:
+            seed = self.rng.getrandbits(32)
+            for a in cands:
+                g = g0.clone()
+                g.apply(a)
+                if self._finish_assignment(g, seed) == "success":
+                    wins[a] += 1
+        best = max(cands, key=lambda a: (wins[a], fit[a]))
+        others = sorted((a for a in cands if a != best), key=lambda a: -wins[a])
+        nxt = f"; next best {others[0]}: {wins[others[0]]}" if others else ""
+        what = "passes" if best == "pass" else f"takes task {best[5:]}"
+        return best, {
+            "reason": f"{what}: {wins[best]} of {len(deals)} drawn deals succeed with it{nxt}",
+            "values": {a: wins[a] / len(deals) for a in cands},
+            "samples": len(deals),
+        }
+
+    def _finish_assignment(self, g: CrewGame, seed: int) -> str:
+        """The rest of the attempt on a drawn game: the crewmate's choices until the first card,
+        then the crewmate's card rule for every seat; the result."""
+        mate = CrewmateBot(seed=seed, communicate=False)
+        while not g.is_over and g.step not in ("communicate", "play"):
+            g.apply(mate(g.view(g.to_move), g.legal_actions()))
+        if g.is_over:
+            return g.outcome.result if g.outcome is not None else "failure"
+        return PlayState.from_game(g).play_out(greedy_play, random.Random(seed))
+
+    # ------------------------------------------------------------------ cards
+
+    def _play(self, view: CrewView, legal: tuple[str, ...], base: str) -> tuple[str, dict[str, Any]] | None:
+        plays = [a for a in legal if a.startswith("play ")]
+        if len(plays) < 2:
+            return None
+        deals = self._draw(view, self.knobs["samples"])
+        if not deals:
+            return None
+        me = view.seat if view.seat is not None else -1
+        score = dict.fromkeys(plays, 0.0)
+        total = 0.0
+        odd_deals = 0
+        weights = []
+        for g in deals:
+            w, odd = self._weight(view, g, me)
+            weights.append(w)
+            odd_deals += odd > 0
+            total += w
+            st0 = PlayState.from_game(g)
+            seed = self.rng.getrandbits(32)
+            for a in plays:
+                st = st0.copy()
+                st.play(card(a[5:]))
+                if st.play_out(greedy_play, random.Random(seed)) == "success":
+                    score[a] += w
+        values = {a: score[a] / total for a in plays}
+        left = view.tricks_total - len(view.all_tricks)
+        solved = 0
+        if self.knobs["node_limit"] and (
+            left <= self.knobs["endgame"] or max(values.values()) < self.knobs["doubt"]
+        ):
+            # the rule of thumb finds no sure card: ask the solver which cards leave the drawn
+            # hands winnable at all (double dummy on the drawn game, not the real one)
+            dd = dict.fromkeys(plays, 0.0)
+            part = deals[: self.knobs["solver_samples"]]
+            wsum = sum(weights[: len(part)])
+            for g, w in zip(part, weights, strict=False):
+                for a in plays:
+                    g2 = g.clone()
+                    g2.apply(a)
+                    ok = solve(g2, node_limit=self.knobs["node_limit"]).winnable
+                    dd[a] += w * (0.5 if ok is None else float(ok))
+            solved = len(part)
+            values = {a: (values[a] + dd[a] / wsum) / 2 for a in plays}
+        values = {a: score[a] / total for a in plays}
+        best = max(plays, key=lambda a: (round(values[a], 9), a == base))
+        trust = f", {odd_deals} weighed down by partners' cards that do not fit them" if odd_deals else ""
+        dd_words = f"; the solver checked {solved} of them" if solved else ""
+        return best, {
+            "reason": (
+                f"plays {DECK[card(best[5:])]}: value {values[best]:.0%} on "
+                f"{len(deals)} drawn deals (weighted{trust}){dd_words}"
+            ),
+            "values": values,
+            "samples": len(deals),
+        }

@@ -1,0 +1,117 @@
+"""The Crew's ``planner`` bot: registered, checked knobs, one readable line a choice, deals
+weighed by the partners' cards, legal and seeded.  (Its no-cheat and every-mode tests are the
+bot-parameterised ones in test_bots.py; its strength is the benchmark's:
+``benchmarks/bench_bots.py --game crew``.)"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from dsa_widget.core.bots import play_bot_move
+from dsa_widget.crew.bots import BOT_SUMMARIES, CrewmateBot, make_bot
+from dsa_widget.crew.bots.planner import PlannerBot
+from dsa_widget.crew.rules import CrewGame
+
+_SMALL: dict[str, Any] = {"samples": 3, "task_samples": 2, "solver_samples": 2}
+
+
+def test_registered_with_a_summary() -> None:
+    assert isinstance(make_bot("planner", seed=1), PlannerBot)
+    assert "planner" in BOT_SUMMARIES and BOT_SUMMARIES["planner"]
+
+
+@pytest.mark.parametrize(
+    "knobs",
+    [
+        {"samples": 0},
+        {"task_samples": True},
+        {"endgame": -1},
+        {"node_limit": 1.5},
+        {"trust": 0},
+        {"trust": 1.5},
+        {"trust": "high"},
+        {"doubt": 2},
+    ],
+)
+def test_bad_knobs_are_refused(knobs: dict[str, Any]) -> None:
+    with pytest.raises(ValueError):
+        PlannerBot(seed=1, **knobs)
+
+
+def _mid_game(seed: int, tricks: int) -> CrewGame | None:
+    """A 4-seat attempt played by crewmates until ``tricks`` tricks are complete and a seat with
+    a choice of cards is to play (None: the attempt ended first)."""
+    g = CrewGame(4, mission={"target": 3, "communication": "none"}, seed=seed, timed=True)
+    mates = [CrewmateBot(seed=s) for s in range(4)]
+    while not g.is_over:
+        if (
+            g.step == "play"
+            and len(g.tricks) >= tricks
+            and sum(a.startswith("play ") for a in g.legal_actions()) > 1
+        ):
+            return g
+        play_bot_move(g, mates[g.to_move])
+    return None
+
+
+def test_each_choice_is_one_readable_line() -> None:
+    """Tasks, cards, and the crewmate's steps: ``explain()`` starts with one line naming the
+    choice and why; a card choice values only legal cards."""
+    g = CrewGame(4, mission={"target": 3}, seed=4, timed=True)
+    bot = PlannerBot(seed=2, **_SMALL)
+    kinds: set[str] = set()
+    while not g.is_over:
+        legal = g.legal_actions()
+        a = play_bot_move(g, bot)
+        e = bot.last_explanation
+        assert e is not None and e["choice"] == a
+        line = bot.explain().splitlines()[0]
+        assert line.startswith(f"planner: {a} — ") and len(line) < 200
+        if "values" in e:
+            assert set(e["values"]) <= set(legal)
+            kinds.add(a.split()[0])
+    assert {"take", "play"} <= kinds  # both searched choices were seen
+
+
+def test_partners_cards_weigh_the_deals() -> None:
+    """With ``trust`` < 1 the deals on which partners' cards are not what the crewmate's rule
+    would play count less (the explanation says how many); with ``trust=1`` every deal counts
+    the same and nothing is weighed down."""
+    weighed = differ = checked = 0
+    for seed in range(8):
+        g = _mid_game(seed, 3)
+        if g is None:
+            continue
+        checked += 1
+        view, legal = g.view(g.to_move), g.legal_actions()
+        low = PlannerBot(seed=7, samples=8, trust=0.2)
+        flat = PlannerBot(seed=7, samples=8, trust=1.0)
+        low(view, legal)
+        flat(view, legal)
+        assert low.last_explanation is not None and flat.last_explanation is not None
+        assert "weighed down" not in flat.last_explanation["reason"]
+        weighed += "weighed down" in low.last_explanation["reason"]
+        differ += low.last_explanation["values"] != flat.last_explanation["values"]
+    assert checked >= 4 and weighed >= 1 and differ >= 1
+
+
+@settings(max_examples=3, deadline=None)
+@given(seed=st.integers(0, 10_000), target=st.integers(1, 4), seats=st.sampled_from([2, 3, 4, 5]))
+def test_legal_and_seeded(seed: int, target: int, seats: int) -> None:
+    """Every action is legal (play_bot_move raises on an illegal one), and the same seeds replay
+    the same attempt."""
+
+    def run() -> list[Any]:
+        g = CrewGame(seats, mission={"target": target}, seed=seed, timed=True)
+        bots = [
+            PlannerBot(seed=seed + s, samples=2, task_samples=1, solver_samples=1) for s in range(g.seats)
+        ]
+        while not g.is_over:
+            play_bot_move(g, bots[g.to_move])
+        return [a["action"] for a in g.history]
+
+    assert run() == run()
