@@ -9,6 +9,12 @@
     python benchmarks/bench_bots.py --game submarine   # Submarine: search vs greedy, vs mc, 4p
     python benchmarks/bench_bots.py --game submarine --only 2p --games 1000 --workers 2
     python benchmarks/bench_bots.py --game pig --games 2000     # Pig: every pair of its bots
+    python benchmarks/bench_bots.py --game crew        # Crew: planner and search on the same deals,
+                                                       # with the double-dummy bound: 400 a target,
+                                                       # targets 1-6, 3/4/5 seats (hours on 2 cores)
+    python benchmarks/bench_bots.py --game crew --seats 4 --games 100 --json crew.json
+    python benchmarks/bench_bots.py --game crew --table-from crew.json.lines  # a stopped run's table
+    python benchmarks/bench_bots.py --game crew --only speed --seats 3,4,5    # CPU a decision
 
 Sections:
 
@@ -361,7 +367,6 @@ def bench_crew(args: argparse.Namespace) -> dict:
     intervals.  Targets: 4 seats, at least 400 paired deals a target, at least 85% at target 3
     and 70% at target 6, within 15 points of the bound at every target 1-6."""
     from dsa_widget.core.executors import run_chunks
-    from dsa_widget.core.stats import wilson
 
     bots = list(dict.fromkeys([args.search if args.search != "mc" else "planner", "search"]))
     games = args.games or 400
@@ -382,6 +387,8 @@ def bench_crew(args: argparse.Namespace) -> dict:
     jobs = [(b, n, t, i) for i in range(games) for n in seats_list for t in targets for b in bots]
     size = max(1, min(25, len(jobs) // (4 * max(1, args.workers)) or 1))
     chunks = [jobs[a : a + size] for a in range(0, len(jobs), size)]
+    if args.json:
+        open(args.json + ".lines", "w").close()  # this run's attempts only
     c0 = os.times()
     done = [0]
 
@@ -399,25 +406,42 @@ def bench_crew(args: argparse.Namespace) -> dict:
     print(file=sys.stderr)
     c1 = os.times()
     res = [r for p in parts for r in p]
-    rows = []
-    print(
-        f"Crew mission success, {games} attempts a cell, seed {args.seed}; "
-        "bound = double dummy on the same deal"
+    out["rows"] = crew_table(res, args.seed)
+    cpu_all = sum(
+        getattr(c1, k) - getattr(c0, k) for k in ("user", "system", "children_user", "children_system")
     )
+    print(f"  {cpu_all:.0f} s CPU in all")
+    return out
+
+
+def crew_table(res: list, seed: int) -> list[dict]:
+    """Print the Crew table of ``res`` ((bot, seats, target, i), success, bound, CPU s) and
+    return its rows.  Only paired attempts count: attempt i of a cell is kept when every bot
+    played it (a run stopped early, read back with ``--table-from``, stays paired)."""
+    from dsa_widget.core.stats import wilson
+
+    bots = list(dict.fromkeys(r[0][0] for r in res))
+    cells: dict = {}
+    for r in res:
+        cells.setdefault((r[0][1], r[0][2], r[0][3]), {})[r[0][0]] = r
+    paired = {k: v for k, v in cells.items() if len(v) == len(bots)}
+    rows = []
+    print(f"Crew mission success, paired attempts (the same deals for every bot), seed {seed}; ")
+    print("bound = double dummy on the same deal with the tasks as that bot's seats took them")
     print(
         f"{'bot':10} seats target  success  95% CI        bound (unknown)  95% CI        gap   CPU s/attempt"
     )
-    for n in seats_list:
-        for t in targets:
-            for b in bots:
-                cell = [r for r in res if r[0][0] == b and r[0][1] == n and r[0][2] == t]
-                ok = sum(1 for r in cell if r[1])
-                win = sum(1 for r in cell if r[2] is True)
-                unk = sum(1 for r in cell if r[2] == "unknown")
-                lo, hi = wilson(ok, len(cell))
-                blo, bhi = wilson(win, len(cell))
-                cpu = sum(r[3] for r in cell) / len(cell)
-                row = {
+    for n, t in sorted({(k[0], k[1]) for k in paired}):
+        for b in bots:
+            cell = [v[b] for k, v in paired.items() if k[0] == n and k[1] == t]
+            ok = sum(1 for r in cell if r[1])
+            win = sum(1 for r in cell if r[2] is True)
+            unk = sum(1 for r in cell if r[2] == "unknown")
+            lo, hi = wilson(ok, len(cell))
+            blo, bhi = wilson(win, len(cell))
+            cpu = sum(r[3] for r in cell) / len(cell)
+            rows.append(
+                {
                     "bot": b,
                     "seats": n,
                     "target": t,
@@ -429,19 +453,14 @@ def bench_crew(args: argparse.Namespace) -> dict:
                     "bound_ci": [blo, bhi],
                     "cpu_s": cpu,
                 }
-                rows.append(row)
-                print(
-                    f"{b:10} {n:5} {t:6}  {ok:3}/{len(cell):<4} {lo:5.1%}-{hi:5.1%}  "
-                    f"{win:3}/{len(cell)} ({unk:2})"
-                    f"     {blo:5.1%}-{bhi:5.1%}  {(win - ok) / len(cell):+5.1%}  {cpu:.2f}",
-                    flush=True,
-                )
-    cpu_all = sum(
-        getattr(c1, k) - getattr(c0, k) for k in ("user", "system", "children_user", "children_system")
-    )
-    print(f"  {cpu_all:.0f} s CPU in all")
-    out["rows"] = rows
-    return out
+            )
+            print(
+                f"{b:10} {n:5} {t:6}  {ok:3}/{len(cell):<4} {lo:5.1%}-{hi:5.1%}  "
+                f"{win:3}/{len(cell)} ({unk:2})"
+                f"     {blo:5.1%}-{bhi:5.1%}  {(win - ok) / len(cell):+5.1%}  {cpu:.2f}",
+                flush=True,
+            )
+    return rows
 
 
 def main() -> None:
@@ -458,7 +477,15 @@ def main() -> None:
     ap.add_argument("--seats", default="3,4,5", help="crew: seat counts (default 3,4,5)")
     ap.add_argument("--targets", default="1,2,3,4,5,6", help="crew: difficulty targets (default 1-6)")
     ap.add_argument("--node-limit", type=int, default=60_000, help="crew: the solver's budget for the bound")
+    ap.add_argument(
+        "--table-from", help="crew: print the table of a run's JSON lines (--json FILE writes FILE.lines)"
+    )
     args = ap.parse_args()
+    if args.table_from:
+        with open(args.table_from) as f:
+            lines = [json.loads(x) for x in f if x.strip()]
+        crew_table([(tuple(d["job"]), d["success"], d["bound"], d["cpu"]) for d in lines], args.seed)
+        return
     if args.game in ("submarine", "pig", "crew"):
         out = {"submarine": bench_submarine, "pig": bench_pig, "crew": bench_crew}[args.game](args)
         if args.json:
