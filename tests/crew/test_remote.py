@@ -292,7 +292,8 @@ def test_the_lobby_offers_the_crews_bots(served):
     srv = served(started=False)
     assert srv.fill in crew_of(srv).bot_names
     info = srv.lobby.info
-    assert "random" in info["bot_names"] and "planner" not in info["bot_names"]
+    # the Crew's own bots (its planner included), not Deep Sea's (mc)
+    assert "random" in info["bot_names"] and "planner" in info["bot_names"] and "mc" not in info["bot_names"]
     srv.lobby._on_msg(None, {"type": "start", "fill": "random"})
     assert srv.call(lambda: srv.table.started) and crew_of(srv).seats == ["random", "random", "random"]
 
