@@ -16,6 +16,12 @@
     python benchmarks/bench_bots.py --game crew --table-from crew.json.lines  # a stopped run's table
     python benchmarks/bench_bots.py --game crew --only speed --seats 3,4,5    # CPU a decision
 
+Crew, measured (seed 2026, 4 seats, 100 paired deals a target, a loaded 2-core machine, 982 s
+CPU): planner / search / bound (planner's tasks): target 1 95 / 92 / 100, 2 91 / 89 / 100,
+3 84 / 68 / 98, 4 68 / 64 / 96, 5 57 / 58 / 92, 6 49 / 42 / 92 (of 100; Wilson intervals
+in the output).  planner CPU a decision, 150 positions: 4 seats median 16 ms, p95 59, max 111;
+3 seats 14 / 77 / 128; 5 seats 0 / 44 / 60.  The 400-deal, 3/4/5-seat table was not run.
+
 Sections:
 
 speed   decisions/s of every bot at its default setting, on states taken from
