@@ -48,6 +48,8 @@ _MOVES: list[tuple[int, ...]] = [
 ]
 #: tile id -> its colour (shells included)
 _TCOL: list[int] = [t % 5 for t in range(NTILES)] + list(range(5))
+#: greedy's default knobs (dsa_widget.submarine.bots.basic.GreedyBot.KNOBS), for guided playouts
+G_DUP, G_CARD, G_PAY, G_JOKER = 0.3, 0.15, 0.25, 0.55
 _PHASES = ("place", "sail", "mode", "step", "wait", "over")
 _ACT_NAMES = ("idle", "collecting", "done")
 
@@ -155,6 +157,30 @@ class FastState:
         s.swaps = self.swaps
         s.condition, s.winners = self.condition, self.winners
         return s
+
+    def redeal(self, seat: int, rng: random.Random) -> None:
+        """Deal every card ``seat`` cannot see again at random, in place (as
+        :meth:`SubmarineView.sample <dsa_widget.submarine.view.SubmarineView.sample>` does): the
+        other hands, every pile (its own too) and the undealt rest keep their sizes; its own
+        hand, the board and the cards out of play stay."""
+        per_colour = 12 if self.opts["deck"] == "60" else 15
+        own = self.hand[seat]
+        pool = [k for k in range(5) for _ in range(per_colour - self.out[k] - own[k])]
+        rng.shuffle(pool)
+        i = 0
+        for q in range(self.n):
+            if q != seat:
+                h = self.hand[q]
+                m = sum(h)
+                h[:] = [0] * 5
+                for k in pool[i : i + m]:
+                    h[k] += 1
+                i += m
+        for q in range(self.n):
+            m = len(self.pile[q])
+            self.pile[q] = pool[i : i + m]
+            i += m
+        self.live = [sum(h[k] for h in self.hand) + sum(pl.count(k) for pl in self.pile) for k in range(5)]
 
     @classmethod
     def from_game(cls, game: Any) -> FastState:
@@ -266,11 +292,20 @@ def playout(
     trace: list[str] | None = None,
     max_turns: int = 100_000,
     first: str | None = None,
+    guided: bool = False,
 ) -> None:
     """Play ``state`` to the end with random legal actions (the policy of ``random_playout``),
     in place, or until ``max_turns`` turns; ``trace`` (a list) receives every action as the
     engine spells it.  ``first``: a legal action (as ``legal_actions()`` spells it, unchecked)
-    to apply before the random ones (a bot's candidate)."""
+    to apply before the random ones (a bot's candidate).
+
+    ``guided``: every seat plays by ``greedy``'s rules of thumb instead
+    (:class:`~dsa_widget.submarine.bots.basic.GreedyBot`, its default knobs, on the position's
+    own facts): sail to the column with the best collection, collect while a collection is
+    worth its price (a new type 1, a duplicate 0.3; a card 0.15 plus 0.25 a payment, a joker
+    0.55), move each bathyscaphe to the space with the best prospects, tuck a card of a colour
+    no new treasure is left in.  ``rng`` only breaks ties then (and plays the independent
+    step, which stays random)."""
     s = state
     if s.condition is not None:
         return
@@ -431,6 +466,76 @@ def playout(
                 res.append((sp, t, j))
         return res
 
+    # ------------------------------------------------ the guided policy (greedy's rules of thumb)
+
+    def gain(p: int, t: int) -> float:
+        return 1.0 if t < NTILES and not owned[p][t // 5] else G_DUP
+
+    def best_collection(p: int, spaces: list[int]) -> tuple[float, int, int, int]:
+        """greedy's best collection from ``spaces`` (value, space, tile, joker or -1)."""
+        best = (-1e9, -1, -1, -1)
+        js = jokers[p]
+        swap = s.swaps < swap_cap
+        for sp in spaces:
+            price = G_CARD + G_PAY * owed_count(p, sp)
+            for t in tiles[sp]:
+                if bj[t] and not collectable:
+                    continue
+                g = gain(p, t)
+                if g - price > best[0] and can_pay(p, sp, tcol[t]):
+                    best = (g - price, sp, t, -1)
+                if js and g - G_JOKER > best[0] and (swap or not bj[t]):
+                    best = (g - G_JOKER, sp, t, js[0])
+        return best
+
+    def potential(p: int, sp: int) -> float:
+        hand = hands[p]
+        best = 0.0
+        for t in tiles[sp]:
+            if bj[t] and not collectable:
+                continue
+            g = gain(p, t)
+            if not hand[tcol[t]]:
+                g *= 0.6
+            if g > best:
+                best = g
+        return best - G_PAY * owed_count(p, sp) + 0.02 * len(tiles[sp]) + 0.001 * rand()
+
+    def guided_sail(p: int, cols: list[int]) -> int:
+        pos = ship[p]
+        best, choice = -1e9, _END
+        for c in cols:
+            if c == _END:
+                v = -0.5
+            else:
+                here = best_collection(p, sorted({b for b in bath[p] if b // 4 + 1 == c}))[0]
+                v = max(here, 0.0) - 0.03 * (c - pos)
+            if v > best:
+                best, choice = v, c
+        return choice
+
+    def guided_place(p: int) -> int:
+        best, choice = -1e9, 1
+        for c in range(1, 7):
+            mine = sum(1 for b in bath[p] if b >= 0 and b // 4 + 1 == c)
+            v = max(potential(p, (c - 1) * 4), potential(p, (c - 1) * 4 + 1)) - 0.4 * mine
+            if v > best:
+                best, choice = v, c
+        return choice
+
+    def guided_exchange(p: int) -> int:
+        """A colour in hand that no new treasure on the board needs, or -1 (pass)."""
+        hand = hands[p]
+        wanted = [False] * 5
+        for sp in tiles:
+            for t in sp:
+                if (collectable or not bj[t]) and t < NTILES and not owned[p][t // 5]:
+                    wanted[t % 5] = True
+        for k in range(5):
+            if hand[k] and not wanted[k]:
+                return k
+        return -1
+
     def after_step(p: int) -> None:
         mode = s.mode
         act = s.act
@@ -447,7 +552,7 @@ def playout(
         b_of = bath[p]
         sp = b_of[b0]
         targets = moves_of[sp]
-        t = targets[int(rand() * len(targets))]
+        t = max(targets, key=lambda x: potential(p, x)) if guided else targets[int(rand() * len(targets))]
         if tr:
             trace.append(f"move {space_name(sp)} {space_name(t)}")  # type: ignore[union-attr]
         s.mid = True
@@ -521,10 +626,15 @@ def playout(
     def collections(p: int, at: int) -> None:
         while True:
             spaces = [at] if at >= 0 else collect_spaces(p)
-            options = [x for sp in spaces for x in collections_at(p, sp)]
-            if not options:
-                return
-            sp, t, j = options[int(rand() * len(options))]
+            if guided and s.mode == "collect":
+                v, sp, t, j = best_collection(p, spaces)
+                if v <= 0.0:
+                    return
+            else:
+                options = [x for sp in spaces for x in collections_at(p, sp)]
+                if not options:
+                    return
+                sp, t, j = options[int(rand() * len(options))]
             if tr:
                 pay = "card" if j < 0 else f"joker {tile_name(j)}"
                 trace.append(f"collect {space_name(sp)} {tile_name(t)} {pay}")  # type: ignore[union-attr]
@@ -536,15 +646,17 @@ def playout(
             after_step(p)
             if s.turn != turn:
                 return
-            if rand() < 0.5:
+            if not (guided and s.mode == "collect") and rand() < 0.5:
                 return
 
     def wait(p: int) -> None:
         hand = hands[p]
         pile = piles[p]
-        if pile and any(hand) and rand() < 0.5:
-            ks = [k for k in range(5) if hand[k]]
-            k = ks[int(rand() * len(ks))]
+        k = guided_exchange(p) if guided and pile else -1
+        if k >= 0 or (not guided and pile and any(hand) and rand() < 0.5):
+            if k < 0:
+                ks = [k for k in range(5) if hand[k]]
+                k = ks[int(rand() * len(ks))]
             if tr:
                 trace.append(f"exchange {COLOURS[k]}")  # type: ignore[union-attr]
             hand[k] -= 1
@@ -652,7 +764,11 @@ def playout(
             end_turn(p)
 
     def declare(p: int) -> None:
-        collect_now = can_collect(p) and rand() < 0.5
+        if guided:
+            spaces = sorted({bath[p][b] for b in range(nb) if s.act[b] >= 0})
+            collect_now = best_collection(p, spaces)[0] > 0.0
+        else:
+            collect_now = can_collect(p) and rand() < 0.5
         s.mode = "collect" if collect_now else "move"
         s.phase = "step"
         s.mid = True
@@ -678,7 +794,7 @@ def playout(
         p = s.active
         ph = s.phase
         if ph == "place":
-            c = rng.randrange(6) + 1
+            c = guided_place(p) if guided else rng.randrange(6) + 1
             if tr:
                 trace.append(f"place {c}")  # type: ignore[union-attr]
             b_of = bath[p]
@@ -696,7 +812,7 @@ def playout(
         cols = sorted({b // 4 + 1 for b in bath[p] if b // 4 + 1 > pos})
         if end_always or not cols:
             cols.append(_END)
-        t = cols[int(rand() * len(cols))]
+        t = guided_sail(p, cols) if guided else cols[int(rand() * len(cols))]
         if tr:
             trace.append(f"sail {_pos_name(t)}")  # type: ignore[union-attr]
         ship[p] = t
