@@ -65,7 +65,14 @@ def test_the_budget_is_playouts_not_time() -> None:
 
 
 def test_illegal_knobs_raise() -> None:
-    for bad in ({"samples": 0}, {"samples": True}, {"horizon": -1}, {"win_weight": "x"}):
+    bad_knobs = (
+        {"samples": 0},
+        {"samples": True},
+        {"horizon": -1},
+        {"win_weight": "x"},
+        {"rollout": "smart"},
+    )
+    for bad in bad_knobs:
         with pytest.raises(ValueError):
             SearchBot(**bad)  # type: ignore[arg-type]
 

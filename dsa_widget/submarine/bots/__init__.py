@@ -7,8 +7,8 @@ accepts a bot (:func:`~dsa_widget.core.bots.resolve_bot`, :func:`~dsa_widget.cor
 
 Built-in bots (:data:`BOT_NAMES`): ``random``, ``greedy`` (rules of thumb by the scoring rules),
 ``mc`` (determinized Monte Carlo over states drawn from its view, rolled out with the fast
-loop of :mod:`dsa_widget.submarine.fast`) and ``search`` (the same, but each rollout first
-finishes the bot's own turn by greedy's rules of thumb).  :func:`tournament` ranks them with
+loop of :mod:`dsa_widget.submarine.fast`) and ``search`` (the same, but in its rollouts every
+seat plays by greedy's rules of thumb).  :func:`tournament` ranks them with
 95% Wilson intervals (:mod:`dsa_widget.submarine.bots.arena`).
 
 >>> from dsa_widget.submarine.rules import SubmarineGame

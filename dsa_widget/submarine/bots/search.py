@@ -1,18 +1,20 @@
-"""Submarine's ``search`` bot: determinized Monte Carlo whose rollouts finish its own turn the
-``greedy`` way.
+"""Submarine's ``search`` bot: determinized Monte Carlo whose rollouts play every seat by
+``greedy``'s rules of thumb.
 
-For each decision it draws ``samples`` full states consistent with its view
-(:meth:`SubmarineView.sample <dsa_widget.submarine.view.SubmarineView.sample>`: every card it
-cannot see is dealt again at random; it never reads a hidden card).  On each of them it tries
-every legal action, lets the ``greedy`` rules of thumb finish the rest of its own turn (the
-mode, the collections and moves, the step ends: ``mc`` leaves these to random play, which
-wastes the action being judged), then plays the game out with the fast random loop
-(:func:`dsa_widget.submarine.fast.playout`) for at most ``horizon`` more turns.  Every action of
-one sample continues with the same random stream (common random numbers), so the comparison is
-paired.  An outcome is worth the score margin (own score minus the best other score) plus
-``win_weight`` times the win share; ``prior`` adds that many times greedy's rule-of-thumb value
-of the action.  The budget is a number of playouts (``samples`` times the legal actions), never
-a clock, so a seed replays the same choices.
+For each decision it draws ``samples`` full states consistent with its view (the first with
+:meth:`SubmarineView.sample <dsa_widget.submarine.view.SubmarineView.sample>`, the others by
+:meth:`FastState.redeal <dsa_widget.submarine.fast.FastState.redeal>`: every card it cannot see is
+dealt again at random; it never reads a hidden card).  On each of them it tries every legal
+action and plays on with the fast loop (:func:`dsa_widget.submarine.fast.playout`) for at most
+``horizon`` more turns, every seat (its own too) by greedy's rules (``rollout="greedy"``, the
+default; ``"random"``: random play, as ``mc``).  Random play wastes the action being judged and
+makes the opponents far weaker than real ones; greedy's rules finish its own turn sensibly and
+model the opponents as players who collect what they can pay for.  Every action of one sample
+is judged on the same deal (and the same random stream), so the comparison is paired.  An
+outcome is worth the score margin (own score minus the best other score) plus ``win_weight``
+times the win share (at a cut-off: 1 when ahead, 1/2 when level); ``prior`` adds that many
+times greedy's rule-of-thumb value of the action.  The budget is a number of playouts
+(``samples`` times the legal actions), never a clock, so a seed replays the same choices.
 
 Its explanation says what it believed: the chosen action's mean margin and win share over the
 deals drawn from its view, against the runner-up's.
@@ -49,19 +51,21 @@ def _win_share(state: FastState, seat: int) -> float:
 
 
 class SearchBot(Bot):
-    """Determinized Monte Carlo over its view; greedy finishes its own turn in each rollout."""
+    """Determinized Monte Carlo over its view; every seat plays greedy's rules in the rollouts."""
 
     name = "search"
     summary = (
-        "tries each action on deals drawn from what it may know, finishing its turn by the "
+        "tries each action on deals drawn from what it may know, every seat then playing by the "
         "rules of thumb, and keeps the best margin"
     )
     KNOBS: ClassVar[dict[str, Any]] = {
-        "samples": 16,
-        "horizon": 60,
+        "samples": 8,
+        "horizon": 24,
         "win_weight": 1.0,
         "prior": 1.0,
+        "rollout": "greedy",
     }
+    rollout: str
     samples: int
     horizon: int | None
     win_weight: float
@@ -74,6 +78,8 @@ class SearchBot(Bot):
             isinstance(self.horizon, bool) or not isinstance(self.horizon, int) or self.horizon < 1
         ):
             raise ValueError(f"search: horizon must be None or a positive int, got {self.horizon!r}")
+        if self.rollout not in ("greedy", "random"):
+            raise ValueError(f"search: rollout must be 'greedy' or 'random', got {self.rollout!r}")
         for k in ("win_weight", "prior"):
             v = self.knobs[k]
             if isinstance(v, bool) or not isinstance(v, (int, float)):
@@ -86,21 +92,16 @@ class SearchBot(Bot):
         judge = GreedyBot()
         margin = dict.fromkeys(legal, 0.0)
         wins = dict.fromkeys(legal, 0.0)
-        for _ in range(self.samples):
-            world = view.sample(self.rng)
+        world = FastState.from_game(view.sample(self.rng))
+        guided = self.rollout == "greedy"
+        for i in range(self.samples):
+            if i:
+                world.redeal(seat, self.rng)  # another deal of every card it cannot see
             stream = self.rng.getrandbits(64)
+            limit = 100_000 if self.horizon is None else world.turn + self.horizon
             for a in legal:
-                g = world.clone()
-                g.apply_unchecked(a)
-                # the rest of its own turn by the rules of thumb, on the drawn deal (its seat's
-                # view of that deal holds nothing the real view does not)
-                while not g.is_over and g.to_move == seat and not g.at_turn_boundary:
-                    v = g.view(seat)
-                    more = g.legal_actions()
-                    g.apply_unchecked(more[0] if len(more) == 1 else judge.decide(v, more)[0])
-                s = FastState.from_game(g)
-                limit = 100_000 if self.horizon is None else s.turn + self.horizon
-                playout(s, random.Random(stream), max_turns=limit)
+                s = world.copy()
+                playout(s, random.Random(stream), max_turns=limit, first=a, guided=guided)
                 margin[a] += rollout_value(s, seat, 0.0)
                 wins[a] += _win_share(s, seat)
         n = self.samples
@@ -111,7 +112,7 @@ class SearchBot(Bot):
         ranked = sorted(legal, key=lambda a: -values[a])
         choice, second = ranked[0], ranked[1]
         reason = (
-            f"over {n} deals drawn from its view (its turn finished by rules of thumb), "
+            f"over {n} deals drawn from its view (every seat then playing by rules of thumb), "
             f"{choice!r} wins {wins[choice] / n:.0%} with mean margin {margin[choice] / n:+.2f}; "
             f"next best {second!r}: {wins[second] / n:.0%}, {margin[second] / n:+.2f}"
         )
