@@ -235,26 +235,45 @@ def bench_submarine(args: argparse.Namespace) -> dict:
     out: dict = {"game": "submarine", "cpu_count": os.cpu_count()}
 
     def match(opponent: str, players: int, games: int) -> dict:
+        """``games`` games in chunks of 40 (each its own derived seed, seats rotated within it),
+        the running tally printed after each, so a stopped run still reports what it finished."""
+        from dsa_widget.core.stats import wilson
+
         print(f"== {players}p: {search} vs {players - 1} x {opponent}, {games} games ==", flush=True)
         t0 = os.times()
         bots = [search] + [opponent] * (players - 1)
-        r = sub_tournament(bots, games=games, seed=args.seed, workers=args.workers, progress=True)
+        wins = played = 0.0
+        wall = 0.0
+        for k, start in enumerate(range(0, games, 40)):
+            size = min(40, games - start)
+            r = sub_tournament(
+                bots, games=size, seed=f"{args.seed}/{k}", workers=args.workers, progress=False
+            )
+            row = r.row(search)
+            wins += row["wins"]
+            played += row["games"]
+            wall += r.elapsed
+            lo, hi = wilson(wins, played)
+            print(
+                f"  after {played:g} games: {search} wins {wins:g} ({wins / played:.1%}, 95% Wilson "
+                f"{lo:.1%} - {hi:.1%})",
+                flush=True,
+            )
         t1 = os.times()
         cpu = sum(
             getattr(t1, k) - getattr(t0, k) for k in ("user", "system", "children_user", "children_system")
         )
-        row = r.row(search)
-        lo, hi = row["win_ci"]
+        lo, hi = wilson(wins, played)
         print(
-            f"  {search} wins {row['wins']:g} of {row['games']} ({row['win_rate']:.1%}, 95% Wilson "
-            f"{lo:.1%} - {hi:.1%}); {r.elapsed:.0f} s wall, {cpu:.0f} s CPU",
+            f"  {search} wins {wins:g} of {played:g} ({wins / played:.1%}, 95% Wilson "
+            f"{lo:.1%} - {hi:.1%}); {wall:.0f} s wall, {cpu:.0f} s CPU",
             flush=True,
         )
         return {
             "opponent": opponent,
             "players": players,
-            "games": games,
-            "win_rate": row["win_rate"],
+            "games": played,
+            "win_rate": wins / played,
             "ci": [lo, hi],
         }
 
@@ -267,7 +286,9 @@ def bench_submarine(args: argparse.Namespace) -> dict:
                 flush=True,
             )
     if "2p" in only:
-        out["2p"] = [match(opp, 2, args.games or 1000) for opp in ("greedy", "mc")]
+        # one opponent with --opponent (its default, planner, is Deep Sea's): greedy and mc
+        opponents = ("greedy", "mc") if args.opponent == "planner" else (args.opponent,)
+        out["2p"] = [match(opp, 2, args.games or 1000) for opp in opponents]
     if "4p" in only:
         out["4p"] = match("greedy", 4, args.games or 500)
     return out
