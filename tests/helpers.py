@@ -155,15 +155,18 @@ def run_notebook(path: Path) -> tuple[Any, str]:
 
 
 def notebook_svgs(nb: Any) -> list[ET.Element]:
-    """The pictures an executed notebook drew: every HTML output that is an SVG, parsed (so a
-    picture that is not well-formed XML fails here)."""
+    """The pictures an executed notebook drew: every HTML or SVG output that is an SVG, parsed
+    (so a picture that is not well-formed XML fails here)."""
     out = []
     for c in nb.cells:
         for o in c.get("outputs", []) if c.cell_type == "code" else []:
-            html = o.get("data", {}).get("text/html", "")
-            html = "".join(html) if isinstance(html, list) else html
-            if html.lstrip().startswith("<svg"):
-                out.append(ET.fromstring(html))
+            data = o.get("data", {})
+            for kind in ("text/html", "image/svg+xml"):
+                text = data.get(kind, "")
+                text = "".join(text) if isinstance(text, list) else text
+                if text.lstrip().startswith("<svg"):
+                    out.append(ET.fromstring(text))
+                    break
     return out
 
 

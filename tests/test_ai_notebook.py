@@ -10,7 +10,7 @@ from typing import Any
 
 import nbformat
 import pytest
-from helpers import run_notebook
+from helpers import notebook_svgs, run_notebook
 
 NOTEBOOK = Path(__file__).resolve().parent.parent / "examples" / "ai.ipynb"
 
@@ -43,7 +43,7 @@ def test_ai_notebook_executes(monkeypatch):
     # (the kernel inherits this); DSA_AI_QUICK=1: the short training run
     monkeypatch.setenv("RAY_raylet_start_wait_time_s", "240")
     monkeypatch.setenv("DSA_AI_QUICK", "1")
-    _, text = run_notebook(NOTEBOOK)
+    nb, text = run_notebook(NOTEBOOK)
     assert "69 action numbers; (642,) floats" in text
     assert "Passed API test" in text  # PettingZoo's own suite
     assert "random_sim_test passed" in text  # OpenSpiel's own suite
@@ -57,6 +57,10 @@ def test_ai_notebook_executes(monkeypatch):
         (_, before, _, hi0), (_, after, lo1, _) = rows[0], rows[-1]
         assert lo1 > hi0 and after > before + 0.15, rows
     assert text.count("intervals apart: True") == 2
+    # each curve is also drawn: a chart (core/chart.py) with its band of intervals
+    charts = [s for s in notebook_svgs(nb) if "REINFORCE" in "".join(s.itertext())]
+    assert len(charts) == 2
+    assert all(c.find("{http://www.w3.org/2000/svg}polygon") is not None for c in charts)
 
 
 def test_the_training_example_learns_pig(monkeypatch, capsys):
@@ -70,7 +74,9 @@ def test_the_training_example_learns_pig(monkeypatch, capsys):
         if "deep_sea_curve" in source and "train(" in source or "for name, curve in" in source:
             continue  # Deep Sea Adventure's run: the whole-notebook test (slow tier) has it
         exec(compile(source, str(NOTEBOOK), "exec"), namespace)
-    rows = _curve_rows(capsys.readouterr().out, "Pig: REINFORCE against hold_at_20")
+    out = capsys.readouterr().out
+    rows = _curve_rows(out, "Pig: REINFORCE against hold_at_20")
+    assert out.count("<svg") == 1  # the curve's chart (printed as text outside a notebook)
     assert [n for n, *_ in rows] == [0, 150, 300, 450, 600]
     (_, before, _, hi0), (_, after, lo1, _) = rows[0], rows[-1]
     assert before < 0.2 and lo1 > hi0 and after > before + 0.15, rows
