@@ -767,8 +767,8 @@ class SpielObserver:
             self.tensor[:] = hit
             return
         enc = self.cfg.encoding
-        if not self._tracks or "observe" in getattr(enc, "__dict__", ()):
-            self._write(c, player)
+        if not self._tracks or e is None or "observe" in getattr(enc, "__dict__", ()):
+            self._write(c, player)  # the reference path (and a deal the game observes itself)
             return
         tr = c.tracker
         if tr is None or tr[0] is not e:

@@ -56,6 +56,7 @@ enter it.  :func:`crew_text` draws the public table as text (the adapters' ``ans
 
 from __future__ import annotations
 
+import functools
 from collections.abc import MutableSequence, Sequence
 from typing import Any
 
@@ -382,6 +383,12 @@ class CrewEncoding:
         """Where field ``name`` starts."""
         return _AT[name]
 
+    def tracker(self, game: Any, new_buffer: Any = None) -> CrewTracker:
+        """A :class:`CrewTracker` of ``game``: every seat's :meth:`observe` with the
+        seat-independent part built once per position (``new_buffer`` is accepted for the
+        adapters' sake: the tracker's buffers are numpy float32 arrays)."""
+        return CrewTracker(game)
+
     def observe(self, view: Any, origin: int | None = None) -> list[float]:
         """The observation of ``view`` (a :class:`~dsa_widget.crew.view.CrewView`), seats
         relative to ``origin`` (default: the view's seat; 0 for a spectator)."""
@@ -548,3 +555,117 @@ def crew_text(game: Any) -> str:
     if v.outcome is not None:
         lines.append(f"  outcome: {v.outcome['result']} ({v.outcome['cause']})")
     return "\n".join(lines)
+
+
+#: the per-slot fields (name of slot 0, width of a slot): a seat's observation is the
+#: seat-independent one (slots by absolute seat) with these rotated to the seat
+_PER_SLOT = (
+    ("players", 1),
+    ("dummy", 1),
+    ("captain", 1),
+    ("to_move", 1),
+    ("acting_for", 1),
+    ("hand_counts", 1),
+    ("played.slot0", NCARDS),
+    ("trick.slot0", NCARDS),
+    ("leader", 1),
+    ("tricks_won", 1),
+    ("void.slot0", 5),
+    ("token_available", 1),
+    ("token_used", 1),
+    ("comm.slot0", NCARDS),
+)
+
+
+@functools.lru_cache(maxsize=32)
+def _rotation(n: int, me: int) -> Any:
+    """The index array taking the seat-independent observation (slots by absolute seat) to seat
+    ``me``'s (slots relative to it); shared, read only."""
+    import numpy as np
+
+    perm = np.arange(OBSERVATION_SIZE)
+    bases = [(_AT[name], width) for name, width in _PER_SLOT]
+    bases += [(_AT["tasks"] + t * _TASK_W + 1, 1) for t in range(96)]  # each task's owner slots
+    for base, width in bases:
+        for r in range(n):
+            q = (me + r) % n
+            perm[base + width * r : base + width * (r + 1)] = range(base + width * q, base + width * (q + 1))
+    return perm
+
+
+class CrewTracker:
+    """Every seat's :meth:`CrewEncoding.observe` of one live game, fast: the same numbers.
+
+    Once per position (a new action applied), the spectator's view (public only) is encoded
+    with slots by absolute seat; a seat's observation is that one with its slots rotated to the
+    seat, plus what only that seat may know, read from the game for that seat alone: its seat
+    and turn, its own hand, the secret predictions it may see, under *currents* the true
+    positions of its own communications, and its distress cards.
+
+    >>> import numpy as np
+    >>> from dsa_widget.crew.rules import CrewGame
+    >>> g = CrewGame(4, seed=3, tasks=[70], assignment={70: 1})
+    >>> enc = CrewEncoding()
+    >>> t = enc.tracker(g)
+    >>> all(np.array_equal(t.observe(s), np.float32(enc.observe(g.view(s)))) for s in range(4))
+    True
+    """
+
+    def __init__(self, game: Any) -> None:
+        import numpy as np
+
+        self.game = game
+        self._n: int = game.seats
+        self._rot = [_rotation(self._n, me) for me in range(self._n)]
+        self._common = np.zeros(OBSERVATION_SIZE, np.float32)
+        self._floats: Any = memoryview(self._common.data)
+        self._key: Any = None
+        # the indices of the tasks whose prediction may be secret (R-8.2)
+        table = game.table
+        self._secret = [i for i, t in enumerate(game.task_ids) if table[t].params.get("reveal") == "secret"]
+
+    def observe(self, seat: int) -> Any:
+        """``encoding.observe(game.view(seat))`` as a fresh float32 array."""
+        g = self.game
+        key = (g.turn_number, g.step, g.attempt)
+        if key != self._key:
+            self._common[:] = 0.0
+            CrewEncoding().observe_into(g.view(None), self._floats, 0)
+            self._key = key
+        out = self._common[self._rot[seat]]
+        at = _AT
+        n = self._n
+        out[at["seat"] + seat] = 1.0
+        over = g.is_over
+        if not over and g.to_move == seat:
+            out[at["my_turn"]] = 1.0
+        me = seat if seat != g.dummy else None
+        tb = at["tasks"]
+        for i in self._secret:  # the predictions this seat may see and an onlooker may not
+            if g.secret_prediction_visible(i, seat) and not g.secret_prediction_visible(i, None):
+                ts = g.tasks[i]
+                if ts.prediction is not None:
+                    b = tb + (ts.id - 1) * _TASK_W
+                    out[b + 9] = 1.0
+                    out[b + 10] = float(ts.prediction)
+                    out[b + 11] = 0.0
+        if me is None:
+            return out
+        if g.step != "timing":
+            h = at["hand"]
+            for cid in g.hand(me):
+                out[h + card(cid)] = 1.0
+        if g.communication == "currents":  # its own communications' true positions
+            for cm in g.communications:
+                if cm.seat == me and cm.position in _POS:
+                    out[at["comm_unknown"] + cm.card] = 0.0
+                    out[at[f"comm_{cm.position}"] + cm.card] = 1.0
+        given, received = g.distress_cards(me)
+        if given is not None:
+            out[at["distress_given"] + card(given)] = 1.0
+            to = g.distress_receiver(me)
+            if to is not None:
+                out[at["distress_given_to"] + (to - seat) % n] = 1.0
+        if received is not None:
+            out[at["distress_received"] + card(received)] = 1.0
+        return out
