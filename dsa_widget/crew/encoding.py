@@ -653,8 +653,11 @@ class CrewTracker:
             return out
         if g.step != "timing":
             h = at["hand"]
-            for cid in g.hand(me):
-                out[h + card(cid)] = 1.0
+            m = g.hand_mask(me)
+            while m:
+                low = m & -m
+                out[h + low.bit_length() - 1] = 1.0
+                m ^= low
         if g.communication == "currents":  # its own communications' true positions
             for cm in g.communications:
                 if cm.seat == me and cm.position in _POS:
