@@ -73,18 +73,52 @@ class PigEncoding:
         return self.actions.index(action)
 
     def observe(self, view: PigView) -> list[float]:
-        n, me, goal = len(view.players), view.seat or 0, view.goal
-        out = [0.0] * SIZE
-        for r in range(n):
-            out[r] = 1.0
-            out[_SEATS + r] = view.scores[(me + r) % n] / goal
-        if not view.winners:
-            out[2 * _SEATS + (view.current - me) % n] = 1.0
-        out[3 * _SEATS], out[3 * _SEATS + 1] = view.turn_total / goal, goal / MAX_GOAL
-        return out
+        current = None if view.winners else view.current
+        return _observe(view.seat or 0, view.goal, view.scores, current, view.turn_total)
+
+    def tracker(self, game: PigGame, new_buffer: Any = None) -> PigTracker:
+        """A :class:`PigTracker` of ``game`` (``new_buffer`` is accepted for the adapters' sake:
+        its observations are numpy float32 arrays)."""
+        return PigTracker(game)
 
     def mask(self, legal: Sequence[Any]) -> list[int]:
         return [int(a in legal) for a in self.actions]
+
+
+def _observe(me: int, goal: int, scores: Sequence[int], current: int | None, turn_total: int) -> list[float]:
+    """The observation of seat ``me`` (``current`` None once the game is over)."""
+    n = len(scores)
+    out = [0.0] * SIZE
+    for r in range(n):
+        out[r] = 1.0
+        out[_SEATS + r] = scores[(me + r) % n] / goal
+    if current is not None:
+        out[2 * _SEATS + (current - me) % n] = 1.0
+    out[3 * _SEATS], out[3 * _SEATS + 1] = turn_total / goal, goal / MAX_GOAL
+    return out
+
+
+class PigTracker:
+    """Every seat's :meth:`PigEncoding.observe` of one live game, read from the game's public
+    facts (Pig hides nothing) without building a view for each seat.
+
+    >>> import numpy as np
+    >>> g = PigGame(3, goal=50, seed=1); g.apply("roll"); g.apply_chance(5)
+    >>> t, enc = PigEncoding().tracker(g), PigEncoding()
+    >>> all(np.array_equal(t.observe(s), np.float32(enc.observe(g.view(s)))) for s in range(3))
+    True
+    """
+
+    def __init__(self, game: PigGame) -> None:
+        self.game = game
+
+    def observe(self, seat: int) -> Any:
+        """``encoding.observe(game.view(seat))`` as a fresh float32 array."""
+        import numpy as np
+
+        g = self.game
+        obs = _observe(seat, g.goal, g.scores, g.current_player, g.turn_total)
+        return np.array(obs, np.float32)
 
 
 def _new_game(setup: dict[str, Any], seed: int) -> PigGame:
