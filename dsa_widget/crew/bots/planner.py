@@ -54,6 +54,7 @@ from ..playouts import PlayState, greedy_play
 from ..rules import CrewGame
 from ..tasks import task_table
 from ..view import CrewView
+from ..words import card_words
 from .crewmate import CrewmateBot, hand_mask, task_fit
 from .solver import solve
 
@@ -107,9 +108,6 @@ class PlannerBot(Bot):
 
     def spawn(self, seed: int | None) -> PlannerBot:
         return PlannerBot(seed=seed, **self.knobs)
-
-    def choice_words(self, choice: Any) -> str:
-        return str(choice)
 
     # ------------------------------------------------------------------ dispatch
 
@@ -199,7 +197,7 @@ class PlannerBot(Bot):
                     wins[a] += 1
         best = max(cands, key=lambda a: (wins[a], fit[a]))
         others = sorted((a for a in cands if a != best), key=lambda a: -wins[a])
-        nxt = f"; next best {others[0]}: {wins[others[0]]}" if others else ""
+        nxt = f"; next best {others[0]!r}: {wins[others[0]]}" if others else ""
         what = "passes" if best == "pass" else f"takes task {best[5:]}"
         return best, {
             "reason": f"{what}: {wins[best]} of {len(deals)} drawn deals succeed with it{nxt}",
@@ -268,7 +266,7 @@ class PlannerBot(Bot):
         dd_words = f"; the solver checked {solved} of them" if solved else ""
         return best, {
             "reason": (
-                f"plays {DECK[card(best[5:])]}: value {values[best]:.0%} on "
+                f"plays {card_words(DECK[card(best[5:])])}: value {values[best]:.0%} on "
                 f"{len(deals)} drawn deals (weighted{trust}){dd_words}"
             ),
             "values": values,
