@@ -288,7 +288,19 @@ class _Core:
     """All the Python-side state of a :class:`SpielState` in one object, so that OpenSpiel's
     clone (a deep copy of each attribute) and serialisation (a pickle) stay one cheap step."""
 
-    __slots__ = ("cfg", "win", "skip", "engine", "dealt", "public", "origin", "root", "known", "tracker")
+    __slots__ = (
+        "cfg",
+        "win",
+        "skip",
+        "engine",
+        "dealt",
+        "public",
+        "origin",
+        "root",
+        "known",
+        "tracker",
+        "at",
+    )
 
     def __init__(self, cfg: SpielConfig, win: bool, skip: bool = False) -> None:
         self.cfg = cfg
@@ -307,6 +319,9 @@ class _Core:
         # the encoding's tracker of this engine (``(engine, tracker)``), made when first observed:
         # every seat's observation kept up to date as the engine goes on (never copied)
         self.tracker: tuple[Any, Any] | None = None
+        # the engine's knowledge epoch in this position, worked out once (every seat's read of
+        # the information state asks for it); ``_UNKNOWN`` again whenever the engine moves on
+        self.at: Hashable = _UNKNOWN
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Core:
         c = _Core.__new__(_Core)
@@ -323,6 +338,7 @@ class _Core:
         e = self.engine
         c.engine = None if e is None else _copy(e)
         c.tracker = None
+        c.at = self.at  # the same position
         return c
 
     def __getstate__(self) -> tuple[Any, ...]:
@@ -339,6 +355,7 @@ class _Core:
             self.engine = unpack(self.engine, self.dealt)
         self.known = {}
         self.tracker = None
+        self.at = _UNKNOWN
 
     def legal(self) -> list[int]:
         """The action numbers offered to the engine's seat to act (sorted)."""
@@ -355,6 +372,7 @@ class _Core:
         if choice is None or (narrow is not None and action not in narrow([action], self.public)):
             raise ValueError(f"action {action} ({cfg.encoding.action(action)!r}) is not legal here")
         e.apply_unchecked(choice)
+        self.at = _UNKNOWN
         # a game whose actions are not all public says what everybody sees of one
         hide = getattr(cfg, "public_action", None)
         self.public += f" {action}" if hide is None else f" {hide(action)}"
@@ -374,11 +392,18 @@ class _Core:
             finally:
                 self.skip = True
 
+    def epoch(self) -> Hashable:
+        """The engine's knowledge epoch (``cfg.knowledge_epoch``), once per position."""
+        at = self.at
+        if at is _UNKNOWN:
+            at = self.at = self.cfg.knowledge_epoch(self.engine)
+        return at
+
     def knowledge(self, seat: int, public: bool) -> tuple[str, Mapping[int, int]]:
         """``(string, chip -> value)`` of what ``seat`` (or, ``public``, everybody) knows."""
         if self.engine is None:
             return "", {}
-        key = (self.cfg.knowledge_epoch(self.engine), seat, public)
+        key = (self.epoch(), seat, public)
         hit = self.known.get(key)
         if hit is None:
             known = self.cfg.knowledge(self.engine, seat, public)
@@ -479,6 +504,7 @@ class SpielState(pyspiel.State):  # type: ignore[misc]
             if not 0 <= action < len(outcomes):
                 raise ValueError(f"{action} is not a chance outcome here (0..{len(outcomes) - 1})")
             e.apply_chance(outcomes[action][0])
+            c.at = _UNKNOWN
             c.public += f"/{action}"
             c.settle()
             return
@@ -642,6 +668,9 @@ class _ListObserver:
         return out[:]
 
 
+#: a position's knowledge epoch not worked out yet (see ``_Core.at``)
+_UNKNOWN: Hashable = object()
+
 _LEGAL: dict[tuple[int, tuple[Any, ...]], list[int]] = {}
 #: the engine's chance outcomes as OpenSpiel's floats, by the identity of the outcomes (a game
 #: that returns one shared tuple, as Deep Sea Adventure's dice, converts them once)
@@ -775,7 +804,7 @@ class SpielObserver:
             tr = c.tracker = (e, enc.tracker(e, _float32_zeros))  # type: ignore[attr-defined]
         self.dict["observation"][:] = tr[1].observe(player)
         if self.recall:
-            tkey = (self.cfg.knowledge_epoch(e), player, self.public, "tensor")
+            tkey = (c.epoch(), player, self.public, "tensor")
             part = c.known.get(tkey)
             if part is None:
                 known = c.knowledge(player, self.public)[1]
