@@ -1,6 +1,7 @@
-"""The generic OpenSpiel adapter works out a position's knowledge epoch once and reuses it for
-every seat's read: a state that moves on, or a clone that plays on, must not reuse the epoch
-of the position it left (the information state tensor would keep the old trick history)."""
+"""The generic OpenSpiel adapter works out a position's knowledge epoch and legal action numbers
+once and reuses them for every read: a state that moves on, or a clone that plays on, must not
+reuse those of the position it left (the information state tensor would keep the old trick
+history, the legal actions the old offer)."""
 
 from __future__ import annotations
 
@@ -31,6 +32,7 @@ def test_every_read_after_a_move_equals_a_fresh_state() -> None:
                 continue
             for p in range(game.num_players()):  # reads every seat: caches this position's epoch
                 state.information_state_tensor(p)
+                state.legal_actions(p)
             clone = state.clone()
             state.apply_action(rng.choice(state.legal_actions()))
             # the clone plays on differently where it can
@@ -40,5 +42,6 @@ def test_every_read_after_a_move_equals_a_fresh_state() -> None:
                 if s.is_terminal() or s.is_chance_node():
                     continue
                 ref = _fresh(game, s)
+                assert s.legal_actions() == ref.legal_actions()
                 for p in range(game.num_players()):
                     assert np.array_equal(s.information_state_tensor(p), ref.information_state_tensor(p))

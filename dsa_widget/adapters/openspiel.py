@@ -300,6 +300,7 @@ class _Core:
         "known",
         "tracker",
         "at",
+        "offer",
     )
 
     def __init__(self, cfg: SpielConfig, win: bool, skip: bool = False) -> None:
@@ -322,6 +323,8 @@ class _Core:
         # the engine's knowledge epoch in this position, worked out once (every seat's read of
         # the information state asks for it); ``_UNKNOWN`` again whenever the engine moves on
         self.at: Hashable = _UNKNOWN
+        # the action numbers offered in this position (``legal()``), None again when it moves on
+        self.offer: list[int] | None = None
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Core:
         c = _Core.__new__(_Core)
@@ -338,7 +341,7 @@ class _Core:
         e = self.engine
         c.engine = None if e is None else _copy(e)
         c.tracker = None
-        c.at = self.at  # the same position
+        c.at, c.offer = self.at, self.offer  # the same position (``legal()`` gives copies)
         return c
 
     def __getstate__(self) -> tuple[Any, ...]:
@@ -355,14 +358,20 @@ class _Core:
             self.engine = unpack(self.engine, self.dealt)
         self.known = {}
         self.tracker = None
-        self.at = _UNKNOWN
+        self.at, self.offer = _UNKNOWN, None
 
     def legal(self) -> list[int]:
-        """The action numbers offered to the engine's seat to act (sorted)."""
-        e = self.engine
-        numbers = _legal_numbers(self.cfg.encoding, e.legal_actions())
-        narrow = getattr(self.cfg, "narrow_legal", None)
-        return numbers if narrow is None else list(narrow(numbers, self.public))
+        """The action numbers offered to the engine's seat to act (sorted; a fresh list, the
+        numbers worked out once per position: OpenSpiel asks for them several times a step)."""
+        offer = self.offer
+        if offer is None:
+            e = self.engine
+            offer = _legal_numbers(self.cfg.encoding, e.legal_actions())
+            narrow = getattr(self.cfg, "narrow_legal", None)
+            if narrow is not None:
+                offer = list(narrow(offer, self.public))
+            self.offer = offer
+        return offer[:]
 
     def play(self, action: int) -> None:
         """Apply a decision (checked: ``ValueError``), then, with ``skip_forced``, the forced ones."""
@@ -372,7 +381,7 @@ class _Core:
         if choice is None or (narrow is not None and action not in narrow([action], self.public)):
             raise ValueError(f"action {action} ({cfg.encoding.action(action)!r}) is not legal here")
         e.apply_unchecked(choice)
-        self.at = _UNKNOWN
+        self.at, self.offer = _UNKNOWN, None
         # a game whose actions are not all public says what everybody sees of one
         hide = getattr(cfg, "public_action", None)
         self.public += f" {action}" if hide is None else f" {hide(action)}"
@@ -504,7 +513,7 @@ class SpielState(pyspiel.State):  # type: ignore[misc]
             if not 0 <= action < len(outcomes):
                 raise ValueError(f"{action} is not a chance outcome here (0..{len(outcomes) - 1})")
             e.apply_chance(outcomes[action][0])
-            c.at = _UNKNOWN
+            c.at, c.offer = _UNKNOWN, None
             c.public += f"/{action}"
             c.settle()
             return
