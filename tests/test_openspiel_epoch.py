@@ -1,7 +1,7 @@
-"""The generic OpenSpiel adapter works out a position's knowledge epoch and legal action numbers
-once and reuses them for every read: a state that moves on, or a clone that plays on, must not
-reuse those of the position it left (the information state tensor would keep the old trick
-history, the legal actions the old offer)."""
+"""The generic OpenSpiel adapter works out a position's knowledge epoch, legal action numbers
+and whose turn it is once and reuses them for every read: a state that moves on, or a clone
+that plays on, must not reuse those of the position it left (the information state tensor
+would keep the old trick history, the legal actions the old offer)."""
 
 from __future__ import annotations
 
@@ -39,9 +39,10 @@ def test_every_read_after_a_move_equals_a_fresh_state() -> None:
             if not clone.is_terminal() and not clone.is_chance_node():
                 clone.apply_action(rng.choice(clone.legal_actions()))
             for s in (state, clone):
+                ref = _fresh(game, s)
+                assert (s.current_player(), s.is_terminal()) == (ref.current_player(), ref.is_terminal())
                 if s.is_terminal() or s.is_chance_node():
                     continue
-                ref = _fresh(game, s)
                 assert s.legal_actions() == ref.legal_actions()
                 for p in range(game.num_players()):
                     assert np.array_equal(s.information_state_tensor(p), ref.information_state_tensor(p))

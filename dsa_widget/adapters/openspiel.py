@@ -301,6 +301,7 @@ class _Core:
         "tracker",
         "at",
         "offer",
+        "now",
     )
 
     def __init__(self, cfg: SpielConfig, win: bool, skip: bool = False) -> None:
@@ -325,6 +326,8 @@ class _Core:
         self.at: Hashable = _UNKNOWN
         # the action numbers offered in this position (``legal()``), None again when it moves on
         self.offer: list[int] | None = None
+        # the engine's ``(to_move, is_over)`` in this position (``turn()``), None when it moves on
+        self.now: tuple[int, bool] | None = None
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Core:
         c = _Core.__new__(_Core)
@@ -341,7 +344,7 @@ class _Core:
         e = self.engine
         c.engine = None if e is None else _copy(e)
         c.tracker = None
-        c.at, c.offer = self.at, self.offer  # the same position (``legal()`` gives copies)
+        c.at, c.offer, c.now = self.at, self.offer, self.now  # the same position (``legal()`` gives copies)
         return c
 
     def __getstate__(self) -> tuple[Any, ...]:
@@ -358,7 +361,7 @@ class _Core:
             self.engine = unpack(self.engine, self.dealt)
         self.known = {}
         self.tracker = None
-        self.at, self.offer = _UNKNOWN, None
+        self.moved()
 
     def legal(self) -> list[int]:
         """The action numbers offered to the engine's seat to act (sorted; a fresh list, the
@@ -381,7 +384,7 @@ class _Core:
         if choice is None or (narrow is not None and action not in narrow([action], self.public)):
             raise ValueError(f"action {action} ({cfg.encoding.action(action)!r}) is not legal here")
         e.apply_unchecked(choice)
-        self.at, self.offer = _UNKNOWN, None
+        self.moved()
         # a game whose actions are not all public says what everybody sees of one
         hide = getattr(cfg, "public_action", None)
         self.public += f" {action}" if hide is None else f" {hide(action)}"
@@ -391,7 +394,7 @@ class _Core:
         """With ``skip_forced``: apply every decision that has one legal action, until a real
         decision, a chance node or the end."""
         e = self.engine
-        while self.skip and e is not None and not e.is_over and e.to_move >= 0:
+        while self.skip and e is not None and not self.turn()[1] and self.turn()[0] >= 0:
             legal = self.legal()
             if len(legal) != 1:
                 return
@@ -400,6 +403,19 @@ class _Core:
                 self.play(legal[0])
             finally:
                 self.skip = True
+
+    def moved(self) -> None:
+        """Forget what was worked out for the engine's last position (it moved on)."""
+        self.at, self.offer, self.now = _UNKNOWN, None, None
+
+    def turn(self) -> tuple[int, bool]:
+        """The engine's ``(to_move, is_over)``, read once per position (an engine's
+        ``to_move`` may be a property that asks its view, and OpenSpiel asks many times)."""
+        now = self.now
+        if now is None:
+            e = self.engine
+            now = self.now = (e.to_move, bool(e.is_over))
+        return now
 
     def epoch(self) -> Hashable:
         """The engine's knowledge epoch (``cfg.knowledge_epoch``), once per position."""
@@ -436,10 +452,10 @@ class SpielState(pyspiel.State):  # type: ignore[misc]
         return self._c
 
     def current_player(self) -> int:
-        e = self._c.engine
-        if e is None:
+        c = self._c
+        if c.engine is None:
             return int(pyspiel.PlayerId.CHANCE)
-        p: int = e.to_move
+        p: int = c.turn()[0]
         if p == CHANCE:
             return int(pyspiel.PlayerId.CHANCE)
         if p == TERMINAL:
@@ -447,8 +463,11 @@ class SpielState(pyspiel.State):  # type: ignore[misc]
         return p
 
     def _legal_actions(self, player: int) -> list[int]:
-        e = self._c.engine
-        if e is None or e.to_move != player or e.is_over:
+        c = self._c
+        if c.engine is None:
+            return []
+        p, over = c.turn()
+        if p != player or over:
             return []
         return self._c.legal()
 
@@ -458,10 +477,10 @@ class SpielState(pyspiel.State):  # type: ignore[misc]
 
     def legal_actions(self, *player: Any) -> list[int]:
         """pyspiel's ``legal_actions([player])``."""
-        e = self._c.engine
-        if e is not None and len(player) <= 1:
-            p = e.to_move
-            if p >= 0 and not e.is_over:
+        c = self._c
+        if c.engine is not None and len(player) <= 1:
+            p, over = c.turn()
+            if p >= 0 and not over:
                 if not player:
                     return self._legal_actions(p)
                 q = player[0]
@@ -471,8 +490,8 @@ class SpielState(pyspiel.State):  # type: ignore[misc]
 
     def is_chance_node(self) -> bool:
         """pyspiel's ``is_chance_node()``."""
-        e = self._c.engine
-        return e is None or e.to_move == CHANCE
+        c = self._c
+        return c.engine is None or c.turn()[0] == CHANCE
 
     def rewards(self) -> list[float]:
         """pyspiel's ``rewards()`` (terminal rewards: the returns at the end, zeros before)."""
@@ -506,14 +525,15 @@ class SpielState(pyspiel.State):  # type: ignore[misc]
             c.dealt += (action,)
             if len(c.dealt) == c.cfg.deal_length:
                 c.engine = c.cfg.start(c.dealt)
+                c.moved()
                 c.settle()
             return
-        if e.to_move == CHANCE:
+        if c.turn()[0] == CHANCE:
             outcomes = e.chance_outcomes()
             if not 0 <= action < len(outcomes):
                 raise ValueError(f"{action} is not a chance outcome here (0..{len(outcomes) - 1})")
             e.apply_chance(outcomes[action][0])
-            c.at, c.offer = _UNKNOWN, None
+            c.moved()
             c.public += f"/{action}"
             c.settle()
             return
@@ -545,8 +565,8 @@ class SpielState(pyspiel.State):  # type: ignore[misc]
         return str(c.cfg.encoding.action(action))
 
     def is_terminal(self) -> bool:
-        e = self._c.engine
-        return e is not None and bool(e.is_over)
+        c = self._c
+        return c.engine is not None and c.turn()[1]
 
     def returns(self) -> list[float]:
         c = self._c
