@@ -12,7 +12,7 @@ function draw(st, act, { pending }) {
     h(
       "div",
       { class: `pig-row${q === st.current && !st.over ? " pig-now" : ""}`, "data-seat": q },
-      h("span", { class: "pig-name" }, name, botSaid(st, q)),
+      h("span", { class: "pig-who" }, h("span", { class: "pig-name" }, name), botSaid(st, q)),
       h(
         "span",
         { class: "pig-track", role: "img", "aria-label": `${name}: ${st.scores[q]} of ${st.goal}` },
