@@ -283,6 +283,18 @@ def test_reveal_owner_hides_banked_values_until_the_end():
     assert all(len(c) == 2 for b in w.state["banked"] for c in b)
 
 
+@pytest.mark.parametrize("reveal", ["owner", "public", 1, "no"])
+def test_reveal_takes_only_true_or_false(reveal):
+    """``reveal`` is the teacher's switch (True: every chip value shown), not the rule of who sees
+    a chip's value: ``DeepSea(reveal="owner")`` built a teacher's table (bool("owner") is True)
+    that showed the mc bot's reasons and every value.  Anything but True/False is refused and
+    names the rule's own option."""
+    with pytest.raises(SetupError, match=r'options=\{"reveal": "owner"\}'):
+        DeepSea(players=["You", "Bot"], seats={1: "mc"}, reveal=reveal)
+    w = DeepSea(players=["You", "Bot"], seats={1: "random"}, reveal=False, options={"reveal": "owner"})
+    assert w.session.reveal is False and w.game.setup.options.reveal == "owner"
+
+
 def test_reveal_owner_shows_the_single_human_his_own_chips():
     seen_own = seen_other = 0
     for seed in range(6):

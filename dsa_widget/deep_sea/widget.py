@@ -62,7 +62,7 @@ from ..core.timeline import Timeline, TimelineError
 from .analysis.home import COMPILED
 from .analysis.overlay import exact_later, needs_exact, overlay_for, with_exact
 from .compare import Comparison, compare
-from .errors import IllegalActionError
+from .errors import IllegalActionError, SetupError
 from .presenter import DeepSeaPresenter
 from .rules import Game
 from .setup import Setup
@@ -194,7 +194,15 @@ class DeepSea(GameWidget):
         #: the exact figures wanted next in the background: (seq, a copy of the game, choices)
         self._refine_next: tuple[int, Game, list[str]] | None = None
         self._refining = False
-        reveal = bool(reveal) if reveal is not None else bool(reveal_all)
+        if reveal is None:
+            reveal = reveal_all
+        if not isinstance(reveal, bool):
+            # bool("owner") is True: a table meant to hide chip values would show them all
+            raise SetupError(
+                "reveal",
+                f"True (a teacher's table: every chip value shown) or False, not {reveal!r};"
+                ' who sees a chip\'s value is a rule: options={"reveal": "owner"}',
+            )
         super().__init__(
             game=game, seats=seats, viewer=viewer, hot_seat=hot_seat, reveal=reveal,
             bot_delay=bot_delay, bot_seed=bot_seed,
