@@ -77,3 +77,15 @@ def test_a_fixed_range_clamps_values_outside_it_to_the_axis() -> None:
     outside = parse(line_chart({"a": [(0, 7.0), (1, -3.0)]}, y_range=(0, 1)).svg)
     ys = [[c.get("cy") for c in r.iter(f"{NS}circle")] for r in (inside, outside)]
     assert ys[0] == ys[1]
+
+
+def test_a_notebook_gets_the_chart_inline_so_it_takes_the_pages_colour() -> None:
+    """JupyterLab draws an image/svg+xml output inside an <img>: there currentColor is black, so
+    in the dark theme the axes, ticks and words were black on a dark page.  Inline HTML puts the
+    same SVG in the page, where currentColor is the theme's text colour; the SVG stays for tools
+    that read it."""
+    c = line_chart({"win rate": [(0, 0.2, 0.1, 0.3), (10, 0.6, 0.5, 0.7)]}, title="t", y_range=(0, 1))
+    html = c._repr_html_()
+    assert c.svg in html and 'fill="currentColor"' in c.svg
+    assert not html.lstrip().startswith("<img") and "data:image" not in html
+    assert c._repr_svg_() == c.svg

@@ -2,8 +2,10 @@
 
 A learning curve, a win rate against the number of games, a chance as a pile grows: lines
 through points, each point with an optional interval drawn as a shaded band.  The picture is
-plain SVG (it shows in JupyterLab, in a static export and in JupyterLite, light or dark: text
-and axes take the page's colour), and every label is escaped, so a name never becomes markup.
+plain SVG, given to a notebook inline in HTML as well (it shows in JupyterLab, in a static export
+and in JupyterLite, light or dark: text and axes take the page's colour; the bare SVG, which
+JupyterLab would draw as an image, keeps black), and every label is escaped, so a name never
+becomes markup.
 
 >>> c = line_chart(
 ...     {"win rate": [(0, 0.1, 0.07, 0.13), (1000, 0.45, 0.4, 0.5), (2000, 0.8, 0.76, 0.84)]},
@@ -44,6 +46,11 @@ class Chart:
 
     def _repr_svg_(self) -> str:
         return self.svg
+
+    def _repr_html_(self) -> str:
+        # JupyterLab draws image/svg+xml in an <img>, where currentColor is black whatever the
+        # theme (black axes and words on a dark page); inline in the page it takes the page's colour
+        return f'<div class="dsa-chart">{self.svg}</div>'
 
     def __str__(self) -> str:
         return self.svg
