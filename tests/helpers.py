@@ -154,14 +154,14 @@ def run_notebook(path: Path) -> tuple[Any, str]:
     return nb, text
 
 
-def notebook_svgs(nb: Any) -> list[ET.Element]:
-    """The pictures an executed notebook drew: every HTML or SVG output that is an SVG, parsed
-    (so a picture that is not well-formed XML fails here)."""
+def notebook_svgs(nb: Any, kinds: tuple[str, ...] = ("text/html", "image/svg+xml")) -> list[ET.Element]:
+    """The pictures an executed notebook drew: every output of ``kinds`` (HTML, SVG) that is an
+    SVG, parsed (so a picture that is not well-formed XML fails here)."""
     out = []
     for c in nb.cells:
         for o in c.get("outputs", []) if c.cell_type == "code" else []:
             data = o.get("data", {})
-            for kind in ("text/html", "image/svg+xml"):
+            for kind in kinds:
                 text = data.get(kind, "")
                 text = "".join(text) if isinstance(text, list) else text
                 if text.lstrip().startswith("<svg"):
