@@ -29,10 +29,12 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import bench_crew  # noqa: E402
 
 from dsa_widget.crew.bots import SearchBot, success_rates  # noqa: E402
 from dsa_widget.crew.kernel import COMPILED, warm_up  # noqa: E402
-from dsa_widget.crew.rules import CrewGame  # noqa: E402
 
 PATHS = {"python": False, "kernel": True}
 
@@ -43,23 +45,9 @@ def _pct(xs: list[float], q: float) -> float:
 
 
 def decisions(kernel: bool, count: int) -> list[float]:
-    """CPU seconds of ``count`` card decisions (more than one legal card) of the search bot."""
-    times: list[float] = []
-    seed = 0
-    while len(times) < count:
-        g = CrewGame(4, target=3, seed=1000 + seed, timed=True)
-        bots = [SearchBot(seed=seed * 10 + s, kernel=kernel) for s in range(4)]
-        seed += 1
-        while not g.is_over and len(times) < count:
-            legal = g.legal_actions()
-            view = g.view(g.to_move)
-            t0 = time.process_time()
-            a = bots[g.to_move](view, legal)
-            dt = time.process_time() - t0
-            if g.step == "play" and sum(x.startswith("play ") for x in legal) > 1:
-                times.append(dt)
-            g.apply(a)
-    return times
+    """CPU seconds of ``count`` card decisions (more than one legal card) of the search bot,
+    timed as ``bench_crew.py`` times every Crew bot."""
+    return bench_crew.decisions("search", count, kernel=kernel)
 
 
 def main() -> None:
