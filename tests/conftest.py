@@ -3,6 +3,8 @@ import re
 import sys
 from pathlib import Path
 
+import pytest
+
 HERE = Path(__file__).parent
 sys.path.insert(0, str(HERE))
 
@@ -40,3 +42,44 @@ def pytest_ignore_collect(collection_path: Path, config) -> bool | None:
     if collection_path == HERE / "e2e" and _selects_no_e2e_test(config.getoption("markexpr") or ""):
         return True
     return None
+
+
+#: session fixtures costly enough that their users share one xdist worker, so that each is built
+#: once as in a run without workers: one JupyterLab, one JupyterLite site build, and Ray's
+#: clusters (a local one, tests/test_executors.py, and a head started with ``ray start``,
+#: tests/test_ray_cluster.py: ``ray.init()`` may join a cluster it finds on the machine).
+#: Other wide fixtures of the suite (Chromium, say) are started by each worker that needs them.
+_SHARED_GROUPS = {
+    "jupyter_server": "jupyterlab",
+    "lite_site": "jupyterlite",
+    "ray_cluster": "ray",
+    "head": "ray",
+}
+
+
+def _xdist_group(item: pytest.Item) -> str | None:
+    """The group of tests ``item`` must run with on one worker, or None (any worker): the group
+    of a fixture of ``_SHARED_GROUPS`` it uses, else its module's when it uses one of the
+    suite's module fixtures (an executed lesson, say), so that the fixture is built once."""
+    info = getattr(item, "_fixtureinfo", None)
+    if info is None:
+        return None
+    module = False
+    for name, defs in info.name2fixturedefs.items():
+        if name in _SHARED_GROUPS:
+            return _SHARED_GROUPS[name]
+        module = module or any(d.baseid and d.scope in ("module", "class") for d in defs)
+    return item.nodeid.split("::")[0] if module else None
+
+
+@pytest.hookimpl(tryfirst=True)  # before pytest-xdist reads the marks
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """With pytest-xdist's ``--dist loadgroup`` (scripts/test.sh), mark each test that shares a
+    costly fixture with the group of its fixture (see :func:`_xdist_group`)."""
+    # a worker's options say loadgroup (pytest-xdist sets its dist to "no"), the controller's dist
+    if not getattr(config.option, "loadgroup", False) and getattr(config.option, "dist", "no") != "loadgroup":
+        return
+    for item in items:
+        group = _xdist_group(item)
+        if group is not None:
+            item.add_marker(pytest.mark.xdist_group(group))
