@@ -49,6 +49,8 @@ def pytest_ignore_collect(collection_path: Path, config) -> bool | None:
 #: clusters (a local one, tests/test_executors.py, and a head started with ``ray start``,
 #: tests/test_ray_cluster.py: ``ray.init()`` may join a cluster it finds on the machine).
 #: Other wide fixtures of the suite (Chromium, say) are started by each worker that needs them.
+#: A test that starts Ray without one of these fixtures (the AI notebook's) is marked
+#: ``xdist_group("ray")`` itself.
 _SHARED_GROUPS = {
     "jupyter_server": "jupyterlab",
     "lite_site": "jupyterlite",

@@ -38,6 +38,7 @@ def _curve_rows(text: str, title: str) -> list[tuple[int, float, float, float]]:
 
 
 @pytest.mark.slow
+@pytest.mark.xdist_group("ray")  # its kernel starts Ray: with the other Ray tests (conftest.py)
 def test_ai_notebook_executes(monkeypatch):
     # Ray gives its local node 30 s to start by default; a busy CI machine can take longer
     # (the kernel inherits this); DSA_AI_QUICK=1: the short training run
