@@ -116,3 +116,35 @@ def test_legal_and_seeded(seed: int, target: int, seats: int) -> None:
         return [a["action"] for a in g.history]
 
     assert run() == run()
+
+
+def test_the_solvers_verdict_decides_the_card(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Perfect-information Monte Carlo: on each drawn deal the solver says whether the mission
+    can still succeed after each card, and that verdict is the card's value there.  A stand-in
+    solver that keeps the drawn deals winnable only after the card the playouts rate lowest
+    makes the bot play that card (the verdict once went unused: the playouts alone chose)."""
+    import dsa_widget.crew.bots.planner as planner_mod
+    from dsa_widget.crew.bots.solver import Solution
+
+    g = _mid_game(3, 2)
+    assert g is not None
+    view, legal = g.view(g.to_move), g.legal_actions()
+    rolled = PlannerBot(seed=4, samples=6, node_limit=0)
+    rolled(view, legal)
+    assert rolled.last_explanation is not None
+    values = rolled.last_explanation["values"]
+    worst = min(values, key=lambda a: (values[a], a))
+    assert rolled.last_explanation["choice"] != worst  # the playouts alone would not play it
+    before = len(g.history)
+
+    def stand_in(game: CrewGame, *, node_limit: int) -> Solution:
+        if len(game.history) == before:  # the position itself: winnable, no line to follow
+            return Solution(True, (), 1, True)
+        return Solution(game.history[before]["action"] == worst, (), 1, True)
+
+    monkeypatch.setattr(planner_mod, "solve", stand_in)
+    bot = PlannerBot(seed=4, samples=6, solver_samples=6, endgame=10)
+    assert bot(view, legal) == worst
+    assert bot.last_explanation is not None
+    assert bot.last_explanation["values"][worst] == 1.0
+    assert "the solver checked 6" in bot.last_explanation["reason"]

@@ -10,12 +10,16 @@ that fit the public facts — voids shown, cards communicated, the captain's S4)
   rules for every seat, and the attempt played out with the crewmate's card rule
   (:func:`~dsa_widget.crew.playouts.greedy_play`) on the drawn hands; it takes the candidate
   with the most successful playouts (ties: the better fit).
-* **cards**: every legal card is tried on ``samples`` drawn deals, followed by a playout of the
-  rest of the attempt (the crewmate's card rule for every seat); when at most ``endgame``
-  tricks are left (or, with ``doubt`` > 0, when no card's value reaches ``doubt``), the
-  double-dummy solver (:func:`~dsa_widget.crew.bots.solver.solve`, on the *drawn* games,
-  never the real one) also says, on the first ``solver_samples`` deals, whether the drawn
-  hands can still make it after each card, and a card's value is the mean of the two.  The
+* **cards**: every legal card is tried on ``samples`` drawn deals, followed by ``rollouts``
+  playouts of the rest of the attempt (the crewmate's card rule for every seat; on the compiled
+  kernel, :func:`~dsa_widget.crew.kernel.kernel_rollouts`, where it can play the position,
+  else in Python).  When at most ``endgame`` tricks are left (or, with ``doubt`` > 0, when no
+  card's value reaches ``doubt``) the bot plays perfect-information Monte Carlo: on the
+  first ``solver_samples`` deals the double-dummy solver
+  (:func:`~dsa_widget.crew.bots.solver.solve`, on the *drawn* games, never the real one) says
+  whether the drawn hands can still make the mission after each card, and that verdict is the
+  card's value on that deal (the playouts' where the solver's ``node_limit`` runs out); a
+  card's value is the weighted mean over the deals, ties going to the playouts' value.  The
   deals are **weighted by what the partners did**: the bot replays the attempt's tricks on
   each drawn deal and asks what the crewmate's card rule would have played in each
   partner's place; every partner's card that the rule would not have played there
@@ -66,12 +70,14 @@ _MAX_TAKES = 4
 
 class PlannerBot(Bot):
     """Plans tasks and cards on drawn deals weighted by the partners' play (see the module
-    docstring).  Knobs: ``samples`` (deals a card choice), ``task_samples`` (deals a task
+    docstring).  Knobs: ``samples`` (deals a card choice), ``rollouts`` (playouts a deal and
+    card), ``task_samples`` (deals a task
     choice), ``endgame`` (tricks left from which the solver checks drawn deals), ``doubt``
     (also call the solver when no card reaches this value; 0: only in the endgame; measured no
-    better at 4x the CPU), ``solver_samples`` (deals the solver checks), ``node_limit`` (its
-    budget a position; 0: no solver), ``trust`` (a deal's weight is multiplied by it for each
-    partner card the crewmate's rule would not have played on it: 1 = no weighting)."""
+    better at 4x the CPU), ``solver_samples`` (deals the solver checks; its verdict is a card's
+    value there), ``node_limit`` (its budget a position; 0: no solver), ``trust`` (a deal's
+    weight is multiplied by it for each partner card the crewmate's rule would not have played
+    on it: 1 = no weighting)."""
 
     name = "planner"
     summary = (
@@ -86,10 +92,11 @@ class PlannerBot(Bot):
         "solver_samples": 6,
         "node_limit": 300,
         "trust": 0.5,
+        "rollouts": 1,
     }
 
     def _check_knobs(self) -> None:
-        for k in ("samples", "task_samples"):
+        for k in ("samples", "task_samples", "rollouts"):
             v = self.knobs[k]
             if not isinstance(v, int) or isinstance(v, bool) or v < 1:
                 raise ValueError(f"{k} must be an int >= 1, not {v!r}")
@@ -217,6 +224,63 @@ class PlannerBot(Bot):
 
     # ------------------------------------------------------------------ cards
 
+    def _rollouts(self, deals: list[CrewGame], plays: list[str]) -> list[list[float]]:
+        """Per drawn deal, per card of ``plays``: the share of ``rollouts`` playouts after that
+        card that succeed, every seat with the crewmate's card rule.  On the compiled kernel
+        when it can play the position (:func:`~dsa_widget.crew.kernel.kernel_rollouts`), else in
+        Python (:func:`~dsa_widget.crew.playouts.greedy_play`: Tonoja, mission constraints)."""
+        reps = self.knobs["rollouts"]
+        cards = [card(a[5:]) for a in plays]
+        g0 = deals[0]
+        try:
+            from ..kernel import encode_position, kernel_rollouts  # numba loads on first use
+
+            pos = encode_position(
+                PlayState.from_game(g0), options=g0.options, constraints=g0.mission.constraints
+            )
+        except (ValueError, CrewError):
+            out = []
+            for g in deals:
+                st0 = PlayState.from_game(g)
+                seed = self.rng.getrandbits(32)
+                row = []
+                for c in cards:
+                    ok = 0
+                    for r in range(reps):
+                        st = st0.copy()
+                        st.play(c)
+                        ok += st.play_out(greedy_play, random.Random(seed + r)) == "success"
+                    row.append(ok / reps)
+                out.append(row)
+            return out
+        n = g0.seats
+        out = []
+        for g in deals:
+            sample = ([g.hand_mask(s) for s in range(n)], [ts.prediction for ts in g.tasks])
+            got = kernel_rollouts(pos, cards, [sample] * reps, seed=self.rng.getrandbits(63))
+            out.append([k / reps for k in got])
+        return out
+
+    def _solved(self, g: CrewGame, plays: list[str]) -> list[bool | None]:
+        """Per card of ``plays``: can the drawn hands of ``g`` still make the mission after it
+        (double dummy on the drawn game, never the real one; None: the node budget ran out).
+        One solve of the position first: lost now is lost after every card, and the first card
+        of a winning line keeps it winnable."""
+        limit = self.knobs["node_limit"]
+        now = solve(g, node_limit=limit)
+        if now.winnable is False:
+            return [False] * len(plays)
+        first = now.line[0][1] if now.line else None
+        out: list[bool | None] = []
+        for a in plays:
+            if a == first:
+                out.append(True)
+                continue
+            g2 = g.clone()
+            g2.apply(a)
+            out.append(solve(g2, node_limit=limit).winnable)
+        return out
+
     def _play(self, view: CrewView, legal: tuple[str, ...], base: str) -> tuple[str, dict[str, Any]] | None:
         plays = [a for a in legal if a.startswith("play ")]
         if len(plays) < 2:
@@ -225,43 +289,38 @@ class PlannerBot(Bot):
         if not deals:
             return None
         me = view.seat if view.seat is not None else -1
-        score = dict.fromkeys(plays, 0.0)
-        total = 0.0
-        odd_deals = 0
         weights = []
+        odd_deals = 0
         for g in deals:
             w, odd = self._weight(view, g, me)
             weights.append(w)
             odd_deals += odd > 0
-            total += w
-            st0 = PlayState.from_game(g)
-            seed = self.rng.getrandbits(32)
-            for a in plays:
-                st = st0.copy()
-                st.play(card(a[5:]))
-                if st.play_out(greedy_play, random.Random(seed)) == "success":
-                    score[a] += w
-        values = {a: score[a] / total for a in plays}
+        total = sum(weights)
+        roll = self._rollouts(deals, plays)
+        rolled = {
+            a: sum(w * r[i] for w, r in zip(weights, roll, strict=True)) / total for i, a in enumerate(plays)
+        }
         left = view.tricks_total - len(view.all_tricks)
         solved = 0
-        if self.knobs["node_limit"] and (
-            left <= self.knobs["endgame"] or max(values.values()) < self.knobs["doubt"]
+        values = dict(rolled)
+        if (
+            self.knobs["node_limit"]
+            and self.knobs["solver_samples"]
+            and (left <= self.knobs["endgame"] or max(rolled.values()) < self.knobs["doubt"])
         ):
-            # the rule of thumb finds no sure card: ask the solver which cards leave the drawn
-            # hands winnable at all (double dummy on the drawn game, not the real one)
-            dd = dict.fromkeys(plays, 0.0)
-            part = deals[: self.knobs["solver_samples"]]
-            wsum = sum(weights[: len(part)])
-            for g, w in zip(part, weights, strict=False):
-                for a in plays:
-                    g2 = g.clone()
-                    g2.apply(a)
-                    ok = solve(g2, node_limit=self.knobs["node_limit"]).winnable
-                    dd[a] += w * (0.5 if ok is None else float(ok))
-            solved = len(part)
-            values = {a: (values[a] + dd[a] / wsum) / 2 for a in plays}
-        values = {a: score[a] / total for a in plays}
-        best = max(plays, key=lambda a: (round(values[a], 9), a == base))
+            # perfect-information Monte Carlo: on the first solver_samples drawn deals, a card's
+            # value is whether the drawn hands can still make it after the card (the rollout's
+            # share where the solver's budget runs out); the other deals keep their rollouts
+            part = min(len(deals), self.knobs["solver_samples"])
+            score = dict.fromkeys(plays, 0.0)
+            for j, (g, w, r) in enumerate(zip(deals, weights, roll, strict=True)):
+                dd = self._solved(g, plays) if j < part else [None] * len(plays)
+                for i, a in enumerate(plays):
+                    v = dd[i]
+                    score[a] += w * (r[i] if v is None else float(v))
+            solved = part
+            values = {a: score[a] / total for a in plays}
+        best = max(plays, key=lambda a: (round(values[a], 9), round(rolled[a], 9), a == base))
         trust = f", {odd_deals} weighed down by partners' cards that do not fit them" if odd_deals else ""
         dd_words = f"; the solver checked {solved} of them" if solved else ""
         return best, {
