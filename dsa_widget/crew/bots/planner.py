@@ -71,13 +71,13 @@ _MAX_TAKES = 4
 class PlannerBot(Bot):
     """Plans tasks and cards on drawn deals weighted by the partners' play (see the module
     docstring).  Knobs: ``samples`` (deals a card choice), ``rollouts`` (playouts a deal and
-    card), ``task_samples`` (deals a task
-    choice), ``endgame`` (tricks left from which the solver checks drawn deals), ``doubt``
-    (also call the solver when no card reaches this value; 0: only in the endgame; measured no
-    better at 4x the CPU), ``solver_samples`` (deals the solver checks; its verdict is a card's
-    value there), ``node_limit`` (its budget a position; 0: no solver), ``trust`` (a deal's
-    weight is multiplied by it for each partner card the crewmate's rule would not have played
-    on it: 1 = no weighting)."""
+    card), ``task_samples`` (deals a task choice), ``endgame`` (tricks left from which the
+    solver checks drawn deals), ``doubt`` (also call the solver when no card reaches this
+    value; 0: only in the endgame; its "no better at 4x the CPU" was measured when the
+    solver's verdict went unused), ``solver_samples`` (deals the solver checks; its verdict
+    is a card's value there), ``node_limit`` (its budget a position; 0: no solver), ``trust``
+    (a deal's weight is multiplied by it for each partner card the crewmate's rule would not
+    have played on it: 1 = no weighting)."""
 
     name = "planner"
     summary = (
@@ -85,12 +85,12 @@ class PlannerBot(Bot):
         "trusting most the deals where its partners' cards make sense"
     )
     KNOBS: ClassVar[dict[str, Any]] = {
-        "samples": 16,
+        "samples": 32,
         "task_samples": 12,
-        "endgame": 3,
+        "endgame": 5,
         "doubt": 0.0,
-        "solver_samples": 6,
-        "node_limit": 300,
+        "solver_samples": 8,
+        "node_limit": 500,
         "trust": 0.5,
         "rollouts": 1,
     }
