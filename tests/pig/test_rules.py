@@ -208,3 +208,19 @@ def test_clones_and_samples_are_the_same_state(seed: int, steps: int, draw: int)
         assert s.view(seat) == g.view(seat) and s.legal_actions() == g.legal_actions()
     assert g.returns() == tuple(float(x) for x in g.scores)
     assert g.at_turn_boundary == (not g.view(None).moves and g.to_move != CHANCE)
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 10**6), steps=st.integers(0, 300))
+def test_every_state_is_the_one_dataclasses_replace_would_make(seed: int, steps: int) -> None:
+    """The engine makes each new state with a fast copy of the last one's fields
+    (``rules._replace``): every state reached holds exactly the view's fields, and rebuilding it
+    through ``dataclasses.replace`` (the dataclass's own constructor) gives an equal state."""
+    from dataclasses import fields, replace
+
+    _, states = random_game(seed, steps)
+    names = {f.name for f in fields(states[0]._s)}
+    for g in states:
+        for s in (g._s, g.view(0), g.view(None)):
+            assert set(vars(s)) == names
+            assert replace(s) == s and hash(replace(s)) == hash(s)
