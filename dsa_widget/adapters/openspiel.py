@@ -645,6 +645,11 @@ _OBSERVERS: dict[tuple[int, bool], tuple[Any, _ListObserver]] = {}
 def _tensor(state: SpielState, recall: bool, args: tuple[Any, ...]) -> list[float]:
     """A seat's information state (``recall``) or observation tensor, as pyspiel gives it."""
     cfg = state.core.cfg
+    if len(args) == 1:  # the usual call (every player at every step of an RL loop): no detour
+        player = args[0]
+        hit = _OBSERVERS.get((id(cfg), recall))
+        if hit is not None and hit[0] is cfg and type(player) is int and 0 <= player < cfg.num_players:
+            return hit[1].tensor_list(state, player)
     return python_tensor(state, cfg, recall, args, lambda t: SpielObserver(cfg, t, None))
 
 
@@ -676,17 +681,27 @@ class _ListObserver:
     a few entries from one call to the next: so the list last given to each player is kept
     (with its numbers), and only the entries that differ are made anew (a fresh list each call,
     of the same float objects elsewhere).  A player's list holds only what that player's own
-    tensor held."""
+    tensor held.  A small tensor (at most :data:`_SMALL` floats, Pig's) costs less made whole
+    (``tolist``) than compared, and a tracked one is then read from the tracker as a list
+    (:meth:`SpielObserver.list_from`) without being written into the tensor first."""
 
     def __init__(self, observer: Any, players: int) -> None:
         self.observer = observer
         size = len(observer.tensor)
+        self.small = size <= _SMALL
         self.last = [np.zeros(size, np.float32) for _ in range(players)]
         self.lists = [[0.0] * size for _ in range(players)]
 
     def tensor_list(self, state: Any, player: int) -> list[float]:
-        t = self.observer.tensor
-        self.observer.set_from(state, player)
+        obs = self.observer
+        t = obs.tensor
+        if self.small:
+            fast: list[float] | None = obs.list_from(state, player)
+            if fast is not None:
+                return fast
+            obs.set_from(state, player)
+            return t.tolist()  # type: ignore[no-any-return]
+        obs.set_from(state, player)
         last, out = self.last[player], self.lists[player]
         changed = (t != last).nonzero()[0]
         if changed.size:
@@ -695,6 +710,11 @@ class _ListObserver:
             for i, x in zip(changed.tolist(), now.tolist(), strict=True):
                 out[i] = x
         return out[:]
+
+
+#: the largest tensor :class:`_ListObserver` makes whole every time (``tolist`` of a few hundred
+#: float32 costs about what comparing them with the last one and copying the list does)
+_SMALL = 256
 
 
 #: a position's knowledge epoch not worked out yet (see ``_Core.at``)
@@ -824,22 +844,54 @@ class SpielObserver:
                 hit = self._dealing[key] = self.tensor.copy()
             self.tensor[:] = hit
             return
-        enc = self.cfg.encoding
-        if not self._tracks or e is None or "observe" in getattr(enc, "__dict__", ()):
+        tr = self._tracker(c)
+        if tr is None:
             self._write(c, player)  # the reference path (and a deal the game observes itself)
             return
+        self.dict["observation"][:] = tr.observe(player)
+        if self.recall:
+            self.dict["knowledge"][:] = self._known_part(c, player)
+            self.tensor[-1] = 1.0
+
+    def list_from(self, state: SpielState, player: int) -> list[float] | None:
+        """The tensor :meth:`set_from` would write, as a list of floats (those of float32), read
+        from the encoding's tracker; None where there is none (then :meth:`set_from`)."""
+        c = state.core
+        tr = self._tracker(c)
+        if tr is None:
+            return None
+        out: list[float] = tr.observe(player).tolist()
+        if self.recall:
+            tkey = (c.epoch(), player, self.public, "list")
+            part = c.known.get(tkey)
+            if part is None:
+                part = c.known[tkey] = [*self._known_part(c, player).tolist(), 1.0]
+            out += part
+        return out
+
+    def _tracker(self, c: _Core) -> Any:
+        """The encoding's tracker of the state's engine (made when first asked), or None where
+        the reference path writes the tensor: no tracker, an onlooker, the deal, or an
+        ``encoding.observe`` replaced on the instance."""
+        e = c.engine
+        if not self._tracks or e is None:
+            return None
+        enc = self.cfg.encoding
+        if "observe" in getattr(enc, "__dict__", ()):
+            return None
         tr = c.tracker
         if tr is None or tr[0] is not e:
             tr = c.tracker = (e, enc.tracker(e, _float32_zeros))  # type: ignore[attr-defined]
-        self.dict["observation"][:] = tr[1].observe(player)
-        if self.recall:
-            tkey = (c.epoch(), player, self.public, "tensor")
-            part = c.known.get(tkey)
-            if part is None:
-                known = c.knowledge(player, self.public)[1]
-                part = c.known[tkey] = np.asarray(self.cfg.knowledge_tensor(known), np.float32)
-            self.dict["knowledge"][:] = part
-            self.tensor[-1] = 1.0
+        return tr[1]
+
+    def _known_part(self, c: _Core, player: int) -> np.ndarray:
+        """The knowledge part of ``player``'s information state tensor, once per knowledge epoch."""
+        tkey = (c.epoch(), player, self.public, "tensor")
+        part: np.ndarray | None = c.known.get(tkey)
+        if part is None:
+            known = c.knowledge(player, self.public)[1]
+            part = c.known[tkey] = np.asarray(self.cfg.knowledge_tensor(known), np.float32)
+        return part
 
     def _write(self, c: _Core, player: int) -> None:
         """The reference tensor: the encoding's ``observe`` of the seat's view."""
