@@ -155,7 +155,10 @@ class SpielConfig(Protocol):
     # * ``pack_engine(engine)`` / ``unpack_engine(packed, dealt)``: serialisation of an engine
     #   that does not pickle (default: the engine is pickled);
     # * ``full_state(engine, dealt)``: the centralised training state (default: every player's
-    #   observation side by side).
+    #   observation side by side);
+    # * ``knowledge_shared``: true when ``knowledge(game, seat, public)`` is the same for every
+    #   seat and for the public (The Crew's: the order of the cards played), so it is worked out
+    #   once per knowledge epoch instead of once per seat.
 
 
 class SpielRules(Protocol):
@@ -428,7 +431,9 @@ class _Core:
         """``(string, chip -> value)`` of what ``seat`` (or, ``public``, everybody) knows."""
         if self.engine is None:
             return "", {}
-        key = (self.epoch(), seat, public)
+        key = (
+            (self.epoch(),) if getattr(self.cfg, "knowledge_shared", False) else (self.epoch(), seat, public)
+        )
         hit = self.known.get(key)
         if hit is None:
             known = self.cfg.knowledge(self.engine, seat, public)
@@ -505,9 +510,16 @@ class SpielState(pyspiel.State):  # type: ignore[misc]
         return [(i, p) for i, (_, p) in enumerate(c.engine.chance_outcomes())]
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        e = self._c.engine
-        if e is None:
-            return [(a, float(p)) for a, p in self.chance_outcomes_exact()]
+        c = self._c
+        e = c.engine
+        if e is None:  # a deal node: the outcomes are (action, probability) pairs
+            dealt = c.cfg.deal_outcomes(c.dealt)
+            hit = _DEAL_FLOATS.get(id(dealt))
+            if hit is None or hit[0] is not dealt:
+                if len(_DEAL_FLOATS) > 4096:
+                    _DEAL_FLOATS.clear()
+                hit = _DEAL_FLOATS[id(dealt)] = (dealt, [(a, float(p)) for a, p in dealt])
+            return hit[1][:]
         outcomes = e.chance_outcomes()
         hit = _FLOATS.get(id(outcomes))
         if hit is None or hit[0] is not outcomes:
@@ -724,6 +736,9 @@ _LEGAL: dict[tuple[int, tuple[Any, ...]], list[int]] = {}
 #: the engine's chance outcomes as OpenSpiel's floats, by the identity of the outcomes (a game
 #: that returns one shared tuple, as Deep Sea Adventure's dice, converts them once)
 _FLOATS: dict[int, tuple[Any, list[tuple[int, float]]]] = {}
+#: the same for a deal node's outcomes (a game that gives one tuple for the same odds, as The
+#: Crew's unconstrained cards, converts them once)
+_DEAL_FLOATS: dict[int, tuple[Any, list[tuple[int, float]]]] = {}
 
 
 def _legal_numbers(enc: Encoding, legal: tuple[Any, ...]) -> list[int]:
@@ -862,7 +877,8 @@ class SpielObserver:
             return None
         out: list[float] = tr.observe(player).tolist()
         if self.recall:
-            tkey = (c.epoch(), player, self.public, "list")
+            seat = None if getattr(self.cfg, "knowledge_shared", False) else (player, self.public)
+            tkey = (c.epoch(), seat, "list")
             part = c.known.get(tkey)
             if part is None:
                 part = c.known[tkey] = [*self._known_part(c, player).tolist(), 1.0]
@@ -886,7 +902,8 @@ class SpielObserver:
 
     def _known_part(self, c: _Core, player: int) -> np.ndarray:
         """The knowledge part of ``player``'s information state tensor, once per knowledge epoch."""
-        tkey = (c.epoch(), player, self.public, "tensor")
+        seat = None if getattr(self.cfg, "knowledge_shared", False) else (player, self.public)
+        tkey = (c.epoch(), seat, "tensor")
         part: np.ndarray | None = c.known.get(tkey)
         if part is None:
             known = c.knowledge(player, self.public)[1]

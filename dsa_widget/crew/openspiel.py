@@ -210,6 +210,8 @@ class CrewConfig:
         self.min_score, self.max_score = 0.0, 1.0
         #: the information state tensor's extra: the order of every card's play (see ``knowledge``)
         self.knowledge_size = NCARDS
+        #: the knowledge (the order of play) is public: every seat's is the same
+        self.knowledge_shared = True
         self.state_size = OBSERVATION_SIZE * len(self.humans) + NCARDS
         self.deal_check = bool(params["deal_check"])
         self.max_rejections = int(params["max_rejections"])
@@ -232,6 +234,8 @@ class CrewConfig:
             self.seats == 3 and self.dummy is None and self.options["extra_card_seat"] == "random"
         )
         self.prefix = int(self.terrain_node) + int(self.extra_node)
+        #: the outcomes of an unconstrained card node, by the room left per seat (``deal_outcomes``)
+        self._plain: dict[tuple[int, ...], tuple[tuple[int, Fraction], ...]] = {}
         self.deal_length = self.prefix + NCARDS
         outs = [self.seats if self.dummy is None else 16]
         if self.terrain_node:
@@ -499,7 +503,21 @@ class CrewConfig:
         return (*head, *deal["cards"])
 
     def deal_outcomes(self, dealt: Sequence[int]) -> tuple[tuple[int, Fraction], ...]:
-        return _deal_outcomes(self, tuple(dealt))
+        dealt = tuple(dealt)
+        i = len(dealt) - self.prefix  # the card node's number (terrain and extra first)
+        if self.dummy is None and 0 <= i < NCARDS and self._order[i] not in self._special:
+            # an unconstrained card (:meth:`card_outcomes`): a seat's chance is its room over the
+            # cards left, so the outcomes depend on the room alone; the same tuple for the same
+            # room (OpenSpiel's float copy of it is then kept too)
+            caps = self._caps(dealt[self.prefix - 1] if self.extra_node else None)
+            cards = dealt[self.prefix :]
+            room = tuple(caps[s] - cards.count(s) for s in range(self.seats))
+            hit = self._plain.get(room)
+            if hit is None:
+                left = NCARDS - i
+                hit = self._plain[room] = tuple((s, Fraction(r, left)) for s, r in enumerate(room) if r)
+            return hit
+        return _deal_outcomes(self, dealt)
 
     def deal_string(self, i: int, k: int) -> str:
         """Outcome ``k`` of chance node ``i`` in words (a node's meaning depends only on ``i``)."""

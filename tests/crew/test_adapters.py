@@ -12,6 +12,7 @@ import re
 from fractions import Fraction
 from math import factorial
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pettingzoo
@@ -563,3 +564,29 @@ def test_openspiel_ismcts_plays_the_crew_from_a_seat_view():
             choice = bot(g.view(g.to_move), legal)
             assert choice in legal
             g.apply(choice)
+
+
+@pytest.mark.parametrize(
+    "params",
+    [
+        {"players": 2},
+        {"players": 3},
+        {"players": 4, "tasks": "70 71"},
+        {"players": 5, "communication": "terrain"},
+    ],
+    ids=["2p-tonoja", "3p-extra", "4p-deal-check", "5p-terrain"],
+)
+def test_deal_node_outcomes_are_the_plain_computation_at_every_node(params: dict[str, Any]) -> None:
+    """A deal node's outcomes (which ``deal_outcomes`` gives from a table by the room left per
+    seat for a card no deal rule constrains) are exactly :meth:`CrewConfig.chance_outcomes` of the
+    deal so far, the plain computation (R-6.10's constrained cards first), Fractions included."""
+    cfg = cos.RULES.configure(params)
+    rng = random.Random(len(params) * 10 + int(params["players"]))
+    for _ in range(8):
+        dealt: tuple[int, ...] = ()
+        while len(dealt) < cfg.deal_length:
+            want = cfg.chance_outcomes(cfg.deal(dealt))
+            got = cfg.deal_outcomes(dealt)
+            assert got == want and all(type(p) is Fraction for _, p in got), dealt
+            assert sum(p for _, p in got) == 1
+            dealt += (rng.choices([a for a, _ in want], [p for _, p in want])[0],)
