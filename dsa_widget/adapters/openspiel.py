@@ -270,6 +270,11 @@ class SpielGame(pyspiel.Game):  # type: ignore[misc]
         )
         super().__init__(_TYPES[rules.short_name], info, {**params, "returns": mode, "skip_forced": skip})
 
+    def get_type(self) -> Any:
+        """pyspiel's ``get_type()``: the game's registered type, one shared object (it is read
+        only; pyspiel's own call copies it, and ``rl_environment`` asks twice a step)."""
+        return _TYPES[self.rules.short_name]
+
     def new_initial_state(self) -> SpielState:
         """The start of a game: the first deal node (a game with no deal starts with its engine)."""
         core = _Core(self.config, self.win, self.skip_forced)

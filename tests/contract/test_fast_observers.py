@@ -122,6 +122,21 @@ def test_a_bad_player_gets_pyspiels_own_error(spec: GameSpec) -> None:
         state.observation_tensor("0")
 
 
+@pytest.mark.parametrize("spec", SPIEL, ids=[g.name for g in SPIEL])
+def test_get_type_is_pyspiels_own(spec: GameSpec) -> None:
+    """``game.get_type()``, answered in Python (one shared read-only object, asked twice a step
+    by ``rl_environment``), is the type pyspiel's own call copies, for every player count and
+    ``returns`` mode; it cannot be changed through the shared object."""
+    lo, hi = spec.seats
+    for players in (lo, hi):
+        for mode in ("score", "win"):
+            game = pyspiel.load_game(spec.openspiel_rules().short_name, {"players": players, "returns": mode})
+            mine = game.get_type()
+            assert mine == pyspiel.Game.get_type(game) and mine.short_name == game.get_type().short_name
+            with pytest.raises(AttributeError):
+                mine.short_name = "changed"
+
+
 TRACKED = [
     g for g in games() if g.encoding is not None and callable(getattr(g.encoding_class(), "tracker", None))
 ]
