@@ -62,6 +62,7 @@ from typing import Any
 
 from ..core.encoding import EncodingError, Field
 from ..crew.cards import DECK, NCARDS, card
+from ..crew.view import encoding_view
 
 __all__ = [
     "LAYOUT",
@@ -596,7 +597,8 @@ def _rotation(n: int, me: int) -> Any:
 class CrewTracker:
     """Every seat's :meth:`CrewEncoding.observe` of one live game, fast: the same numbers.
 
-    Once per position (a new action applied), the spectator's view (public only) is encoded
+    Once per position (a new action applied), the spectator's view (public only, the lean
+    :func:`~dsa_widget.crew.view.encoding_view`) is encoded
     with slots by absolute seat; a seat's observation is that one with its slots rotated to the
     seat, plus what only that seat may know, read from the game for that seat alone: its seat
     and turn, its own hand, the secret predictions it may see, under *currents* the true
@@ -630,7 +632,7 @@ class CrewTracker:
         key = (g.turn_number, g.step, g.attempt)
         if key != self._key:
             self._common[:] = 0.0
-            CrewEncoding().observe_into(g.view(None), self._floats, 0)
+            CrewEncoding().observe_into(encoding_view(g), self._floats, 0)
             self._key = key
         out = self._common[self._rot[seat]]
         at = _AT

@@ -417,51 +417,12 @@ def build_view(game: CrewGame, seat: int | None) -> CrewView:
     me = seat if seat is not None and seat != game.dummy else None
     dealt = game.step != "timing"
     over = game.is_over
-    show_progress = game.options["show_task_progress"] == "on"
-    tasks = []
-    for i, ts in enumerate(game.tasks):
-        vis = game.secret_prediction_visible(i, seat)
-        pred = ts.prediction if vis else None
-        prog = tuple(game.progress(i)) if show_progress else None
-        tasks.append((ts.id, ts.owner, ts.status, pred, prog, ts.prediction is not None and not vis))
-    currents = game.communication == "currents"
-    played_all = 0
-    for pm in game.played_by:
-        played_all |= pm
-    comms = tuple(
-        CommView(
-            c.seat,
-            DECK[c.card],
-            (c.position if c.seat == me else "unknown") if currents else c.declared,
-            c.trick,
-            bool(played_all >> c.card & 1),
-            c.turn,
-        )
-        for c in game.communications
-    )
-    dcols = None
-    if game.dummy is not None and dealt:
-        dcols = tuple((u, 0 if d is None else 1) for u, d in game.dummy_columns)
-    given, received = game.distress_cards(me) if me is not None else (None, None)
-    given_to = game.distress_receiver(me) if me is not None and given is not None else None
-    distress = {
-        "available": game.distress_open,
-        "used": game.distress_used,
-        "active": game.distress_this_attempt,
-        "direction": game.distress_direction,
-        "given": given,
-        "given_to": given_to,
-        "received": received,
-    }
+    tasks = _task_rows(game, seat, game.options["show_task_progress"] == "on")
+    comms = _comm_rows(game, me)
+    dcols = _dummy_columns(game, dealt)
+    distress = _distress(game, me)
     m = game.mission
-    timer = None
-    if m.timer_seconds is not None and game.timed is not False:
-        timer = {
-            "seconds": m.timer_seconds,
-            "started": game.timer_started,
-            "started_at_action": game.timer_started_at,
-            "timed": game.timed,
-        }
+    timer = _timer(game)
     out = game.outcome
     to_move = None if over else game.to_move
     legal = game.legal_actions_for(seat) if seat is not None and not over else ()
@@ -520,4 +481,140 @@ def build_view(game: CrewGame, seat: int | None) -> CrewView:
         pending_proposal=game.pending_proposal,
         unavoidable_before=game.unavoidable_before,
         deal_check=game.deal_check,
+    )
+
+
+# The parts of a view that :func:`build_view` and :func:`encoding_view` both build (one way)
+
+
+def _task_rows(game: CrewGame, seat: int | None, progress: bool) -> tuple[Any, ...]:
+    rows = []
+    for i, ts in enumerate(game.tasks):
+        vis = game.secret_prediction_visible(i, seat)
+        pred = ts.prediction if vis else None
+        prog = tuple(game.progress(i)) if progress else None
+        rows.append((ts.id, ts.owner, ts.status, pred, prog, ts.prediction is not None and not vis))
+    return tuple(rows)
+
+
+def _comm_rows(game: CrewGame, me: int | None) -> tuple[CommView, ...]:
+    currents = game.communication == "currents"
+    played_all = 0
+    for pm in game.played_by:
+        played_all |= pm
+    return tuple(
+        CommView(
+            c.seat,
+            DECK[c.card],
+            (c.position if c.seat == me else "unknown") if currents else c.declared,
+            c.trick,
+            bool(played_all >> c.card & 1),
+            c.turn,
+        )
+        for c in game.communications
+    )
+
+
+def _dummy_columns(game: CrewGame, dealt: bool) -> Any:
+    if game.dummy is not None and dealt:
+        return tuple((u, 0 if d is None else 1) for u, d in game.dummy_columns)
+    return None
+
+
+def _distress(game: CrewGame, me: int | None) -> dict[str, Any]:
+    given, received = game.distress_cards(me) if me is not None else (None, None)
+    given_to = game.distress_receiver(me) if me is not None and given is not None else None
+    return {
+        "available": game.distress_open,
+        "used": game.distress_used,
+        "active": game.distress_this_attempt,
+        "direction": game.distress_direction,
+        "given": given,
+        "given_to": given_to,
+        "received": received,
+    }
+
+
+def _timer(game: CrewGame) -> dict[str, Any] | None:
+    m = game.mission
+    if m.timer_seconds is not None and game.timed is not False:
+        return {
+            "seconds": m.timer_seconds,
+            "started": game.timer_started,
+            "started_at_action": game.timer_started_at,
+            "timed": game.timed,
+        }
+    return None
+
+
+@dataclass(frozen=True, slots=True)
+class EncodingView:
+    """The spectator's view reduced to what :meth:`CrewEncoding.observe_into` reads (see
+    :func:`encoding_view`): the same values as :func:`build_view`'s for those fields."""
+
+    seat: None
+    seats: int
+    dummy: int | None
+    captain: int | None
+    step: str
+    to_move: int | None
+    acting_for: int | None
+    tricks_total: int
+    trick_number: int
+    turn_number: int
+    hand: None
+    hand_counts: Any
+    dummy_columns: Any
+    played_by: Any
+    current_trick: Any
+    leader: int | None
+    tricks_won: Any
+    voids: Any
+    tokens: Any
+    shared_tokens: int | None
+    communication: str
+    comm_window: Any
+    communicated: tuple[CommView, ...]
+    tasks: tuple[Any, ...]
+    distress: Mapping[str, Any]
+    attempt: int
+    timer: Mapping[str, Any] | None
+    outcome: Mapping[str, Any] | None
+
+
+def encoding_view(game: CrewGame) -> EncodingView:
+    """A spectator's view with only the fields the encoding reads (no task progress, public
+    history, task faces, legal actions...): what The Crew's observation tracker encodes once
+    per position, at about a third of :func:`build_view`'s cost."""
+    dealt = game.step != "timing"
+    out = game.outcome
+    return EncodingView(
+        seat=None,
+        seats=game.seats,
+        dummy=game.dummy,
+        captain=game.captain if dealt else None,
+        step=game.step,
+        to_move=None if game.is_over else game.to_move,
+        acting_for=game.acting_for,
+        tricks_total=game.tricks_total,
+        trick_number=game.trick_number,
+        turn_number=game.turn_number,
+        hand=None,
+        hand_counts=game.hand_counts,
+        dummy_columns=_dummy_columns(game, dealt),
+        played_by=game.played_by,
+        current_trick=game.current_trick,
+        leader=game.leader if game.trick_number else None,
+        tricks_won=game.tricks_won,
+        voids=game.voids,
+        tokens=game.tokens,
+        shared_tokens=game.shared_tokens,
+        communication=game.communication,
+        comm_window=game.comm_window,
+        communicated=_comm_rows(game, None),
+        tasks=_task_rows(game, None, False),
+        distress=_distress(game, None),
+        attempt=game.attempt,
+        timer=_timer(game),
+        outcome=None if out is None else out.as_dict(),
     )

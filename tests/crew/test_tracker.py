@@ -5,6 +5,7 @@ each seat to what it may know (CREW.md section 15)."""
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from typing import Any
 
@@ -17,6 +18,7 @@ from dsa_widget.crew import encoding as crew_encoding
 from dsa_widget.crew.encoding import CrewEncoding
 from dsa_widget.crew.errors import SetupError
 from dsa_widget.crew.rules import CrewGame
+from dsa_widget.crew.view import EncodingView, encoding_view
 
 ENC = CrewEncoding()
 SECRET_TASK = 85  # "trick_count" with a secret prediction (R-8.2)
@@ -136,3 +138,35 @@ def test_the_tracker_gives_a_seat_the_same_observation_whatever_it_cannot_see() 
             redealt += [world.hand(q) for q in range(4)] != hands
             assert np.array_equal(ENC.tracker(world).observe(seat), mine)
     assert redealt
+
+
+@settings(max_examples=15, deadline=None)
+@given(
+    players=st.integers(2, 5),
+    comm=st.sampled_from(["normal", "currents", "rapture"]),
+    secret=st.booleans(),
+    seed=st.integers(0, 2**32),
+)
+def test_the_lean_public_view_equals_the_spectator_view_in_what_it_holds(
+    players: int, comm: str, secret: bool, seed: int
+) -> None:
+    """The tracker encodes ``encoding_view`` (the spectator's view without what the encoding
+    does not read): every field it has equals the spectator's view's, but the task progress it
+    leaves out, in every position (CREW.md section 15: the spectator sees the public table)."""
+    options = {"two_player_distress": "humans_swap", "prediction_timing": "on_take"}
+    try:
+        game = _game(players, comm, "normal", options, secret, seed)
+    except SetupError:
+        return
+    rng = random.Random(seed)
+    for _ in range(200):
+        lean, full = encoding_view(game), game.view(None)
+        for name in (f.name for f in dataclasses.fields(EncodingView)):
+            mine, theirs = getattr(lean, name), getattr(full, name)
+            if name == "tasks":
+                mine = [row[:4] + row[5:] for row in mine]
+                theirs = [row[:4] + row[5:] for row in theirs]
+            assert mine == theirs, (name, game.turn_number)
+        if game.is_over:
+            break
+        game.apply(rng.choice(game.legal_actions()))
