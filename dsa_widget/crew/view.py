@@ -547,10 +547,12 @@ def _timer(game: CrewGame) -> dict[str, Any] | None:
     return None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class EncodingView:
     """The spectator's view reduced to what :meth:`CrewEncoding.observe_into` reads (see
-    :func:`encoding_view`): the same values as :func:`build_view`'s for those fields."""
+    :func:`encoding_view`): the same values as :func:`build_view`'s for those fields (made
+    once per position and not kept, so not frozen: a frozen dataclass's ``__init__`` sets each
+    of these 28 fields through ``object.__setattr__``, which cost half its time)."""
 
     seat: None
     seats: int
