@@ -708,6 +708,9 @@ class _ListObserver:
         self.small = size <= _SMALL
         self.last = [np.zeros(size, np.float32) for _ in range(players)]
         self.lists = [[0.0] * size for _ in range(players)]
+        # the knowledge part (and dealt) last put in each player's list, by identity: the
+        # observer keeps one array per knowledge epoch, so the same one needs no comparing
+        self.known: list[Any] = [None] * players
 
     def tensor_list(self, state: Any, player: int) -> list[float]:
         obs = self.observer
@@ -718,15 +721,29 @@ class _ListObserver:
                 return fast
             obs.set_from(state, player)
             return t.tolist()  # type: ignore[no-any-return]
-        obs.set_from(state, player)
         last, out = self.last[player], self.lists[player]
-        changed = (t != last).nonzero()[0]
-        if changed.size:
-            now = t[changed]
-            last[changed] = now
-            for i, x in zip(changed.tolist(), now.tolist(), strict=True):
-                out[i] = x
+        parts = obs.parts_from(state, player)
+        if parts is None:
+            obs.set_from(state, player)
+            self._update(t, last, out, 0)
+            self.known[player] = None  # the whole tensor was compared: no part to trust
+        else:  # the tracker's fresh observation and the knowledge part compared where they are
+            seen, known = parts
+            self._update(seen, last, out, 0)
+            if known is not None and self.known[player] is not known:
+                self._update(known, last, out, seen.size)
+                self.known[player] = known
         return out[:]
+
+    def _update(self, now: np.ndarray, last: np.ndarray, out: list[float], at: int) -> None:
+        """Bring ``last[at:at + len(now)]`` and ``out`` (the same numbers as floats) to ``now``."""
+        mine = last[at : at + now.size]
+        changed = (now != mine).nonzero()[0]
+        if changed.size:
+            new = now[changed]
+            mine[changed] = new
+            for i, x in zip((changed + at).tolist(), new.tolist(), strict=True):
+                out[i] = x
 
 
 #: the largest tensor :class:`_ListObserver` makes whole every time (``tolist`` of a few hundred
@@ -889,6 +906,25 @@ class SpielObserver:
                 part = c.known[tkey] = [*self._known_part(c, player).tolist(), 1.0]
             out += part
         return out
+
+    def parts_from(self, state: SpielState, player: int) -> tuple[np.ndarray, np.ndarray | None] | None:
+        """The tensor :meth:`set_from` would write in two parts, not written: the tracker's
+        observation (a fresh array) and, for the information state, the knowledge part with
+        ``dealt`` (1: the deal is done; one array per knowledge epoch, read only); None where
+        there is no tracker (then :meth:`set_from`)."""
+        c = state.core
+        tr = self._tracker(c)
+        if tr is None:
+            return None
+        seen: np.ndarray = tr.observe(player)
+        if not self.recall:
+            return seen, None
+        seat = None if getattr(self.cfg, "knowledge_shared", False) else (player, self.public)
+        tkey = (c.epoch(), seat, "tail")
+        tail: np.ndarray | None = c.known.get(tkey)
+        if tail is None:
+            tail = c.known[tkey] = np.append(self._known_part(c, player), np.float32(1.0))
+        return seen, tail
 
     def _tracker(self, c: _Core) -> Any:
         """The encoding's tracker of the state's engine (made when first asked), or None where

@@ -196,3 +196,34 @@ def test_clones_that_play_on_differently_keep_their_own_knowledge(spec: GameSpec
             for p in range(game.num_players()):
                 assert branch.information_state_string(p) == fresh.information_state_string(p)
                 assert branch.information_state_tensor(p) == fresh.information_state_tensor(p)
+
+
+def _played(state: Any, rng: random.Random, decisions: int) -> Any:
+    """``state`` after ``decisions`` random decisions (and the chance nodes between)."""
+    while decisions and not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_action(rng.choice(state.chance_outcomes())[0])
+            continue
+        state.apply_action(rng.choice(state.legal_actions()))
+        decisions -= 1
+    return state
+
+
+@pytest.mark.parametrize("spec", SPIEL, ids=[g.name for g in SPIEL])
+def test_a_players_list_follows_whichever_state_is_asked(spec: GameSpec) -> None:
+    """Each player's last list is reused for the next call, whatever state it is asked of: a
+    state in the deal, two states that differ in what the seats know, and the first again, in
+    turn, each give the reference tensor.  (The knowledge part is not compared when it is the
+    same array as last time: a tensor written another way in between must not be trusted.)"""
+    game = pyspiel.load_game(spec.openspiel_rules().short_name, {"players": spec.seats[0]})
+    rng = random.Random(7)
+    first = _played(game.new_initial_state(), rng, 12)
+    later = _played(first.clone(), rng, 12)
+    dealing = game.new_initial_state()
+    if dealing.is_chance_node():
+        dealing.apply_action(dealing.chance_outcomes()[0][0])
+    for state in [first, dealing, first, later, first, dealing, later, later, first]:
+        for p in range(game.num_players()):
+            for recall, fast in ((True, state.information_state_tensor), (False, state.observation_tensor)):
+                want = reference(state, p, recall)
+                assert np.array_equal(np.asarray(fast(p), np.float32), want), (p, recall, str(state)[:100])
