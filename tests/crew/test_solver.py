@@ -170,6 +170,55 @@ def test_submarine_only_a_barred_submarine_can_take_is_lost_at_once() -> None:
     assert solve(g) == Solution(False, (), 0, True)
 
 
+def submarine_endgame(assignment: dict[int, int]) -> CrewGame:
+    """Seat 0 (captain: S4) wins seven filler tricks with its pinks, yellows and B9 (the others
+    follow low, seat 3 discards its blues and G6); then, seat 0 to lead: seat 0 S4 G1 G2,
+    seat 1 S2 S3 G3, seat 2 S1 G4 G5, seat 3 G7 G8 G9."""
+    deal = [
+        ["P9", "P8", "P7", "Y9", "Y8", "Y7", "B9", "S4", "G1", "G2"],
+        ["P1", "P2", "P3", "Y1", "Y2", "Y3", "B1", "S2", "S3", "G3"],
+        ["P4", "P5", "P6", "Y4", "Y5", "Y6", "B2", "S1", "G4", "G5"],
+        ["B3", "B4", "B5", "B6", "B7", "B8", "G6", "G7", "G8", "G9"],
+    ]
+    g = CrewGame(4, seed=1, deal=deal, tasks=list(assignment), assignment=assignment, deal_check=False)
+    for lead in ["P9", "P8", "P7", "Y9", "Y8", "Y7", "B9"]:
+        to_play(g)
+        g.apply(f"play {lead}")
+        for _ in range(3):
+            g.apply(plays(g)[0])  # the lowest legal card
+    to_play(g)
+    assert g.tricks_won == (7, 0, 0, 0) and g.leader == 0
+    assert [g.hand(s) for s in range(4)] == [
+        ["G1", "G2", "S4"],
+        ["G3", "S2", "S3"],
+        ["G4", "G5", "S1"],
+        ["G7", "G8", "G9"],
+    ]
+    return g
+
+
+def test_submarines_no_higher_one_can_beat_win_tricks_at_once() -> None:
+    # task 80: seat 1 takes no trick at all.  Every card is played by the last trick, and a
+    # trick holding a submarine goes to its highest submarine (R-10.3): seat 1 plays S2 and S3
+    # in two different tricks, and only S4 (one card, one trick) is higher than either, so one
+    # of them wins.  The necessary conditions see it with no trick searched.
+    g = submarine_endgame({80: 1})
+    assert solve(g) == Solution(False, (), 0, True)
+    assert not brute(g)
+    # task 81, exactly one trick: S4 beats one of them, the other wins
+    g = submarine_endgame({81: 1})
+    sol = solve(g)
+    assert sol.winnable is True and brute(g)
+    check_solution(g, sol)
+    # task 82, exactly two tricks: lost too (G3 must follow a green lead, and seat 0 keeps S4
+    # for whichever submarine seat 1 leads); task 83, four: three cards take three tricks at most
+    for assignment, truth in (({82: 1}, False), ({83: 1}, False)):
+        g = submarine_endgame(assignment)
+        sol = solve(g)
+        assert sol.exact and sol.winnable is truth is brute(g), assignment
+        check_solution(g, sol)
+
+
 def test_endgame_early_success_and_mid_trick() -> None:
     # seat 3 must capture G6, its own card: it wins a green trick with it, and the mission
     # succeeds at once (the remaining tricks are not played)
@@ -360,6 +409,66 @@ def test_property_solver_agrees_with_brute_force(
         sol = solve(g, search=search)
         assert sol.exact and sol.winnable is truth, (players, seed, tasks, search)
         check_solution(g, sol)
+
+
+# the trick-count tasks (CREW.md: exact counts, runs, positions, counts against the captain or
+# the other seats): the transposition key keeps only the counts their open tasks read, and
+# the necessary conditions bound the tricks a seat must still take
+_COUNT_TASKS = [70, 71, 73, 74, 75, 76, 77, 80, 81, 82, 86, 87, 88, 89, 90, 91, 92, 93, 94, 95, 96]
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    players=st.sampled_from([3, 4, 5]),
+    seed=st.integers(1, 10**6),
+    tasks=st.lists(st.sampled_from(_COUNT_TASKS), min_size=1, max_size=3, unique=True),
+    extra=st.sampled_from([None, 1, 5, 34, 4]),
+    mid_trick=st.booleans(),
+)
+def test_property_count_tasks_agree_with_brute_force(
+    players: int, seed: int, tasks: list[int], extra: int | None, mid_trick: bool
+) -> None:
+    """R-14.1 with trick-count tasks (and a card task beside them): the solver's exact answer
+    is the brute force's."""
+    if extra is not None and extra not in tasks:
+        tasks = [*tasks, extra]
+    try:
+        g = random_position(players, seed, 3, mid_trick=mid_trick, careful=True, tasks=tasks)
+    except CrewError:  # (a task the seat count cannot take, e.g. against the captain)
+        g = None
+    assume(g is not None)
+    assert g is not None
+    truth = brute(g)
+    for search in ("auto", "ordered"):
+        sol = solve(g, search=search)
+        assert sol.exact and sol.winnable is truth, (players, seed, tasks, search)
+        check_solution(g, sol)
+
+
+def test_count_tasks_ordered_search_agrees_with_plain_search() -> None:
+    """Deeper positions (four tricks left) with trick-count tasks: the ordered search (table,
+    necessary conditions, card classes) and the plain depth-first search (none of them) give
+    the same exact answers."""
+    rng = random.Random(31)
+    compared = 0
+    seed = 0
+    while compared < 8:
+        seed += 1
+        assert seed < 400
+        tasks = rng.sample(_COUNT_TASKS, 2) + [rng.choice([1, 4, 34, 5])]
+        try:
+            g = random_position(4, 90_000 + seed, 4, mid_trick=False, careful=True, tasks=tasks)
+        except CrewError:
+            continue
+        if g is None:
+            continue
+        plain = solve(g, search="plain", node_limit=20_000)
+        if not plain.exact:
+            continue
+        compared += 1
+        ordered = solve(g, search="ordered", node_limit=400_000)
+        assert ordered.exact and ordered.winnable is plain.winnable, (seed, tasks)
+        check_solution(g, ordered)
 
 
 def test_random_full_deals_lines_win_on_the_real_game() -> None:

@@ -38,13 +38,17 @@ budget the search restarts with the "room to spare" key left out, and back (the 
 a win is heavy-tailed in the order), keeping the lost positions found so far.  A
 transposition table keeps the lost positions at trick boundaries, keyed on the cards up to a
 renaming that keeps suits, order within a suit, holders and task sets, Tonoja's columns, the
-leader, the statuses, and what the open tasks still count of the captured cards and tricks.
+leader, the statuses, and what the open tasks still count of the captured cards and tricks
+(of the tricks, only the counts, runs or positions an open task reads: the owner's count for an
+exact count, the owner's and the captain's for a comparison with the captain).
 Cheap necessary conditions prune (each also follows from the rules): the tricks each seat
 must still take add up to at most the tricks left; a card one seat must capture and another
 must not, or two seats must capture, is lost; a submarine a seat must capture from another
 hand needs a higher one of its own that it may capture (no card-count or win task can count on
 one it cannot); the highest submarines, when one seat holds them, are
-that seat's captures (tasks that count submarines, a seat that must take no more tricks);
+that seat's captures (tasks that count submarines); when play goes on to the last trick, a
+seat wins a trick with each of its submarines that no higher one of another hand can be paired
+with (a trick-count lower bound);
 a task that needs every card of a set played cannot be DONE before the hand holding most of
 them has played them; ``win_trick_with`` needs a matching card in the owner's hand; a
 ``trick_matching`` trick takes a card from every hand, so every hand must hold one that
@@ -268,8 +272,11 @@ class _Plan:
         # (task, owner or -1 for every seat, captured cards that matter while the task is open,
         # whether only their number matters)
         self.rel: list[tuple[int, int, int, bool]] = []
-        self.positions = False  # trick positions (not only counts) matter for the future
-        self.counts = False  # trick counts matter for the future
+        self.positions = False  # every seat's trick positions matter for the future
+        # what the open trick-count tasks still read of the tricks taken (the transposition
+        # key): (task, "k" the owner's count / "all" every count / "cap" the owner's and the
+        # captain's / "run" the owner's run ending at the last trick / "pos" its positions, owner)
+        self.count_key: list[tuple[int, str, int]] = []
         self.want = [0] * seats  # cards each seat would like to capture (ordering)
         self.avoid = [0] * seats  # cards each seat must not capture (ordering)
         self.fewer = [False] * seats  # the seat would rather not take tricks (ordering)
@@ -366,8 +373,7 @@ class _Plan:
                 avoid = p.get("avoid", [])
                 banned = None if avoid == "rest" else {t if x == "last" else int(x) for x in avoid}
                 self.need.append(("positions", index, (owner, frozenset(win), banned)))
-                if avoid == "rest":
-                    self.counts = True
+                if avoid == "rest":  # (while open: no trick taken but the listed ones)
                     self.need.append(("exact", index, (owner, len(win))))
                     self.finish.append((index, 0, end))
                 else:
@@ -377,16 +383,20 @@ class _Plan:
                 n = p["n"]
                 if n == "predicted":
                     n = prediction
-                self.counts = True
+                self.count_key.append((index, "k", owner))
                 if n is not None:
                     self.need.append(("exact", index, (owner, int(n))))
                     if int(n) == 0:
                         self.fewer[owner] = True
                 self.finish.append((index, 0, end))
             elif kind == "trick_run":
-                self.positions = True
-                self.counts = True
                 mode = p.get("mode")
+                if mode in ("at_least", "never"):
+                    self.count_key.append((index, "run", owner))
+                elif options.get("exact_run_meaning") == "one_run_of_exactly_n":
+                    self.count_key.append((index, "pos", owner))
+                else:  # (while open, a count short of n ends at the last trick: the count says it all)
+                    self.count_key.append((index, "k", owner))
                 if mode == "at_least":
                     self.need.append(("one", index, owner))  # (DONE as soon as the run is there)
                 else:
@@ -394,8 +404,10 @@ class _Plan:
                     if mode == "exactly_all" and options.get("exact_run_meaning") != "one_run_of_exactly_n":
                         self.need.append(("exact", index, (owner, int(p["n"]))))
             elif kind == "trick_count_relative":
-                self.counts = True
                 op, vs = p["op"], p["vs"]
+                # (the others' combined count is the tricks played less the owner's)
+                code = "all" if vs == "each_other" else "cap" if vs == "captain" else "k"
+                self.count_key.append((index, code, owner))
                 if op == "gt":
                     self.need.append(("more", index, (owner, vs)))
                 elif op == "lt":
@@ -435,7 +447,6 @@ class _Plan:
         self.sets = sets
         self.distinct = distinct
         self._sigs: dict[tuple[str, ...], list[int]] = {}
-        self.counts = self.counts or self.positions
 
     def _matching(
         self, index: int, owner: int, p: Mapping[str, Any], seats: int, options: Mapping[str, Any]
@@ -809,8 +820,6 @@ class _Search:
                 forced |= 1 << (subs.bit_length() - 1)
                 subs &= ~(1 << (subs.bit_length() - 1))
             if holding[s].bit_count() <= self.t - done:  # (else a card may stay unplayed, R-3.1)
-                if to_end:
-                    lower[s] = max(lower[s], forced.bit_count())
                 # tasks that need every card of their set played: the forced captures count
                 for index, owner, m, k in plan.eqs:
                     if (
@@ -819,6 +828,8 @@ class _Search:
                         and (m & self.won[s]).bit_count() + (m & forced).bit_count() > k
                     ):
                         return None
+        if to_end:
+            self._sure_wins(holding, unplayed, lower)
         if sum(lower) > left or any(lo > up for lo, up in zip(lower, upper, strict=True)):
             return None
         # with an exact trick count open, play goes on to the last trick: every trick must go
@@ -829,6 +840,30 @@ class _Search:
             if up <= 0:
                 allowed &= ~(1 << s)  # an exact count reached: one more trick fails it
         return bad, allowed, hungry, left - sum(lower)
+
+    def _sure_wins(self, holding: list[int], unplayed: int, lower: list[int]) -> None:
+        """Raise ``lower`` to the tricks each seat wins for sure when every card is played (a
+        task open to the last trick): a submarine wins its trick unless another hand plays a
+        higher one into it (R-10.3), and each card is played once, so a seat whose submarines
+        cannot each be paired with a higher one of another hand wins a trick with each of
+        those left over.  (The highest submarine is the case with no higher one at all.)"""
+        subs = unplayed & _SUITM[_SUB]
+        if not subs:
+            return
+        left = self.t - self.done
+        for s, h in enumerate(holding):
+            mine = h & subs
+            if not mine or h.bit_count() > left:  # (a card may stay unplayed, R-3.1)
+                continue
+            # the most of this seat's submarines the others' higher ones can beat: pair the
+            # others' submarines, lowest first, each with the lowest unpaired one below it
+            ours = bits(mine)
+            paired = 0
+            for c in bits(subs & ~mine):
+                if paired < len(ours) and ours[paired] < c:
+                    paired += 1
+            if len(ours) - paired > lower[s]:
+                lower[s] = len(ours) - paired
 
     def _key(self, leader: int, tracker: StatusTracker, cards: tuple[int, ...]) -> tuple[Any, ...]:
         """The transposition key of a trick boundary: what the future depends on."""
@@ -848,8 +883,32 @@ class _Search:
             tuple(statuses),
             cstates,
             tuple(captured),
-            tuple(self.pos) if plan.positions else tuple(self.count) if plan.counts else None,
+            tuple(self.pos) if plan.positions else self._counted(statuses) if plan.count_key else None,
         )
+
+    def _counted(self, statuses: Sequence[str]) -> tuple[int, ...]:
+        """What the open trick-count tasks still read of the tricks taken so far (only theirs:
+        two positions whose other seats took different numbers of tricks share a key)."""
+        out: list[int] = []
+        count = self.count
+        for index, code, owner in self.plan.count_key:
+            if statuses[index] != OPEN:
+                continue
+            if code == "k":
+                out.append(count[owner])
+            elif code == "cap":
+                out += (count[owner], count[self.plan.captain])
+            elif code == "all":
+                out += count
+            elif code == "pos":
+                out.append(self.pos[owner])
+            else:  # the owner's run of tricks ending at the last one
+                p = self.pos[owner]
+                t = self.done
+                while t and p >> t & 1:
+                    t -= 1
+                out.append(self.done - t)
+        return tuple(out)
 
     def _apply(self, plays: tuple[tuple[int, int], ...], winner: int, number: int) -> tuple[Any, ...]:
         undo = (tuple(self.hands), self.hidden, self.won[winner], self.pos[winner])
