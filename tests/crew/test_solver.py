@@ -219,6 +219,21 @@ def test_submarines_no_higher_one_can_beat_win_tricks_at_once() -> None:
         check_solution(g, sol)
 
 
+def test_cards_that_cannot_win_do_not_count_towards_a_trick_count() -> None:
+    # task 82: seat 2 takes exactly two tricks, from none, with S1 G4 G5.  Seat 3 holds nothing
+    # but greens above G5: it follows every green trick with one of them (R-10.2), so G4 and
+    # G5 never win (R-10.3); seat 2 has one card, S1, that may win a trick, and needs two.
+    # The necessary conditions see it with no trick searched.
+    g = submarine_endgame({82: 2})
+    assert solve(g) == Solution(False, (), 0, True)
+    assert not brute(g)
+    # task 80, no trick at all, is winnable: S1 goes under seat 1's submarines
+    g = submarine_endgame({80: 2})
+    sol = solve(g)
+    assert sol.winnable is True and brute(g)
+    check_solution(g, sol)
+
+
 def test_endgame_early_success_and_mid_trick() -> None:
     # seat 3 must capture G6, its own card: it wins a green trick with it, and the mission
     # succeeds at once (the remaining tricks are not played)

@@ -412,8 +412,10 @@ class _Plan:
                     self.need.append(("more", index, (owner, vs)))
                 elif op == "lt":
                     self.fewer[owner] = True
+                    self.need.append(("less", index, (owner, vs)))
                 else:
                     self.finish.append((index, 0, end))
+                    self.need.append(("same", index, owner))
             else:  # an unknown kind: keep everything
                 distinct.append(index)
                 self.rel.append((index, -1, ALL, False))
@@ -809,6 +811,17 @@ class _Search:
                 lower[owner] = max(lower[owner], k)
                 if k > 0:
                     hungry[owner] = True
+            elif kind == "less":  # every seat compared ends with more than the owner, who has c
+                owner, vs = data
+                c = self.count[owner]
+                for s in range(n) if vs == "each_other" else (plan.captain,):
+                    if s != owner:
+                        lower[s] = max(lower[s], c + 1 - self.count[s])
+            elif kind == "same":  # the owner and the captain end level
+                owner = data
+                c, kc = self.count[owner], self.count[plan.captain]
+                lower[owner] = max(lower[owner], kc - c)
+                lower[plan.captain] = max(lower[plan.captain], c - kc)
         # the highest submarines still to be played, when one seat holds them: each wins the
         # trick it is played in, so that seat captures it
         subs = unplayed & _SUITM[_SUB]
@@ -831,6 +844,8 @@ class _Search:
         if to_end:
             self._sure_wins(holding, unplayed, lower)
         if sum(lower) > left or any(lo > up for lo, up in zip(lower, upper, strict=True)):
+            return None
+        if any(lower) and self._short_of_winners(holding, lower):
             return None
         # with an exact trick count open, play goes on to the last trick: every trick must go
         # to a seat allowed to take it
@@ -864,6 +879,35 @@ class _Search:
                     paired += 1
             if len(ours) - paired > lower[s]:
                 lower[s] = len(ours) - paired
+
+    def _short_of_winners(self, holding: list[int], lower: list[int]) -> bool:
+        """Whether a seat must win more tricks than it holds cards that can still win one.  A
+        trick a seat wins is won by the card it plays (R-10.3), one card a trick.  Card c can
+        never win when another hand holds only cards that beat it whenever both are in a
+        trick: submarines and, if c is not one, cards of c's suit above c (that hand follows
+        c's suit with one of them, or has nothing but submarines; its cards only leave it)."""
+        left = self.t - self.done
+        subs = _SUITM[_SUB]
+        losers = [0] * self.n  # per seat: its cards that cannot win, for another hand's sake
+        for t, h in enumerate(holding):
+            if not h or h.bit_count() < left:  # (it must have a card for every trick left)
+                continue
+            coloured = h & ~subs
+            if coloured:
+                x = _SUIT[coloured.bit_length() - 1]
+                if coloured & ~_SUITM[x]:
+                    continue  # two coloured suits: it may discard the other one
+                low = coloured & -coloured
+                beaten = _SUITM[x] & (low - 1)  # the cards of suit x below its lowest
+            else:
+                low = h & -h
+                beaten = ALL & ~subs | low - 1 & subs  # every coloured card, the lower submarines
+            for s in range(self.n):
+                if s != t:
+                    losers[s] |= beaten
+        return any(
+            lo > (h & ~losers[s]).bit_count() for s, (lo, h) in enumerate(zip(lower, holding, strict=True))
+        )
 
     def _key(self, leader: int, tracker: StatusTracker, cards: tuple[int, ...]) -> tuple[Any, ...]:
         """The transposition key of a trick boundary: what the future depends on."""
