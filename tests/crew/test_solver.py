@@ -234,6 +234,20 @@ def test_cards_that_cannot_win_do_not_count_towards_a_trick_count() -> None:
     check_solution(g, sol)
 
 
+def test_a_run_still_to_take_counts_all_its_tricks() -> None:
+    # task 87: seat 3 takes three tricks in a row, with three tricks left: all three are its;
+    # task 5: seat 0 captures S3, which takes a trick too.  Four tricks out of three: lost,
+    # seen with no trick searched.  (Alone, task 87 needs the search: G8 led, seat 1 trumps.)
+    g = submarine_endgame({87: 3, 5: 0})
+    assert solve(g) == Solution(False, (), 0, True)
+    assert not brute(g)
+    for assignment in ({87: 3}, {5: 0}):
+        g = submarine_endgame(assignment)
+        sol = solve(g)
+        assert sol.exact and sol.winnable is brute(g), assignment
+        check_solution(g, sol)
+
+
 def test_endgame_early_success_and_mid_trick() -> None:
     # seat 3 must capture G6, its own card: it wins a green trick with it, and the mission
     # succeeds at once (the remaining tricks are not played)

@@ -397,8 +397,8 @@ class _Plan:
                     self.count_key.append((index, "pos", owner))
                 else:  # (while open, a count short of n ends at the last trick: the count says it all)
                     self.count_key.append((index, "k", owner))
-                if mode == "at_least":
-                    self.need.append(("one", index, owner))  # (DONE as soon as the run is there)
+                if mode == "at_least":  # (DONE as soon as the run is there)
+                    self.need.append(("run", index, (owner, int(p["n"]))))
                 else:
                     self.finish.append((index, 0, end))
                     if mode == "exactly_all" and options.get("exact_run_meaning") != "one_run_of_exactly_n":
@@ -753,6 +753,9 @@ class _Search:
             elif kind == "one":  # an open task that is DONE by the trick that fulfils it
                 owner = data
                 lower[owner] = max(lower[owner], 1)
+            elif kind == "run":  # n tricks in a row: the run so far ends at the last trick
+                owner, k = data
+                lower[owner] = max(lower[owner], k - self._run(owner))
             elif kind == "seats":  # a trick_matching task: every hand plays into the trick
                 if any(not h & data for h in holding):
                     return None
@@ -930,6 +933,14 @@ class _Search:
             tuple(self.pos) if plan.positions else self._counted(statuses) if plan.count_key else None,
         )
 
+    def _run(self, seat: int) -> int:
+        """The tricks in a row ``seat`` has taken, ending at the last trick (0 if not its)."""
+        p = self.pos[seat]
+        t = self.done
+        while t and p >> t & 1:
+            t -= 1
+        return self.done - t
+
     def _counted(self, statuses: Sequence[str]) -> tuple[int, ...]:
         """What the open trick-count tasks still read of the tricks taken so far (only theirs:
         two positions whose other seats took different numbers of tricks share a key)."""
@@ -946,12 +957,8 @@ class _Search:
                 out += count
             elif code == "pos":
                 out.append(self.pos[owner])
-            else:  # the owner's run of tricks ending at the last one
-                p = self.pos[owner]
-                t = self.done
-                while t and p >> t & 1:
-                    t -= 1
-                out.append(self.done - t)
+            else:
+                out.append(self._run(owner))
         return tuple(out)
 
     def _apply(self, plays: tuple[tuple[int, int], ...], winner: int, number: int) -> tuple[Any, ...]:
