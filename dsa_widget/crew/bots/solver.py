@@ -48,7 +48,10 @@ hand needs a higher one of its own that it may capture (no card-count or win tas
 one it cannot); the highest submarines, when one seat holds them, are
 that seat's captures (tasks that count submarines); when play goes on to the last trick, a
 seat wins a trick with each of its submarines that no higher one of another hand can be paired
-with (a trick-count lower bound);
+with (a trick-count lower bound); a seat cannot win more tricks than it holds cards able to
+win one (a card never wins when another hand holds only submarines and higher cards of its
+suit); "fewer tricks than each other seat / the captain", "as many as the captain" and "N in a
+row" add the tricks they still need to the sum;
 a task that needs every card of a set played cannot be DONE before the hand holding most of
 them has played them; ``win_trick_with`` needs a matching card in the owner's hand; a
 ``trick_matching`` trick takes a card from every hand, so every hand must hold one that
