@@ -3,6 +3,7 @@
     python benchmarks/bench_crew_solver.py                      # 40 full deals, 4 seats
     python benchmarks/bench_crew_solver.py --deals 100 --seats 4 --node-limit 300000
     python benchmarks/bench_crew_solver.py --left 5             # positions with 5 tricks left
+    python benchmarks/bench_crew_solver.py --repeat 3           # least of 3 CPU times under 0.2 s
 
 The positions: a mission drawn by the engine (``CrewGame(seats, seed, target)``, targets chosen
 so that it has 2-5 tasks), the tasks taken in a random order that passes the static checks of
@@ -143,6 +144,14 @@ def main(argv: list[str] | None = None) -> dict[str, object]:
     ap.add_argument(
         "--no-plain", action="store_true", help="skip the plain depth-first baseline (it doubles the run)"
     )
+    ap.add_argument(
+        "--repeat",
+        type=int,
+        default=1,
+        help="positions under 0.2 s of CPU are solved this many times by each search, interleaved, "
+        "and the least CPU time of each is kept (the first solve of a position pays the caches' "
+        "warm-up, which falls on the solver, run first)",
+    )
     args = ap.parse_args(argv)
 
     times: list[float] = []
@@ -175,6 +184,15 @@ def main(argv: list[str] | None = None) -> dict[str, object]:
             plain_unknown += base.winnable is None
             if base.exact and sol.exact and base.winnable != sol.winnable:
                 raise AssertionError(f"seed {seed}: the plain search and the solver disagree")
+            for _ in range(args.repeat - 1):
+                if cpu[-1] >= 0.2:
+                    break
+                c0 = time.process_time()
+                solve(g, node_limit=args.node_limit)
+                cpu[-1] = min(cpu[-1], time.process_time() - c0)
+                c0 = time.process_time()
+                solve(g, node_limit=args.node_limit, search="plain")
+                plain_cpu[-1] = min(plain_cpu[-1], time.process_time() - c0)
             plain_note = f", plain {plain_cpu[-1] * 1000:.1f} ms CPU"
             if cpu[-1] > 2 * plain_cpu[-1]:
                 plain_note += " (over 2x plain)"
