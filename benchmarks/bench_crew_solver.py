@@ -61,6 +61,23 @@ default budget, a 2-core machine at load average about 18, before -> after:
   CPU per completed trick: ordered search 26.6 -> 20.6 us, plain 9.3 -> 7.1 us (same tricks).
   The unknowns left are mostly wins the search finds late (92,000-257,000 tricks: exact trick
   counts, "fewer tricks than each other seat", runs) or need more than 600,000 tricks.
+
+Issue 31, third round (trick counts: a seat's submarines no higher one can pair with win for
+sure, a seat cannot win more tricks than it holds cards able to win, "fewer than / as many as",
+runs add to the tricks needed; the lost-position key keeps only the counts open tasks read),
+seed 2026, default budget, CPU time, before and after run at different times at load average
+15-21, before -> after:
+  full deal, 4 seats, 200: unknown 8 -> 6, median 5.4 -> 6.3 ms, 95th percentile 0.62 -> 0.65 s,
+      nodes 95th percentile 30,779 -> 26,362.
+  full deal, 5 seats, 200: unknown 18 -> 17 (two settled; one that took 51,377 tricks now takes
+      more than the budget: the new bounds change the order), median 15 -> 20 ms, 95th
+      percentile 1.41 -> 1.63 s, nodes median 254 -> 223.
+  6 tricks left, 100: unknown 5 -> 3, median 1.6 -> 1.7 ms, 95th percentile 1.14 -> 0.97 s.
+  4 tricks left, 100 (--repeat 3): median 1.4 -> 1.0 ms, 95th percentile 90 -> 85 ms, nodes
+      median 112 -> 47; over 2x plain 2 -> 2 (worst 2.27x -> 2.24x).  With one run (no --repeat)
+      the solver, solved first, pays the warm-up of the caches: most "over 2x plain" positions
+      of a single run take a few ms; warm, both answer in the same tricks, 1.2-1.35x apart.
+  Still unknown: the 6 + 17 full deals above (wins found after 65,000-230,000 tricks, or more).
 """
 
 from __future__ import annotations
