@@ -543,6 +543,42 @@ def test_first_dive_keeps_every_answer_of_the_ordered_search() -> None:
     assert settled >= both
 
 
+def test_ordered_search_is_built_only_after_the_first_dive(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The first dive is the plain search alone: a position it settles in its
+    PLAIN_START tricks, or that the necessary conditions see lost at once, never pays the
+    ordered search's set-up (one position built, not two); a budget so small that the dive
+    runs out of it mid-way still gives an exact answer equal to the ordered search's (never
+    "lost" read from a search that only stopped)."""
+    from dsa_widget.crew.bots import solver
+
+    built: list[int] = []
+    real = solver._position
+
+    def counted(game: CrewGame, node_limit: int) -> Any:
+        built.append(node_limit)
+        return real(game, node_limit)
+
+    monkeypatch.setattr(solver, "_position", counted)
+    quick = slow = 0
+    for seed in range(24):
+        g = assigned_game(4, 700 + seed, 3 + seed % 5)
+        if g.is_over:
+            continue
+        built.clear()
+        auto = solve(g, node_limit=4_000)
+        if auto.exact and auto.nodes <= solver.PLAIN_START:
+            assert len(built) == 1, (seed, auto)
+            quick += 1
+        else:
+            assert len(built) == 2, (seed, auto)
+            slow += 1
+        small = solve(g, node_limit=600)  # the plain share, 100 tricks, ends inside the dive
+        if small.exact:
+            ordered = solve(g, search="ordered", node_limit=20_000)
+            assert ordered.exact and small.winnable is ordered.winnable, seed
+    assert quick >= 4 and slow >= 2, (quick, slow)
+
+
 def test_search_must_be_known() -> None:
     g = assigned_game(4, 701, 3)
     with pytest.raises(CrewError):

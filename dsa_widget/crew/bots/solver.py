@@ -23,10 +23,12 @@ plays from the current hands (a line never contains ``comm`` or ``pass``).
 
 Two exact searches run side by side (:func:`solve`'s ``search="auto"``), and the first to
 finish answers: a plain depth-first search (every trick, ordered by what the seats' tasks
-want, searched as soon as it is evaluated; it finds an easy win in a few dozen tricks) gets a
-short head start and then three tricks for each trick of the ordered search (about as much
-CPU time: a position costs at most about twice the faster of the two), up to
-:data:`PLAIN_SHARE` of the budget; the ordered search settles the rest.
+want, searched as soon as it is evaluated; it finds an easy win in a few dozen tricks) dives
+first, alone, for :data:`PLAIN_START` tricks; only if that does not settle the position is the
+ordered search built (its set-up is paid only then), and the plain search goes on with three
+tricks for each trick of the ordered one (about as much CPU time: a position costs at most
+about twice the faster of the two), up to :data:`PLAIN_SHARE` of the budget; the ordered
+search settles the rest.
 
 The ordered search: depth first over whole tricks.  Cards of one hand that are interchangeable for the
 trick winners and for every open task (adjacent in a suit among the cards still in play, same
@@ -129,7 +131,7 @@ DEFAULT_NODE_LIMIT = 60_000
 #: each search gets about half the CPU, and a position costs at most about twice the faster)
 PLAIN_PACE = 3
 
-#: the plain search's tricks before the ordered search starts (see _race)
+#: the plain search's first dive, alone, before the ordered search is built (see _head_start)
 PLAIN_START = 200
 
 #: the share of :func:`solve`'s budget the plain search may spend beside the ordered one
@@ -218,19 +220,7 @@ def _finish(steps: _Steps) -> list[tuple[tuple[int, int], ...]] | None:
 def _race(ordered: _Steps, plain: _Steps | None) -> list[tuple[tuple[int, int], ...]] | None:
     """Run the ordered search and the plain one side by side (:data:`PLAIN_PACE` plain tricks
     per ordered one, about equal CPU time): the first to finish gives the answer (both are
-    exact).  The plain one stops at its budget; the ordered one's budget is the answer's.
-    The plain one starts with :data:`PLAIN_START` tricks alone: the ordered search evaluates
-    every trick of a position before it searches any, a plain search finds an easy win in
-    fewer tricks than that."""
-    if plain is not None:
-        try:
-            for _ in range(PLAIN_START):
-                next(plain)
-        except StopIteration as stop:
-            first: list[tuple[tuple[int, int], ...]] | None = stop.value
-            return first
-        except _Limit:
-            plain = None
+    exact).  The plain one stops at its budget; the ordered one's budget is the answer's."""
     while True:
         try:
             next(ordered)
@@ -246,6 +236,23 @@ def _race(ordered: _Steps, plain: _Steps | None) -> list[tuple[tuple[int, int], 
                 return result
             except _Limit:
                 plain = None
+
+
+def _head_start(plain: _Steps) -> tuple[list[tuple[tuple[int, int], ...]] | None, bool, bool]:
+    """The plain search's first :data:`PLAIN_START` tricks, alone (a plain search finds an easy
+    win in a few dozen tricks, fewer than the ordered search evaluates at its first node, and
+    costs no set-up): its answer, whether it settled the position, and whether it may go on
+    (False once its budget ran out: a generator that raised must not be stepped again, it
+    would read as lost)."""
+    try:
+        for _ in range(PLAIN_START):
+            next(plain)
+    except StopIteration as stop:
+        first: list[tuple[tuple[int, int], ...]] | None = stop.value
+        return first, True, False
+    except _Limit:
+        return None, False, False
+    return None, False, True
 
 
 # --- what the tasks care about ----------------------------------------------------------------
@@ -1229,7 +1236,9 @@ def solve(game: CrewGame, *, node_limit: int = DEFAULT_NODE_LIMIT, search: str =
 
     ``search``: ``"auto"`` runs the ordered search and a plain depth-first search (every
     trick in the order of the move-ordering score, no classes of cards, no table, no pruning)
-    side by side, :data:`PLAIN_PACE` plain tricks per ordered one, and takes the first answer:
+    side by side (the plain one first alone for :data:`PLAIN_START` tricks, the ordered one
+    built only if that settles nothing), :data:`PLAIN_PACE` plain tricks per ordered one, and
+    takes the first answer:
     the plain search finds easy wins in a few dozen tricks, the ordered one settles the hard
     positions; the plain search may spend :data:`PLAIN_SHARE` of ``node_limit``, the ordered one
     the rest (``nodes`` counts both).  ``"ordered"``
@@ -1242,26 +1251,35 @@ def solve(game: CrewGame, *, node_limit: int = DEFAULT_NODE_LIMIT, search: str =
     if isinstance(pos, Solution):
         return pos
     finder, tracker = pos
-    plain: _Search | None = None
+    searches = [finder]  # nodes counts every search run
     try:
         if search == "plain":
             tricks = _finish(finder.run_plain(tracker))
         elif search == "ordered":
             tricks = _finish(finder.run(tracker))
         else:
+            # the first dive: the plain search alone, before the ordered one is even built
             share = int(node_limit * PLAIN_SHARE)
-            finder.node_limit = node_limit - share
-            again = _position(game, share)
-            assert not isinstance(again, Solution)
-            plain = again[0]
-            # (a position the necessary conditions already see lost needs no plain search)
-            seen_lost = finder.seen_lost(tracker)
-            tricks = _race(
-                finder.run(tracker), plain.run_plain(again[1]) if share and not seen_lost else None
-            )
+            finder.node_limit = share
+            plain: _Steps | None = None
+            if finder.seen_lost(tracker):  # the necessary conditions see it lost: no search
+                tricks, settled = None, True
+            elif share:
+                plain = finder.run_plain(tracker)
+                tricks, settled, alive = _head_start(plain)
+                if not alive:
+                    plain = None
+            else:
+                tricks, settled = None, False
+            if not settled:
+                again = _position(game, node_limit - share)
+                assert not isinstance(again, Solution)
+                finder, tracker = again
+                searches.append(finder)
+                tricks = _race(finder.run(tracker), plain)
     except _Limit:
-        return Solution(None, (), finder.nodes + (plain.nodes if plain else 0), False)
-    nodes = finder.nodes + (plain.nodes if plain else 0)
+        return Solution(None, (), sum(s.nodes for s in searches), False)
+    nodes = sum(s.nodes for s in searches)
     if tricks is None:
         return Solution(False, (), nodes, True)
     skip = len(finder.prefix)
