@@ -25,6 +25,10 @@ Since planner plays its last 5 tricks by the solver's verdict on 8 of 32 drawn d
 command with --targets 3,6 (100 deals each, 301 s CPU): planner / search / bound target 3
 91 / 61 / 98, target 6 60 / 37 / 92; CPU a decision (--only speed, 150 positions) 4 seats
 median 14 ms, p95 47, max 252; 3 seats 14 / 44 / 565; 5 seats 0 / 168 / 463.
+With task_samples 48 (tasks tried on 48 drawn deals, was 12), planner alone on the same
+deals: target 3 92/100 (Wilson 85-96), target 6 66/100 (56-75; the old default 58/100, 48-67,
+same deals); CPU a decision 4 seats median 14 ms, p95 105, max 203; 3 seats 13 / 112 / 491;
+5 seats 1 / 146 / 358; about 1.57 s CPU a target-6 attempt (was 1.08-1.35).
 
 Sections:
 

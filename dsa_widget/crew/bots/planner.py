@@ -6,8 +6,9 @@ that fit the public facts — voids shown, cards communicated, the captain's S4)
 
 * **tasks** (normal allocation, ``take``/``pass``): every candidate (the crewmate's best few by
   :func:`~dsa_widget.crew.bots.crewmate.task_fit`, and ``pass`` where legal) is tried on the
-  same ``task_samples`` drawn deals: the rest of the assignment is finished by the crewmate's
-  rules for every seat, and the attempt played out with the crewmate's card rule
+  same ``task_samples`` drawn deals (48; with 12 the candidates barely differed at target
+  6): the rest of the assignment is finished by the crewmate's rules for every seat, and
+  the attempt played out with the crewmate's card rule
   (:func:`~dsa_widget.crew.playouts.greedy_play`) on the drawn hands; it takes the candidate
   with the most successful playouts (ties: the better fit).
 * **cards**: every legal card is tried on ``samples`` drawn deals, followed by ``rollouts``
@@ -86,7 +87,7 @@ class PlannerBot(Bot):
     )
     KNOBS: ClassVar[dict[str, Any]] = {
         "samples": 32,
-        "task_samples": 12,
+        "task_samples": 48,
         "endgame": 5,
         "doubt": 0.0,
         "solver_samples": 8,
