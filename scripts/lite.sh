@@ -12,6 +12,9 @@ cd "$(dirname "$0")/.."
 [ -d node_modules/pyodide ] || { echo "lite: node_modules/pyodide is missing: run bash scripts/setup.sh (npm ci)"; exit 1; }
 [ -f dsa_widget/static/widget.js ] || npm run --silent build
 ENV=build/lite-env
+mkdir -p build
+exec 9>build/.lite-lock
+flock 9  # one build at a time: a second waits, then finds the environment made
 STAMP=$ENV/.dsa-lite-stamp
 if [ ! -f "$STAMP" ] || [ pyproject.toml -nt "$STAMP" ] || [ scripts/lite.sh -nt "$STAMP" ]; then
   echo "==> the site's build environment ($ENV: dsa_widget[lite])"
