@@ -87,6 +87,8 @@ if TYPE_CHECKING:
     from .playouts import PlayState
 
 __all__ = [
+    "game_position",
+    "game_sample",
     "COMPILED",
     "KMAX",
     "KernelDeal",
@@ -1372,6 +1374,27 @@ def kernel_playout(position: KernelPosition, *, policy: str = "greedy", seed: in
     return KernelPlayout(
         "success" if res == 1 else "failure", tuple(DECK[int(tr[TR_PLAYS + j])] for j in range(m))
     )
+
+
+def game_position(game: Any) -> KernelPosition | None:
+    """``game``'s position for :func:`kernel_rollouts` (its options and mission constraints
+    included), or None where the kernel cannot play it (Tonoja, constraints, options that
+    change judging): the caller then plays its rollouts in Python."""
+    from .errors import CrewError
+    from .playouts import PlayState
+
+    try:
+        return encode_position(
+            PlayState.from_game(game), options=game.options, constraints=game.mission.constraints
+        )
+    except (ValueError, CrewError):
+        return None
+
+
+def game_sample(game: Any) -> tuple[list[int], list[int | None]]:
+    """One sample for :func:`kernel_rollouts` from a (drawn) game: its hands by seat as card
+    masks and its tasks' predictions."""
+    return [game.hand_mask(s) for s in range(game.seats)], [ts.prediction for ts in game.tasks]
 
 
 def kernel_rollouts(

@@ -232,14 +232,10 @@ class PlannerBot(Bot):
         Python (:func:`~dsa_widget.crew.playouts.greedy_play`: Tonoja, mission constraints)."""
         reps = self.knobs["rollouts"]
         cards = [card(a[5:]) for a in plays]
-        g0 = deals[0]
-        try:
-            from ..kernel import encode_position, kernel_rollouts  # numba loads on first use
+        from ..kernel import game_position, game_sample, kernel_rollouts  # numba loads on first use
 
-            pos = encode_position(
-                PlayState.from_game(g0), options=g0.options, constraints=g0.mission.constraints
-            )
-        except (ValueError, CrewError):
+        pos = game_position(deals[0])
+        if pos is None:
             out = []
             for g in deals:
                 st0 = PlayState.from_game(g)
@@ -254,11 +250,9 @@ class PlannerBot(Bot):
                     row.append(ok / reps)
                 out.append(row)
             return out
-        n = g0.seats
         out = []
         for g in deals:
-            sample = ([g.hand_mask(s) for s in range(n)], [ts.prediction for ts in g.tasks])
-            got = kernel_rollouts(pos, cards, [sample] * reps, seed=self.rng.getrandbits(63))
+            got = kernel_rollouts(pos, cards, [game_sample(g)] * reps, seed=self.rng.getrandbits(63))
             out.append([k / reps for k in got])
         return out
 

@@ -99,17 +99,12 @@ class SearchBot(Bot):
     def _kernel_wins(self, games: list[CrewGame], plays: list[str]) -> dict[str, int] | None:
         """The rollouts on the compiled kernel, every sample and card in one call (None: the
         kernel cannot play this position: Tonoja, constraints, options that change judging)."""
-        from ..kernel import encode_position, kernel_rollouts  # numba loads on first use
+        from ..kernel import game_position, game_sample, kernel_rollouts  # numba loads on first use
 
-        g0 = games[0]
-        try:
-            pos = encode_position(
-                PlayState.from_game(g0), options=g0.options, constraints=g0.mission.constraints
-            )
-        except (ValueError, CrewError):
+        pos = game_position(games[0])
+        if pos is None:
             return None
-        n = g0.seats
-        samples = [([g.hand_mask(s) for s in range(n)], [ts.prediction for ts in g.tasks]) for g in games]
+        samples = [game_sample(g) for g in games]
         counts = kernel_rollouts(
             pos,
             [card(a[5:]) for a in plays],
