@@ -326,9 +326,10 @@ class _Core:
         # what was known up to the clone holds for both, but two clones that play on differently
         # bank different chips by the next epoch, so they must not share what comes after
         self.known: dict[Hashable, Any] = {}
-        # the encoding's tracker of this engine (``(engine, tracker)``), made when first observed:
-        # every seat's observation kept up to date as the engine goes on (never copied)
-        self.tracker: tuple[Any, Any] | None = None
+        # the encoding's tracker of this engine (``(engine, tracker, seat -> its observation as a
+        # list)``), made when first observed: every seat's observation kept up to date as the
+        # engine goes on (never copied)
+        self.tracker: tuple[Any, Any, Callable[[int], list[float]]] | None = None
         # the engine's knowledge epoch in this position, worked out once (every seat's read of
         # the information state asks for it); ``_UNKNOWN`` again whenever the engine moves on
         self.at: Hashable = _UNKNOWN
@@ -848,6 +849,9 @@ class SpielObserver:
         # engine goes on), unless ``encoding.observe`` is replaced on the instance.  An
         # onlooker's observation (``private_info=NONE``) always takes the reference path.
         self._tracks = not self.public and callable(getattr(cfg.encoding, "tracker", None))
+        # an information state with no knowledge part (a game that hides nothing): its tensor
+        # after the deal is the observation and ``dealt`` = 1
+        self._bare = self.recall and cfg.knowledge_size == 0
         # the tensors while the deal goes on, by (deals done, player): they depend on nothing
         # else (OpenSpiel asks for the first one at every tensor call, for the tensor's shape),
         # unless the game says what a seat observes of the deal (The Crew: a seat sees its own
@@ -894,11 +898,13 @@ class SpielObserver:
         """The tensor :meth:`set_from` would write, as a list of floats (those of float32), read
         from the encoding's tracker; None where there is none (then :meth:`set_from`)."""
         c = state.core
-        tr = self._tracker(c)
-        if tr is None:
+        if self._tracker(c) is None:
             return None
-        out: list[float] = tr.observe(player).tolist()
+        out: list[float] = c.tracker[2](player)  # type: ignore[index]
         if self.recall:
+            if self._bare:  # no knowledge part: only ``dealt``, 1 (the deal is done)
+                out.append(1.0)
+                return out
             seat = None if getattr(self.cfg, "knowledge_shared", False) else (player, self.public)
             tkey = (c.epoch(), seat, "list")
             part = c.known.get(tkey)
@@ -938,7 +944,11 @@ class SpielObserver:
             return None
         tr = c.tracker
         if tr is None or tr[0] is not e:
-            tr = c.tracker = (e, enc.tracker(e, _float32_zeros))  # type: ignore[attr-defined]
+            t = enc.tracker(e, _float32_zeros)  # type: ignore[attr-defined]
+            # a seat's observation as a list: the tracker's own ``observe_list`` where it has one
+            # (Pig's, without numpy), else the array's ``tolist``
+            lister = getattr(t, "observe_list", None) or (lambda seat: t.observe(seat).tolist())
+            tr = c.tracker = (e, t, lister)
         return tr[1]
 
     def _known_part(self, c: _Core, player: int) -> np.ndarray:

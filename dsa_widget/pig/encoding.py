@@ -16,6 +16,7 @@ seat in turn order; a spectator observes as seat 0), slots the game lacks all 0:
 from __future__ import annotations
 
 import functools
+import struct
 from collections.abc import Sequence
 from typing import Any
 
@@ -111,6 +112,16 @@ class PigTracker:
 
     def __init__(self, game: PigGame) -> None:
         self.game = game
+        n, goal = len(game.players), game.goal
+        self._n, self._goal, self._tab = n, goal, _float32_fractions(goal)
+        # the parts of the list no move changes: the seats there are, the padding after the
+        # scores, the goal; and each seat's scores from its own slot on, as floats, worked out
+        # when the scores change (a hold), not at every roll
+        self._players = [1.0] * n + [0.0] * (_SEATS - n)
+        self._pad = [0.0] * (_SEATS - n)
+        self._goal_f = _float32(goal / MAX_GOAL)
+        self._scores: tuple[int, ...] | None = None
+        self._rows: list[list[float]] = []
 
     def observe(self, seat: int) -> Any:
         """``encoding.observe(game.view(seat))`` as a fresh float32 array."""
@@ -119,6 +130,43 @@ class PigTracker:
         g = self.game
         obs = _observe(seat, g.goal, g.scores, g.current_player, g.turn_total)
         return np.array(obs, np.float32)
+
+    def observe_list(self, seat: int) -> list[float]:
+        """``observe(seat).tolist()`` (each number the float32 the array holds, as a Python float)
+        without numpy: the OpenSpiel adapter gives tensors as lists, every seat's at every step.
+
+        >>> g = PigGame(2, goal=30, seed=1); g.apply("roll"); g.apply_chance(4)
+        >>> PigEncoding().tracker(g).observe_list(1)[12:20]
+        [0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.13333334028720856, 0.029999999329447746]
+        """
+        g = self.game
+        scores = g.scores
+        if scores is not self._scores:
+            tab, goal, n = self._tab, self._goal, self._n
+            frac = [tab[x] if 0 <= x < len(tab) else _float32(x / goal) for x in scores]
+            self._rows = [frac[r:] + frac[:r] + self._pad for r in range(n)]
+            self._scores = scores
+        current, t = g.current_player, g.turn_total
+        turn = self._tab[t] if 0 <= t < len(self._tab) else _float32(t / self._goal)
+        slot = _NOBODY if current is None else _SLOT[(current - seat) % self._n]
+        return [*self._players, *self._rows[seat], *slot, turn, self._goal_f]
+
+
+#: the ``to_move`` part of the observation: a 1 in relative slot ``r`` (``_SLOT[r]``), or nobody's
+_SLOT = tuple([1.0 if i == r else 0.0 for i in range(_SEATS)] for r in range(_SEATS))
+_NOBODY = [0.0] * _SEATS
+
+
+def _float32(x: float) -> float:
+    """``x`` rounded to float32 (what a float32 tensor holds), as a Python float."""
+    return struct.unpack("f", struct.pack("f", x))[0]  # type: ignore[no-any-return]
+
+
+@functools.lru_cache(maxsize=64)
+def _float32_fractions(goal: int) -> tuple[float, ...]:
+    """``k / goal`` rounded to float32, for every score or turn total ``k`` a game reaches
+    (``0 .. goal + 5``: a roll of at most 6 from below the goal, then only ``hold``)."""
+    return tuple(_float32(k / goal) for k in range(goal + 6))
 
 
 def _new_game(setup: dict[str, Any], seed: int) -> PigGame:

@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from dsa_widget.pig import encoding as pig_encoding
-from dsa_widget.pig.encoding import PigEncoding
+from dsa_widget.pig.encoding import PigEncoding, PigTracker
 from dsa_widget.pig.rules import PigGame
 
 ENC = PigEncoding()
@@ -26,6 +26,8 @@ def _walk(players: int, goal: int, seed: int) -> None:
         for seat in range(players):
             want = np.asarray(ENC.observe(game.view(seat)), np.float32)
             assert np.array_equal(tracker.observe(seat), want)
+            # the list the OpenSpiel adapter reads: the float32 numbers as Python floats
+            assert tracker.observe_list(seat) == want.tolist()
         if game.is_over:
             return
         if game.chance_outcomes():
@@ -51,3 +53,26 @@ def test_a_wrong_tracker_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
     )
     with pytest.raises(AssertionError):
         _walk(3, 30, 1)
+
+
+def test_a_wrong_list_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The list check can fail too: a list made from the float64 fractions, not float32's, differs
+    (1/3 of the goal is no float32)."""
+    monkeypatch.setattr(pig_encoding, "_float32", lambda x: x)
+    pig_encoding._float32_fractions.cache_clear()
+    try:
+        with pytest.raises(AssertionError):
+            _walk(3, 30, 1)
+    finally:
+        pig_encoding._float32_fractions.cache_clear()
+
+
+def test_scores_beyond_play_are_listed_too() -> None:
+    """A game loaded from a view may hold a score past any a game reaches in play (goal + 5):
+    its list is still the array's."""
+    game = PigGame(3, goal=20, seed=1)
+    view = game.view(None)
+    odd = PigGame.from_view(type(view)(**{**view.__dict__, "scores": (0, 97, 25), "turn_total": 41}))
+    tracker = PigTracker(odd)
+    for seat in range(3):
+        assert tracker.observe_list(seat) == tracker.observe(seat).tolist()
