@@ -309,6 +309,7 @@ class _Core:
         "tracker",
         "at",
         "offer",
+        "choices",
         "now",
     )
 
@@ -333,8 +334,10 @@ class _Core:
         # the engine's knowledge epoch in this position, worked out once (every seat's read of
         # the information state asks for it); ``_UNKNOWN`` again whenever the engine moves on
         self.at: Hashable = _UNKNOWN
-        # the action numbers offered in this position (``legal()``), None again when it moves on
+        # the action numbers offered in this position (``legal()``, read only), None again when it
+        # moves on; with the engine's action of each number (``choices``), for ``play``
         self.offer: list[int] | None = None
+        self.choices: Mapping[int, Any] = {}
         # the engine's ``(to_move, is_over)`` in this position (``turn()``), None when it moves on
         self.now: tuple[int, bool] | None = None
 
@@ -353,7 +356,8 @@ class _Core:
         e = self.engine
         c.engine = None if e is None else _copy(e)
         c.tracker = None
-        c.at, c.offer, c.now = self.at, self.offer, self.now  # the same position (``legal()`` gives copies)
+        # the same position (``offer`` and ``choices`` are never changed, only replaced)
+        c.at, c.offer, c.choices, c.now = self.at, self.offer, self.choices, self.now
         return c
 
     def __getstate__(self) -> tuple[Any, ...]:
@@ -376,28 +380,33 @@ class _Core:
         """The action numbers offered to the engine's seat to act (sorted; a fresh list, the
         numbers worked out once per position: OpenSpiel asks for them several times a step)."""
         offer = self.offer
-        if offer is None:
-            e = self.engine
-            offer = _legal_numbers(self.cfg.encoding, e.legal_actions())
-            narrow = getattr(self.cfg, "narrow_legal", None)
-            if narrow is not None:
-                offer = list(narrow(offer, self.public))
-            self.offer = offer
-        return offer[:]
+        return (self.offered() if offer is None else offer)[:]
+
+    def offered(self) -> list[int]:
+        """Work out ``offer`` and ``choices`` for this position."""
+        numbers, self.choices = _legal_numbers(self.cfg.encoding, self.engine.legal_actions())
+        narrow = getattr(self.cfg, "narrow_legal", None)
+        offer = self.offer = numbers if narrow is None else list(narrow(numbers[:], self.public))
+        return offer
 
     def play(self, action: int) -> None:
         """Apply a decision (checked: ``ValueError``), then, with ``skip_forced``, the forced ones."""
         cfg, e = self.cfg, self.engine
-        narrow = getattr(cfg, "narrow_legal", None)
-        choice = legal_action(cfg.encoding, action, e.legal_actions())
-        if choice is None or (narrow is not None and action not in narrow([action], self.public)):
+        offer = self.offer
+        if offer is None:
+            offer = self.offered()
+        # a number offered here is the engine's legal action (a game's ``narrow_legal`` may offer
+        # fewer than the engine has, never one it lacks: ``choices`` then has none)
+        choice = self.choices.get(action) if action in offer else None
+        if choice is None:
             raise ValueError(f"action {action} ({cfg.encoding.action(action)!r}) is not legal here")
         e.apply_unchecked(choice)
-        self.moved()
+        self.at, self.offer, self.now = _UNKNOWN, None, None  # self.moved()
         # a game whose actions are not all public says what everybody sees of one
         hide = getattr(cfg, "public_action", None)
         self.public += f" {action}" if hide is None else f" {hide(action)}"
-        self.settle()
+        if self.skip:
+            self.settle()
 
     def settle(self) -> None:
         """With ``skip_forced``: apply every decision that has one legal action, until a real
@@ -465,12 +474,12 @@ class SpielState(pyspiel.State):  # type: ignore[misc]
     def current_player(self) -> int:
         c = self._c
         if c.engine is None:
-            return int(pyspiel.PlayerId.CHANCE)
-        p: int = c.turn()[0]
+            return _SPIEL_CHANCE
+        p: int = (c.now or c.turn())[0]
         if p == CHANCE:
-            return int(pyspiel.PlayerId.CHANCE)
+            return _SPIEL_CHANCE
         if p == TERMINAL:
-            return int(pyspiel.PlayerId.TERMINAL)
+            return _SPIEL_TERMINAL
         return p
 
     def _legal_actions(self, player: int) -> list[int]:
@@ -490,19 +499,22 @@ class SpielState(pyspiel.State):  # type: ignore[misc]
         """pyspiel's ``legal_actions([player])``."""
         c = self._c
         if c.engine is not None and len(player) <= 1:
-            p, over = c.turn()
+            p, over = c.now or c.turn()
             if p >= 0 and not over:
-                if not player:
-                    return self._legal_actions(p)
-                q = player[0]
-                if type(q) is int and q >= 0:
-                    return self._legal_actions(p) if q == p else []
+                if player:
+                    q = player[0]
+                    if type(q) is not int or q < 0:
+                        return pyspiel.State.legal_actions(self, *player)  # type: ignore[no-any-return]
+                    if q != p:
+                        return []
+                offer = c.offer
+                return (c.offered() if offer is None else offer)[:]
         return pyspiel.State.legal_actions(self, *player)  # type: ignore[no-any-return]
 
     def is_chance_node(self) -> bool:
         """pyspiel's ``is_chance_node()``."""
         c = self._c
-        return c.engine is None or c.turn()[0] == CHANCE
+        return c.engine is None or (c.now or c.turn())[0] == CHANCE
 
     def rewards(self) -> list[float]:
         """pyspiel's ``rewards()`` (terminal rewards: the returns at the end, zeros before)."""
@@ -546,14 +558,15 @@ class SpielState(pyspiel.State):  # type: ignore[misc]
                 c.moved()
                 c.settle()
             return
-        if c.turn()[0] == CHANCE:
+        if (c.now or c.turn())[0] == CHANCE:
             outcomes = e.chance_outcomes()
             if not 0 <= action < len(outcomes):
                 raise ValueError(f"{action} is not a chance outcome here (0..{len(outcomes) - 1})")
             e.apply_chance(outcomes[action][0])
-            c.moved()
+            c.at, c.offer, c.now = _UNKNOWN, None, None  # c.moved()
             c.public += f"/{action}"
-            c.settle()
+            if c.skip:
+                c.settle()
             return
         c.play(action)
 
@@ -584,7 +597,7 @@ class SpielState(pyspiel.State):  # type: ignore[misc]
 
     def is_terminal(self) -> bool:
         c = self._c
-        return c.engine is not None and c.turn()[1]
+        return c.engine is not None and (c.now or c.turn())[1]
 
     def returns(self) -> list[float]:
         c = self._c
@@ -656,18 +669,29 @@ class SpielState(pyspiel.State):  # type: ignore[misc]
         return st
 
 
-#: the observers of the Python tensor calls, by config and kind (the config kept: ids are reused)
-_OBSERVERS: dict[tuple[int, bool], tuple[Any, _ListObserver]] = {}
+#: the observers of the Python tensor calls, by kind (``_OBSERVERS[recall]``) and config id (the
+#: config kept: ids are reused)
+_OBSERVERS: tuple[dict[int, tuple[Any, _ListObserver]], ...] = ({}, {})
 
 
 def _tensor(state: SpielState, recall: bool, args: tuple[Any, ...]) -> list[float]:
     """A seat's information state (``recall``) or observation tensor, as pyspiel gives it."""
-    cfg = state.core.cfg
+    c = state.core
+    cfg = c.cfg
     if len(args) == 1:  # the usual call (every player at every step of an RL loop): no detour
         player = args[0]
-        hit = _OBSERVERS.get((id(cfg), recall))
+        hit = _OBSERVERS[recall].get(id(cfg))
         if hit is not None and hit[0] is cfg and type(player) is int and 0 <= player < cfg.num_players:
-            return hit[1].tensor_list(state, player)
+            lo = hit[1]
+            tr = c.tracker
+            if lo.quick and tr is not None and tr[0] is c.engine and "observe" not in lo.own:
+                # the tracker's list as it is, with ``dealt`` (1) for an information state (what
+                # ``SpielObserver.list_from`` gives, without its checks made once per engine)
+                out = tr[2](player)
+                if recall:
+                    out.append(1.0)
+                return out
+            return lo.tensor_list(state, player)
     return python_tensor(state, cfg, recall, args, lambda t: SpielObserver(cfg, t, None))
 
 
@@ -683,12 +707,13 @@ def python_tensor(
     if len(args) > 1 or type(player) is not int or not 0 <= player < cfg.num_players:
         base = pyspiel.State.information_state_tensor if recall else pyspiel.State.observation_tensor
         return base(state, *args)  # type: ignore[no-any-return]
-    hit = _OBSERVERS.get((id(cfg), recall))
+    kept = _OBSERVERS[recall]
+    hit = kept.get(id(cfg))
     if hit is None or hit[0] is not cfg:
-        if len(_OBSERVERS) > 256:
-            _OBSERVERS.clear()
+        if len(kept) > 128:
+            kept.clear()
         observer = make(pyspiel.IIGObservationType(perfect_recall=recall))
-        hit = _OBSERVERS[id(cfg), recall] = (cfg, _ListObserver(observer, cfg.num_players))
+        hit = kept[id(cfg)] = (cfg, _ListObserver(observer, cfg.num_players))
     return hit[1].tensor_list(state, player)
 
 
@@ -707,6 +732,11 @@ class _ListObserver:
         self.observer = observer
         size = len(observer.tensor)
         self.small = size <= _SMALL
+        # a small tensor that is the tracker's list (and ``dealt``, for a game that hides nothing)
+        # is read from the state's tracker at once while the encoding's ``observe`` is its own
+        # (``own``: the encoding's attributes, where a replaced ``observe`` would be)
+        self.quick = self.small and isinstance(observer, SpielObserver) and observer.plain
+        self.own = getattr(observer.cfg.encoding, "__dict__", {}) if self.quick else {}
         self.last = [np.zeros(size, np.float32) for _ in range(players)]
         self.lists = [[0.0] * size for _ in range(players)]
         # the knowledge part (and dealt) last put in each player's list, by identity: the
@@ -752,10 +782,15 @@ class _ListObserver:
 _SMALL = 256
 
 
+#: pyspiel's chance and terminal player ids, as ints
+_SPIEL_CHANCE, _SPIEL_TERMINAL = int(pyspiel.PlayerId.CHANCE), int(pyspiel.PlayerId.TERMINAL)
+
 #: a position's knowledge epoch not worked out yet (see ``_Core.at``)
 _UNKNOWN: Hashable = object()
 
-_LEGAL: dict[tuple[int, tuple[Any, ...]], list[int]] = {}
+#: an engine's legal actions as ``(sorted numbers, number -> action)``, by encoding and actions
+#: (both read only)
+_LEGAL: dict[tuple[int, tuple[Any, ...]], tuple[list[int], dict[int, Any]]] = {}
 #: the engine's chance outcomes as OpenSpiel's floats, by the identity of the outcomes (a game
 #: that returns one shared tuple, as Deep Sea Adventure's dice, converts them once)
 _FLOATS: dict[int, tuple[Any, list[tuple[int, float]]]] = {}
@@ -764,14 +799,16 @@ _FLOATS: dict[int, tuple[Any, list[tuple[int, float]]]] = {}
 _DEAL_FLOATS: dict[int, tuple[Any, list[tuple[int, float]]]] = {}
 
 
-def _legal_numbers(enc: Encoding, legal: tuple[Any, ...]) -> list[int]:
+def _legal_numbers(enc: Encoding, legal: tuple[Any, ...]) -> tuple[list[int], dict[int, Any]]:
+    """The numbers of ``legal`` (sorted) and each number's action (both shared: read only)."""
     key = (id(enc), legal)
     hit = _LEGAL.get(key)
     if hit is None:
         if len(_LEGAL) > 4096:
             _LEGAL.clear()
-        hit = _LEGAL[key] = sorted(enc.index(a) for a in legal)
-    return hit[:]
+        choices = {enc.index(a): a for a in legal}
+        hit = _LEGAL[key] = (sorted(choices), choices)
+    return hit
 
 
 def _copy(engine: Any) -> Any:
@@ -852,6 +889,9 @@ class SpielObserver:
         # an information state with no knowledge part (a game that hides nothing): its tensor
         # after the deal is the observation and ``dealt`` = 1
         self._bare = self.recall and cfg.knowledge_size == 0
+        #: a tracked observer whose tensor is the tracker's observation, with ``dealt`` for an
+        #: information state with no knowledge part
+        self.plain = self._tracks and (not self.recall or self._bare)
         # the tensors while the deal goes on, by (deals done, player): they depend on nothing
         # else (OpenSpiel asks for the first one at every tensor call, for the tensor's shape),
         # unless the game says what a seat observes of the deal (The Crew: a seat sees its own

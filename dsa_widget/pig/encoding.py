@@ -113,7 +113,9 @@ class PigTracker:
     def __init__(self, game: PigGame) -> None:
         self.game = game
         n, goal = len(game.players), game.goal
+        self._game = game
         self._n, self._goal, self._tab = n, goal, _float32_fractions(goal)
+        self._cap = len(self._tab)
         # the parts of the list no move changes: the seats there are, the padding after the
         # scores, the goal; and each seat's scores from its own slot on, as floats, worked out
         # when the scores change (a hold), not at every roll
@@ -139,7 +141,7 @@ class PigTracker:
         >>> PigEncoding().tracker(g).observe_list(1)[12:20]
         [0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.13333334028720856, 0.029999999329447746]
         """
-        g = self.game
+        g = self._game
         scores = g.scores
         if scores is not self._scores:
             tab, goal, n = self._tab, self._goal, self._n
@@ -147,7 +149,7 @@ class PigTracker:
             self._rows = [frac[r:] + frac[:r] + self._pad for r in range(n)]
             self._scores = scores
         current, t = g.current_player, g.turn_total
-        turn = self._tab[t] if 0 <= t < len(self._tab) else _float32(t / self._goal)
+        turn = self._tab[t] if 0 <= t < self._cap else _float32(t / self._goal)
         slot = _NOBODY if current is None else _SLOT[(current - seat) % self._n]
         return [*self._players, *self._rows[seat], *slot, turn, self._goal_f]
 

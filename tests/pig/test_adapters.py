@@ -117,3 +117,37 @@ def test_openspiel_game_plays_pig() -> None:
         s.apply_action(1)  # nothing to hold
     with pytest.raises(ValueError, match="goal must be"):
         pyspiel.load_game("python_pig", {"goal": 0})
+
+
+def test_openspiel_refuses_an_illegal_action_after_asking_legal_actions() -> None:
+    """An action not offered is refused and changes nothing, also once the position's legal
+    numbers are worked out (``play`` then checks against them): a turn's first decision is to
+    roll (R: "on your turn you must roll at least once"), so hold is refused."""
+    s = pyspiel.load_game("python_pig", {"players": 3}).new_initial_state()
+    assert s.legal_actions(0) == [0] and s.legal_actions(1) == []
+    before = (s.history(), s.information_state_tensor(0), s.legal_actions())
+    with pytest.raises(ValueError, match="action 1 .'hold'. is not legal"):
+        s.apply_action(1)
+    with pytest.raises(ValueError):
+        s.apply_action(7)  # no action number at all
+    assert (s.history(), s.information_state_tensor(0), s.legal_actions()) == before
+    s.apply_action(0)
+    assert s.is_chance_node() and s.current_player() == pyspiel.PlayerId.CHANCE
+
+
+def test_openspiel_honours_a_replaced_observe(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A tensor asked after the encoding's ``observe`` is replaced comes from the replacement, not
+    from the tracker the state already has (the fast path reads the tracker only while
+    ``observe`` is the encoding's own)."""
+    g = pyspiel.load_game("python_pig", {"players": 2})
+    s = g.new_initial_state()
+    s.apply_action(0)
+    s.apply_action(3)
+    plain = s.information_state_tensor(1)
+    assert plain[18] == pytest.approx(0.04)  # turn total 4 of goal 100
+    enc = s.core.cfg.encoding
+    monkeypatch.setattr(enc, "observe", lambda view: [0.5] * SIZE, raising=False)
+    assert s.information_state_tensor(1) == [0.5] * SIZE + [1.0]
+    assert s.observation_tensor(0) == [0.5] * SIZE
+    monkeypatch.undo()
+    assert s.information_state_tensor(1) == plain
