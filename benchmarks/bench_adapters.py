@@ -5,7 +5,7 @@ OpenSpiel's ``rl_environment`` playing complete random-legal games, one core.
                                         [--before REV]
 
 For each registered game with an action numbering (Deep Sea Adventure, The Crew, Submarine,
-Pig) three lines (Pig a fourth), each counting *agent steps* (a seat's decision; dice and deals are chance,
+Pig) three lines (Pig two more), each counting *agent steps* (a seat's decision; dice and deals are chance,
 not counted), so the lines of one game compare directly:
 
 * engine: the game's own state from the registry (``new_game(seed=k, players=P)``),
@@ -20,9 +20,12 @@ not counted), so the lines of one game compare directly:
   state tensor (the observation tensor for a game without one), every player's legal actions
   and the rewards, and draws the chance nodes with its own sampler;
 * for a game OpenSpiel also has in C++ (Pig: its ``pig``, goal 100 as ours, a 505-float
-  observation tensor and no information state tensor), the same loop on OpenSpiel's own game:
-  what ``rl_environment`` costs when the game costs almost nothing (its chance sampler alone,
-  ``np.random.choice`` with probabilities, takes about 10 µs a roll).
+  observation tensor and no information state tensor), the same loop on OpenSpiel's own game
+  (its tensors cost it most: a 505-float list per seat, about 4 µs each);
+* for Pig, the same loop on a stand-in Python game with Pig's turns that answers every call
+  with a constant: what ``rl_environment`` and pyspiel's plumbing of a Python game cost by
+  themselves (the chance sampler alone, ``np.random.choice`` with probabilities, takes about
+  10 µs a roll), the floor of any Python game's line.
 
 Printed: steps per second, µs per step and the cost relative to the game's engine line; each
 the median of ``--repeat`` timed runs, the lines of every game taking turns (a shared machine's
@@ -161,6 +164,86 @@ def openspiel_native(name: str, games_: int, players: int) -> int:
 
     short, params = NATIVE[name]
     return _rl_loop(pyspiel.load_game(short, {**params, "players": players}), games_)
+
+
+def openspiel_stand_in(name: str, games_: int, players: int) -> int:
+    return _rl_loop(_stand_in_game(players), games_)
+
+
+def _stand_in_game(players: int) -> Any:
+    """A Python OpenSpiel game with Pig's turns (a turn's first decision is to roll, then roll or
+    hold; a roll is a chance node of six outcomes, a 1 ends the turn; 100 turns a game) whose
+    every answer is a constant or a counter: what ``rl_environment`` and pyspiel's Python-game
+    plumbing cost a step by themselves, with as many rolls a decision as Pig's random games (0.70
+    a decision, counted over 30 games of each)."""
+    import pyspiel
+
+    tensor = [0.0] * 22
+    first, later = [0], [0, 1]
+    outcomes = [(i, 1 / 6) for i in range(6)]
+    zeros = [0.0] * players
+
+    class StandInState(pyspiel.State):  # type: ignore[misc]
+        def __init__(self, game: Any) -> None:
+            super().__init__(game)
+            self.turn, self.rolled, self.rolling = 0, False, False
+
+        def current_player(self) -> int:
+            if self.turn >= 100:
+                return int(pyspiel.PlayerId.TERMINAL)
+            return int(pyspiel.PlayerId.CHANCE) if self.rolling else self.turn % players
+
+        def is_chance_node(self) -> bool:
+            return self.rolling
+
+        def is_terminal(self) -> bool:
+            return self.turn >= 100
+
+        def legal_actions(self, *player: Any) -> list[int]:
+            if self.rolling or self.turn >= 100 or (player and player[0] != self.turn % players):
+                return []
+            return (later if self.rolled else first)[:]
+
+        def _legal_actions(self, player: int) -> list[int]:
+            return self.legal_actions(player)
+
+        def chance_outcomes(self) -> list[tuple[int, float]]:
+            return outcomes[:]
+
+        def _apply_action(self, action: int) -> None:
+            if self.rolling:  # a 1 (outcome 0) ends the turn
+                self.rolling, self.rolled = False, action != 0
+                self.turn += action == 0
+            elif action == 0:
+                self.rolling = True
+            else:
+                self.turn, self.rolled = self.turn + 1, False
+
+        def rewards(self) -> list[float]:
+            return zeros[:]
+
+        def returns(self) -> list[float]:
+            return zeros[:]
+
+        def information_state_tensor(self, *player: Any) -> list[float]:
+            return tensor[:]
+
+        def observation_tensor(self, *player: Any) -> list[float]:
+            return tensor[:]
+
+        def _action_to_string(self, player: int, action: int) -> str:
+            return str(action)
+
+        def __str__(self) -> str:
+            return f"turn {self.turn}"
+
+    base = type(spiel_game("pig", players))
+
+    class StandIn(base):  # type: ignore[misc, valid-type]
+        def new_initial_state(self) -> Any:
+            return StandInState(self)
+
+    return StandIn({"players": players})
 
 
 def _rl_loop(game: Any, games_: int) -> int:
@@ -331,6 +414,8 @@ def main() -> None:
             runs.append(
                 (name, f"OpenSpiel's C++ '{NATIVE[name][0]}': same", players, count, openspiel_native)
             )
+        if name == "pig":
+            runs.append((name, "stand-in, constant answers: same", players, count, openspiel_stand_in))
     print(
         f"random-legal games, one core, median of {args.repeat} interleaved runs (CPU time); "
         "agent steps (decisions) per second"
