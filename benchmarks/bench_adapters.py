@@ -286,7 +286,7 @@ def _copy_compiled(tree: Path) -> list[str]:
         mine, theirs = so.parent / "rules.py", tree / rel / "rules.py"
         if theirs.is_file() and _sha256(mine) == _sha256(theirs):
             shutil.copy2(so, tree / rel / so.name)
-            notes[rel] = f"{rel}: its rules.py is this tree's, so it gets this tree's compiled build"
+            notes[rel] = f"{rel}: its rules.py is this tree's, so this tree's compiled build is copied in"
         else:
             notes[rel] = f"{rel}: its rules.py differs from this tree's: it runs them as plain Python"
     return list(notes.values())
