@@ -85,3 +85,16 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         group = _xdist_group(item)
         if group is not None:
             item.add_marker(pytest.mark.xdist_group(group))
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Refuse ``--dist loadgroup`` under a pytest that loses the groups: pytest-xdist tells its
+    controller a test's group by appending ``@group`` to the test's node id, and pytest 9.2's
+    node ids cannot be changed that way (pytest-dev/pytest-xdist#1386), so the tests of one
+    JupyterLab or one Ray cluster would run on two workers at once and fail in ways that hide
+    the cause (the test extra pins pytest below 9.2 for this)."""
+    if getattr(config.option, "dist", "no") == "loadgroup" and pytest.version_tuple[:2] >= (9, 2):
+        raise pytest.UsageError(
+            f"pytest {pytest.__version__} drops pytest-xdist's test groups (pytest-dev/pytest-xdist#1386): "
+            "install the pytest the test extra pins (pip install -e '.[test]'), or run in one process"
+        )
