@@ -8,6 +8,9 @@
     python benchmarks/bench_bots.py --only 2p --games 600 --search ismcts
     python benchmarks/bench_bots.py --game submarine   # Submarine: search vs greedy, vs mc, 4p
     python benchmarks/bench_bots.py --game submarine --only 2p --games 1000 --workers 2
+    python benchmarks/bench_bots.py --game submarine --only 2p --opponent mc --resume sub.jsonl
+                                                       # a match over several runs: finished
+                                                       # chunks are logged and not played again
     python benchmarks/bench_bots.py --game pig --games 2000     # Pig: every pair of its bots
     python benchmarks/bench_bots.py --game crew        # Crew: planner and search on the same deals,
                                                        # with the double-dummy bound: 400 a target,
@@ -70,6 +73,8 @@ iterations of 16 kernel rollouts, opponents modelled by planner):
 from __future__ import annotations
 
 import argparse
+import hashlib
+import importlib.util
 import itertools
 import json
 import os
@@ -231,6 +236,61 @@ def submarine_decision_cpu(spec: str, players: int, count: int, seed: int) -> tu
     return med, p95, top
 
 
+def loaded_sources(package: str = "dsa_widget") -> dict[str, str]:
+    """A short hash of the source of every module of ``package`` loaded now: after a chunk of
+    games has been played, the code its results depend on."""
+    out: dict[str, str] = {}
+    for name, mod in sorted(sys.modules.items()):
+        path = getattr(mod, "__file__", None)
+        if (name == package or name.startswith(package + ".")) and path and path.endswith(".py"):
+            with open(path, "rb") as f:
+                out[name] = hashlib.sha1(f.read()).hexdigest()[:12]
+    return out
+
+
+def sources_unchanged(recorded: dict[str, str]) -> bool:
+    """Whether every module of ``recorded`` (:func:`loaded_sources`) still has the same source."""
+    for name, digest in recorded.items():
+        spec = importlib.util.find_spec(name)
+        if spec is None or not spec.origin or not os.path.exists(spec.origin):
+            return False
+        with open(spec.origin, "rb") as f:
+            if hashlib.sha1(f.read()).hexdigest()[:12] != digest:
+                return False
+    return True
+
+
+class ChunkLog:
+    """``--resume FILE``: the finished chunks of a long match, one JSON line each (the match,
+    the chunk's index, its result and the hashes of the sources it ran on), so that a match
+    stopped by a deadline continues where it stopped in a later run.  A chunk is kept only
+    while the sources it ran on are unchanged; its games are those of an unbroken run (each
+    chunk draws from its own derived seed), so the final tally is the same either way."""
+
+    def __init__(self, path: str | None) -> None:
+        self.path = path
+        self.done: dict[tuple[str, int], dict] = {}
+        self.stale = 0
+        if path and os.path.exists(path):
+            with open(path) as f:
+                for line in f:
+                    if line.strip():
+                        rec = json.loads(line)
+                        if sources_unchanged(rec["sources"]):
+                            self.done[(rec["match"], rec["chunk"])] = rec
+                        else:
+                            self.stale += 1
+
+    def get(self, match: str, chunk: int) -> dict | None:
+        return self.done.get((match, chunk))
+
+    def add(self, match: str, chunk: int, result: dict) -> None:
+        if self.path:
+            rec = {"match": match, "chunk": chunk, **result, "sources": loaded_sources()}
+            with open(self.path, "a") as f:
+                f.write(json.dumps(rec) + "\n")
+
+
 def bench_submarine(args: argparse.Namespace) -> dict:
     """Submarine's ladder (issue 33): the search bot against greedy and against mc (2 players,
     seats rotated) and against three greedy seats, with 95% Wilson intervals; its CPU time per
@@ -241,6 +301,7 @@ def bench_submarine(args: argparse.Namespace) -> dict:
     search = args.search if args.search != "mc" else "search"
     only = args.only or ["speed", "2p", "4p"]
     out: dict = {"game": "submarine", "cpu_count": os.cpu_count()}
+    log = ChunkLog(args.resume)
 
     def match(opponent: str, players: int, games: int) -> dict:
         """``games`` games in chunks of 40 (each its own derived seed, seats rotated within it),
@@ -248,23 +309,31 @@ def bench_submarine(args: argparse.Namespace) -> dict:
         from dsa_widget.core.stats import wilson
 
         print(f"== {players}p: {search} vs {players - 1} x {opponent}, {games} games ==", flush=True)
+        if log.stale:
+            print(f"  ({log.stale} logged chunks ran on sources changed since: played again)", flush=True)
         t0 = os.times()
         bots = [search] + [opponent] * (players - 1)
+        key = f"submarine/{players}p/{search}/{opponent}/seed {args.seed}"
         wins = played = 0.0
         wall = 0.0
         for k, start in enumerate(range(0, games, 40)):
             size = min(40, games - start)
-            r = sub_tournament(
-                bots, games=size, seed=f"{args.seed}/{k}", workers=args.workers, progress=False
-            )
-            row = r.row(search)
-            wins += row["wins"]
-            played += row["games"]
-            wall += r.elapsed
+            rec = log.get(key, k)
+            from_log = rec is not None and rec["games"] == size
+            if rec is None or not from_log:
+                r = sub_tournament(
+                    bots, games=size, seed=f"{args.seed}/{k}", workers=args.workers, progress=False
+                )
+                row = r.row(search)
+                rec = {"wins": row["wins"], "games": row["games"], "wall": r.elapsed}
+                log.add(key, k, rec)
+            wins += rec["wins"]
+            played += rec["games"]
+            wall += rec["wall"]
             lo, hi = wilson(wins, played)
             print(
                 f"  after {played:g} games: {search} wins {wins:g} ({wins / played:.1%}, 95% Wilson "
-                f"{lo:.1%} - {hi:.1%})",
+                f"{lo:.1%} - {hi:.1%})" + (" (from the log)" if from_log else ""),
                 flush=True,
             )
         t1 = os.times()
@@ -508,6 +577,12 @@ def main() -> None:
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--seed", type=int, default=2026)
     ap.add_argument("--json", help="also write the figures to this JSON file")
+    ap.add_argument(
+        "--resume",
+        metavar="FILE",
+        help="submarine: log each finished chunk of 40 games to FILE and skip the chunks FILE "
+        "already holds (while the sources they ran on are unchanged): a long match in several runs",
+    )
     ap.add_argument("--game", choices=["deep_sea", "submarine", "pig", "crew"], default="deep_sea")
     ap.add_argument("--seats", default="3,4,5", help="crew: seat counts (default 3,4,5)")
     ap.add_argument("--targets", default="1,2,3,4,5,6", help="crew: difficulty targets (default 1-6)")

@@ -1,0 +1,45 @@
+"""``benchmarks/bench_bots.py --resume FILE``: a long match's finished chunks are logged with the
+hashes of the sources they ran on, read back by a later run, and dropped as stale once any of
+those sources changed (so a resumed tally never mixes games of two versions of the bots)."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+import bench_bots  # noqa: E402
+
+
+def test_a_logged_chunk_is_read_back_while_its_sources_are_unchanged(tmp_path: Path) -> None:
+    path = str(tmp_path / "chunks.jsonl")
+    log = bench_bots.ChunkLog(path)
+    assert log.get("m", 0) is None
+    log.add("m", 0, {"wins": 31.5, "games": 40, "wall": 12.0})
+    again = bench_bots.ChunkLog(path)
+    rec = again.get("m", 0)
+    assert rec is not None and (rec["wins"], rec["games"]) == (31.5, 40)
+    assert again.get("m", 1) is None and again.get("other", 0) is None and again.stale == 0
+    assert rec["sources"] and all(n.startswith("dsa_widget") for n in rec["sources"]), rec["sources"]
+
+
+def test_a_chunk_whose_sources_changed_is_stale(tmp_path: Path) -> None:
+    path = tmp_path / "chunks.jsonl"
+    bench_bots.ChunkLog(str(path)).add("m", 0, {"wins": 1, "games": 40, "wall": 1.0})
+    rec = json.loads(path.read_text())
+    name = next(iter(rec["sources"]))
+    rec["sources"][name] = "0" * 12  # as if that module had been edited since
+    rec["chunk"] = 1
+    with path.open("a") as f:
+        f.write(json.dumps(rec) + "\n")
+    log = bench_bots.ChunkLog(str(path))
+    assert log.get("m", 0) is not None
+    assert log.get("m", 1) is None and log.stale == 1
+
+
+def test_a_module_that_is_gone_makes_its_chunk_stale() -> None:
+    assert not bench_bots.sources_unchanged({"dsa_widget.no_such_module": "0" * 12})
+    assert bench_bots.sources_unchanged(bench_bots.loaded_sources())
