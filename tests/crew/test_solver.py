@@ -579,6 +579,29 @@ def test_ordered_search_is_built_only_after_the_first_dive(monkeypatch: pytest.M
     assert quick >= 4 and slow >= 2, (quick, slow)
 
 
+def test_a_larger_budget_only_extends_the_last_attempt(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The restarts of the ordered search and the plain search's share are taken of at most
+    RESTART_SCALE and PLAIN_CAP tricks: a position settled within a budget is settled by the
+    same tricks, with the same answer and line, under any larger budget (a budget raised
+    above the default only gives the positions it left unknown more tricks).  The caps are
+    made small here so that small budgets show it."""
+    from dsa_widget.crew.bots import solver
+
+    monkeypatch.setattr(solver, "RESTART_SCALE", 1_000)
+    monkeypatch.setattr(solver, "PLAIN_CAP", 200)
+    same = restarted = 0
+    for seed in range(30):
+        g = assigned_game(4, 700 + seed, 3 + seed % 5)
+        if g.is_over:
+            continue
+        small = solve(g, node_limit=1_200)
+        if small.exact:
+            assert solve(g, node_limit=3_000) == small, seed
+            same += 1
+            restarted += small.nodes > 1_200 // 6 + 100  # (past the first restart)
+    assert same >= 10 and restarted >= 2, (same, restarted)
+
+
 def test_search_must_be_known() -> None:
     g = assigned_game(4, 701, 3)
     with pytest.raises(CrewError):

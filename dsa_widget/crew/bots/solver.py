@@ -28,7 +28,8 @@ first, alone, for :data:`PLAIN_START` tricks; only if that does not settle the p
 ordered search built (its set-up is paid only then), and the plain search goes on with
 :data:`PLAIN_PACE` tricks for each trick of the ordered one (a little more CPU time than the
 ordered one: a position costs about twice the faster of the two at most), up to
-:data:`PLAIN_SHARE` of the budget; the ordered search settles the rest.
+:data:`PLAIN_SHARE` of the budget (at most :data:`PLAIN_CAP` tricks); the ordered search settles
+the rest.
 
 The ordered search: depth first over whole tricks.  Cards of one hand that are interchangeable for the
 trick winners and for every open task (adjacent in a suit among the cards still in play, same
@@ -37,7 +38,9 @@ trick is evaluated with the tracker (and the necessary conditions below) before 
 is searched: the ones that complete tasks go first, then the ones that leave the most tricks
 to spare, then the ones where a seat takes the cards its tasks want.  After a share of the
 budget the search restarts with the "room to spare" key left out, and back (the time to find
-a win is heavy-tailed in the order), keeping the lost positions found so far.  A
+a win is heavy-tailed in the order), keeping the lost positions found so far: attempts of
+1, 1, 2, 2, 4, 4, 8, 8, ... tenths of the budget, the budget taken as at most
+:data:`RESTART_SCALE` (a larger budget only adds attempts, each order in turn).  A
 transposition table keeps the lost positions at trick boundaries, keyed on the cards up to a
 renaming that keeps suits, order within a suit, holders and task sets, Tonoja's columns, the
 leader, the statuses, and what the open tasks still count of the captured cards and tricks
@@ -65,10 +68,10 @@ reached, a trick position), is not evaluated at all.
 Limits: pure Python, about 20 µs of CPU per completed trick evaluated by the ordered search
 (about 7 µs by the plain one).  Most full 4-seat deals need a few hundred of them; some missions
 (exact counts, "as many pink as yellow", the last trick, rank sums) need tens of thousands,
-and a position may need more than the budget (:data:`DEFAULT_NODE_LIMIT`, about 2.5 s of
+and a position may need more than the budget (:data:`DEFAULT_NODE_LIMIT`, about 4.5 s of
 CPU) to settle: then the answer is ``None``.  ``benchmarks/bench_crew_solver.py`` measures the
 distribution.  Memory: the table of lost positions and the remembered card classes grow with
-the nodes (a few MB at the default budget).
+the nodes (about 30 MB at most at the default budget).
 
 >>> from dsa_widget.crew.rules import CrewGame
 >>> g = CrewGame(4, seed=3, tasks=[70, 4], assignment={70: 1, 4: 2})  # 70: seat 1 takes trick 1
@@ -110,7 +113,9 @@ if TYPE_CHECKING:
 __all__ = [
     "DEFAULT_NODE_LIMIT",
     "PLAIN_PACE",
+    "PLAIN_CAP",
     "PLAIN_SHARE",
+    "RESTART_SCALE",
     "Solution",
     "best_play",
     "solve",
@@ -123,8 +128,14 @@ __all__ = [
 _STEPS = ("play", "communicate", "distress", "distress_vote")
 
 #: the default budget of :func:`solve`: completed tricks evaluated with the status tracker (the
-#: ordered search's 50,000 and the plain search's share, :data:`PLAIN_SHARE`)
-DEFAULT_NODE_LIMIT = 60_000
+#: ordered search's 190,000 and the plain search's share, :data:`PLAIN_CAP`).  Raised from
+#: 60,000 in issue 31: of the full deals the benchmark left unknown (200 of 4 and of 5 seats,
+#: seed 2026: 6 and 17), 11 are wins found in 67,733-186,481 tricks (``benchmarks/
+#: bench_crew_solver.py``, ``crew_solver_unknowns.py``); a position settled within 60,000 is
+#: searched in the same tricks as before (:data:`RESTART_SCALE`, :data:`PLAIN_CAP`), one left
+#: unknown costs 3.3x the CPU it did.  Callers that need an answer fast pass their own budget
+#: (the planner bot 500, ``feasibility`` 20,000: both unchanged)
+DEFAULT_NODE_LIMIT = 200_000
 
 #: plain depth-first tricks evaluated per ordered-search trick when both run side by side (a
 #: plain trick costs about a third of an ordered one: no classes of cards, no conditions; at 3
@@ -137,6 +148,16 @@ PLAIN_START = 200
 
 #: the share of :func:`solve`'s budget the plain search may spend beside the ordered one
 PLAIN_SHARE = 1 / 6
+
+#: the ordered search's restarts (see _Search.run) take tenths of its budget, but of at most
+#: this many tricks (its budget at the default of 60,000 before it was raised): a larger budget
+#: adds attempts after these, the two move orders in turn, so a position settled within this
+#: many tricks is searched in the same order whatever the budget
+RESTART_SCALE = 50_000
+
+#: the plain search's share of the budget, at most (its share at the default of 60,000 before
+#: it was raised; a larger budget goes to the ordered search)
+PLAIN_CAP = 10_000
 
 _SUB = 4  # suit index of the submarines
 _SUIT = tuple(suit_index(c) for c in range(NCARDS))
@@ -1002,22 +1023,25 @@ class _Search:
 
         The search restarts with the other move order after a share of the budget (the times
         to find a win are heavy-tailed in the order); the lost positions found so far are kept,
-        since a lost position is lost whatever the order."""
-        shares = (0.1, 0.1, 0.2, 0.2)
-        for attempt in range(len(shares) + 1):
+        since a lost position is lost whatever the order.  Attempt i (from 0) gets 2 ** (i // 2)
+        tenths of the budget, or of :data:`RESTART_SCALE` when the budget is larger, and the
+        attempt the budget runs out in is the last: within ``RESTART_SCALE`` that is the one of
+        4 tenths, the fifth, as before the scale was capped.  (With only the fifth attempt
+        going on past the scale, in one order, a win of the benchmark's deals was not found in
+        300,000 tricks; with the orders in turn, in 148,106.)"""
+        scale = min(self.node_limit, RESTART_SCALE)
+        tenths = 0  # where the attempt ends: tenths of the scale, cumulated
+        attempt = 0
+        while True:
             self.slack_first = attempt % 2 == 0
-            spent = sum(shares[:attempt])
-            self.sub_limit = (
-                self.node_limit
-                if attempt == len(shares)
-                else int(self.node_limit * (spent + shares[attempt]))
-            )
+            tenths += 1 << attempt // 2
+            self.sub_limit = min(self.node_limit, scale * tenths // 10)
             try:
                 return (yield from self._node(self.leader, tracker, self.prefix, self.t))
             except _Limit:
-                if attempt == len(shares):
+                if self.sub_limit >= self.node_limit:
                     raise
-        raise AssertionError("unreachable")
+            attempt += 1
 
     def seen_lost(self, tracker: StatusTracker) -> bool:
         """Whether the necessary conditions alone see the position lost (at a trick boundary)."""
@@ -1241,7 +1265,8 @@ def solve(game: CrewGame, *, node_limit: int = DEFAULT_NODE_LIMIT, search: str =
     built only if that settles nothing), :data:`PLAIN_PACE` plain tricks per ordered one, and
     takes the first answer:
     the plain search finds easy wins in a few dozen tricks, the ordered one settles the hard
-    positions; the plain search may spend :data:`PLAIN_SHARE` of ``node_limit``, the ordered one
+    positions; the plain search may spend :data:`PLAIN_SHARE` of ``node_limit`` (at most
+    :data:`PLAIN_CAP`), the ordered one
     the rest (``nodes`` counts both).  ``"ordered"``
     runs only the ordered search, ``"plain"`` only the plain one (the baseline of the
     benchmark).  Every exact answer is the same.
@@ -1260,7 +1285,7 @@ def solve(game: CrewGame, *, node_limit: int = DEFAULT_NODE_LIMIT, search: str =
             tricks = _finish(finder.run(tracker))
         else:
             # the first dive: the plain search alone, before the ordered one is even built
-            share = int(node_limit * PLAIN_SHARE)
+            share = min(int(node_limit * PLAIN_SHARE), PLAIN_CAP)
             finder.node_limit = share
             plain: _Steps | None = None
             if finder.seen_lost(tracker):  # the necessary conditions see it lost: no search
