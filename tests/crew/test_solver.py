@@ -248,6 +248,49 @@ def test_a_run_still_to_take_counts_all_its_tricks() -> None:
         check_solution(g, sol)
 
 
+def _counts_game(players: int, owners: dict[int, str]) -> CrewGame:
+    """A deal (seed 7) with tasks given to seats by role: "cap" the captain, "o1".."o4" the
+    others in seat order."""
+    captain = CrewGame(players, seed=7).captain
+    others = [s for s in range(players) if s != captain]
+    seat = {"cap": captain, **{f"o{i + 1}": s for i, s in enumerate(others)}}
+    assignment = {t: seat[who] for t, who in owners.items()}
+    g = CrewGame(players, seed=7, tasks=list(assignment), assignment=assignment)
+    to_play(g)
+    return g
+
+
+def test_fewer_than_each_other_caps_the_owners_tricks() -> None:
+    # CREW.md 13.3, task 93 (lt each_other): "DONE when c + R < min(others)"; the n - 1 others
+    # then hold n - 1 times c + R + 1 of the T tricks, so c <= floor((T - N + 1) / N)
+    # (Appendix A.2, hi) and the task cannot be DONE before the last floor((T - N + 1) / N)
+    # tricks.  Five seats, T = 8: the owner takes no trick and play goes to the end.  The
+    # captain holds S4 (R-5.1) and every card is played: S4 wins its trick (R-10.3).  Lost,
+    # with no trick searched (the search alone did not settle it in 20,000 tricks).
+    g = _counts_game(5, {93: "cap"})
+    assert "S4" in g.hand(g.captain)
+    assert solve(g) == Solution(False, (), 0, True)
+
+
+def test_more_than_the_others_combined_needs_half_the_tricks() -> None:
+    # CREW.md 13.3, task 92 (gt others_combined): "more than half of the T tricks", at least
+    # floor(T / 2) + 1 = 6 of 10 (Appendix A.2, lo); task 83 takes exactly four tricks and task
+    # 70 trick 1, other seats: 11 tricks of 10.  Lost, with no trick searched (the search
+    # alone did not settle it in 20,000 tricks).
+    g = _counts_game(4, {92: "o1", 83: "o2", 70: "o3"})
+    assert solve(g) == Solution(False, (), 0, True)
+
+
+def test_more_than_each_other_needs_a_share_of_the_tricks() -> None:
+    # CREW.md 13.3, task 91 (gt each_other): "DONE when c > max(others) + R"; the other N - 1
+    # seats hold at most N - 1 times max(others), so c >= (T + N - 1) / N, 4 of 10 tricks with
+    # four seats.  Tasks 83 (exactly four), 82 (exactly two) and 70 (trick 1) on the other
+    # seats: 4 + 4 + 2 + 1 = 11 tricks of 10.  Lost, with no trick searched (the search
+    # alone did not settle it in 20,000 tricks).
+    g = _counts_game(4, {91: "o1", 83: "o2", 82: "o3", 70: "cap"})
+    assert solve(g) == Solution(False, (), 0, True)
+
+
 def test_endgame_early_success_and_mid_trick() -> None:
     # seat 3 must capture G6, its own card: it wins a green trick with it, and the mission
     # succeeds at once (the remaining tricks are not played)
@@ -472,6 +515,32 @@ def test_property_count_tasks_agree_with_brute_force(
         sol = solve(g, search=search)
         assert sol.exact and sol.winnable is truth, (players, seed, tasks, search)
         check_solution(g, sol)
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_relative_counts_agree_with_brute_force(players: int) -> None:
+    """The bounds of tasks 91-93 (c >= (T + N - 1) / N for "more than each other", floor(T / 2)
+    + 1 for "more than the others combined", c <= floor((T - N + 1) / N) and not DONE before
+    the last such tricks for "fewer than each other"; CREW.md 13.3) read the counts of every
+    seat: positions with three tricks left after random careful play, each task with a card
+    task beside it, the solver's exact answers against the brute force's."""
+    compared = 0
+    seed = 0
+    while compared < 6:
+        seed += 1
+        assert seed < 300
+        tasks = [91 + seed % 3, (1, 4, 34)[seed % 3]]
+        g = random_position(
+            players, 40_000 + 100 * players + seed, 3, mid_trick=seed % 2 == 0, careful=True, tasks=tasks
+        )
+        if g is None:
+            continue
+        compared += 1
+        truth = brute(g)
+        for search in ("auto", "ordered"):
+            sol = solve(g, search=search)
+            assert sol.exact and sol.winnable is truth, (players, seed, tasks, search)
+            check_solution(g, sol)
 
 
 def test_count_tasks_ordered_search_agrees_with_plain_search() -> None:

@@ -56,7 +56,10 @@ seat wins a trick with each of its submarines that no higher one of another hand
 with (a trick-count lower bound); a seat cannot win more tricks than it holds cards able to
 win one (a card never wins when another hand holds only submarines and higher cards of its
 suit); "fewer tricks than each other seat / the captain", "as many as the captain" and "N in a
-row" add the tricks they still need to the sum;
+row" add the tricks they still need to the sum; "more than each other seat" needs at least
+(T + N - 1) / N of the T tricks, "more than the others combined" floor(T / 2) + 1, and "fewer
+than each other seat" allows at most floor((T - N + 1) / N) and is not DONE before the last
+that many tricks (CREW.md 13.3, Appendix A.2);
 a task that needs every card of a set played cannot be DONE before the hand holding most of
 them has played them; ``win_trick_with`` needs a matching card in the owner's hand; a
 ``trick_matching`` trick takes a card from every hand, so every hand must hold one that
@@ -445,6 +448,10 @@ class _Plan:
                 elif op == "lt":
                     self.fewer[owner] = True
                     self.need.append(("less", index, (owner, vs)))
+                    if vs == "each_other":
+                        # DONE with R tricks left needs the n - 1 others at c + R + 1 or more
+                        # each (CREW.md 13.3), so R <= (T - n + 1) // n: not before that trick
+                        self.finish.append((index, 0, tricks_total - (tricks_total - seats + 1) // seats))
                 else:
                     self.finish.append((index, 0, end))
                     self.need.append(("same", index, owner))
@@ -838,9 +845,12 @@ class _Search:
                 c = self.count[owner]
                 others = [self.count[s] for s in range(n) if s != owner]
                 if vs == "each_other":
-                    k = max(others) - c + 1
+                    # DONE needs c > max(others) + R (CREW.md 13.3), and the others hold at
+                    # most n - 1 times max(others): so c >= (T + n - 1) / n when it is DONE
+                    k = max(max(others) + 1, -(-(self.t + n - 1) // n)) - c
                 elif vs == "others_combined":
-                    k = sum(others) - c + 1
+                    # more than half of the T tricks (CREW.md 13.3, Appendix A.2 lo)
+                    k = max(sum(others) + 1, self.t // 2 + 1) - c
                 else:
                     k = self.count[plan.captain] - c + 1
                 lower[owner] = max(lower[owner], k)
@@ -852,6 +862,11 @@ class _Search:
                 for s in range(n) if vs == "each_other" else (plan.captain,):
                     if s != owner:
                         lower[s] = max(lower[s], c + 1 - self.count[s])
+                if vs == "each_other":
+                    # DONE needs c + R < min(others) (CREW.md 13.3): the n - 1 others then hold
+                    # at least (n - 1)(c + R + 1) of the T tricks, so the owner's count never
+                    # goes past (T - n + 1) // n (Appendix A.2 hi), and it only grows
+                    upper[owner] = min(upper[owner], (self.t - n + 1) // n - c)
             elif kind == "same":  # the owner and the captain end level
                 owner = data
                 c, kc = self.count[owner], self.count[plan.captain]
