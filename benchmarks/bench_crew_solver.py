@@ -94,6 +94,67 @@ load average 14-18, before -> after (every answer the same):
       pair: 9.7 -> 7.9 ms; the node counts are the same, the difference is the load),
       95th percentile 1.05 -> 0.93 s, 1 unknown both; over 2x plain 1 -> 1 (worst 3.05x ->
       2.92x: a win the plain search finds only after more than its share, 10,000 tricks).
+
+Issue 31, fourth round: why the full deals are unknown (benchmarks/crew_solver_unknowns.py, the
+searches alone with a big budget), seed 2026, 200 deals each, the 60,000 default; "ordered" is
+the ordered search alone (its restarts then scale with the big budget), "plain" the plain one,
+"auto" solve with the capped restarts of this round (tricks to the answer):
+  4 seats  202600053  1 P3, 27 seven yellows, 71 tricks 1 and 2   ordered win 64,300 / plain
+                      none in 400,000 / auto win 75,519
+           202600101  75 trick 1 and no other, 28 one pink one green   ordered win 181,416 (the
+                      slack-free order alone 60,958, the slack order none in 100,000) / plain
+                      none in 400,000 / auto 148,106
+           202600115  9, 8 card pairs, 84 announced count, 93 fewer than each other   ordered
+                      192,625 / plain none in 400,000 / auto 158,944, with the 91-93 bounds 39,100
+           202600149 (1, 13, 93), 202600166 (54, 70, 64 rank sum, 37): auto none in 250,000;
+                      202600223 (87 three in a row, 1): none in 200,000
+  5 seats  202600028  38 as many pink as yellow, 69 no pink/green lead   ordered 71,136 / plain
+                      none in 300,000 / auto 82,576
+           202600046  95 fewer than the captain, 41, 2   ordered 57,756 / plain none / auto 75,516
+           202600039  39, 60 all above 5, 86 two in a row   none in 300,000 (ordered nor plain)
+           auto, others: 186 (91, 45) 67,733 (bounds: 8,530), 161 (41, 24, 36, 4) 98,933, 170
+           (76, 3, 4, 2, 69) 129,498, 234 (25, 18 exact colour counts) 156,266, 064 (38, 75, 86)
+           174,252, 198 (2, 29) 186,481; 060 (93, 1, 37) lost with no trick searched with the
+           91-93 bounds (T = 8, N = 5: the owner of 93 takes no trick; the captain owns it and
+           holds S4); none in 200,000: 053 (1, 27, 86), 062 (88, 85, 1), 106 (94, 71, 4, 5), 147
+           (5, 40, 49), 190 (95, 61), 196 (91, 6), 205 (92, 47), 039.
+  So: the plain search found none of the six it was run on; the ordered one finds most late, and
+  which of its two orders finds a win first depends on the deal.  Trick counts (exact, fewer /
+  more than others, runs), exact colour counts and positions are the families.
+
+The changes (the restarts and the plain share capped at their size under the old 60,000, so a
+position settled within 60,000 is searched in the same tricks; past it the ordered search's
+attempts go on, 4, 8, 8, 16, ... tenths of 50,000, the two orders in turn; default budget
+60,000 -> 200,000; bounds from the totals for tasks 91-93), seed 2026, CPU time, load average
+9-13 (the 200-deal runs one after the other, the --repeat runs old and new side by side in two
+processes), before -> after, every answer the same where both settle (node counts too, but for
+the deals with tasks 91-93):
+  full deal, 4 seats, 200 (--no-plain): unknown 6 -> 3, median 3.7 -> 4.5 ms (nodes median
+      121 both), 95th percentile 0.47 -> 0.52 s (nodes 26,362 both), 97% under 1 s both; the
+      three left take 200,000 tricks, about 4.5 s of CPU (were 1.2-1.5 s).
+  full deal, 5 seats, 200 (--no-plain): unknown 17 -> 8, median 7.7 -> 8.0 ms (nodes 223 ->
+      190), 95th percentile 1.31 -> 3.5 s (it now falls on the late wins and the unknowns:
+      nodes 60,000 -> 174,252), under 1 s 92.5% -> 91.5%.
+  4 tricks left, 40 (--repeat 3): median 0.3 -> 0.3 ms, 95th percentile 54 -> 59 ms (nodes
+      4,585 both), 0 unknown both; over 2x plain 0 -> 0 (worst 1.69x -> 1.96x, the same tricks:
+      the load); plain alone 2 -> 0 unknown (its budget grew).
+  6 tricks left, 30 (--repeat 3): median 0.8 -> 0.7 ms, 95th percentile 148 -> 154 ms (nodes
+      12,631 both), 0 unknown both; over 2x plain 1 -> 0 (worst 2.13x -> 1.86x, the same
+      tricks: the load).
+  full deal, 4 seats, 30 (--repeat 3): median 2.0 -> 2.2 ms, 95th percentile 0.54 -> 0.47 s
+      (nodes 94 and 28,884 both), 0 unknown both; over 2x plain 1 -> 1 (worst 2.33x -> 2.18x:
+      the same deal as before, a win the plain search finds in a few thousand tricks, 7,824
+      tricks of both searches; not addressed in this round).
+  full deal, 5 seats, 30 (--repeat 3): unknown 1 -> 0 (a win in 82,576), median 5.1 -> 4.8
+      ms, 95th percentile 0.78 -> 1.11 s (nodes 125.5 and 55,597 both: the load); over 2x plain
+      1 -> 0 (worst 3.13x -> 1.84x: the same 55,597 tricks, but the plain search it was
+      measured against had not settled it in its 60,000 and does not in 200,000 either, so
+      that ratio said little).
+  Memory: a 200,000-trick search peaks at about 30 MB more.  The planner bot (its own budget,
+  500) and feasibility (20,000) search as before but for missions with tasks 91-93: before
+  those bounds, 234 positions at budgets 500, 4,000 and 20,000 gave the same answers, lines and
+  node counts as the old solver.
+  Still unknown: the 3 + 8 deals above (no answer within 250,000 tricks for those tried).
 """
 
 from __future__ import annotations
