@@ -194,6 +194,8 @@ def test_a_tracker_observes_what_the_encoding_does(seed, players, reveal, sink_o
         for s in range(players):
             if rng.random() < 0.4:  # some seats look rarely: many changes at once
                 assert tracker.observe(s) == array("f", enc.observe(g.view(s)))
+            if rng.random() < 0.4:  # observe_list keeps lists of its own, asked at other times
+                assert tracker.observe_list(s) == array("f", enc.observe(g.view(s))).tolist()
         if g.is_over:
             break
         if g.to_move == CHANCE:
@@ -202,6 +204,7 @@ def test_a_tracker_observes_what_the_encoding_does(seed, players, reveal, sink_o
             g.apply(rng.choice(g.legal_actions()))
     for s in range(players):
         assert tracker.observe(s) == array("f", enc.observe(g.view(s)))
+        assert tracker.observe_list(s) == array("f", enc.observe(g.view(s))).tolist()
 
 
 def test_a_tracker_holds_no_hidden_value():
@@ -214,6 +217,7 @@ def test_a_tracker_holds_no_hidden_value():
     def same() -> None:
         for s in range(3):
             assert ta.observe(s) == tb.observe(s)
+            assert ta.observe_list(s) == tb.observe_list(s)
 
     assert _walk_round_one(a, b, same) > 10
 

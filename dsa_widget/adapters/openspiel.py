@@ -328,9 +328,9 @@ class _Core:
         # bank different chips by the next epoch, so they must not share what comes after
         self.known: dict[Hashable, Any] = {}
         # the encoding's tracker of this engine (``(engine, tracker, seat -> its observation as a
-        # list)``), made when first observed: every seat's observation kept up to date as the
-        # engine goes on (never copied)
-        self.tracker: tuple[Any, Any, Callable[[int], list[float]]] | None = None
+        # list, whether the tracker makes that list itself)``), made when first observed: every
+        # seat's observation kept up to date as the engine goes on (never copied)
+        self.tracker: tuple[Any, Any, Callable[[int], list[float]], bool] | None = None
         # the engine's knowledge epoch in this position, worked out once (every seat's read of
         # the information state asks for it); ``_UNKNOWN`` again whenever the engine moves on
         self.at: Hashable = _UNKNOWN
@@ -752,6 +752,11 @@ class _ListObserver:
                 return fast
             obs.set_from(state, player)
             return t.tolist()  # type: ignore[no-any-return]
+        # a tracker that keeps each seat's observation as a list (Deep Sea Adventure's): that
+        # list, a copy, and the knowledge part's list (once per knowledge epoch) after it
+        fast = obs.list_from(state, player, native=True)
+        if fast is not None:
+            return fast
         last, out = self.last[player], self.lists[player]
         parts = obs.parts_from(state, player)
         if parts is None:
@@ -934,11 +939,12 @@ class SpielObserver:
             self.dict["knowledge"][:] = self._known_part(c, player)
             self.tensor[-1] = 1.0
 
-    def list_from(self, state: SpielState, player: int) -> list[float] | None:
+    def list_from(self, state: SpielState, player: int, native: bool = False) -> list[float] | None:
         """The tensor :meth:`set_from` would write, as a list of floats (those of float32), read
-        from the encoding's tracker; None where there is none (then :meth:`set_from`)."""
+        from the encoding's tracker; None where there is none (then :meth:`set_from`), or with
+        ``native`` where the tracker has no ``observe_list`` of its own."""
         c = state.core
-        if self._tracker(c) is None:
+        if self._tracker(c) is None or (native and not c.tracker[3]):  # type: ignore[index]
             return None
         out: list[float] = c.tracker[2](player)  # type: ignore[index]
         if self.recall:
@@ -987,8 +993,9 @@ class SpielObserver:
             t = enc.tracker(e, _float32_zeros)  # type: ignore[attr-defined]
             # a seat's observation as a list: the tracker's own ``observe_list`` where it has one
             # (Pig's, without numpy), else the array's ``tolist``
-            lister = getattr(t, "observe_list", None) or (lambda seat: t.observe(seat).tolist())
-            tr = c.tracker = (e, t, lister)
+            own = getattr(t, "observe_list", None)
+            lister = own or (lambda seat: t.observe(seat).tolist())
+            tr = c.tracker = (e, t, lister, own is not None)
         return tr[1]
 
     def _known_part(self, c: _Core, player: int) -> np.ndarray:

@@ -37,7 +37,7 @@ from __future__ import annotations
 import array
 import struct
 from collections.abc import Callable, Sequence
-from itertools import compress
+from itertools import chain, compress
 from operator import ne
 from typing import TYPE_CHECKING, Any
 
@@ -158,7 +158,7 @@ class Encoding:
         self._diver_off = sum(size for _, size, _ in _GLOBAL)
         self._space_off = self._diver_off + MAX_SEATS * len(_DIVER)
         self._spaces_cache: dict[tuple[Any, ...], list[float]] = {}
-        self._plans: dict[int, _Plan] = {}  # for trackers, by number of seats
+        self._plans: dict[tuple[int, bool], _Plan] = {}  # for trackers, by seats and list buffers
         self._limits = _limits(state)
         self._chip_levels = tuple(levels)
 
@@ -352,10 +352,14 @@ class Encoding:
         date as the game goes on, rewriting only what changed (``new_buffer(size)`` makes each
         seat's float32 buffer; an ``array.array("f")`` by default)."""
         n = len(game.players)
-        plan = self._plans.get(n)
+        return ObservationTracker(self, game, new_buffer, self._plan(n, False), self._plan(n, True))
+
+    def _plan(self, n: int, lists: bool) -> _Plan:
+        """The trackers' shared :class:`_Plan` for ``n`` seats (``lists``: for list buffers)."""
+        plan = self._plans.get((n, lists))
         if plan is None:
-            plan = self._plans[n] = _Plan(n, self.chips)
-        return ObservationTracker(self, game, new_buffer, plan)
+            plan = self._plans[n, lists] = _Plan(n, self.chips, lists)
+        return plan
 
     def _spaces(
         self,
@@ -448,6 +452,21 @@ def _float_array(size: int) -> Any:
     return array.array("f", bytes(4 * size))
 
 
+def _floats(packed: bytes) -> list[float]:
+    """Packed float32 numbers as Python floats (each the float32's exact value)."""
+    return array.array("f", packed).tolist()
+
+
+def _form(know: _Knowledge, packed: bytes) -> Any:
+    """An encoded piece as the seat writes it: its bytes, or its floats for a list buffer."""
+    return _floats(packed) if know.lists else packed
+
+
+def _join(know: _Knowledge, pieces: list[Any]) -> Any:
+    """Encoded pieces one after the other, in ``know``'s form."""
+    return list(chain.from_iterable(pieces)) if know.lists else b"".join(pieces)
+
+
 class _Knowledge:
     """What one seat knows during one round (its view's ``known``, unseen counts and means,
     and scores), with the encoded pieces that depend on nothing else."""
@@ -463,29 +482,40 @@ class _Knowledge:
         "regions",
         "divers",
         "middle",
+        "lists",
     )
 
     def __init__(
-        self, known: dict[int, int], mean: list[float], counts: list[int], scores: tuple[int | None, ...]
+        self,
+        known: dict[int, int],
+        mean: list[float],
+        counts: list[int],
+        scores: tuple[int | None, ...],
+        lists: bool = False,
     ) -> None:
+        self.lists = lists  # the pieces below are lists of floats (else bytes): a list buffer's
         self.known = known
         self.mean = mean  # by level (index 0 unused)
         self.counts = counts  # by level (index 0 unused)
         self.scores = scores
-        self.items: dict[Item | None, bytes] = {}  # a space's fields, its divers' fields 0
-        self.singles: list[bytes | None] = [None] * 5  # those of a chip of each level, unknown
-        self.carried: dict[tuple[Item, ...], bytes] = {}  # a diver's carried fields
-        self.regions: dict[tuple[Item | None, ...], bytes] = {}  # every space's fields, by path
-        self.divers: dict[int, bytes] = {}  # a seat's diver fields that depend on this only
-        self.middle: bytes | None = None  # the global fields that depend on the knowledge only
+        self.items: dict[Item | None, Any] = {}  # a space's fields, its divers' fields 0
+        self.singles: list[Any] = [None] * 5  # those of a chip of each level, unknown
+        self.carried: dict[tuple[Item, ...], Any] = {}  # a diver's carried fields
+        self.regions: dict[tuple[Item | None, ...], Any] = {}  # every space's fields, by path
+        self.divers: dict[int, Any] = {}  # a seat's diver fields that depend on this only
+        self.middle: Any = None  # the global fields that depend on the knowledge only
 
 
 class _Plan:
     """What the trackers of games of ``n`` seats and ``chips`` chips share: where each seat's
     fields are in each seat's observation, and the pieces that never change."""
 
-    def __init__(self, n: int, chips: int) -> None:
+    def __init__(self, n: int, chips: int, lists: bool = False) -> None:
         self.n = n
+        #: the pieces and offsets are for seats whose buffers are lists of floats (else bytes)
+        self.lists = lists
+        u = 1 if lists else 4  # the size of a float in the buffer's slices
+        form: Callable[[bytes], Any] = _floats if lists else bytes
         self.seat_range = range(n)
         # each seat's first fields (its seat, the seats there are) and the absent seats' blocks
         self.heads = []
@@ -493,11 +523,11 @@ class _Plan:
             head = [0.0] * 2 * MAX_SEATS
             head[me] = 1.0
             head[MAX_SEATS : MAX_SEATS + n] = [1.0] * n
-            self.heads.append(struct.pack(f"{2 * MAX_SEATS}f", *head))
-        self.absent = bytes(4 * _DIVER_WIDTH * (MAX_SEATS - n))
-        self.tail = [bytes(4 * _SPACE_WIDTH * k) for k in range(chips + 1)]
-        self.pos_bytes = [struct.pack("2f", float(p), p / chips) for p in range(chips + 1)]
-        self.space_at = [4 * (_SPACE_OFF + (i - 1) * _SPACE_WIDTH) for i in range(chips + 1)]
+            self.heads.append(form(struct.pack(f"{2 * MAX_SEATS}f", *head)))
+        self.absent = form(bytes(4 * _DIVER_WIDTH * (MAX_SEATS - n)))
+        self.tail = [form(bytes(4 * _SPACE_WIDTH * k)) for k in range(chips + 1)]
+        self.pos_bytes = [form(struct.pack("2f", float(p), p / chips)) for p in range(chips + 1)]
+        self.space_at = [u * (_SPACE_OFF + (i - 1) * _SPACE_WIDTH) for i in range(chips + 1)]
         #: by observer: slot -> seat, seat -> slot, and by seat where its fields are (the
         #: bytes of position and position_frac, home, up, the bytes of items ..
         #: carried_expected, sinking, and by space its diver field there: -1 for space 0)
@@ -518,10 +548,10 @@ class _Plan:
                 (
                     rel,
                     slot,
-                    [4 * (b + 1) for b in block],
+                    [u * (b + 1) for b in block],
                     [b + 4 for b in block],
                     [b + 3 for b in block],
-                    [4 * (b + 5) for b in block],
+                    [u * (b + 5) for b in block],
                     [b + 19 for b in block],
                     occ_at,
                 )
@@ -534,6 +564,8 @@ class _Seat:
 
     __slots__ = (
         "buf",
+        "plan",
+        "unit",
         "mv",
         "out",
         "rel",
@@ -565,8 +597,14 @@ class _Seat:
 
     def __init__(self, buf: Any, plan: _Plan, me: int) -> None:
         self.buf = buf
-        self.mv = memoryview(buf).cast("B")  # its bytes, for writing encoded pieces
-        self.out = self.mv.cast("f")  # its floats (a memoryview writes one faster than numpy)
+        self.plan = plan
+        if plan.lists:  # a list of floats: pieces are written as floats, slices count floats
+            self.unit = 1
+            self.mv = self.out = buf
+        else:
+            self.unit = 4
+            self.mv = memoryview(buf).cast("B")  # its bytes, for writing encoded pieces
+            self.out = self.mv.cast("f")  # its floats (a memoryview writes one faster than numpy)
         (
             self.rel,
             self.slot,
@@ -627,6 +665,7 @@ class ObservationTracker:
         game: Game,
         new_buffer: Callable[[int], Any] | None = None,
         plan: _Plan | None = None,
+        list_plan: _Plan | None = None,
     ) -> None:
         levels = game.levels
         if len(levels) != encoding.chips:
@@ -649,18 +688,22 @@ class ObservationTracker:
         for c, lv in enumerate(levels):
             self._level_sums[lv] += game.chip(c)[1]
             self._level_counts[lv] += 1
-        self._knowledge: dict[tuple[int, int, bool], _Knowledge] = {}
+        self._knowledge: dict[tuple[int, int, bool, bool], _Knowledge] = {}
         if plan is None or plan.n != n or len(plan.pos_bytes) != self._chips + 1:
             plan = _Plan(n, self._chips)
         self._plan = plan
-        self._heads = plan.heads
-        self._absent = plan.absent
-        self._tail = plan.tail
+        if list_plan is None or list_plan.n != n or len(list_plan.pos_bytes) != self._chips + 1:
+            list_plan = _Plan(n, self._chips, True)
+        self._list_plan = list_plan
         self._seat_range = plan.seat_range
-        self._pos_bytes = plan.pos_bytes
-        self._space_at = plan.space_at
+        self._size = size
         make = _float_array if new_buffer is None else new_buffer
         self._seats = [_Seat(make(size), plan, me) for me in range(n)]
+        # the seats of observe_list (buffers that are lists of floats), made when first asked
+        self._list_seats: list[_Seat] | None = None
+        # air / start air by air left, in float32: a list buffer is written the float32 value
+        fracs = [a / self._start_air for a in range(self._start_air + 1)]
+        self._air_frac = _floats(struct.pack(f"{len(fracs)}f", *fracs))
 
     def observe(self, seat: int) -> Any:
         """``encoding.observe(game.view(seat))`` in ``seat``'s buffer (returned, not a copy)."""
@@ -673,12 +716,37 @@ class ObservationTracker:
         self._update(seat, st, step)
         return st.buf
 
+    def observe_list(self, seat: int) -> list[float]:
+        """:meth:`observe` as a fresh list of floats (the float32 values), kept up to date in a
+        list of the seat's own, without a buffer to convert (what OpenSpiel's Python tensors are).
+
+        >>> from dsa_widget import Game
+        >>> g = Game(players=2, seed=4)
+        >>> tracker = Encoding(g).tracker(g)
+        >>> g.sample_chance()
+        >>> tracker.observe_list(1) == tracker.observe(1).tolist()
+        True
+        """
+        seats = self._list_seats
+        if seats is None:
+            plan = self._list_plan
+            seats = self._list_seats = [_Seat([0.0] * self._size, plan, me) for me in range(self._n)]
+        st = seats[seat]
+        g = self.game
+        step = g.step
+        key = (g.round, step == OVER)
+        if key != st.key:
+            self._rebuild(seat, st, key)
+        self._update(seat, st, step)
+        return st.buf[:]  # type: ignore[no-any-return]
+
     # ---------------------------------------------------------------- what is known
 
-    def _knowledge_of(self, me: int, key: tuple[int, bool]) -> _Knowledge:
-        """What ``me`` knows in round ``key[0]`` (over: ``key[1]``), as its view has it."""
+    def _knowledge_of(self, me: int, key: tuple[int, bool], lists: bool) -> _Knowledge:
+        """What ``me`` knows in round ``key[0]`` (over: ``key[1]``), as its view has it, with
+        its pieces for list buffers (``lists``) or bytes ones."""
         public = self._public or key[1]
-        kkey = (-1 if public else me, key[0], key[1])
+        kkey = (-1 if public else me, key[0], key[1], lists)
         know = self._knowledge.get(kkey)
         if know is None:
             g = self.game
@@ -698,7 +766,7 @@ class ObservationTracker:
             mean = [sums[lv] / counts[lv] if counts[lv] else 0.0 for lv in range(5)]
             every = g.scores
             scores = tuple(every[q] if public or q == me else None for q in range(n))
-            know = self._knowledge[kkey] = _Knowledge(known, mean, counts, scores)
+            know = self._knowledge[kkey] = _Knowledge(known, mean, counts, scores, lists)
         return know
 
     def _value(self, know: _Knowledge, c: int) -> tuple[float, float]:
@@ -709,7 +777,7 @@ class ObservationTracker:
 
     # ---------------------------------------------------------------- encoded pieces
 
-    def _item_block(self, know: _Knowledge, item: Item | None) -> bytes:
+    def _item_block(self, know: _Knowledge, item: Item | None) -> Any:
         """A space's fields (its divers' fields 0)."""
         block = know.items.get(item)
         if block is None and item is not None and len(item) == 1 and item[0] not in know.known:
@@ -720,7 +788,7 @@ class ObservationTracker:
                 out = [0.0] * _SPACE_WIDTH
                 out[0] = out[2] = out[2 + lv] = 1.0
                 out[8] = 0.0 + know.mean[lv]
-                block = know.singles[lv] = _PACK_SPACE(*out)
+                block = know.singles[lv] = _form(know, _PACK_SPACE(*out))
             know.items[item] = block
         if block is None:
             out = [0.0] * _SPACE_WIDTH
@@ -738,20 +806,21 @@ class ObservationTracker:
                     ex += e
                 out[7] = kn
                 out[8] = ex
-            block = know.items[item] = _PACK_SPACE(*out)
+            block = know.items[item] = _form(know, _PACK_SPACE(*out))
         return block
 
-    def _region(self, know: _Knowledge, path: tuple[Item | None, ...]) -> bytes:
+    def _region(self, know: _Knowledge, path: tuple[Item | None, ...]) -> Any:
         """Every space's fields for ``path`` (the divers' fields 0)."""
         region = know.regions.get(path)
         if region is None:
             found = list(map(know.items.get, path[1:]))
             blocks = [self._item_block(know, item) for item in path[1:]] if None in found else found
-            blocks.append(self._tail[self._chips - len(path) + 1])
-            region = know.regions[path] = b"".join(blocks)  # type: ignore[arg-type]
+            plan = self._list_plan if know.lists else self._plan
+            blocks.append(plan.tail[self._chips - len(path) + 1])
+            region = know.regions[path] = _join(know, blocks)
         return region
 
-    def _carried_block(self, know: _Knowledge, items: tuple[Item, ...]) -> bytes:
+    def _carried_block(self, know: _Knowledge, items: tuple[Item, ...]) -> Any:
         """A diver's fields ``items`` .. ``carried_expected``."""
         block = know.carried.get(items)
         if block is None:
@@ -768,10 +837,10 @@ class ObservationTracker:
                     ex += e
             out[6] = kn
             out[7] = ex
-            block = know.carried[items] = _PACK_CARRIED(*out)
+            block = know.carried[items] = _form(know, _PACK_CARRIED(*out))
         return block
 
-    def _middle(self, know: _Knowledge, key: tuple[int, bool]) -> bytes:
+    def _middle(self, know: _Knowledge, key: tuple[int, bool]) -> Any:
         """The global fields from ``round`` on, those that depend on what is known only
         written (the round, the unseen values), the others 0 (:meth:`_update` writes them)."""
         if know.middle is None:
@@ -782,10 +851,10 @@ class ObservationTracker:
             for lv in (1, 2, 3, 4):
                 out[_O_UNSEEN_COUNT - _O_ROUND + lv - 1] = float(know.counts[lv])
                 out[_O_UNSEEN_MEAN - _O_ROUND + lv - 1] = know.mean[lv] if know.counts[lv] else 0.0
-            know.middle = struct.pack(f"{len(out)}f", *out)
+            know.middle = _form(know, struct.pack(f"{len(out)}f", *out))
         return know.middle
 
-    def _diver_block(self, know: _Knowledge, s: int, over: bool) -> bytes:
+    def _diver_block(self, know: _Knowledge, s: int, over: bool) -> Any:
         """Seat ``s``'s diver fields that depend on what is known only (its banked chips,
         score, winner), the others 0 (:meth:`_update` writes them)."""
         block = know.divers.get(s)
@@ -807,7 +876,7 @@ class ObservationTracker:
                 out[16] = 1.0
                 out[17] = float(score)
             out[18] = 1.0 if over and s in g.winners else 0.0
-            block = know.divers[s] = _PACK_DIVER(*out)
+            block = know.divers[s] = _form(know, _PACK_DIVER(*out))
         return block
 
     # ---------------------------------------------------------------- writing
@@ -816,15 +885,16 @@ class ObservationTracker:
         """Write the fields that depend on what ``me`` knows (it changed: a new round, or the
         end), the spaces' items, 0 for the rest; :meth:`_update` writes the rest next."""
         g = self.game
-        know = self._knowledge_of(me, key)
+        know = self._knowledge_of(me, key, st.plan.lists)
         over = key[1]
         path = tuple(g.spaces)
         block = self._diver_block
-        parts = [self._heads[me], self._middle(know, key)]
+        plan = st.plan
+        parts = [plan.heads[me], self._middle(know, key)]
         parts.extend(block(know, s, over) for s in st.rel)
-        parts.append(self._absent)
+        parts.append(plan.absent)
         parts.append(self._region(know, path))
-        st.mv[:] = b"".join(parts)
+        st.mv[:] = _join(know, parts)
         st.out[_O_PATH_LENGTH] = float(len(path) - 1)
         st.forget(self._n)
         st.path = list(path)
@@ -838,7 +908,10 @@ class ObservationTracker:
         air = g.air
         if air != st.air:
             out[_O_AIR] = float(air)
-            out[_O_AIR_FRAC] = air / self._start_air
+            fracs = self._air_frac
+            out[_O_AIR_FRAC] = (
+                fracs[air] if air < len(fracs) else _floats(struct.pack("f", air / self._start_air))[0]
+            )
             st.air = air
         if step != st.step:
             if st.step is not _UNSET:
@@ -893,16 +966,17 @@ class ObservationTracker:
             mv = st.mv
             old = st.path
             if len(spaces) != len(old):  # not within a round: for safety only
-                a = 4 * _SPACE_OFF
-                mv[a : a + 4 * _SPACE_WIDTH * self._chips] = self._region(know, tuple(spaces))
+                a = st.unit * _SPACE_OFF
+                mv[a : a + st.unit * _SPACE_WIDTH * self._chips] = self._region(know, tuple(spaces))
                 out[_O_PATH_LENGTH] = float(len(spaces) - 1)
             else:
                 get = know.items.get
-                space_at = self._space_at
+                space_at = st.plan.space_at
+                width = st.unit * _SPACE_WIDTH
                 for i in compress(range(len(spaces)), map(ne, spaces, old)):
                     item = spaces[i]
                     a = space_at[i]
-                    mv[a : a + 4 * _SPACE_WIDTH] = get(item) or self._item_block(know, item)
+                    mv[a : a + width] = get(item) or self._item_block(know, item)
             st.path = spaces[:]
         # the divers: where they are (and their fields on the path), back in the submarine
         pos = g.positions
@@ -910,11 +984,12 @@ class ObservationTracker:
         occ = st.occ
         if pos != st.pos:
             mv = st.mv
-            pos_at, occ_at, pos_bytes = st.pos_at, st.occ_at, self._pos_bytes
+            pos_at, occ_at, pos_bytes = st.pos_at, st.occ_at, st.plan.pos_bytes
+            width = 2 * st.unit
             for s in compress(self._seat_range, map(ne, pos, st.pos)):
                 p = pos[s]
                 a = pos_at[s]
-                mv[a : a + 8] = pos_bytes[p]
+                mv[a : a + width] = pos_bytes[p]
                 at = -1 if home[s] else occ_at[s][p]
                 was = occ[s]
                 if was != at:
@@ -957,7 +1032,8 @@ class ObservationTracker:
             mv = st.mv
             get = know.carried.get
             carry_at = st.carry_at
+            width = 8 * st.unit
             for s in compress(self._seat_range, map(ne, carry, st.carry)):
                 a = carry_at[s]
-                mv[a : a + 32] = get(carry[s]) or self._carried_block(know, carry[s])
+                mv[a : a + width] = get(carry[s]) or self._carried_block(know, carry[s])
             st.carry = carry[:]
