@@ -45,6 +45,13 @@ _COUNTS: dict[int, tuple[int, ...]] = {
     lv: tuple(CHIP_VALUES[lv].count(x) for x in _DISTINCT[lv]) for lv in CHIP_VALUES
 }
 _OPTION_DEFAULTS: dict[str, bool | str] = dict(Options().to_dict())
+#: by deal node, the earlier nodes of the same level (what decides its outcomes)
+_SAME_LEVEL: tuple[tuple[int, ...], ...] = tuple(
+    tuple(c for c in range(i) if _LEVELS[c] == lv) for i, lv in enumerate(_LEVELS)
+)
+#: a deal node's outcomes by its level and the sorted outcomes of its level dealt before it (one
+#: shared tuple each: OpenSpiel asks twice a node, and the adapter converts a tuple once)
+_DEAL_OUTCOMES: dict[tuple[int, tuple[int, ...]], tuple[tuple[int, Fraction], ...]] = {}
 
 
 class DeepSeaRules:
@@ -132,12 +139,15 @@ class DeepSeaConfig:
         count / remaining)`` for each distinct value ``k`` of the chip's level still left."""
         i = len(dealt)
         lv = _LEVELS[i]
-        left = list(_COUNTS[lv])
-        for c in range(i):
-            if _LEVELS[c] == lv:
-                left[dealt[c]] -= 1
-        total = sum(left)
-        return tuple((k, Fraction(m, total)) for k, m in enumerate(left) if m)
+        key = (lv, tuple(sorted([dealt[c] for c in _SAME_LEVEL[i]])))
+        hit = _DEAL_OUTCOMES.get(key)
+        if hit is None:
+            left = list(_COUNTS[lv])
+            for k in key[1]:
+                left[k] -= 1
+            total = sum(left)
+            hit = _DEAL_OUTCOMES[key] = tuple((k, Fraction(m, total)) for k, m in enumerate(left) if m)
+        return hit
 
     def deal_string(self, i: int, k: int) -> str:
         """Deal node ``i``'s outcome ``k`` in words."""
