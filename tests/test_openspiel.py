@@ -410,6 +410,25 @@ def test_the_observation_is_the_encoding_of_the_view():
     assert all(tensor[o + 2 * c] == 1.0 and tensor[o + 2 * c + 1] == v for c, v in known.items())
 
 
+def test_a_replaced_observe_is_honoured_by_a_state_with_a_tracker(monkeypatch):
+    """A tensor asked after the encoding's ``observe`` is replaced on the instance comes from the
+    replacement, not from the lists the state's tracker keeps (the fast path reads them only
+    while ``observe`` is the encoding's own); the knowledge part follows unchanged."""
+    game = load(players=3)
+    s = dealt_state(game, random_values(random.Random(5)))
+    rng = np.random.RandomState(5)
+    for _ in range(12):
+        random_step(s, rng)
+    o = game.config.encoding.observation_size
+    plain = [s.information_state_tensor(p) for p in range(3)]
+    monkeypatch.setattr(game.config.encoding, "observe", lambda view: [0.5] * o, raising=False)
+    for p in range(3):
+        assert s.information_state_tensor(p) == [0.5] * o + plain[p][o:]
+        assert s.observation_tensor(p) == [0.5] * o
+    monkeypatch.undo()
+    assert [s.information_state_tensor(p) for p in range(3)] == plain
+
+
 def test_owner_reveal_info_states_show_only_ones_own_banked_values():
     game = load(players=3, reveal="owner", rounds=2)
     rng = np.random.RandomState(9)

@@ -684,13 +684,20 @@ def _tensor(state: SpielState, recall: bool, args: tuple[Any, ...]) -> list[floa
         if hit is not None and hit[0] is cfg and type(player) is int and 0 <= player < cfg.num_players:
             lo = hit[1]
             tr = c.tracker
-            if lo.quick and tr is not None and tr[0] is c.engine and "observe" not in lo.own:
-                # the tracker's list as it is, with ``dealt`` (1) for an information state (what
-                # ``SpielObserver.list_from`` gives, without its checks made once per engine)
-                out = tr[2](player)
-                if recall:
-                    out.append(1.0)
-                return out
+            if tr is not None and tr[0] is c.engine and "observe" not in lo.own:
+                if lo.quick:
+                    # the tracker's list as it is, with ``dealt`` (1) for an information state
+                    # (what ``SpielObserver.list_from`` gives, without its checks made once per
+                    # engine)
+                    out = tr[2](player)
+                    if recall:
+                        out.append(1.0)
+                    return out
+                if lo.listed and tr[3]:  # the tracker's own list, and the knowledge part's
+                    out = tr[2](player)
+                    if recall:
+                        out += lo.observer.known_list(c, player)
+                    return out
             return lo.tensor_list(state, player)
     return python_tensor(state, cfg, recall, args, lambda t: SpielObserver(cfg, t, None))
 
@@ -736,7 +743,11 @@ class _ListObserver:
         # is read from the state's tracker at once while the encoding's ``observe`` is its own
         # (``own``: the encoding's attributes, where a replaced ``observe`` would be)
         self.quick = self.small and isinstance(observer, SpielObserver) and observer.plain
-        self.own = getattr(observer.cfg.encoding, "__dict__", {}) if self.quick else {}
+        # a large tensor of a seat whose tracker keeps its observation as a list itself (Deep
+        # Sea Adventure's, ``observe_list``): that list, with the knowledge part's after it
+        self.listed = not self.small and isinstance(observer, SpielObserver) and observer.tracked
+        own = self.quick or self.listed
+        self.own = getattr(observer.cfg.encoding, "__dict__", {}) if own else {}
         self.last = [np.zeros(size, np.float32) for _ in range(players)]
         self.lists = [[0.0] * size for _ in range(players)]
         # the knowledge part (and dealt) last put in each player's list, by identity: the
@@ -897,6 +908,9 @@ class SpielObserver:
         #: a tracked observer whose tensor is the tracker's observation, with ``dealt`` for an
         #: information state with no knowledge part
         self.plain = self._tracks and (not self.recall or self._bare)
+        #: a tracked observer (an encoding's tracker gives a seat's observation)
+        self.tracked = self._tracks
+        self._shared = bool(getattr(cfg, "knowledge_shared", False))
         # the tensors while the deal goes on, by (deals done, player): they depend on nothing
         # else (OpenSpiel asks for the first one at every tensor call, for the tensor's shape),
         # unless the game says what a seat observes of the deal (The Crew: a seat sees its own
@@ -948,16 +962,20 @@ class SpielObserver:
             return None
         out: list[float] = c.tracker[2](player)  # type: ignore[index]
         if self.recall:
-            if self._bare:  # no knowledge part: only ``dealt``, 1 (the deal is done)
-                out.append(1.0)
-                return out
-            seat = None if getattr(self.cfg, "knowledge_shared", False) else (player, self.public)
-            tkey = (c.epoch(), seat, "list")
-            part = c.known.get(tkey)
-            if part is None:
-                part = c.known[tkey] = [*self._known_part(c, player).tolist(), 1.0]
-            out += part
+            out += self.known_list(c, player)
         return out
+
+    def known_list(self, c: _Core, player: int) -> list[float]:
+        """What follows the observation in ``player``'s information state tensor once the deal
+        is done, as a list (read only): the knowledge part (once per knowledge epoch) and
+        ``dealt``, 1."""
+        if self._bare:  # no knowledge part
+            return _DEALT
+        tkey = (c.epoch(), None if self._shared else (player, self.public), "list")
+        part: list[float] | None = c.known.get(tkey)
+        if part is None:
+            part = c.known[tkey] = [*self._known_part(c, player).tolist(), 1.0]
+        return part
 
     def parts_from(self, state: SpielState, player: int) -> tuple[np.ndarray, np.ndarray | None] | None:
         """The tensor :meth:`set_from` would write in two parts, not written: the tracker's
@@ -1041,6 +1059,10 @@ class SpielObserver:
             return str(dealing(c.dealt, seat))
         text: str = self.cfg.observation_string(self._view(c, player))
         return text if c.engine is not None else f"deal {len(c.dealt)}/{self.cfg.deal_length} | {text}"
+
+
+#: the tail of an information state tensor with no knowledge part: ``dealt``, 1 (read only)
+_DEALT = [1.0]
 
 
 def _float32_zeros(size: int) -> np.ndarray:
