@@ -207,6 +207,27 @@ def test_a_tracker_observes_what_the_encoding_does(seed, players, reveal, sink_o
         assert tracker.observe_list(s) == array("f", enc.observe(g.view(s))).tolist()
 
 
+def test_trackers_of_one_encoding_share_pieces_only_where_they_agree():
+    """The trackers of one encoding share the encoded pieces of what a seat knows, by the chips
+    and the values known: games played side by side (other deals, other banked chips, some seats
+    knowing nothing) still each observe exactly encode(view) at every step, lists and buffers."""
+    enc = encoding_of(Game(players=3, seed=0))
+    games = [Game(players=3, seed=seed) for seed in (11, 12, 13)]
+    trackers = [enc.tracker(g) for g in games]
+    rng = random.Random(5)
+    while not all(g.is_over for g in games):
+        for g, t in zip(games, trackers, strict=True):
+            if g.is_over:
+                continue
+            if g.to_move == CHANCE:
+                g.sample_chance()
+            else:
+                g.apply(rng.choice(g.legal_actions()))
+            for s in range(3):
+                want = array("f", enc.observe(g.view(s)))
+                assert t.observe_list(s) == want.tolist() and t.observe(s) == want
+
+
 def test_a_tracker_holds_no_hidden_value():
     """The twin games (the same but for the hidden values) give the same tracked observations
     until a chip is banked."""

@@ -159,6 +159,7 @@ class Encoding:
         self._space_off = self._diver_off + MAX_SEATS * len(_DIVER)
         self._spaces_cache: dict[tuple[Any, ...], list[float]] = {}
         self._plans: dict[tuple[int, bool], _Plan] = {}  # for trackers, by seats and list buffers
+        self._pieces: dict[Any, _Knowledge] = {}  # the trackers' shared encoded pieces
         self._limits = _limits(state)
         self._chip_levels = tuple(levels)
 
@@ -352,7 +353,9 @@ class Encoding:
         date as the game goes on, rewriting only what changed (``new_buffer(size)`` makes each
         seat's float32 buffer; an ``array.array("f")`` by default)."""
         n = len(game.players)
-        return ObservationTracker(self, game, new_buffer, self._plan(n, False), self._plan(n, True))
+        return ObservationTracker(
+            self, game, new_buffer, self._plan(n, False), self._plan(n, True), self._pieces
+        )
 
     def _plan(self, n: int, lists: bool) -> _Plan:
         """The trackers' shared :class:`_Plan` for ``n`` seats (``lists``: for list buffers)."""
@@ -492,16 +495,20 @@ class _Knowledge:
         counts: list[int],
         scores: tuple[int | None, ...],
         lists: bool = False,
+        like: _Knowledge | None = None,
     ) -> None:
         self.lists = lists  # the pieces below are lists of floats (else bytes): a list buffer's
         self.known = known
         self.mean = mean  # by level (index 0 unused)
         self.counts = counts  # by level (index 0 unused)
         self.scores = scores
-        self.items: dict[Item | None, Any] = {}  # a space's fields, its divers' fields 0
-        self.singles: list[Any] = [None] * 5  # those of a chip of each level, unknown
-        self.carried: dict[tuple[Item, ...], Any] = {}  # a diver's carried fields
-        self.regions: dict[tuple[Item | None, ...], Any] = {}  # every space's fields, by path
+        # the pieces that depend on the chips' levels, the values known and the unseen ones'
+        # means only: shared with ``like``, a knowledge of the same (another seat's, or another
+        # game's of the same chips)
+        self.items: dict[Item | None, Any] = {} if like is None else like.items  # a space's fields
+        self.singles: list[Any] = [None] * 5 if like is None else like.singles  # a lone unknown chip's
+        self.carried: dict[tuple[Item, ...], Any] = {} if like is None else like.carried
+        self.regions: dict[tuple[Item | None, ...], Any] = {} if like is None else like.regions
         self.divers: dict[int, Any] = {}  # a seat's diver fields that depend on this only
         self.middle: Any = None  # the global fields that depend on the knowledge only
 
@@ -666,6 +673,7 @@ class ObservationTracker:
         new_buffer: Callable[[int], Any] | None = None,
         plan: _Plan | None = None,
         list_plan: _Plan | None = None,
+        pieces: dict[Any, _Knowledge] | None = None,
     ) -> None:
         levels = game.levels
         if len(levels) != encoding.chips:
@@ -689,6 +697,9 @@ class ObservationTracker:
             self._level_sums[lv] += game.chip(c)[1]
             self._level_counts[lv] += 1
         self._knowledge: dict[tuple[int, int, bool, bool], _Knowledge] = {}
+        #: the encoded pieces of a knowledge, by the chips' levels and values and what is known
+        #: (the encoding's, shared by its trackers)
+        self._pieces: dict[Any, _Knowledge] = {} if pieces is None else pieces
         if plan is None or plan.n != n or len(plan.pos_bytes) != self._chips + 1:
             plan = _Plan(n, self._chips)
         self._plan = plan
@@ -766,7 +777,14 @@ class ObservationTracker:
             mean = [sums[lv] / counts[lv] if counts[lv] else 0.0 for lv in range(5)]
             every = g.scores
             scores = tuple(every[q] if public or q == me else None for q in range(n))
-            know = self._knowledge[kkey] = _Knowledge(known, mean, counts, scores, lists)
+            # what another seat or game with the same chips and values known has made is shared
+            pkey = (lists, levels, tuple(self._level_sums), tuple(sorted(known.items())))
+            like = self._pieces.get(pkey)
+            know = self._knowledge[kkey] = _Knowledge(known, mean, counts, scores, lists, like)
+            if like is None:
+                if len(self._pieces) >= 512:
+                    self._pieces.clear()
+                self._pieces[pkey] = know
         return know
 
     def _value(self, know: _Knowledge, c: int) -> tuple[float, float]:
