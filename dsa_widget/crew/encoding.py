@@ -236,6 +236,13 @@ def _layout() -> tuple[Field, ...]:
 LAYOUT = _layout()
 OBSERVATION_SIZE = LAYOUT[-1].offset + LAYOUT[-1].size
 _AT = {f.name: f.offset for f in LAYOUT}
+# the offsets :meth:`CrewEncoding.observe_into` looks up per relative slot, suit and step
+_PLAYED_AT = tuple(_AT[f"played.slot{j}"] for j in range(MAX_SEATS))
+_TRICK_AT = tuple(_AT[f"trick.slot{j}"] for j in range(MAX_SEATS))
+_VOID_AT = tuple(_AT[f"void.slot{j}"] for j in range(MAX_SEATS))
+_COMM_AT = tuple(_AT[f"comm.slot{j}"] for j in range(MAX_SEATS))
+_SUIT_INDEX = {su: i for i, su in enumerate(_SUITS)}
+_STEP_INDEX = {st: i for i, st in enumerate(STEPS)}
 
 
 def check_supported(allocation: str, volunteers: int = 1) -> None:
@@ -432,7 +439,7 @@ class CrewEncoding:
             buf[at["dummy"] + rel(view.dummy)] = 1.0
         if view.captain is not None:
             buf[at["captain"] + rel(view.captain)] = 1.0
-        buf[at["step"] + STEPS.index(view.step)] = 1.0
+        buf[at["step"] + _STEP_INDEX[view.step]] = 1.0
         if view.to_move is not None and 0 <= view.to_move < n:
             buf[at["to_move"] + rel(view.to_move)] = 1.0
             if view.seat is not None and view.to_move == view.seat:
@@ -456,13 +463,13 @@ class CrewEncoding:
                 down += d
             buf[at["dummy_down"]] = float(down)
         for s, m in enumerate(view.played_by):
-            base = at[f"played.slot{rel(s)}"]
+            base = _PLAYED_AT[rel(s)]
             while m:
                 low = m & -m
                 buf[base + low.bit_length() - 1] = 1.0
                 m ^= low
         for s, c in view.current_trick:
-            buf[at[f"trick.slot{rel(s)}"] + c] = 1.0
+            buf[_TRICK_AT[rel(s)] + c] = 1.0
         if view.leader is not None:
             buf[at["leader"] + rel(view.leader)] = 1.0
         if view.current_trick:
@@ -471,9 +478,9 @@ class CrewEncoding:
         for s, k in enumerate(view.tricks_won):
             buf[at["tricks_won"] + rel(s)] = float(k)
         for s, vs in enumerate(view.voids):
-            base = at[f"void.slot{rel(s)}"]
+            base = _VOID_AT[rel(s)]
             for su in vs:
-                buf[base + _SUITS.index(su)] = 1.0
+                buf[base + _SUIT_INDEX[su]] = 1.0
         for s, t in enumerate(view.tokens):
             if t == "available":
                 buf[at["token_available"] + rel(s)] = 1.0
@@ -488,7 +495,7 @@ class CrewEncoding:
         buf[at["comm_window"] + 1] = float(last)
         for cm in view.communicated:
             c = card(cm.card)
-            buf[at[f"comm.slot{rel(cm.seat)}"] + c] = 1.0
+            buf[_COMM_AT[rel(cm.seat)] + c] = 1.0
             key = f"comm_{cm.position}" if cm.position in ("top", "middle", "bottom") else "comm_unknown"
             buf[at[key] + c] = 1.0
             buf[at["comm_trick"] + c] = float(cm.trick)
@@ -625,6 +632,9 @@ class CrewTracker:
         # the indices of the tasks whose prediction may be secret (R-8.2)
         table = game.table
         self._secret = [i for i, t in enumerate(game.task_ids) if table[t].params.get("reveal") == "secret"]
+        # per seat: (its hand's card mask, the hand's slots as an index array)
+        self._hands: list[tuple[int, Any]] = [(-1, None)] * self._n
+        self._slots = functools.partial(np.fromiter, dtype=np.intp)
 
     def observe(self, seat: int) -> Any:
         """``encoding.observe(game.view(seat))`` as a fresh float32 array."""
@@ -634,43 +644,52 @@ class CrewTracker:
             self._common[:] = 0.0
             CrewEncoding().observe_into(encoding_view(g), self._floats, 0)
             self._key = key
-        out = self._common[self._rot[seat]]
-        at = _AT
-        n = self._n
-        out[at["seat"] + seat] = 1.0
-        over = g.is_over
-        if not over and g.to_move == seat:
-            out[at["my_turn"]] = 1.0
-        me = seat if seat != g.dummy else None
-        tb = at["tasks"]
+        # seat 0's slots are the absolute ones: a plain copy costs less than the gather
+        out = self._common[self._rot[seat]] if seat else self._common.copy()
+        out[_SEAT + seat] = 1.0
+        if g.to_move == seat and not g.is_over:
+            out[_MY_TURN] = 1.0
         for i in self._secret:  # the predictions this seat may see and an onlooker may not
             if g.secret_prediction_visible(i, seat) and not g.secret_prediction_visible(i, None):
                 ts = g.tasks[i]
                 if ts.prediction is not None:
-                    b = tb + (ts.id - 1) * _TASK_W
+                    b = _TASKS + (ts.id - 1) * _TASK_W
                     out[b + 9] = 1.0
                     out[b + 10] = float(ts.prediction)
                     out[b + 11] = 0.0
-        if me is None:
+        if seat == g.dummy:
             return out
         if g.step != "timing":
-            h = at["hand"]
-            m = g.hand_mask(me)
-            while m:
-                low = m & -m
-                out[h + low.bit_length() - 1] = 1.0
-                m ^= low
+            # the hand's slots as an index array, kept per seat while its hand is the same (one
+            # seat's hand changes at a time): one numpy write instead of a Python loop per card
+            m = g.hand_mask(seat)
+            kept = self._hands[seat]
+            if kept[0] != m:
+                kept = self._hands[seat] = (m, self._slots(_bit_slots(m, _HAND)))
+            out[kept[1]] = 1.0
         if g.communication == "currents":  # its own communications' true positions
             for cm in g.communications:
-                if cm.seat == me and cm.position in _POS:
-                    out[at["comm_unknown"] + cm.card] = 0.0
-                    out[at[f"comm_{cm.position}"] + cm.card] = 1.0
-        given, received = g.distress_cards(me)
+                if cm.seat == seat and cm.position in _POS:
+                    out[_COMM_UNKNOWN + cm.card] = 0.0
+                    out[_AT[f"comm_{cm.position}"] + cm.card] = 1.0
+        given, received = g.distress_cards(seat)
         if given is not None:
-            out[at["distress_given"] + card(given)] = 1.0
-            to = g.distress_receiver(me)
+            out[_AT["distress_given"] + card(given)] = 1.0
+            to = g.distress_receiver(seat)
             if to is not None:
-                out[at["distress_given_to"] + (to - seat) % n] = 1.0
+                out[_AT["distress_given_to"] + (to - seat) % self._n] = 1.0
         if received is not None:
-            out[at["distress_received"] + card(received)] = 1.0
+            out[_AT["distress_received"] + card(received)] = 1.0
         return out
+
+
+def _bit_slots(mask: int, base: int) -> Any:
+    """``base + c`` for every card ``c`` of ``mask``, in order."""
+    while mask:
+        low = mask & -mask
+        yield base + low.bit_length() - 1
+        mask ^= low
+
+
+_SEAT, _MY_TURN, _HAND, _TASKS = _AT["seat"], _AT["my_turn"], _AT["hand"], _AT["tasks"]
+_COMM_UNKNOWN = _AT["comm_unknown"]
