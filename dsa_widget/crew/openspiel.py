@@ -42,6 +42,7 @@ from __future__ import annotations
 
 import functools
 import json
+import operator
 import random
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
@@ -236,6 +237,8 @@ class CrewConfig:
         self.prefix = int(self.terrain_node) + int(self.extra_node)
         #: the outcomes of an unconstrained card node, by the room left per seat (``deal_outcomes``)
         self._plain: dict[tuple[int, ...], tuple[tuple[int, Fraction], ...]] = {}
+        #: the last deal asked of :meth:`deal_outcomes` (a tuple) and its answer
+        self._last: tuple[Any, tuple[tuple[int, Fraction], ...]] = (None, ())
         self.deal_length = self.prefix + NCARDS
         outs = [self.seats if self.dummy is None else 16]
         if self.terrain_node:
@@ -503,7 +506,18 @@ class CrewConfig:
         return (*head, *deal["cards"])
 
     def deal_outcomes(self, dealt: Sequence[int]) -> tuple[tuple[int, Fraction], ...]:
-        dealt = tuple(dealt)
+        # the generic adapter asks twice a node for the same tuple (the outcomes, then the check
+        # of the one drawn): the last answer is kept with the tuple it was for (a tuple: its
+        # identity says it is the same deal)
+        last = self._last
+        if last[0] is dealt:
+            return last[1]
+        out = self._deal_outcomes(tuple(dealt))
+        if type(dealt) is tuple:
+            self._last = (dealt, out)
+        return out
+
+    def _deal_outcomes(self, dealt: tuple[int, ...]) -> tuple[tuple[int, Fraction], ...]:
         i = len(dealt) - self.prefix  # the card node's number (terrain and extra first)
         if self.dummy is None and 0 <= i < NCARDS and self._order[i] not in self._special:
             # an unconstrained card (:meth:`card_outcomes`): a seat's chance is its room over the
@@ -511,7 +525,7 @@ class CrewConfig:
             # room (OpenSpiel's float copy of it is then kept too)
             caps = self._caps(dealt[self.prefix - 1] if self.extra_node else None)
             cards = dealt[self.prefix :]
-            room = tuple(caps[s] - cards.count(s) for s in range(self.seats))
+            room = tuple(map(operator.sub, caps, map(cards.count, range(self.seats))))
             hit = self._plain.get(room)
             if hit is None:
                 left = NCARDS - i

@@ -18,6 +18,8 @@ import numpy as np
 import pettingzoo
 import pyspiel
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from open_spiel.python.observation import make_observation
 from pettingzoo.test import api_test
 
@@ -590,3 +592,33 @@ def test_deal_node_outcomes_are_the_plain_computation_at_every_node(params: dict
             assert got == want and all(type(p) is Fraction for _, p in got), dealt
             assert sum(p for _, p in got) == 1
             dealt += (rng.choices([a for a, _ in want], [p for _, p in want])[0],)
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    players=st.integers(3, 5),
+    asks=st.lists(st.tuples(st.integers(0, 40), st.booleans(), st.booleans()), min_size=1, max_size=12),
+    seed=st.integers(0, 2**16),
+)
+def test_deal_outcomes_keeps_only_the_answer_for_the_same_tuple(
+    players: int, asks: list[tuple[int, bool, bool]], seed: int
+) -> None:
+    """``deal_outcomes`` keeps its last answer with the tuple asked (the generic adapter asks
+    twice a node for the same one): asked in any order, for prefixes of two deals, as tuples
+    (the same object again or an equal copy) or lists, every answer is still the plain one."""
+    cfg = cos.RULES.configure({"players": players})
+    rng = random.Random(seed)
+    deals = []
+    for _ in range(2):
+        dealt: tuple[int, ...] = ()
+        while len(dealt) < cfg.deal_length:
+            out = cfg.chance_outcomes(cfg.deal(dealt))
+            dealt += (rng.choices([a for a, _ in out], [p for _, p in out])[0],)
+        deals.append(dealt)
+    for n, second, as_list in asks:
+        prefix = deals[second][: min(n, cfg.deal_length - 1)]
+        asked: Any = list(prefix) if as_list else prefix
+        want = cfg.chance_outcomes(cfg.deal(prefix))
+        assert cfg.deal_outcomes(asked) == want, (n, second)
+        assert cfg.deal_outcomes(asked) == want  # asked again: the kept answer
+        assert cfg.deal_outcomes(tuple(asked)) == want
