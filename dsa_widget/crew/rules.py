@@ -186,6 +186,8 @@ _POSITIONS = ("top", "middle", "bottom")
 _MAX_PROPOSALS = 256
 #: legal-play tuples by card mask (bounded; shared by every game)
 _PLAYS_CACHE: dict[int, tuple[str, ...]] = {}
+#: a void mask (bit i: suit i of "PYBGS") as the suits' letters, for every mask
+_VOID_SUITS = tuple(tuple(s for i, s in enumerate("PYBGS") if v >> i & 1) for v in range(32))
 
 # steps
 TIMING, ASSIGN, PROPOSE, CONFIRM, DECIDE, ACCEPT, VOLUNTEER = (
@@ -1920,7 +1922,7 @@ class CrewGame:
     @property
     def voids(self) -> tuple[tuple[str, ...], ...]:
         """Per seat the suits it showed to be void in (it did not follow suit; Tonoja: none)."""
-        return tuple(tuple(s for i, s in enumerate("PYBGS") if v >> i & 1) for v in self._voids)
+        return tuple(map(_VOID_SUITS.__getitem__, self._voids))
 
     @property
     def played_by(self) -> tuple[int, ...]:

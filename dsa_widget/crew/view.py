@@ -498,6 +498,9 @@ def _task_rows(game: CrewGame, seat: int | None, progress: bool) -> tuple[Any, .
 
 
 def _comm_rows(game: CrewGame, me: int | None) -> tuple[CommView, ...]:
+    comms = game.communications
+    if not comms:
+        return ()
     currents = game.communication == "currents"
     played_all = 0
     for pm in game.played_by:
@@ -511,7 +514,7 @@ def _comm_rows(game: CrewGame, me: int | None) -> tuple[CommView, ...]:
             bool(played_all >> c.card & 1),
             c.turn,
         )
-        for c in game.communications
+        for c in comms
     )
 
 
