@@ -15,6 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from dsa_widget.crew import encoding as crew_encoding
+from dsa_widget.crew import view as crew_view
 from dsa_widget.crew.encoding import CrewEncoding
 from dsa_widget.crew.errors import SetupError
 from dsa_widget.crew.rules import CrewGame
@@ -167,6 +168,31 @@ def test_the_lean_public_view_equals_the_spectator_view_in_what_it_holds(
                 mine = [row[:4] + row[5:] for row in mine]
                 theirs = [row[:4] + row[5:] for row in theirs]
             assert mine == theirs, (name, game.turn_number)
+        if game.is_over:
+            break
+        game.apply(rng.choice(game.legal_actions()))
+
+
+@settings(max_examples=10, deadline=None)
+@given(
+    players=st.integers(3, 5),
+    comm=st.sampled_from(["normal", "currents", "rapture"]),
+    seed=st.integers(0, 2**32),
+)
+def test_communication_rows_kept_by_value_are_the_rows_made_afresh(
+    players: int, comm: str, seed: int
+) -> None:
+    """A view's communication rows are kept by their values (``crew.view._COMM_VIEWS``) from one
+    position to the next: every seat's and the spectator's rows, the card's ``played`` flag and
+    the position a seat may see included, equal rows made with nothing kept."""
+    options = {"communication_window": "free"}
+    game = _game(players, comm, "normal", options, False, seed)
+    rng = random.Random(seed)
+    for _ in range(200):
+        for seat in (None, *range(game.seats)):
+            warm = game.view(seat).communicated
+            crew_view._COMM_VIEWS.clear()
+            assert game.view(seat).communicated == warm, (seat, game.turn_number)
         if game.is_over:
             break
         game.apply(rng.choice(game.legal_actions()))
