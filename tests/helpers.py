@@ -221,3 +221,37 @@ def play_choices(g: Any, choices: list[int], limit: int | None = None) -> Any:
             legal = g.legal_actions()
             g.apply(legal[k % len(legal)])
     return g
+
+
+#: Ray's own start-up waits, lengthened for a loaded CI machine: its raylet gives the dashboard
+#: agent a few seconds to write its port file and then aborts ("Timed out waiting for file
+#: .../metrics_agent_port_0"), which a machine busy with other tests can miss; every process
+#: Ray starts reads these from its environment
+RAY_PATIENT_ENV = {"RAY_raylet_start_wait_time_s": "240", "RAY_agent_register_timeout_ms": "240000"}
+
+
+def start_local_ray(attempts: int = 3, **init: Any) -> Any:
+    """``ray.init(**init)`` for a test's local cluster, with :data:`RAY_PATIENT_ENV` in the
+    environment while it starts, tried again (after ``ray.shutdown()``, which stops what the
+    failed start left running) when Ray gives up on its own node: the driver allows the node
+    30 s to register, a wait no setting changes.  Returns the ``ray`` module."""
+    import ray
+
+    saved = {k: os.environ.get(k) for k in RAY_PATIENT_ENV}
+    os.environ.update(RAY_PATIENT_ENV)
+    try:
+        for attempt in range(attempts):
+            try:
+                ray.init(**init)
+                return ray
+            except Exception as e:  # Ray raises a bare Exception for this
+                ray.shutdown()
+                if "timed out during startup" not in str(e) or attempt == attempts - 1:
+                    raise
+        raise AssertionError("unreachable")
+    finally:
+        for k, v in saved.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v

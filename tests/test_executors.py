@@ -11,6 +11,7 @@ import time
 import warnings
 
 import pytest
+from helpers import start_local_ray
 
 from dsa_widget import Game
 from dsa_widget.cli import main
@@ -177,9 +178,8 @@ def test_cli_ray_failures_are_one_line_on_stderr_and_exit_2(address, capsys):
 
 @pytest.fixture(scope="module")
 def ray_cluster():
-    import ray  # installed by the test extra: this test never skips
-
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, configure_logging=False)
+    # ray is installed by the test extra: this test never skips
+    ray = start_local_ray(num_cpus=2, include_dashboard=False, log_to_driver=False, configure_logging=False)
     yield ray
     ray.shutdown()
 

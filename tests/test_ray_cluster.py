@@ -25,6 +25,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from helpers import RAY_PATIENT_ENV
 
 pytestmark = pytest.mark.slow  # a Ray head starts (about 40 s on a loaded machine)
 
@@ -53,12 +54,7 @@ def head() -> Iterator[str]:
         [str(RAY), "start", "--head", f"--port={port}", "--num-cpus=1", "--include-dashboard=false"]
         + ["--disable-usage-stats", f"--temp-dir={temp}", "--block"],
         # a loaded machine starts the head's agents slowly: give them minutes, not Ray's 30 s
-        env=_env(
-            RAY_AUTH_MODE="token",
-            RAY_AUTH_TOKEN=TOKEN,
-            RAY_agent_register_timeout_ms="240000",
-            RAY_raylet_start_wait_time_s="240",
-        ),
+        env=_env(RAY_AUTH_MODE="token", RAY_AUTH_TOKEN=TOKEN, **RAY_PATIENT_ENV),
         stdout=log,
         stderr=subprocess.STDOUT,
         start_new_session=True,  # its own process group: the teardown kills it and nothing else
