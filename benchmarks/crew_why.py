@@ -1,0 +1,178 @@
+"""Why does a Crew bot fail its missions?  Plays one bot spec on the benchmark's deals and,
+for every failed attempt, finds where the mission was lost (issue 33's diagnostic).
+
+Usage::
+
+    python benchmarks/crew_why.py --targets 6 --games 100            # the default planner
+    python benchmarks/crew_why.py --spec planner:endgame=7 --targets 3,6 --json why.lines
+
+The deals are :func:`bench_bots.crew_attempt`'s (seed 2026, the arena's derivation); the bots'
+seeds are derived from ``--label`` (default ``planner``), so the default spec replays the
+benchmark's planner attempts exactly and any other spec plays the same deals with the same
+bot seeds.  For a failed attempt the double-dummy solver (every hand known: analysis only,
+never shown to a bot) is asked whether the mission was winnable at the first card (no:
+the tasks as assigned could not be made, an *assignment* failure; unknown: the budget ran
+out); if it was, a bisection over the cards played (once lost, lost) finds the card after
+which it no longer was: the trick, the tricks left then, and whether the seat that played it
+owned the task that failed.  Figures: successes with the Wilson interval, the classes, and
+the CPU time of the bot's decisions with a real choice (median, p95, max).
+
+Measured (the default planner then: the solver from 5 tricks left; seed 2026, 4 seats,
+target 6, 100 deals, the benchmark's 66/100): of the 34 failures, 3 were lost at the
+assignment (the tasks as taken could not be made), 3 unknown at the first card, and 28 lost
+in play: with 10 tricks left 5, 9: 3, 8: 7, 7: 2, 6: 4, 5: 4, 4: 2, 3: 1, so 21 of the 28
+before the solver's endgame; 15 of them at a card of the very trick in which the task
+failed, 18 by a seat that did not own it.  At target 6 the crewmate's playouts the planner
+values cards with succeed a few times in a hundred, so its values barely separate the cards.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+
+def run_attempt(
+    spec: str, label: str, seats: int, target: int, i: int, seed: int, limit: int, why: bool = True
+) -> dict[str, Any]:
+    """One attempt of ``spec`` and, when it fails, where it was lost (see the module docstring)."""
+    from dsa_widget.core.bots import play_bot_move
+    from dsa_widget.crew.bots.arena import _derive, _instantiate
+    from dsa_widget.crew.bots.solver import solve
+    from dsa_widget.crew.rules import CrewGame
+
+    game = CrewGame(
+        seats, mission={"target": target}, seed=_derive(seed, "attempt", seats, target, i), timed=True
+    )
+    bseed = _derive(seed, "bot", label, seats, target, i)
+    bots = [_instantiate(spec, _derive(bseed, "seat", s)) for s in range(game.seats)]
+    first = None
+    snaps: list[tuple[Any, int, int, str]] = []  # (game before the card, trick, seat, action)
+    cpu: list[float] = []
+    before = None
+    while not game.is_over:
+        if (
+            first is None
+            and game.step in ("communicate", "play")
+            and not game.tricks
+            and not game.current_trick
+        ):
+            first = game.clone()
+        legal = game.legal_actions()
+        if game.step == "play":
+            act_seat = game.to_move
+            before = game.clone()
+        c0 = time.process_time()
+        act = play_bot_move(game, bots[game.to_move])
+        if len(legal) > 1:
+            cpu.append(time.process_time() - c0)
+        if before is not None and isinstance(act, str) and act.startswith("play "):
+            snaps.append((before, len(before.tricks) + 1, act_seat, act))
+        before = None
+    out = game.outcome
+    rec: dict[str, Any] = {
+        "target": target,
+        "i": i,
+        "success": out is not None and out.result == "success",
+        "cause": out.cause if out is not None else "",
+        "trick": out.trick if out is not None else 0,
+        "cpu": cpu,
+    }
+    if rec["success"] or first is None or not why:
+        return rec
+    bound = solve(first, node_limit=limit).winnable
+    rec["bound"] = bound
+    if bound is not True:
+        rec["class"] = "assignment" if bound is False else "unknown at the first card"
+        return rec
+    # bisection: snaps[lo] is winnable before its card (lo = 0 is the first card's position),
+    # the end is lost; find the first card after which the mission is lost
+    lo, hi = 0, len(snaps)
+    unknown = False
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        w = solve(snaps[mid][0], node_limit=limit).winnable
+        if w is None:
+            unknown = True
+            w = True  # count it as still winnable: the blame may land late
+        if w:
+            lo = mid
+        else:
+            hi = mid
+    g, trick, seat, act = snaps[lo]
+    failed = rec["cause"].split()[1] if rec["cause"].startswith("task ") else None
+    owner = next((t.owner for t in g.tasks if str(t.id) == failed), None)
+    left = g.tricks_total - trick + 1
+    rec.update(
+        {
+            "class": "play",
+            "lost_trick": trick,
+            "lost_left": left,
+            "lost_seat": seat,
+            "lost_card": act,
+            "lost_by_owner": owner == seat if owner is not None else None,
+            "bisect_unknown": unknown,
+        }
+    )
+    return rec
+
+
+def main() -> None:
+    from dsa_widget.core.stats import wilson
+
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--spec", default="planner")
+    ap.add_argument("--label", default="planner", help="the bots' seeds are derived from this name")
+    ap.add_argument("--seats", type=int, default=4)
+    ap.add_argument("--targets", default="6")
+    ap.add_argument("--games", type=int, default=100)
+    ap.add_argument("--start", type=int, default=0, help="first attempt index")
+    ap.add_argument("--seed", type=int, default=2026)
+    ap.add_argument("--node-limit", type=int, default=60_000)
+    ap.add_argument("--no-why", action="store_true", help="only the successes and the CPU (faster)")
+    ap.add_argument("--json", help="append one JSON line an attempt to this file")
+    args = ap.parse_args()
+    for target in (int(x) for x in args.targets.split(",")):
+        recs = []
+        c0 = time.process_time()
+        for i in range(args.start, args.start + args.games):
+            r = run_attempt(
+                args.spec, args.label, args.seats, target, i, args.seed, args.node_limit, not args.no_why
+            )
+            recs.append(r)
+            if args.json:
+                with open(args.json, "a") as f:
+                    f.write(json.dumps(dict(r, spec=args.spec, cpu=sum(r["cpu"]))) + "\n")
+            print(f"\r  target {target}: {len(recs)}/{args.games}", end="", file=sys.stderr, flush=True)
+        print(file=sys.stderr)
+        ok = sum(r["success"] for r in recs)
+        lo, hi = wilson(ok, len(recs))
+        cpu = sorted(c for r in recs for c in r["cpu"])
+        med, p95, top = (1000 * cpu[int(q * (len(cpu) - 1))] for q in (0.5, 0.95, 1.0)) if cpu else (0, 0, 0)
+        print(
+            f"{args.spec} {args.seats} seats target {target}: {ok}/{len(recs)} ({lo:.0%}-{hi:.0%}); "
+            f"CPU a decision ms median {med:.0f}, p95 {p95:.0f}, max {top:.0f}; "
+            f"{time.process_time() - c0:.0f} s CPU"
+        )
+        fails = [r for r in recs if not r["success"]]
+        classes = Counter(r.get("class", "?") for r in fails)
+        print("  failures:", dict(classes))
+        play = [r for r in fails if r.get("class") == "play"]
+        if play:
+            print("  lost with tricks left:", dict(sorted(Counter(r["lost_left"] for r in play).items())))
+            print("  lost by the failed task's owner:", dict(Counter(str(r["lost_by_owner"]) for r in play)))
+            print(
+                "  lost at the card before the trick that failed:",
+                sum(r["lost_trick"] == r["trick"] for r in play),
+            )
+
+
+if __name__ == "__main__":
+    main()
