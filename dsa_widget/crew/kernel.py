@@ -99,6 +99,7 @@ __all__ = [
     "kernel_deal",
     "kernel_deals",
     "kernel_playout",
+    "kernel_rollout_stats",
     "kernel_rollouts",
     "warm_up",
 ]
@@ -960,14 +961,15 @@ def _rollouts(
 ) -> int:
     """For every sample ``j`` (its hands ``hs[j * 5 + q]``, predictions ``ps[j * KMAX + i]``)
     and every card ``cards[a]`` of the mover: play the card, then play out from the position
-    ``base_s`` with ``policy``; ``out[a]`` counts the successes.  Returns 0, or -2 for a
-    broken position."""
+    ``base_s`` with ``policy``; ``out[a]`` counts the successes and ``out[ncards + a]`` adds
+    up the tricks complete when each failure was decided.  Returns 0, or -2 for a broken
+    position."""
     n = base_s[NSEATS]
     T = base_s[NTRICKS]
     k = base_s[NTASK]
-    s = out[ncards : ncards + SIZE]
+    s = out[2 * ncards : 2 * ncards + SIZE]
     _seed(s, RNG, seed)
-    for a in range(ncards):
+    for a in range(2 * ncards):
         out[a] = 0
     for j in range(nsamp):
         for a in range(ncards):
@@ -983,6 +985,8 @@ def _rollouts(
             if v == -2:
                 return -2
             out[a] += v
+            if v == 0:
+                out[ncards + a] += s[R]
     return 0
 
 
@@ -1409,6 +1413,29 @@ def kernel_rollouts(
     masks, the predictions by task, None where the task predicts nothing) and every card of
     ``cards`` (card ints the mover may play), that card then a playout with ``policy``; the
     successes per card."""
+    return kernel_rollout_stats(position, cards, samples, policy=policy, seed=seed)[0]
+
+
+def kernel_rollout_stats(
+    position: KernelPosition,
+    cards: Sequence[int],
+    samples: Sequence[tuple[Sequence[int], Sequence[int | None]]],
+    *,
+    policy: str = "greedy",
+    seed: int = 0,
+) -> tuple[list[int], list[int]]:
+    """:func:`kernel_rollouts` (the same playouts for the same seed) with, per card, the sum
+    over its failed playouts of the tricks complete when the failure was decided: how long the
+    mission lasted where it was lost (the planner's tie-break when hardly any playout succeeds).
+
+    >>> from dsa_widget.crew.playouts import PlayState
+    >>> from dsa_widget.crew.tasks import TASKS
+    >>> hands = [sum(1 << c for c in range(40) if c % 4 == q) for q in range(4)]
+    >>> pos = encode_position(PlayState(hands, [(TASKS[1], 0)], captain=3))
+    >>> wins, lasted = kernel_rollout_stats(pos, [3], [(hands, [None])] * 5, seed=1)
+    >>> wins == kernel_rollouts(pos, [3], [(hands, [None])] * 5, seed=1) and len(lasted) == 1
+    True
+    """
     code = _policy(policy)
     n = position.seats
     k = len(position.tasks)
@@ -1431,22 +1458,23 @@ def kernel_rollouts(
             ps[KMAX * j + i] = -1 if pr is None else int(pr)
     cs = [int(c) for c in cards]
     if not cs:
-        return []
+        return [], []
     out: Buf
     if _np is not None:
         hs_a, ps_a, cs_a = (_np.array(x, dtype=_np.int64) for x in (hs, ps, cs))
-        out = _np.zeros(len(cs) + SIZE, dtype=_np.int64)
+        out = _np.zeros(2 * len(cs) + SIZE, dtype=_np.int64)
         res = _rollouts(
             position.tk, position.state, hs_a, ps_a, ns, cs_a, len(cs), code, seed & ((1 << 63) - 1), out
         )
     else:
-        out = [0] * (len(cs) + SIZE)
+        out = [0] * (2 * len(cs) + SIZE)
         res = _rollouts(
             position.tk, position.state, hs, ps, ns, cs, len(cs), code, seed & ((1 << 63) - 1), out
         )
     if res < 0:  # pragma: no cover - the sizes are checked above
         raise ValueError("a seat to move holds no card")
-    return [int(out[a]) for a in range(len(cs))]
+    m = len(cs)
+    return [int(out[a]) for a in range(m)], [int(out[m + a]) for a in range(m)]
 
 
 def warm_up() -> None:

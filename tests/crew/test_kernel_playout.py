@@ -17,7 +17,7 @@ import pytest
 
 from dsa_widget.crew.cards import card
 from dsa_widget.crew.draw import TRICKS
-from dsa_widget.crew.kernel import encode_position, kernel_playout, kernel_rollouts
+from dsa_widget.crew.kernel import encode_position, kernel_playout, kernel_rollout_stats, kernel_rollouts
 from dsa_widget.crew.playouts import PlayState, greedy_best
 from dsa_widget.crew.rules import CrewGame
 
@@ -92,6 +92,30 @@ def test_rollouts_count_successes_per_card() -> None:
         kernel_rollouts(pos, legal, [([0] * 4, list(st.preds))])
     with pytest.raises(ValueError, match="policy"):
         kernel_rollouts(pos, legal, [sample], policy="best")
+
+
+def test_rollout_stats_say_how_long_the_failures_lasted() -> None:
+    """A failed playout is decided at the end of a trick (R-14.1), no earlier than the trick
+    in progress and no later than the last: the summed tricks of the failures lie between
+    those bounds; the successes are :func:`kernel_rollouts`' for the same seed."""
+    checked = 0
+    for seed in range(1, 30):
+        g = _position(4, seed)
+        if g is None:
+            continue
+        st = PlayState.from_game(g)
+        if not st.tasks:
+            continue
+        pos = encode_position(st, options=g.options)
+        legal = [c for c in range(40) if st.legal() >> c & 1]
+        samples = [(st.hands, list(st.preds))] * 6
+        wins, lasted = kernel_rollout_stats(pos, legal, samples, policy="random", seed=seed)
+        assert wins == kernel_rollouts(pos, legal, samples, policy="random", seed=seed)
+        now = len(g.tricks) + 1
+        for w, t in zip(wins, lasted, strict=True):
+            assert (6 - w) * now <= t <= (6 - w) * TRICKS[4]
+        checked += 1
+    assert checked >= 5
 
 
 def test_positions_the_kernel_cannot_play_are_refused() -> None:

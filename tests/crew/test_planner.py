@@ -35,6 +35,8 @@ def test_registered_with_a_summary() -> None:
         {"trust": 1.5},
         {"trust": "high"},
         {"doubt": 2},
+        {"survival": 1},
+        {"survival": -0.1},
     ],
 )
 def test_bad_knobs_are_refused(knobs: dict[str, Any]) -> None:
@@ -148,3 +150,27 @@ def test_the_solvers_verdict_decides_the_card(monkeypatch: pytest.MonkeyPatch) -
     assert bot.last_explanation is not None
     assert bot.last_explanation["values"][worst] == 1.0
     assert "the solver checked 6" in bot.last_explanation["reason"]
+
+
+def test_survival_ranks_cards_whose_playouts_all_fail() -> None:
+    """``survival``: a failed playout is worth ``survival`` x (tricks complete when it failed)
+    / (tricks of the attempt), so a card's value rises above its success share by less than
+    ``survival``, and by more where its playouts fail later; the same seed plays the same
+    playouts, so only that part differs."""
+    rose = 0
+    for seed in range(6):
+        g = _mid_game(seed, 2)
+        if g is None:
+            continue
+        view, legal = g.view(g.to_move), g.legal_actions()
+        plain = PlannerBot(seed=3, samples=6, node_limit=0)
+        graded = PlannerBot(seed=3, samples=6, node_limit=0, survival=0.2)
+        plain(view, legal)
+        graded(view, legal)
+        assert plain.last_explanation is not None and graded.last_explanation is not None
+        v0, v1 = plain.last_explanation["values"], graded.last_explanation["values"]
+        assert set(v0) == set(v1)
+        for a in v0:
+            assert 0.0 <= v1[a] - v0[a] < 0.2 + 1e-9
+            rose += v1[a] > v0[a]
+    assert rose >= 1

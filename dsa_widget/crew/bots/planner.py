@@ -14,7 +14,11 @@ that fit the public facts — voids shown, cards communicated, the captain's S4)
 * **cards**: every legal card is tried on ``samples`` drawn deals, followed by ``rollouts``
   playouts of the rest of the attempt (the crewmate's card rule for every seat; on the compiled
   kernel, :func:`~dsa_widget.crew.kernel.kernel_rollouts`, where it can play the position,
-  else in Python).  When at most ``endgame`` tricks are left (or, with ``doubt`` > 0, when no
+  else in Python).  With ``survival`` > 0 a failed playout is worth ``survival`` x the
+  tricks complete when it failed / the tricks of the attempt, so that when hardly any playout
+  succeeds (target 6) the cards after which the mission lasts longer still rank higher: a
+  card that loses a task in this very trick then ranks below one that keeps it alive.
+  When at most ``endgame`` tricks are left (or, with ``doubt`` > 0, when no
   card's value reaches ``doubt``) the bot plays perfect-information Monte Carlo: on the
   first ``solver_samples`` deals the double-dummy solver
   (:func:`~dsa_widget.crew.bots.solver.solve`, on the *drawn* games, never the real one) says
@@ -78,7 +82,8 @@ class PlannerBot(Bot):
     solver's verdict went unused), ``solver_samples`` (deals the solver checks; its verdict
     is a card's value there), ``node_limit`` (its budget a position; 0: no solver), ``trust``
     (a deal's weight is multiplied by it for each partner card the crewmate's rule would not
-    have played on it: 1 = no weighting)."""
+    have played on it: 1 = no weighting), ``survival`` (what a failed playout is worth per
+    trick it lasted, as a share of a success over the whole attempt; 0: nothing)."""
 
     name = "planner"
     summary = (
@@ -94,6 +99,7 @@ class PlannerBot(Bot):
         "node_limit": 500,
         "trust": 0.5,
         "rollouts": 1,
+        "survival": 0.0,
     }
 
     def _check_knobs(self) -> None:
@@ -108,6 +114,9 @@ class PlannerBot(Bot):
         d = self.knobs["doubt"]
         if isinstance(d, bool) or not isinstance(d, (int, float)) or not 0.0 <= d <= 1.0:
             raise ValueError(f"doubt must be a number in [0, 1], not {d!r}")
+        v = self.knobs["survival"]
+        if isinstance(v, bool) or not isinstance(v, (int, float)) or not 0.0 <= v < 1.0:
+            raise ValueError(f"survival must be a number in [0, 1), not {v!r}")
         t = self.knobs["trust"]
         if isinstance(t, bool) or not isinstance(t, (int, float)) or not 0.0 < t <= 1.0:
             raise ValueError(f"trust must be a number in (0, 1], not {t!r}")
@@ -231,8 +240,9 @@ class PlannerBot(Bot):
         when it can play the position (:func:`~dsa_widget.crew.kernel.kernel_rollouts`), else in
         Python (:func:`~dsa_widget.crew.playouts.greedy_play`: Tonoja, mission constraints)."""
         reps = self.knobs["rollouts"]
+        lasting = float(self.knobs["survival"]) / deals[0].tricks_total
         cards = [card(a[5:]) for a in plays]
-        from ..kernel import game_position, game_sample, kernel_rollouts  # numba loads on first use
+        from ..kernel import game_position, game_sample, kernel_rollout_stats  # numba loads on first use
 
         pos = game_position(deals[0])
         if pos is None:
@@ -242,18 +252,21 @@ class PlannerBot(Bot):
                 seed = self.rng.getrandbits(32)
                 row = []
                 for c in cards:
-                    ok = 0
+                    v = 0.0
                     for r in range(reps):
                         st = st0.copy()
                         st.play(c)
-                        ok += st.play_out(greedy_play, random.Random(seed + r)) == "success"
-                    row.append(ok / reps)
+                        ok = st.play_out(greedy_play, random.Random(seed + r)) == "success"
+                        v += 1.0 if ok else lasting * st.trick_no
+                    row.append(v / reps)
                 out.append(row)
             return out
         out = []
         for g in deals:
-            got = kernel_rollouts(pos, cards, [game_sample(g)] * reps, seed=self.rng.getrandbits(63))
-            out.append([k / reps for k in got])
+            wins, lasted = kernel_rollout_stats(
+                pos, cards, [game_sample(g)] * reps, seed=self.rng.getrandbits(63)
+            )
+            out.append([(k + lasting * t) / reps for k, t in zip(wins, lasted, strict=True)])
         return out
 
     def _solved(self, g: CrewGame, plays: list[str]) -> list[bool | None]:
