@@ -32,6 +32,14 @@ With task_samples 48 (tasks tried on 48 drawn deals, was 12), planner alone on t
 deals: target 3 92/100 (Wilson 85-96), target 6 66/100 (56-75; the old default 58/100, 48-67,
 same deals); CPU a decision 4 seats median 14 ms, p95 105, max 203; 3 seats 13 / 112 / 491;
 5 seats 1 / 146 / 358; about 1.57 s CPU a target-6 attempt (was 1.08-1.35).
+With survival 0.1 (a failed playout worth 0.1 x the share of the attempt's tricks it lasted),
+planner alone on the same deals and bot seeds (benchmarks/crew_why.py --no-why): target 3
+93/100 (86-97), target 6 69/100 (59-77; was 66, 56-75); on the next 100 deals
+(--start 100) target 6 60/100 against 59/100 without it: 129/200 (57.7-70.8%) against
+125/200 (55.6-68.9%), within the noise and short of the issue's 70%.  Tried and not kept,
+target 6, same deals: the solver before the endgame too (4 deals, 12,000 nodes a decision
+shared by its solves) 42/64 against the default then 42/64, stopped, 2.5x the CPU; 64 drawn deals a card with
+survival 67/100 against 69.
 
 Sections:
 

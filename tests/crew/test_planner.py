@@ -163,7 +163,7 @@ def test_survival_ranks_cards_whose_playouts_all_fail() -> None:
         if g is None:
             continue
         view, legal = g.view(g.to_move), g.legal_actions()
-        plain = PlannerBot(seed=3, samples=6, node_limit=0)
+        plain = PlannerBot(seed=3, samples=6, node_limit=0, survival=0.0)
         graded = PlannerBot(seed=3, samples=6, node_limit=0, survival=0.2)
         plain(view, legal)
         graded(view, legal)

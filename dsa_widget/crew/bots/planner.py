@@ -14,10 +14,10 @@ that fit the public facts — voids shown, cards communicated, the captain's S4)
 * **cards**: every legal card is tried on ``samples`` drawn deals, followed by ``rollouts``
   playouts of the rest of the attempt (the crewmate's card rule for every seat; on the compiled
   kernel, :func:`~dsa_widget.crew.kernel.kernel_rollouts`, where it can play the position,
-  else in Python).  With ``survival`` > 0 a failed playout is worth ``survival`` x the
-  tricks complete when it failed / the tricks of the attempt, so that when hardly any playout
-  succeeds (target 6) the cards after which the mission lasts longer still rank higher: a
-  card that loses a task in this very trick then ranks below one that keeps it alive.
+  else in Python).  A failed playout is worth ``survival`` (0.1) x the tricks complete when
+  it failed / the tricks of the attempt, so that when hardly any playout succeeds (target 6)
+  the cards after which the mission lasts longer still rank higher: a card that loses a task
+  in this very trick then ranks below one that keeps it alive.
   When at most ``endgame`` tricks are left (or, with ``doubt`` > 0, when no
   card's value reaches ``doubt``) the bot plays perfect-information Monte Carlo: on the
   first ``solver_samples`` deals the double-dummy solver
@@ -99,7 +99,7 @@ class PlannerBot(Bot):
         "node_limit": 500,
         "trust": 0.5,
         "rollouts": 1,
-        "survival": 0.0,
+        "survival": 0.1,
     }
 
     def _check_knobs(self) -> None:
