@@ -65,7 +65,11 @@ knowledge instead (an onlooker's view); ``ALL_PLAYERS`` is not offered.
 
 **Resampling.**  :meth:`SpielState.resample_from_infostate` draws the unknown values from the
 player's view (:meth:`~dsa_widget.deep_sea.view.View.sample`), turns them into a deal and
-replays the public actions on it: a genuine state, history included.  A state built from a
+replays the public actions on it: a genuine state, history included.  A game whose hidden
+actions or history that would leak resamples itself (the config's ``resample`` hook): The
+Crew's replays a drawn deal and keeps it only when the seat's string agrees; Submarine's draws
+the whole position from the seat's view at once (:func:`state_with_engine`: the public history
+and the seat's log kept, no deal, an empty ``history()``).  A state built from a
 view (:func:`state_from_view`, what :class:`IsmctsBot` searches from) has no deal; its string
 starts ``"p@<origin>|"`` and :class:`ViewResampler` resamples it for
 ``ISMCTSBot.set_resampler``.
@@ -98,11 +102,13 @@ __all__ = [
     "SpielRules",
     "SpielState",
     "ViewResampler",
+    "deal_prefix",
     "load_game",
     "python_tensor",
     "register",
     "rules_of",
     "state_from_view",
+    "state_with_engine",
 ]
 
 RETURNS = ("score", "win")
@@ -651,10 +657,7 @@ class SpielState(pyspiel.State):  # type: ignore[misc]
             return st
         game = self.get_game()
         if c.engine is None:  # nothing is known during the deal: any prefix of a deal will do
-            st = game.new_initial_state()
-            for _ in c.dealt:
-                st.apply_action(draw_chance(st.chance_outcomes_exact(), rng))
-            return st
+            return deal_prefix(game, len(c.dealt), rng)
         world = c.engine.view(player_id).sample(rng)
         if c.root is None:
             st = game.new_initial_state()
@@ -840,6 +843,30 @@ def _from_engine(game: SpielGame, engine: Any, origin: str) -> SpielState:
     core.origin = origin
     core.settle()
     return SpielState(game, core)
+
+
+def deal_prefix(game: SpielGame, n: int, rng: random.Random) -> SpielState:
+    """A new state of ``game`` after ``n`` deal nodes, their outcomes drawn with ``rng`` at their
+    odds: a state resampled during a deal nobody observes."""
+    st = game.new_initial_state()
+    for _ in range(n):
+        st.apply_action(draw_chance(st.chance_outcomes_exact(), rng))
+    return st
+
+
+def state_with_engine(state: SpielState, engine: Any) -> SpielState:
+    """A state of ``state``'s game whose engine is ``engine`` (in the same public position), with
+    ``state``'s public history and origin, so every information state string that ``engine``'s
+    knowledge log keeps gives the same string: for a game's ``resample`` hook that draws the
+    whole engine at once (Submarine's).  It has no deal and an empty ``history()``: the true
+    ones are not the drawn world's."""
+    c = state.core
+    core = _Core(c.cfg, c.win, c.skip)
+    core.engine = engine
+    core.public = c.public
+    core.origin = c.origin
+    core.settle()
+    return SpielState(state.get_game(), core)
 
 
 def state_from_view(game: SpielGame, view: Any, rng: random.Random) -> SpielState:

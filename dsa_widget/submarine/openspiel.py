@@ -16,9 +16,19 @@ share of that colour among the cards still in the box), then one node picks the 
 draws) and knows which colour it exchanged.  The public history hides every exchange's colour
 (:meth:`SubmarineConfig.public_action`); the information state string adds the seat's own
 hands and exchanges, action by action: perfect recall.  The information state tensor is the
-observation (no knowledge part).  States cannot be resampled from an information state
-(``resample_from_infostate`` raises ``NotImplementedError``): rebuilding the piles' order from
-what a seat saw is not done.
+observation (no knowledge part).
+
+**Resampling** (``resample_from_infostate(p)``, what OpenSpiel's ISMCTS draws its worlds
+with): the engine is ``p``'s view dealt afresh (:meth:`SubmarineView.sample`), with the cards
+``p`` tucked under its own pile kept where they are, and no world E4 would already have ended;
+the state keeps the public history and ``p``'s own log, so ``p``'s information state string and
+tensor and its observation are the original's, and it plays on by the rules.  It is **not** the
+exact posterior: every card ``p`` cannot see is dealt uniformly, but the history says more about
+the other hands than the position does (a card collection needs that colour in hand, a collect
+step that ended by itself says no further collection was possible, an ``end`` that one was),
+and that is not used.  The other seats' logs start again at the resampled point (their past
+hands are not drawn), its ``history()`` is empty (the true deal is not the drawn world's), and
+nothing is read from the true hidden cards.  During the deal, a fresh deal prefix.
 
 >>> cfg = RULES.configure({"players": 2})
 >>> cfg.deal_length, cfg.num_actions, cfg.max_chance_outcomes
@@ -31,6 +41,7 @@ from __future__ import annotations
 
 import functools
 import json
+import random
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import Any
@@ -100,7 +111,8 @@ def _configure(items: tuple[tuple[str, Any], ...]) -> SubmarineConfig:
 class SpielSubmarine(SubmarineGame):
     """A :class:`~dsa_widget.submarine.rules.SubmarineGame` as the adapter keeps it: ``copy``
     takes the adapter's keywords, ``view(seat, knower=None)`` gives the public knowledge seen
-    from ``seat``, and :attr:`seen` logs what each seat saw of its own hand and exchanges."""
+    from ``seat``, :attr:`seen` logs what each seat saw of its own hand and exchanges, and
+    :meth:`known_pile` is what each seat remembers of its own pile (the cards it tucked)."""
 
     def start_log(self) -> None:
         """Begin the log: every seat's dealt hand, before any action."""
@@ -108,6 +120,8 @@ class SpielSubmarine(SubmarineGame):
         self._seen: tuple[tuple[tuple[int, int], ...], ...] = tuple(
             ((0, 8 * self._hand_code(q)),) for q in range(self.seats)
         )
+        # per seat, its pile bottom first as the seat knows it: a colour index, or -1 (unseen)
+        self._mine: tuple[tuple[int, ...], ...] = tuple((-1,) * len(self.pile(q)) for q in range(self.seats))
 
     def _hand_code(self, q: int) -> int:
         hand = self.hand(q)
@@ -118,6 +132,16 @@ class SpielSubmarine(SubmarineGame):
         """Per seat: ``(actions applied, 8 * hand code + exchanged colour + 1 or 0)`` each time its
         hand changed or it exchanged (the hand code counts K1..K5 in base 4)."""
         return self._seen
+
+    @property
+    def applied(self) -> int:
+        """The actions applied since the deal."""
+        return self._applied
+
+    def known_pile(self, q: int) -> tuple[str | None, ...]:
+        """Seat ``q``'s pile, top first, as ``q`` knows it: the colour of a card it tucked under
+        it (§5.2) while that card is still there, else ``None`` (dealt or paid cards are unseen)."""
+        return tuple(None if k < 0 else COLOURS[k] for k in reversed(self._mine[q]))
 
     def apply_unchecked(self, action: str) -> None:
         actor = self.to_move
@@ -131,6 +155,48 @@ class SpielSubmarine(SubmarineGame):
             if code != before[q] or x:
                 seen[q] = (*seen[q], (self._applied, 8 * code + x))
         self._seen = tuple(seen)
+        # the piles as their owners know them: an exchange tucks a known card under the pile; then
+        # the actor's pile only loses cards from the top (payments, draws) and the others' only
+        # gain unseen ones (payments, on top or at the bottom as the rule option says)
+        mine = self._mine
+        tuck = COLOURS.index(action[9:]) if action.startswith("exchange ") else -1
+        top = self.options["payment_destination"] == "top"
+        for q, m in enumerate(mine):
+            size = len(self.pile(q))
+            if q == actor and tuck >= 0:
+                m = (tuck, *m)
+            if len(m) > size:
+                m = m[:size]
+            elif len(m) < size:
+                new = (-1,) * (size - len(m))
+                m = m + new if top else new + m
+            if m is not mine[q]:
+                self._mine = mine = (*mine[:q], m, *mine[q + 1 :])
+
+    def resample(self, seat: int, rng: random.Random) -> SpielSubmarine:
+        """A state ``seat`` cannot tell from this one: its view dealt afresh
+        (:meth:`SubmarineView.sample` with what it remembers of its pile), carrying ``seat``'s own
+        log; every other seat's log starts again here, with its sampled hand (its past hands
+        are not drawn)."""
+        world: Any = self.view(seat).sample(rng, pile=self.known_pile(seat))
+        world.__class__ = SpielSubmarine
+        out: SpielSubmarine = world
+        out.adopt(self, seat)
+        return out
+
+    def adopt(self, other: SpielSubmarine, seat: int) -> None:
+        """Take ``other``'s action count and ``seat``'s log and pile memory (the others' start now)."""
+        self._applied = other.applied
+        self._seen = tuple(
+            other.seen[q] if q == seat else ((self._applied, 8 * self._hand_code(q)),)
+            for q in range(self.seats)
+        )
+        self._mine = tuple(
+            tuple(-1 if c is None else COLOURS.index(c) for c in reversed(other.known_pile(q)))
+            if q == seat
+            else (-1,) * len(self.pile(q))
+            for q in range(self.seats)
+        )
 
     def clone(self) -> SpielSubmarine:
         g: Any = super().clone()
@@ -201,7 +267,19 @@ class SubmarineConfig(OpenGameConfig):
         return f"seat {k} starts"
 
     def deal_of(self, game: Any) -> tuple[int, ...]:
-        raise NotImplementedError("Submarine's OpenSpiel states are not resampled from an information state")
+        raise NotImplementedError("Submarine's states are resampled by resample, not through a deal")
+
+    def resample(self, state: Any, player: int, rng: random.Random) -> Any:
+        """``state.resample_from_infostate(player)``: ``player``'s view dealt afresh
+        (:meth:`SpielSubmarine.resample`) in a state with ``state``'s public history, so that
+        ``player``'s information state string and tensor are ``state``'s.  During the deal
+        (nothing seen yet) a fresh deal prefix."""
+        from ..adapters.openspiel import deal_prefix, state_with_engine
+
+        c = state.core
+        if c.engine is None:
+            return deal_prefix(state.get_game(), len(c.dealt), rng)
+        return state_with_engine(state, c.engine.resample(player, rng))
 
     def rebase(self, root: Any, like: Any) -> Any:
         raise NotImplementedError("Submarine's OpenSpiel states are not built from a view")

@@ -406,6 +406,15 @@ class SubmarineGame:
             tuple(self._out),
         )
 
+    def dead_position(self) -> bool:
+        """Whether E4's test holds now (§7.1): no seat holds a joker, and no card of any
+        collectable tile's colour is left in a hand or pile (the truth: it reads hidden cards).
+
+        >>> SubmarineGame(2, seed=1).dead_position()
+        False
+        """
+        return not any(self._jokers) and self._dead()
+
     def hand_counts(self, p: int) -> tuple[int, ...]:
         """Seat ``p``'s hand as counts by colour K1..K5 (the truth: only ``p`` may see it)."""
         return tuple(self._hand[p])

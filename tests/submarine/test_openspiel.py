@@ -132,11 +132,3 @@ def test_a_seat_cannot_tell_deals_apart_that_differ_in_what_it_cannot_see():
         b.apply_action(legal[-1])
         steps += 1
     assert steps > 10
-
-
-def test_resampling_is_refused_clearly():
-    game = pyspiel.load_game("python_submarine", {"players": 2, **SHORT})
-    state = game.new_initial_state()
-    deal(state)
-    with pytest.raises(NotImplementedError, match="not resampled"):
-        state.resample_from_infostate(0, None)
