@@ -121,11 +121,12 @@ class SpielSubmarine(SubmarineGame):
             ((0, 8 * self._hand_code(q)),) for q in range(self.seats)
         )
         # per seat, its pile bottom first as the seat knows it: a colour index, or -1 (unseen)
-        self._mine: tuple[tuple[int, ...], ...] = tuple((-1,) * len(self.pile(q)) for q in range(self.seats))
+        self._mine: tuple[tuple[int, ...], ...] = tuple((-1,) * n for n in self.pile_sizes())
+        self._top = self.options["payment_destination"] == "top"
 
     def _hand_code(self, q: int) -> int:
-        hand = self.hand(q)
-        return sum(hand.count(c) * 4**i for i, c in enumerate(COLOURS))
+        a, b, c, d, e = self.hand_counts(q)
+        return a + 4 * b + 16 * c + 64 * d + 256 * e
 
     @property
     def seen(self) -> tuple[tuple[tuple[int, int], ...], ...]:
@@ -146,6 +147,7 @@ class SpielSubmarine(SubmarineGame):
     def apply_unchecked(self, action: str) -> None:
         actor = self.to_move
         before = [self._hand_code(q) for q in range(self.seats)]
+        sizes = self.pile_sizes()
         super().apply_unchecked(action)
         self._applied += 1
         seen = list(self._seen)
@@ -158,11 +160,14 @@ class SpielSubmarine(SubmarineGame):
         # the piles as their owners know them: an exchange tucks a known card under the pile; then
         # the actor's pile only loses cards from the top (payments, draws) and the others' only
         # gain unseen ones (payments, on top or at the bottom as the rule option says)
-        mine = self._mine
         tuck = COLOURS.index(action[9:]) if action.startswith("exchange ") else -1
-        top = self.options["payment_destination"] == "top"
+        now = self.pile_sizes()
+        if tuck < 0 and now == sizes:
+            return
+        mine = self._mine
+        top = self._top
         for q, m in enumerate(mine):
-            size = len(self.pile(q))
+            size = now[q]
             if q == actor and tuck >= 0:
                 m = (tuck, *m)
             if len(m) > size:
@@ -187,6 +192,7 @@ class SpielSubmarine(SubmarineGame):
     def adopt(self, other: SpielSubmarine, seat: int) -> None:
         """Take ``other``'s action count and ``seat``'s log and pile memory (the others' start now)."""
         self._applied = other.applied
+        self._top = self.options["payment_destination"] == "top"
         self._seen = tuple(
             other.seen[q] if q == seat else ((self._applied, 8 * self._hand_code(q)),)
             for q in range(self.seats)
@@ -194,7 +200,7 @@ class SpielSubmarine(SubmarineGame):
         self._mine = tuple(
             tuple(-1 if c is None else COLOURS.index(c) for c in reversed(other.known_pile(q)))
             if q == seat
-            else (-1,) * len(self.pile(q))
+            else (-1,) * self.pile_sizes()[q]
             for q in range(self.seats)
         )
 

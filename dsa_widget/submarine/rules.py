@@ -58,7 +58,8 @@ What the code settles where the spec leaves room
   ``start`` (a what-if on a later draw: ``from_state_dict`` with the piles in the wanted order).
   During play nothing is random (piles have an order), so ``to_move`` is never ``CHANCE`` and
   ``chance_outcomes()`` is empty.  No seat knows any pile (§3), so
-  :meth:`SubmarineView.sample` re-deals every card the seat cannot see, uniformly.
+  :meth:`SubmarineView.sample` re-deals every card the seat cannot see, uniformly (but for the
+  cards a seat tucked under its own pile, when the caller says it remembers them).
 * Spent cards go out of play face up (the tile's colour shows them): ``out_of_play`` is public,
   per colour.  The undealt cards are unseen and never come back.
 * Bathyscaphes of one player in one space are interchangeable: actions name spaces, and the
@@ -414,6 +415,10 @@ class SubmarineGame:
         False
         """
         return not any(self._jokers) and self._dead()
+
+    def pile_sizes(self) -> tuple[int, ...]:
+        """Every seat's pile size (public, §3)."""
+        return tuple(map(len, self._pile))
 
     def hand_counts(self, p: int) -> tuple[int, ...]:
         """Seat ``p``'s hand as counts by colour K1..K5 (the truth: only ``p`` may see it)."""

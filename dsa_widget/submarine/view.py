@@ -5,7 +5,8 @@ the size of every hand and pile, the cards out of play (by colour: a card is spe
 tile of its colour), the number of undealt cards, the step in progress.  Private to its owner:
 the own hand.  Hidden from everyone, owner included: every pile's order and content, the undealt
 cards, and any card passed as a payment or tucked under a pile.  ``to_dict()`` is the JSON a
-screen draws; ``sample(rng)`` deals every card the seat cannot see again, at random.
+screen draws; ``sample(rng)`` deals every card the seat cannot see again, at random (``pile``:
+what a seat with perfect recall remembers of its own pile, the cards it tucked, kept in place).
 
 >>> import random
 >>> from dsa_widget.submarine.rules import SubmarineGame
