@@ -158,6 +158,8 @@ class SpielConfig(Protocol):
     #   (default: ``engine.view(seat, knower=None)``);
     # * ``resample(state, player, rng)``: :meth:`SpielState.resample_from_infostate` for a game
     #   whose hidden actions the default (replaying the true history) would leak;
+    # * ``engine_from_view(view, rng)``: the engine of :func:`state_from_view` (default:
+    #   ``view.sample(rng)``), for a game whose adapter engine keeps more than its rules' one;
     # * ``pack_engine(engine)`` / ``unpack_engine(packed, dealt)``: serialisation of an engine
     #   that does not pickle (default: the engine is pickled);
     # * ``full_state(engine, dealt)``: the centralised training state (default: every player's
@@ -875,7 +877,8 @@ def state_from_view(game: SpielGame, view: Any, rng: random.Random) -> SpielStat
     information state strings start ``"p@<the view's observation string>|"`` and its history
     is the actions applied since (none before: they are not in the view)."""
     origin = "@" + game.config.observation_string(view)
-    return _from_engine(game, view.sample(rng), origin)
+    own = getattr(game.config, "engine_from_view", None)
+    return _from_engine(game, view.sample(rng) if own is None else own(view, rng), origin)
 
 
 class ViewResampler:
@@ -1159,11 +1162,13 @@ class IsmctsBot(Bot):
         enc = game.config.encoding
         node = search.lookup_node(root)  # the root's visits and values, for the explanation
         children = node.child_info if node is not None else {}
-        visits = {enc.action(a): int(ch.visits) for a, ch in children.items()}
-        values = {enc.action(a): float(ch.value()) for a, ch in children.items() if ch.visits}
-        choice = enc.action(chosen)
-        if choice not in legal:  # pragma: no cover - the search plays the view's own position
-            raise RuntimeError(f"ISMCTS chose {choice!r}, which is not legal")
+        # the legal action of each number (a numbering may give labels: Submarine's collections)
+        named = {a: legal_action(enc, a, legal) for a in {chosen, *children}}
+        visits = {named[a]: int(ch.visits) for a, ch in children.items()}
+        values = {named[a]: float(ch.value()) for a, ch in children.items() if ch.visits}
+        choice = named[chosen]
+        if choice is None:  # pragma: no cover - the search plays the view's own position
+            raise RuntimeError(f"ISMCTS chose {enc.action(chosen)!r}, which is not legal")
         return choice, {
             "reason": f"most visited of {self.simulations} simulations",
             "visits": visits,

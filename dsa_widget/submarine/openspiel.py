@@ -288,7 +288,16 @@ class SubmarineConfig(OpenGameConfig):
         return state_with_engine(state, c.engine.resample(player, rng))
 
     def rebase(self, root: Any, like: Any) -> Any:
-        raise NotImplementedError("Submarine's OpenSpiel states are not built from a view")
+        raise NotImplementedError("Submarine's states are resampled by resample, not rebased")
+
+    def engine_from_view(self, view: SubmarineView, rng: random.Random) -> SpielSubmarine:
+        """The engine of a state built from ``view`` (``state_from_view``, what ``IsmctsBot``
+        searches from): the view dealt afresh, every seat's log starting there."""
+        world: Any = view.sample(rng)
+        world.__class__ = SpielSubmarine
+        out: SpielSubmarine = world
+        out.start_log()
+        return out
 
     def start(self, dealt: Sequence[int]) -> SpielSubmarine:
         n, k = self.num_players, self._cards

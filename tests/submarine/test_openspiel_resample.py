@@ -244,3 +244,24 @@ def test_openspiel_ismcts_plays_a_whole_game():
         decided += 1
     assert decided > 12 * 3 and sorted(set(s.returns())) != [0.0]
     assert s.core.engine.result is not None
+
+
+def test_ismcts_bot_plays_submarine_from_a_seat_view():
+    """IsmctsBot searches from a view (state_from_view: the seat's view dealt afresh, every
+    seat's log starting there) and resamples it every simulation; its choices are legal."""
+    from dsa_widget.adapters.openspiel import IsmctsBot
+
+    g = SubmarineGame(3, seed=4, options={"turn_limit": 6})
+    bot = IsmctsBot(seed=1, simulations=6)
+    rng = random.Random(2)
+    searched = 0
+    while not g.is_over:
+        legal = g.legal_actions()
+        if g.to_move == 0:
+            choice = bot(g.view(0), legal)
+            searched += len(legal) > 1
+        else:
+            choice = rng.choice(legal)
+        assert choice in legal
+        g.apply(choice)
+    assert searched > 5 and sum(bot.last_explanation["visits"].values()) > 0
