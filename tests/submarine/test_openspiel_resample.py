@@ -20,25 +20,22 @@ from hypothesis import strategies as st
 
 from dsa_widget.adapters.openspiel import state_with_engine
 from dsa_widget.submarine.openspiel import SpielSubmarine
+from dsa_widget.submarine.options import CHOICES, NAMED_TABLES
 from dsa_widget.submarine.rules import COLOURS, SubmarineGame
 
 from .common import EMPTY, position
 
 SHORT = {"turn_limit": 24}
-#: rule options that change what happens to cards (who pays, where payments go, exchanges)
+#: every rule option of the OpenSpiel game (``deck`` a number, the tables by their names)
 OPTIONS = st.fixed_dictionaries(
     {
         "players": st.integers(2, 5),
-        "activation_mode": st.sampled_from(["uniform", "independent"]),
-        "board_jokers": st.sampled_from(["inert", "collectable"]),
-        "exchange_on_arrival": st.booleans(),
-        "payment_destination": st.sampled_from(["top", "bottom"]),
-        "payment_basis": st.sampled_from(["per_bathyscaphe", "per_opponent"]),
-        "payment_shortfall": st.sampled_from(["forbid", "use_hand", "pay_what_you_can"]),
-        "deck": st.sampled_from([60, 75]),
+        **{k: st.sampled_from([int(x) for x in v] if k == "deck" else list(v)) for k, v in CHOICES.items()},
+        **{k: st.sampled_from(sorted(v)) for k, v in NAMED_TABLES.items()},
+        "joker_swaps_per_turn": st.integers(0, 4),
     }
 )
-FAST = settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+FAST = settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 def decisions(params: dict[str, Any], seed: int) -> list[Any]:
