@@ -14,7 +14,9 @@ Measured (a loaded 2-core machine, one process under nice -n 10, seed 2026; ``re
 uct_c 1, one rollout a leaf; also in docs/AI.md, Submarine's OpenSpiel section):
 
     (defaults)                 2 players, turn_limit 40: 24 of 24 (100%, Wilson 86.2-100%),
-                               183 ms CPU a search (before the adapter's log got cheaper)
+                               183 ms CPU a search (before the adapter's log got cheaper);
+                               again after it: 23.5 of 24 (97.9%, 82.8-99.8%), 132 ms a search
+                               (runs do not repeat exactly: OpenSpiel's sampler seeds resamples)
     --players 3                23 of 24 (95.8%, Wilson 79.8-99.3%), 109 ms CPU a search
     --turn-limit 0 --games 6   whole games, 2 players: 6 of 6 (Wilson 61.0-100%), 475 ms a search
 """
