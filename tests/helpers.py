@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import random
+import shutil
+import signal
+import socket
 import subprocess
 import sys
+import time
 import xml.etree.ElementTree as ET
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -230,21 +236,95 @@ def play_choices(g: Any, choices: list[int], limit: int | None = None) -> Any:
 RAY_PATIENT_ENV = {"RAY_raylet_start_wait_time_s": "240", "RAY_agent_register_timeout_ms": "240000"}
 
 
+def free_port() -> int:
+    """A TCP port nothing listens on now (the OS picks it)."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _kill_group(pid: int, sig: int) -> None:
+    with contextlib.suppress(ProcessLookupError):  # the group may be gone already
+        os.killpg(pid, sig)
+
+
+@contextlib.contextmanager
+def ray_head(num_cpus: int = 1, attempts: int = 3, **env: str) -> Iterator[str]:
+    """A Ray head started here with ``ray start --head --block`` in its own process group, its
+    own temporary directory and its own free ports (so no other Ray on the machine, nor one a
+    failed start left behind, is in its way), with :data:`RAY_PATIENT_ENV` and ``env`` added
+    to an environment without this process's ``RAY_`` variables; yields its ``host:port``.
+    A start that fails or takes over 240 s is killed with all it started and tried again (a
+    loaded machine can make Ray's own start-up waits run out); the exit kills the group."""
+    import tempfile
+
+    ray = Path(sys.executable).with_name("ray")
+    base = {k: v for k, v in os.environ.items() if not k.startswith("RAY_")}
+    failures: list[str] = []
+    for _ in range(attempts):
+        port = free_port()
+        temp = Path(tempfile.mkdtemp(prefix="dsa-ray-"))  # short: Ray's socket paths must fit in 107 bytes
+        log_path = temp / "head.log"
+        with log_path.open("w") as log:
+            proc = subprocess.Popen(
+                [str(ray), "start", "--head", f"--port={port}", f"--num-cpus={num_cpus}"]
+                + ["--include-dashboard=false", f"--dashboard-port={free_port()}"]
+                + ["--disable-usage-stats", f"--temp-dir={temp}", "--block"],
+                env={**base, **RAY_PATIENT_ENV, **env},
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,  # its own process group: the exit kills it and nothing else
+            )
+        try:
+            deadline = time.monotonic() + 240  # generous: the machine is shared
+            while "will now block forever" not in log_path.read_text():
+                if proc.poll() is not None or time.monotonic() > deadline:
+                    failures.append(log_path.read_text()[-1500:])
+                    break
+                time.sleep(0.5)
+            else:
+                yield f"127.0.0.1:{port}"
+                return
+        finally:
+            _kill_group(proc.pid, signal.SIGTERM)
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                proc.wait(30)
+            _kill_group(proc.pid, signal.SIGKILL)  # what the head started and left behind
+            proc.wait()
+            shutil.rmtree(temp, ignore_errors=True)
+    raise AssertionError(f"the Ray head did not start in {attempts} attempts; the last said:\n{failures[-1]}")
+
+
+def _children() -> set[int]:
+    """The ids of this process's child processes (Linux: read from /proc)."""
+    out: set[int] = set()
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        with contextlib.suppress(OSError, ValueError, IndexError):
+            if int(stat.read_text().rsplit(")", 1)[1].split()[1]) == os.getpid():
+                out.add(int(stat.parent.name))
+    return out
+
+
 def start_local_ray(attempts: int = 3, **init: Any) -> Any:
     """``ray.init(**init)`` for a test's local cluster, with :data:`RAY_PATIENT_ENV` in the
-    environment while it starts, tried again (after ``ray.shutdown()``, which stops what the
-    failed start left running) when Ray gives up on its own node: the driver allows the node
-    30 s to register, a wait no setting changes.  Returns the ``ray`` module."""
+    environment while it starts (the processes Ray starts read it), tried again when Ray gives
+    up on its own node (the driver allows the node 30 s to register, a wait no setting
+    changes): the processes the failed start left running, children of this one, are killed
+    first.  Returns the ``ray`` module."""
     import ray
 
     saved = {k: os.environ.get(k) for k in RAY_PATIENT_ENV}
     os.environ.update(RAY_PATIENT_ENV)
     try:
         for attempt in range(attempts):
+            before = _children()
             try:
                 ray.init(**init)
                 return ray
             except Exception as e:  # Ray raises a bare Exception for this
+                for pid in _children() - before:
+                    with contextlib.suppress(ProcessLookupError):
+                        os.kill(pid, signal.SIGKILL)
                 ray.shutdown()
                 if "timed out during startup" not in str(e) or attempt == attempts - 1:
                     raise

@@ -178,7 +178,8 @@ def test_cli_ray_failures_are_one_line_on_stderr_and_exit_2(address, capsys):
 
 @pytest.fixture(scope="module")
 def ray_cluster():
-    # ray is installed by the test extra: this test never skips
+    # ray is installed by the test extra: this test never skips; patient and retried on a
+    # loaded machine (helpers.start_local_ray)
     ray = start_local_ray(num_cpus=2, include_dashboard=False, log_to_driver=False, configure_logging=False)
     yield ray
     ray.shutdown()

@@ -10,33 +10,21 @@ stop``, which would stop every cluster on the machine)."""
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
-import shutil
-import signal
-import socket
 import subprocess
 import sys
-import tempfile
 import textwrap
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from helpers import RAY_PATIENT_ENV
+from helpers import free_port, ray_head
 
 pytestmark = pytest.mark.slow  # a Ray head starts (about 40 s on a loaded machine)
 
 TOKEN = "dsa0widget0test0token0000000000000001"
 RAY = Path(sys.executable).with_name("ray")
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def _env(**extra: str) -> dict[str, str]:
@@ -47,39 +35,8 @@ def _env(**extra: str) -> dict[str, str]:
 
 @pytest.fixture(scope="module")
 def head() -> Iterator[str]:
-    port = _free_port()
-    temp = Path(tempfile.mkdtemp(prefix="dsa-ray-"))  # short: Ray's socket paths must fit in 107 bytes
-    log = open(temp / "head.log", "w")  # noqa: SIM115 - closed at teardown
-    proc = subprocess.Popen(
-        [str(RAY), "start", "--head", f"--port={port}", "--num-cpus=1", "--include-dashboard=false"]
-        + ["--disable-usage-stats", f"--temp-dir={temp}", "--block"],
-        # a loaded machine starts the head's agents slowly: give them minutes, not Ray's 30 s
-        env=_env(RAY_AUTH_MODE="token", RAY_AUTH_TOKEN=TOKEN, **RAY_PATIENT_ENV),
-        stdout=log,
-        stderr=subprocess.STDOUT,
-        start_new_session=True,  # its own process group: the teardown kills it and nothing else
-    )
-    address = f"127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 240  # generous: the machine is shared
-        while "will now block forever" not in (temp / "head.log").read_text():
-            assert proc.poll() is None, (temp / "head.log").read_text()[-2000:]
-            assert time.monotonic() < deadline, "the Ray head did not start"
-            time.sleep(0.5)
+    with ray_head(num_cpus=1, RAY_AUTH_MODE="token", RAY_AUTH_TOKEN=TOKEN) as address:
         yield address
-    finally:
-        _kill_group(proc.pid, signal.SIGTERM)
-        with contextlib.suppress(subprocess.TimeoutExpired):
-            proc.wait(30)
-        _kill_group(proc.pid, signal.SIGKILL)  # what the head started and left behind
-        proc.wait()
-        log.close()
-        shutil.rmtree(temp, ignore_errors=True)
-
-
-def _kill_group(pid: int, sig: int) -> None:
-    with contextlib.suppress(ProcessLookupError):  # the group may be gone already
-        os.killpg(pid, sig)
 
 
 def _cli(address: str, *extra: str, **env: str) -> subprocess.CompletedProcess[str]:
@@ -144,7 +101,7 @@ print(json.dumps(out))
 
 
 def test_one_cluster_per_process_and_the_crew_takes_an_address(head):
-    elsewhere = f"127.0.0.1:{_free_port()}"
+    elsewhere = f"127.0.0.1:{free_port()}"
     run = subprocess.run(
         [sys.executable, "-W", "ignore", "-c", textwrap.dedent(SCRIPT), head, elsewhere],
         env=_env(RAY_AUTH_MODE="token", RAY_AUTH_TOKEN=TOKEN),
