@@ -635,15 +635,42 @@ class CrewTracker:
         # per seat: (its hand's card mask, the hand's slots as an index array)
         self._hands: list[tuple[int, Any]] = [(-1, None)] * self._n
         self._slots = functools.partial(np.fromiter, dtype=np.intp)
+        # for observe_list: the seat-independent observation as a list too, its version (one per
+        # position it was worked out in) and the entries each new version changed (the last few)
+        self._clist: list[float] | None = None
+        self._version = 0
+        self._log: dict[int, list[int]] = {}
+        # per seat: (the version its list was brought to, the list, its own entries written over
+        # the rotated seat-independent ones: index -> value); and each seat's rotation as ints
+        self._lists: list[tuple[int, list[float], dict[int, float]] | None] = [None] * self._n
+        self._rot_lists: list[list[int] | None] = [None] * self._n
+        self._inv_lists: list[list[int] | None] = [None] * self._n
+
+    def _refresh(self, key: Any) -> None:
+        """Work out the seat-independent observation of this position (``key``); with lists kept,
+        note which of its entries changed (a new version)."""
+        clist = self._clist
+        old = None if clist is None else self._common.copy()
+        self._common[:] = 0.0
+        CrewEncoding().observe_into(encoding_view(self.game), self._floats, 0)
+        self._key = key
+        if clist is not None and old is not None:
+            now = self._common
+            changed = (now != old).nonzero()[0]
+            idx: list[int] = changed.tolist()
+            for i, x in zip(idx, now[changed].tolist(), strict=True):
+                clist[i] = x
+            self._version += 1
+            log = self._log
+            log[self._version] = idx
+            log.pop(self._version - _LOG, None)
 
     def observe(self, seat: int) -> Any:
         """``encoding.observe(game.view(seat))`` as a fresh float32 array."""
         g = self.game
         key = (g.turn_number, g.step, g.attempt)
         if key != self._key:
-            self._common[:] = 0.0
-            CrewEncoding().observe_into(encoding_view(g), self._floats, 0)
-            self._key = key
+            self._refresh(key)
         # seat 0's slots are the absolute ones: a plain copy costs less than the gather
         out = self._common[self._rot[seat]] if seat else self._common.copy()
         out[_SEAT + seat] = 1.0
@@ -682,6 +709,95 @@ class CrewTracker:
             out[_AT["distress_received"] + card(received)] = 1.0
         return out
 
+    def observe_list(self, seat: int) -> list[float]:
+        """:meth:`observe` as a fresh list of floats (the float32 values: every number is a small
+        integer), what OpenSpiel's Python tensors are.  Each seat's list is kept and brought up
+        to date where the position changed it: the seat-independent entries that changed since
+        (rotated to the seat), then the seat's own entries (its hand, turn, secrets) written
+        anew over them, with no array to compare or convert.
+
+        >>> from dsa_widget.crew.rules import CrewGame
+        >>> g = CrewGame(4, seed=3, tasks=[70], assignment={70: 1})
+        >>> t = CrewEncoding().tracker(g)
+        >>> t.observe_list(2) == t.observe(2).tolist()
+        True
+        """
+        g = self.game
+        key = (g.turn_number, g.step, g.attempt)
+        clist = self._clist
+        if clist is None:
+            if key != self._key:
+                self._refresh(key)
+            clist = self._clist = self._common.tolist()
+        elif key != self._key:
+            self._refresh(key)
+        rot = self._rot_lists[seat]
+        inv = self._inv_lists[seat]
+        if rot is None or inv is None:
+            r = self._rot[seat]
+            rot = self._rot_lists[seat] = r.tolist()
+            inv_a = r.copy()
+            inv_a[r] = range(len(r))
+            inv = self._inv_lists[seat] = inv_a.tolist()
+        mine = self._private(seat)
+        kept = self._lists[seat]
+        version = self._version
+        if kept is None or version - kept[0] >= _LOG:
+            out = [clist[i] for i in rot]
+        else:
+            out = kept[1]
+            if kept[0] != version:
+                log = self._log
+                for v in range(kept[0] + 1, version + 1):
+                    for i in log[v]:
+                        out[inv[i]] = clist[i]
+            for j in kept[2]:  # the seat's own entries of last time, back to the shared ones
+                out[j] = clist[rot[j]]
+        for j, x in mine.items():
+            out[j] = x
+        self._lists[seat] = (version, out, mine)
+        return out[:]
+
+    def _private(self, seat: int) -> dict[int, float]:
+        """The entries of ``seat``'s observation written over the rotated seat-independent one
+        (index -> value), in :meth:`observe`'s order: what only that seat may know."""
+        g = self.game
+        out: dict[int, float] = {_SEAT + seat: 1.0}
+        if g.to_move == seat and not g.is_over:
+            out[_MY_TURN] = 1.0
+        for i in self._secret:
+            if g.secret_prediction_visible(i, seat) and not g.secret_prediction_visible(i, None):
+                ts = g.tasks[i]
+                if ts.prediction is not None:
+                    b = _TASKS + (ts.id - 1) * _TASK_W
+                    out[b + 9] = 1.0
+                    out[b + 10] = float(ts.prediction)
+                    out[b + 11] = 0.0
+        if seat == g.dummy:
+            return out
+        if g.step != "timing":
+            m = g.hand_mask(seat)
+            hand = _HAND_ENTRIES.get(m)
+            if hand is None:
+                if len(_HAND_ENTRIES) > 4096:
+                    _HAND_ENTRIES.clear()
+                hand = _HAND_ENTRIES[m] = dict.fromkeys(_bit_slots(m, _HAND), 1.0)
+            out.update(hand)
+        if g.communication == "currents":
+            for cm in g.communications:
+                if cm.seat == seat and cm.position in _POS:
+                    out[_COMM_UNKNOWN + cm.card] = 0.0
+                    out[_AT[f"comm_{cm.position}"] + cm.card] = 1.0
+        given, received = g.distress_cards(seat)
+        if given is not None:
+            out[_AT["distress_given"] + card(given)] = 1.0
+            to = g.distress_receiver(seat)
+            if to is not None:
+                out[_AT["distress_given_to"] + (to - seat) % self._n] = 1.0
+        if received is not None:
+            out[_AT["distress_received"] + card(received)] = 1.0
+        return out
+
 
 def _bit_slots(mask: int, base: int) -> Any:
     """``base + c`` for every card ``c`` of ``mask``, in order."""
@@ -693,3 +809,8 @@ def _bit_slots(mask: int, base: int) -> Any:
 
 _SEAT, _MY_TURN, _HAND, _TASKS = _AT["seat"], _AT["my_turn"], _AT["hand"], _AT["tasks"]
 _COMM_UNKNOWN = _AT["comm_unknown"]
+#: the versions of the seat-independent observation whose changes a tracker keeps
+#: (:meth:`CrewTracker.observe_list`: a seat that missed more is rebuilt whole)
+_LOG = 8
+#: a hand's entries (``hand`` slot -> 1.0) by its card mask, shared by the trackers (read only)
+_HAND_ENTRIES: dict[int, dict[int, float]] = {}
