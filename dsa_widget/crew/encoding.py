@@ -243,6 +243,22 @@ _VOID_AT = tuple(_AT[f"void.slot{j}"] for j in range(MAX_SEATS))
 _COMM_AT = tuple(_AT[f"comm.slot{j}"] for j in range(MAX_SEATS))
 _SUIT_INDEX = {su: i for i, su in enumerate(_SUITS)}
 _STEP_INDEX = {st: i for i, st in enumerate(STEPS)}
+_SEAT, _PLAYERS, _DUMMY, _CAPTAIN, _STEP = (_AT[k] for k in ("seat", "players", "dummy", "captain", "step"))
+_TO_MOVE, _ACTING_FOR, _MY_TURN = _AT["to_move"], _AT["acting_for"], _AT["my_turn"]
+_TRICKS_TOTAL, _TRICK_NUMBER, _TURN_NUMBER = _AT["tricks_total"], _AT["trick_number"], _AT["turn_number"]
+_HAND, _HAND_COUNTS, _DUMMY_UP, _DUMMY_DOWN = (
+    _AT["hand"],
+    _AT["hand_counts"],
+    _AT["dummy_up"],
+    _AT["dummy_down"],
+)
+_LEADER, _LED_SUIT, _TRICKS_WON = _AT["leader"], _AT["led_suit"], _AT["tricks_won"]
+_TOKEN_AVAILABLE, _TOKEN_USED, _COMM_WINDOW = _AT["token_available"], _AT["token_used"], _AT["comm_window"]
+_COMM_UNKNOWN, _COMM_TRICK, _TASKS = _AT["comm_unknown"], _AT["comm_trick"], _AT["tasks"]
+_COMM_POSITION_AT = {p: _AT[f"comm_{p}"] for p in _POS}
+_DISTRESS_AVAILABLE, _ATTEMPT = _AT["distress_available"], _AT["attempt"]
+assert _AT["distress_used"] == _DISTRESS_AVAILABLE + 1 and _AT["distress_active"] == _DISTRESS_AVAILABLE + 2
+assert _AT["timed"] == _ATTEMPT + 1 and _AT["timer_started"] == _ATTEMPT + 2
 
 
 def check_supported(allocation: str, volunteers: int = 1) -> None:
@@ -425,86 +441,84 @@ class CrewEncoding:
     def observe_into(self, view: Any, buf: MutableSequence[float], origin: int | None = None) -> None:
         """Write the observation of ``view`` into ``buf`` (which must be all zeros)."""
         n: int = view.seats
-        me: int = origin if origin is not None else (view.seat if view.seat is not None else 0)
-
-        def rel(s: int) -> int:
-            return (s - me) % n
-
+        seat = view.seat
+        me: int = origin if origin is not None else (seat if seat is not None else 0)
+        # a field's offset is a local (the tracker writes the shared part once per position)
         at = _AT
-        if view.seat is not None:
-            buf[at["seat"] + view.seat] = 1.0
-        for s in range(n):
-            buf[at["players"] + rel(s)] = 1.0
+        if seat is not None:
+            buf[_SEAT + seat] = 1.0
+        for r in range(n):  # every seat's relative slot
+            buf[_PLAYERS + r] = 1.0
         if view.dummy is not None:
-            buf[at["dummy"] + rel(view.dummy)] = 1.0
+            buf[_DUMMY + (view.dummy - me) % n] = 1.0
         if view.captain is not None:
-            buf[at["captain"] + rel(view.captain)] = 1.0
-        buf[at["step"] + _STEP_INDEX[view.step]] = 1.0
-        if view.to_move is not None and 0 <= view.to_move < n:
-            buf[at["to_move"] + rel(view.to_move)] = 1.0
-            if view.seat is not None and view.to_move == view.seat:
-                buf[at["my_turn"]] = 1.0
+            buf[_CAPTAIN + (view.captain - me) % n] = 1.0
+        buf[_STEP + _STEP_INDEX[view.step]] = 1.0
+        to_move = view.to_move
+        if to_move is not None and 0 <= to_move < n:
+            buf[_TO_MOVE + (to_move - me) % n] = 1.0
+            if seat is not None and to_move == seat:
+                buf[_MY_TURN] = 1.0
         if view.acting_for is not None:
-            buf[at["acting_for"] + rel(view.acting_for)] = 1.0
-        buf[at["tricks_total"]] = float(view.tricks_total)
-        buf[at["trick_number"]] = float(view.trick_number)
-        buf[at["turn_number"]] = float(view.turn_number)
+            buf[_ACTING_FOR + (view.acting_for - me) % n] = 1.0
+        buf[_TRICKS_TOTAL] = float(view.tricks_total)
+        buf[_TRICK_NUMBER] = float(view.trick_number)
+        buf[_TURN_NUMBER] = float(view.turn_number)
         if view.hand is not None:
-            h = at["hand"]
             for cid in view.hand:
-                buf[h + card(cid)] = 1.0
+                buf[_HAND + card(cid)] = 1.0
         for s, k in enumerate(view.hand_counts):
-            buf[at["hand_counts"] + rel(s)] = float(k)
+            buf[_HAND_COUNTS + (s - me) % n] = float(k)
         if view.dummy_columns is not None:
             down = 0
             for u, d in view.dummy_columns:
                 if u is not None:
-                    buf[at["dummy_up"] + card(u)] = 1.0
+                    buf[_DUMMY_UP + card(u)] = 1.0
                 down += d
-            buf[at["dummy_down"]] = float(down)
+            buf[_DUMMY_DOWN] = float(down)
         for s, m in enumerate(view.played_by):
-            base = _PLAYED_AT[rel(s)]
+            b = _PLAYED_AT[(s - me) % n]
             while m:
                 low = m & -m
-                buf[base + low.bit_length() - 1] = 1.0
+                buf[b + low.bit_length() - 1] = 1.0
                 m ^= low
-        for s, c in view.current_trick:
-            buf[_TRICK_AT[rel(s)] + c] = 1.0
+        trick = view.current_trick
+        for s, c in trick:
+            buf[_TRICK_AT[(s - me) % n] + c] = 1.0
         if view.leader is not None:
-            buf[at["leader"] + rel(view.leader)] = 1.0
-        if view.current_trick:
-            c0 = view.current_trick[0][1]
-            buf[at["led_suit"] + (c0 // 9 if c0 < 36 else 4)] = 1.0
+            buf[_LEADER + (view.leader - me) % n] = 1.0
+        if trick:
+            c0 = trick[0][1]
+            buf[_LED_SUIT + (c0 // 9 if c0 < 36 else 4)] = 1.0
         for s, k in enumerate(view.tricks_won):
-            buf[at["tricks_won"] + rel(s)] = float(k)
+            buf[_TRICKS_WON + (s - me) % n] = float(k)
         for s, vs in enumerate(view.voids):
-            base = _VOID_AT[rel(s)]
-            for su in vs:
-                buf[base + _SUIT_INDEX[su]] = 1.0
+            if vs:
+                b = _VOID_AT[(s - me) % n]
+                for su in vs:
+                    buf[b + _SUIT_INDEX[su]] = 1.0
         for s, t in enumerate(view.tokens):
             if t == "available":
-                buf[at["token_available"] + rel(s)] = 1.0
+                buf[_TOKEN_AVAILABLE + (s - me) % n] = 1.0
             elif t == "used":
-                buf[at["token_used"] + rel(s)] = 1.0
+                buf[_TOKEN_USED + (s - me) % n] = 1.0
         if view.shared_tokens is not None:
             buf[at["shared_tokens"]] = float(view.shared_tokens)
         if view.communication in _COMM_MODES:
             buf[at["communication"] + _COMM_MODES.index(view.communication)] = 1.0
         first, last = view.comm_window
-        buf[at["comm_window"]] = float(first)
-        buf[at["comm_window"] + 1] = float(last)
+        buf[_COMM_WINDOW] = float(first)
+        buf[_COMM_WINDOW + 1] = float(last)
         for cm in view.communicated:
             c = card(cm.card)
-            buf[_COMM_AT[rel(cm.seat)] + c] = 1.0
-            key = f"comm_{cm.position}" if cm.position in ("top", "middle", "bottom") else "comm_unknown"
-            buf[at[key] + c] = 1.0
-            buf[at["comm_trick"] + c] = float(cm.trick)
-        tb = at["tasks"]
+            buf[_COMM_AT[(cm.seat - me) % n] + c] = 1.0
+            buf[_COMM_POSITION_AT.get(cm.position, _COMM_UNKNOWN) + c] = 1.0
+            buf[_COMM_TRICK + c] = float(cm.trick)
         for order, (tid, owner, status, pred, _prog, hidden) in enumerate(view.tasks, start=1):
-            b = tb + (tid - 1) * _TASK_W
+            b = _TASKS + (tid - 1) * _TASK_W
             buf[b] = 1.0
             if owner is not None:
-                buf[b + 1 + rel(owner)] = 1.0
+                buf[b + 1 + (owner - me) % n] = 1.0
             if status == "done":
                 buf[b + 6] = 1.0
             elif status == "failed":
@@ -516,9 +530,9 @@ class CrewEncoding:
             if hidden:
                 buf[b + 11] = 1.0
         d = view.distress
-        buf[at["distress_available"]] = 1.0 if d.get("available") else 0.0
-        buf[at["distress_used"]] = 1.0 if d.get("used") else 0.0
-        buf[at["distress_active"]] = 1.0 if d.get("active") else 0.0
+        buf[_DISTRESS_AVAILABLE] = 1.0 if d.get("available") else 0.0
+        buf[_DISTRESS_AVAILABLE + 1] = 1.0 if d.get("used") else 0.0
+        buf[_DISTRESS_AVAILABLE + 2] = 1.0 if d.get("active") else 0.0
         if d.get("direction") in ("cw", "ccw"):
             buf[at["distress_direction"] + (0 if d["direction"] == "cw" else 1)] = 1.0
         if d.get("given") is not None:
@@ -526,11 +540,11 @@ class CrewEncoding:
         if d.get("received") is not None:
             buf[at["distress_received"] + card(d["received"])] = 1.0
         if d.get("given_to") is not None:
-            buf[at["distress_given_to"] + rel(d["given_to"])] = 1.0
-        buf[at["attempt"]] = float(view.attempt)
+            buf[at["distress_given_to"] + (d["given_to"] - me) % n] = 1.0
+        buf[_ATTEMPT] = float(view.attempt)
         if view.timer is not None:
-            buf[at["timed"]] = 1.0 if view.timer.get("timed") else 0.0
-            buf[at["timer_started"]] = 1.0 if view.timer.get("started") else 0.0
+            buf[_ATTEMPT + 1] = 1.0 if view.timer.get("timed") else 0.0
+            buf[_ATTEMPT + 2] = 1.0 if view.timer.get("started") else 0.0
         if view.outcome is not None:
             buf[at["outcome"] + (0 if view.outcome["result"] == "success" else 1)] = 1.0
 
@@ -744,17 +758,24 @@ class CrewTracker:
         version = self._version
         if kept is None or version - kept[0] >= _LOG:
             out = [clist[i] for i in rot]
+            for j, x in mine.items():
+                out[j] = x
         else:
             out = kept[1]
-            if kept[0] != version:
+            if kept[0] != version:  # the shared entries changed since, unless the seat's own
                 log = self._log
+                get = mine.get
                 for v in range(kept[0] + 1, version + 1):
                     for i in log[v]:
-                        out[inv[i]] = clist[i]
-            for j in kept[2]:  # the seat's own entries of last time, back to the shared ones
-                out[j] = clist[rot[j]]
-        for j, x in mine.items():
-            out[j] = x
+                        j = inv[i]
+                        out[j] = get(j, clist[i])
+            old = kept[2]
+            if old != mine:
+                for j in old:  # the seat's own entries of last time, back to the shared ones
+                    if j not in mine:
+                        out[j] = clist[rot[j]]
+                for j, x in mine.items():
+                    out[j] = x
         self._lists[seat] = (version, out, mine)
         return out[:]
 
@@ -807,8 +828,6 @@ def _bit_slots(mask: int, base: int) -> Any:
         mask ^= low
 
 
-_SEAT, _MY_TURN, _HAND, _TASKS = _AT["seat"], _AT["my_turn"], _AT["hand"], _AT["tasks"]
-_COMM_UNKNOWN = _AT["comm_unknown"]
 #: the versions of the seat-independent observation whose changes a tracker keeps
 #: (:meth:`CrewTracker.observe_list`: a seat that missed more is rebuilt whole)
 _LOG = 8
