@@ -615,6 +615,16 @@ def _rotation(n: int, me: int) -> Any:
     return perm
 
 
+@functools.lru_cache(maxsize=32)
+def _rotation_lists(n: int, me: int) -> tuple[list[int], list[int]]:
+    """:func:`_rotation` as a list, and its inverse (where each seat-independent entry goes in
+    seat ``me``'s observation); shared, read only."""
+    perm = _rotation(n, me)
+    inv = perm.copy()
+    inv[perm] = range(len(perm))
+    return perm.tolist(), inv.tolist()
+
+
 class CrewTracker:
     """Every seat's :meth:`CrewEncoding.observe` of one live game, fast: the same numbers.
 
@@ -657,18 +667,20 @@ class CrewTracker:
         # per seat: (the version its list was brought to, the list, its own entries written over
         # the rotated seat-independent ones: index -> value); and each seat's rotation as ints
         self._lists: list[tuple[int, list[float], dict[int, float]] | None] = [None] * self._n
-        self._rot_lists: list[list[int] | None] = [None] * self._n
-        self._inv_lists: list[list[int] | None] = [None] * self._n
+        # observe_list was asked (from then on each new position's changes are noted)
+        self._listing = False
 
     def _refresh(self, key: Any) -> None:
         """Work out the seat-independent observation of this position (``key``); with lists kept,
         note which of its entries changed (a new version)."""
-        clist = self._clist
-        old = None if clist is None else self._common.copy()
+        old = self._common.copy() if self._listing else None
         self._common[:] = 0.0
         CrewEncoding().observe_into(encoding_view(self.game), self._floats, 0)
         self._key = key
-        if clist is not None and old is not None:
+        if old is not None:
+            clist = self._clist
+            if clist is None:  # made at the second position asked (a clone asked once needs none)
+                clist = self._clist = old.tolist()
             now = self._common
             changed = (now != old).nonzero()[0]
             idx: list[int] = changed.tolist()
@@ -738,29 +750,22 @@ class CrewTracker:
         """
         g = self.game
         key = (g.turn_number, g.step, g.attempt)
-        clist = self._clist
-        if clist is None:
-            if key != self._key:
-                self._refresh(key)
-            clist = self._clist = self._common.tolist()
-        elif key != self._key:
+        if key != self._key:
             self._refresh(key)
-        rot = self._rot_lists[seat]
-        inv = self._inv_lists[seat]
-        if rot is None or inv is None:
-            r = self._rot[seat]
-            rot = self._rot_lists[seat] = r.tolist()
-            inv_a = r.copy()
-            inv_a[r] = range(len(r))
-            inv = self._inv_lists[seat] = inv_a.tolist()
+        self._listing = True
         mine = self._private(seat)
         kept = self._lists[seat]
         version = self._version
+        out: list[float]
         if kept is None or version - kept[0] >= _LOG:
-            out = [clist[i] for i in rot]
+            out = self._common[self._rot[seat]].tolist() if seat else self._common.tolist()
             for j, x in mine.items():
                 out[j] = x
         else:
+            clist = self._clist
+            if clist is None:  # the same position asked again, before any other
+                clist = self._clist = self._common.tolist()
+            rot, inv = _rotation_lists(self._n, seat)
             out = kept[1]
             if kept[0] != version:  # the shared entries changed since, unless the seat's own
                 log = self._log
