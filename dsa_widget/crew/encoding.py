@@ -720,19 +720,8 @@ class CrewTracker:
             if kept[0] != m:
                 kept = self._hands[seat] = (m, self._slots(_bit_slots(m, _HAND)))
             out[kept[1]] = 1.0
-        if g.communication == "currents":  # its own communications' true positions
-            for cm in g.communications:
-                if cm.seat == seat and cm.position in _POS:
-                    out[_COMM_UNKNOWN + cm.card] = 0.0
-                    out[_AT[f"comm_{cm.position}"] + cm.card] = 1.0
-        given, received = g.distress_cards(seat)
-        if given is not None:
-            out[_AT["distress_given"] + card(given)] = 1.0
-            to = g.distress_receiver(seat)
-            if to is not None:
-                out[_AT["distress_given_to"] + (to - seat) % self._n] = 1.0
-        if received is not None:
-            out[_AT["distress_received"] + card(received)] = 1.0
+        for i, v in _own_extras(g, seat, self._n):
+            out[i] = v
         return out
 
     def observe_list(self, seat: int) -> list[float]:
@@ -809,20 +798,28 @@ class CrewTracker:
                     _HAND_ENTRIES.clear()
                 hand = _HAND_ENTRIES[m] = dict.fromkeys(_bit_slots(m, _HAND), 1.0)
             out.update(hand)
-        if g.communication == "currents":
-            for cm in g.communications:
-                if cm.seat == seat and cm.position in _POS:
-                    out[_COMM_UNKNOWN + cm.card] = 0.0
-                    out[_AT[f"comm_{cm.position}"] + cm.card] = 1.0
-        given, received = g.distress_cards(seat)
-        if given is not None:
-            out[_AT["distress_given"] + card(given)] = 1.0
-            to = g.distress_receiver(seat)
-            if to is not None:
-                out[_AT["distress_given_to"] + (to - seat) % self._n] = 1.0
-        if received is not None:
-            out[_AT["distress_received"] + card(received)] = 1.0
+        for i, v in _own_extras(g, seat, self._n):
+            out[i] = v
         return out
+
+
+def _own_extras(g: Any, seat: int, n: int) -> list[tuple[int, float]]:
+    """The entries only ``seat`` sees of its own communications (their true positions, under
+    the currents rule) and of the distress cards it gave and received, as (index, value)."""
+    out: list[tuple[int, float]] = []
+    if g.communication == "currents":
+        for cm in g.communications:
+            if cm.seat == seat and cm.position in _POS:
+                out += ((_COMM_UNKNOWN + cm.card, 0.0), (_AT[f"comm_{cm.position}"] + cm.card, 1.0))
+    given, received = g.distress_cards(seat)
+    if given is not None:
+        out.append((_AT["distress_given"] + card(given), 1.0))
+        to = g.distress_receiver(seat)
+        if to is not None:
+            out.append((_AT["distress_given_to"] + (to - seat) % n, 1.0))
+    if received is not None:
+        out.append((_AT["distress_received"] + card(received), 1.0))
+    return out
 
 
 def _bit_slots(mask: int, base: int) -> Any:

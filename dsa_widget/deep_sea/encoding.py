@@ -719,13 +719,17 @@ class ObservationTracker:
     def observe(self, seat: int) -> Any:
         """``encoding.observe(game.view(seat))`` in ``seat``'s buffer (returned, not a copy)."""
         st = self._seats[seat]
+        self._bring_up(seat, st)
+        return st.buf
+
+    def _bring_up(self, seat: int, st: _Seat) -> None:
+        """Bring ``seat``'s kept observation ``st`` (a buffer or a list) up to this position."""
         g = self.game
         step = g.step
         key = (g.round, step == OVER)
         if key != st.key:
             self._rebuild(seat, st, key)
         self._update(seat, st, step)
-        return st.buf
 
     def observe_list(self, seat: int) -> list[float]:
         """:meth:`observe` as a fresh list of floats (the float32 values), kept up to date in a
@@ -743,12 +747,7 @@ class ObservationTracker:
             plan = self._list_plan
             seats = self._list_seats = [_Seat([0.0] * self._size, plan, me) for me in range(self._n)]
         st = seats[seat]
-        g = self.game
-        step = g.step
-        key = (g.round, step == OVER)
-        if key != st.key:
-            self._rebuild(seat, st, key)
-        self._update(seat, st, step)
+        self._bring_up(seat, st)
         return st.buf[:]  # type: ignore[no-any-return]
 
     # ---------------------------------------------------------------- what is known
