@@ -699,17 +699,8 @@ class CrewTracker:
             self._refresh(key)
         # seat 0's slots are the absolute ones: a plain copy costs less than the gather
         out = self._common[self._rot[seat]] if seat else self._common.copy()
-        out[_SEAT + seat] = 1.0
-        if g.to_move == seat and not g.is_over:
-            out[_MY_TURN] = 1.0
-        for i in self._secret:  # the predictions this seat may see and an onlooker may not
-            if g.secret_prediction_visible(i, seat) and not g.secret_prediction_visible(i, None):
-                ts = g.tasks[i]
-                if ts.prediction is not None:
-                    b = _TASKS + (ts.id - 1) * _TASK_W
-                    out[b + 9] = 1.0
-                    out[b + 10] = float(ts.prediction)
-                    out[b + 11] = 0.0
+        for i, v in _own_head(g, seat, self._secret):
+            out[i] = v
         if seat == g.dummy:
             return out
         if g.step != "timing":
@@ -777,17 +768,7 @@ class CrewTracker:
         """The entries of ``seat``'s observation written over the rotated seat-independent one
         (index -> value), in :meth:`observe`'s order: what only that seat may know."""
         g = self.game
-        out: dict[int, float] = {_SEAT + seat: 1.0}
-        if g.to_move == seat and not g.is_over:
-            out[_MY_TURN] = 1.0
-        for i in self._secret:
-            if g.secret_prediction_visible(i, seat) and not g.secret_prediction_visible(i, None):
-                ts = g.tasks[i]
-                if ts.prediction is not None:
-                    b = _TASKS + (ts.id - 1) * _TASK_W
-                    out[b + 9] = 1.0
-                    out[b + 10] = float(ts.prediction)
-                    out[b + 11] = 0.0
+        out: dict[int, float] = dict(_own_head(g, seat, self._secret))
         if seat == g.dummy:
             return out
         if g.step != "timing":
@@ -801,6 +782,21 @@ class CrewTracker:
         for i, v in _own_extras(g, seat, self._n):
             out[i] = v
         return out
+
+
+def _own_head(g: Any, seat: int, secret: Any) -> list[tuple[int, float]]:
+    """The entries that say which seat ``seat`` is, whether it is to move, and the secret
+    predictions (of the tasks ``secret``) it may see and an onlooker may not, as (index, value)."""
+    out = [(_SEAT + seat, 1.0)]
+    if g.to_move == seat and not g.is_over:
+        out.append((_MY_TURN, 1.0))
+    for i in secret:
+        if g.secret_prediction_visible(i, seat) and not g.secret_prediction_visible(i, None):
+            ts = g.tasks[i]
+            if ts.prediction is not None:
+                b = _TASKS + (ts.id - 1) * _TASK_W
+                out += ((b + 9, 1.0), (b + 10, float(ts.prediction)), (b + 11, 0.0))
+    return out
 
 
 def _own_extras(g: Any, seat: int, n: int) -> list[tuple[int, float]]:
