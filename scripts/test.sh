@@ -5,10 +5,10 @@
 # The tests run in this process; DSA_TEST_WORKERS=N (N > 1) runs them in N pytest-xdist
 # workers instead, where tests that share a costly fixture (JupyterLab, the JupyterLite site, a
 # Ray cluster, a module's executed lesson) run on one worker (tests/conftest.py).  One process
-# stays the default until a whole run on workers has passed: the runs so far had the groups
+# stays the default until runs on workers have proved themselves: the first ones had the groups
 # silently dropped (pytest 9.2 with pytest-xdist 3.8, pytest-dev/pytest-xdist#1386; the test
-# extra now pins pytest below 9.2), so two workers built the JupyterLite site, or started
-# Ray, at once.
+# extra now pins pytest below 9.2), so two workers built the JupyterLite site, or started Ray,
+# at once; one whole run on two workers has passed since.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
