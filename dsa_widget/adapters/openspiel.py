@@ -409,12 +409,11 @@ class _Core:
         if choice is None:
             raise ValueError(f"action {action} ({cfg.encoding.action(action)!r}) is not legal here")
         e.apply_unchecked(choice)
-        self.at, self.offer, self.now = _UNKNOWN, None, None  # self.moved()
+        self.moved()
         # a game whose actions are not all public says what everybody sees of one
         hide = getattr(cfg, "public_action", None)
         self.public += f" {action}" if hide is None else f" {hide(action)}"
-        if self.skip:
-            self.settle()
+        self.settle()
 
     def settle(self) -> None:
         """With ``skip_forced``: apply every decision that has one legal action, until a real
@@ -483,7 +482,7 @@ class SpielState(pyspiel.State):  # type: ignore[misc]
         c = self._c
         if c.engine is None:
             return _SPIEL_CHANCE
-        p: int = (c.now or c.turn())[0]
+        p: int = c.turn()[0]
         if p == CHANCE:
             return _SPIEL_CHANCE
         if p == TERMINAL:
@@ -507,7 +506,7 @@ class SpielState(pyspiel.State):  # type: ignore[misc]
         """pyspiel's ``legal_actions([player])``."""
         c = self._c
         if c.engine is not None and len(player) <= 1:
-            p, over = c.now or c.turn()
+            p, over = c.turn()
             if p >= 0 and not over:
                 if player:
                     q = player[0]
@@ -522,7 +521,7 @@ class SpielState(pyspiel.State):  # type: ignore[misc]
     def is_chance_node(self) -> bool:
         """pyspiel's ``is_chance_node()``."""
         c = self._c
-        return c.engine is None or (c.now or c.turn())[0] == CHANCE
+        return c.engine is None or c.turn()[0] == CHANCE
 
     def rewards(self) -> list[float]:
         """pyspiel's ``rewards()`` (terminal rewards: the returns at the end, zeros before)."""
@@ -566,15 +565,14 @@ class SpielState(pyspiel.State):  # type: ignore[misc]
                 c.moved()
                 c.settle()
             return
-        if (c.now or c.turn())[0] == CHANCE:
+        if c.turn()[0] == CHANCE:
             outcomes = e.chance_outcomes()
             if not 0 <= action < len(outcomes):
                 raise ValueError(f"{action} is not a chance outcome here (0..{len(outcomes) - 1})")
             e.apply_chance(outcomes[action][0])
-            c.at, c.offer, c.now = _UNKNOWN, None, None  # c.moved()
+            c.moved()
             c.public += f"/{action}"
-            if c.skip:
-                c.settle()
+            c.settle()
             return
         c.play(action)
 
@@ -605,7 +603,7 @@ class SpielState(pyspiel.State):  # type: ignore[misc]
 
     def is_terminal(self) -> bool:
         c = self._c
-        return c.engine is not None and (c.now or c.turn())[1]
+        return c.engine is not None and c.turn()[1]
 
     def returns(self) -> list[float]:
         c = self._c
@@ -689,20 +687,19 @@ def _tensor(state: SpielState, recall: bool, args: tuple[Any, ...]) -> list[floa
         if hit is not None and hit[0] is cfg and type(player) is int and 0 <= player < cfg.num_players:
             lo = hit[1]
             tr = c.tracker
-            if tr is not None and tr[0] is c.engine and "observe" not in lo.own:
-                if lo.quick:
-                    # the tracker's list as it is, with ``dealt`` (1) for an information state
-                    # (what ``SpielObserver.list_from`` gives, without its checks made once per
-                    # engine)
-                    out = tr[2](player)
-                    if recall:
-                        out.append(1.0)
-                    return out
-                if lo.listed and tr[3]:  # the tracker's own list, and the knowledge part's
-                    out = tr[2](player)
-                    if recall:
-                        out += lo.observer.known_list(c, player)
-                    return out
+            if (
+                tr is not None
+                and tr[0] is c.engine
+                and "observe" not in lo.own
+                and (lo.quick or (lo.listed and tr[3]))
+            ):
+                # the tracker's list (a small one, or a tracker's own ``observe_list``) and, for an
+                # information state, the knowledge part's and ``dealt``: what
+                # ``SpielObserver.list_from`` gives, without its checks made once per engine
+                out = tr[2](player)
+                if recall:
+                    out += lo.observer.known_list(c, player)
+                return out
             return lo.tensor_list(state, player)
     return python_tensor(state, cfg, recall, args, lambda t: SpielObserver(cfg, t, None))
 
