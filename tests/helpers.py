@@ -236,6 +236,14 @@ def play_choices(g: Any, choices: list[int], limit: int | None = None) -> Any:
 RAY_PATIENT_ENV = {"RAY_raylet_start_wait_time_s": "240", "RAY_agent_register_timeout_ms": "240000"}
 
 
+def env_without_ray(**extra: str) -> dict[str, str]:
+    """This process's environment without its ``RAY_`` variables, with ``extra``: what a Ray
+    process (a head, a client) started by a test sees, whatever Ray the test run itself set."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("RAY_")}
+    env.update(extra)
+    return env
+
+
 def free_port() -> int:
     """A TCP port nothing listens on now (the OS picks it)."""
     with socket.socket() as s:
@@ -259,7 +267,6 @@ def ray_head(num_cpus: int = 1, attempts: int = 3, **env: str) -> Iterator[str]:
     import tempfile
 
     ray = Path(sys.executable).with_name("ray")
-    base = {k: v for k, v in os.environ.items() if not k.startswith("RAY_")}
     failures: list[str] = []
     for _ in range(attempts):
         port = free_port()
@@ -270,7 +277,7 @@ def ray_head(num_cpus: int = 1, attempts: int = 3, **env: str) -> Iterator[str]:
                 [str(ray), "start", "--head", f"--port={port}", f"--num-cpus={num_cpus}"]
                 + ["--include-dashboard=false", f"--dashboard-port={free_port()}"]
                 + ["--disable-usage-stats", f"--temp-dir={temp}", "--block"],
-                env={**base, **RAY_PATIENT_ENV, **env},
+                env=env_without_ray(**RAY_PATIENT_ENV, **env),
                 stdout=log,
                 stderr=subprocess.STDOUT,
                 start_new_session=True,  # its own process group: the exit kills it and nothing else

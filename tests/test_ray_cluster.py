@@ -11,26 +11,17 @@ stop``, which would stop every cluster on the machine)."""
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 import textwrap
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
-from helpers import free_port, ray_head
+from helpers import env_without_ray, free_port, ray_head
 
 pytestmark = pytest.mark.slow  # a Ray head starts (about 40 s on a loaded machine)
 
 TOKEN = "dsa0widget0test0token0000000000000001"
-RAY = Path(sys.executable).with_name("ray")
-
-
-def _env(**extra: str) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("RAY_")}
-    env.update(extra)
-    return env
 
 
 @pytest.fixture(scope="module")
@@ -43,7 +34,7 @@ def _cli(address: str, *extra: str, **env: str) -> subprocess.CompletedProcess[s
     args = ["tournament", "baseline", "random", "--games", "6", "--seed", "3", "--quiet", "--json"]
     return subprocess.run(
         [sys.executable, "-W", "ignore", "-m", "dsa_widget", *args, *extra, "--ray", address],
-        env=_env(**env),
+        env=env_without_ray(**env),
         capture_output=True,
         text=True,
         timeout=300,
@@ -104,7 +95,7 @@ def test_one_cluster_per_process_and_the_crew_takes_an_address(head):
     elsewhere = f"127.0.0.1:{free_port()}"
     run = subprocess.run(
         [sys.executable, "-W", "ignore", "-c", textwrap.dedent(SCRIPT), head, elsewhere],
-        env=_env(RAY_AUTH_MODE="token", RAY_AUTH_TOKEN=TOKEN),
+        env=env_without_ray(RAY_AUTH_MODE="token", RAY_AUTH_TOKEN=TOKEN),
         capture_output=True,
         text=True,
         timeout=300,
