@@ -81,6 +81,7 @@ iterations of 16 kernel rollouts, opponents modelled by planner):
 from __future__ import annotations
 
 import argparse
+import functools
 import hashlib
 import importlib.util
 import itertools
@@ -256,16 +257,20 @@ def loaded_sources(package: str = "dsa_widget") -> dict[str, str]:
     return out
 
 
+@functools.cache
+def _source_digest(name: str) -> str | None:
+    """The short hash of module ``name``'s source file now, or None where it has none (read once
+    a run: every logged chunk names the same modules)."""
+    spec = importlib.util.find_spec(name)
+    if spec is None or not spec.origin or not os.path.exists(spec.origin):
+        return None
+    with open(spec.origin, "rb") as f:
+        return hashlib.sha1(f.read()).hexdigest()[:12]
+
+
 def sources_unchanged(recorded: dict[str, str]) -> bool:
     """Whether every module of ``recorded`` (:func:`loaded_sources`) still has the same source."""
-    for name, digest in recorded.items():
-        spec = importlib.util.find_spec(name)
-        if spec is None or not spec.origin or not os.path.exists(spec.origin):
-            return False
-        with open(spec.origin, "rb") as f:
-            if hashlib.sha1(f.read()).hexdigest()[:12] != digest:
-                return False
-    return True
+    return all(_source_digest(name) == digest for name, digest in recorded.items())
 
 
 class ChunkLog:
