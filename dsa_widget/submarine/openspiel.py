@@ -139,6 +139,12 @@ class SpielSubmarine(SubmarineGame):
         """The actions applied since the deal."""
         return self._applied
 
+    @property
+    def pile_memory(self) -> tuple[tuple[int, ...], ...]:
+        """Per seat, its pile bottom first as the seat knows it: a colour's index, or -1 (unseen);
+        :meth:`known_pile` in colours, top first."""
+        return self._mine
+
     def known_pile(self, q: int) -> tuple[str | None, ...]:
         """Seat ``q``'s pile, top first, as ``q`` knows it: the colour of a card it tucked under
         it (§5.2) while that card is still there, else ``None`` (dealt or paid cards are unseen)."""
@@ -198,10 +204,7 @@ class SpielSubmarine(SubmarineGame):
             for q in range(self.seats)
         )
         self._mine = tuple(
-            tuple(-1 if c is None else COLOURS.index(c) for c in reversed(other.known_pile(q)))
-            if q == seat
-            else (-1,) * self.pile_sizes()[q]
-            for q in range(self.seats)
+            other.pile_memory[q] if q == seat else (-1,) * self.pile_sizes()[q] for q in range(self.seats)
         )
 
     def clone(self) -> SpielSubmarine:
