@@ -17,6 +17,9 @@
                                                        # targets 1-6, 3/4/5 seats (hours on 2 cores)
     python benchmarks/bench_bots.py --game crew --seats 4 --games 100 --json crew.json
     python benchmarks/bench_bots.py --game crew --table-from crew.json.lines  # a stopped run's table
+    python benchmarks/bench_bots.py --game crew --seats 4 --resume crew4.jsonl
+                                                       # the table over several runs: finished
+                                                       # attempts are logged and not played again
     python benchmarks/bench_bots.py --game crew --only speed --seats 3,4,5    # CPU a decision
 
 Crew, measured (seed 2026, 4 seats, 100 paired deals a target, a loaded 2-core machine, 982 s
@@ -476,6 +479,16 @@ def crew_attempt(payload: tuple, jobs: list) -> list:
     return out
 
 
+def crew_load_modules(specs: dict[str, str]) -> None:
+    """Import here every module the Crew attempts run (the bots of ``specs``, the arena, the
+    solver), as the workers do, so that :func:`loaded_sources` in this process names them."""
+    from dsa_widget.crew.bots import arena, solver  # noqa: F401
+    from dsa_widget.crew.bots import make_bot as crew_make_bot
+
+    for spec in specs.values():
+        crew_make_bot(spec, seed=0)
+
+
 def bench_crew(args: argparse.Namespace) -> dict:
     """The Crew's ladder (issue 33): mission success of ``--search`` (default ``planner``) and
     of ``search`` on the same attempts (the arena's seeds), with the double-dummy bound of each
@@ -502,8 +515,28 @@ def bench_crew(args: argparse.Namespace) -> dict:
         return out
     # attempt i of every cell before attempt i + 1 of any: a run stopped early is still even
     jobs = [(b, n, t, i) for i in range(games) for n in seats_list for t in targets for b in bots]
-    size = max(1, min(25, len(jobs) // (4 * max(1, args.workers)) or 1))
-    chunks = [jobs[a : a + size] for a in range(0, len(jobs), size)]
+    log = ChunkLog(args.resume)
+    if args.resume:
+        crew_load_modules(specs)  # so that the log's source hashes cover what the workers run
+
+    def match(job: tuple) -> str:
+        b, n, t, _ = job
+        return f"crew/{b}={specs[b]}/{n} seats/target {t}/seed {args.seed}/bound {args.node_limit}"
+
+    logged = []
+    for job in jobs:
+        rec = log.get(match(job), job[3])
+        if rec is not None:
+            logged.append((job, rec["success"], rec["bound"], rec["cpu"]))
+    todo = [job for job in jobs if log.get(match(job), job[3]) is None]
+    if args.resume:
+        print(
+            f"  {len(logged)} of {len(jobs)} attempts from {args.resume}"
+            + (f" ({log.stale} logged on sources changed since: played again)" if log.stale else ""),
+            flush=True,
+        )
+    size = max(1, min(25, len(todo) // (4 * max(1, args.workers)) or 1))
+    chunks = [todo[a : a + size] for a in range(0, len(todo), size)]
     if args.json:
         open(args.json + ".lines", "w").close()  # this run's attempts only
     c0 = os.times()
@@ -511,18 +544,20 @@ def bench_crew(args: argparse.Namespace) -> dict:
 
     def on_chunk(_: int, part: list) -> None:
         done[0] += len(part)
+        for job, ok, bound, cpu in part:
+            log.add(match(job), job[3], {"success": ok, "bound": bound, "cpu": cpu})
         if args.json:  # every finished attempt, one JSON line each, as it comes
             with open(args.json + ".lines", "a") as f:
                 for job, ok, bound, cpu in part:
                     f.write(json.dumps({"job": job, "success": ok, "bound": bound, "cpu": cpu}) + "\n")
-        print(f"\r  {done[0]}/{len(jobs)} attempts", end="", file=sys.stderr, flush=True)
+        print(f"\r  {done[0]}/{len(todo)} attempts", end="", file=sys.stderr, flush=True)
 
     parts = run_chunks(
         crew_attempt, (specs, args.seed, args.node_limit), chunks, workers=args.workers, on_chunk=on_chunk
     )
     print(file=sys.stderr)
     c1 = os.times()
-    res = [r for p in parts for r in p]
+    res = logged + [r for p in parts for r in p]
     out["rows"] = crew_table(res, args.seed)
     cpu_all = sum(
         getattr(c1, k) - getattr(c0, k) for k in ("user", "system", "children_user", "children_system")
@@ -593,8 +628,9 @@ def main() -> None:
     ap.add_argument(
         "--resume",
         metavar="FILE",
-        help="submarine: log each finished chunk of 40 games to FILE and skip the chunks FILE "
-        "already holds (while the sources they ran on are unchanged): a long match in several runs",
+        help="submarine and crew: log each finished chunk of 40 games (crew: each attempt) to FILE "
+        "and skip what FILE already holds (while the sources it ran on are unchanged): a long "
+        "match or table in several runs",
     )
     ap.add_argument("--game", choices=["deep_sea", "submarine", "pig", "crew"], default="deep_sea")
     ap.add_argument("--seats", default="3,4,5", help="crew: seat counts (default 3,4,5)")

@@ -43,3 +43,47 @@ def test_a_chunk_whose_sources_changed_is_stale(tmp_path: Path) -> None:
 def test_a_module_that_is_gone_makes_its_chunk_stale() -> None:
     assert not bench_bots.sources_unchanged({"dsa_widget.no_such_module": "0" * 12})
     assert bench_bots.sources_unchanged(bench_bots.loaded_sources())
+
+
+def _crew_args(path: str) -> object:
+    import argparse
+
+    return argparse.Namespace(
+        search="planner",
+        games=3,
+        seats="3,4",
+        targets="2",
+        seed=7,
+        node_limit=100,
+        workers=1,
+        only=None,
+        json=None,
+        resume=path,
+    )
+
+
+def test_a_crew_table_resumes_from_its_logged_attempts(tmp_path: Path, monkeypatch: object) -> None:
+    """The Crew's table over two runs: the second plays nothing the first logged, and prints
+    the same table; once a source the attempts ran on changes, they are played again."""
+    played: list[tuple] = []
+
+    def fake_attempt(payload: tuple, jobs: list) -> list:
+        played.extend(jobs)
+        return [(job, job[3] % 2 == 0, True, 0.5) for job in jobs]
+
+    monkeypatch.setattr(bench_bots, "crew_attempt", fake_attempt)  # type: ignore[attr-defined]
+    path = tmp_path / "crew.jsonl"
+    first = bench_bots.bench_crew(_crew_args(str(path)))
+    assert len(played) == 2 * 2 * 3  # two bots, two seat counts, three deals
+    assert len(path.read_text().splitlines()) == len(played)
+    played.clear()
+    again = bench_bots.bench_crew(_crew_args(str(path)))
+    assert played == [] and again["rows"] == first["rows"]
+    assert [r["successes"] for r in first["rows"]] == [2, 2, 2, 2]  # deals 0 and 2 of 3
+
+    lines = [json.loads(x) for x in path.read_text().splitlines()]
+    name = next(iter(lines[0]["sources"]))
+    lines[0]["sources"][name] = "0" * 12  # as if that module had been edited since
+    path.write_text("".join(json.dumps(x) + "\n" for x in lines))
+    bench_bots.bench_crew(_crew_args(str(path)))
+    assert len(played) == 1 and played[0][3] == lines[0]["chunk"]
