@@ -688,6 +688,11 @@ def set_theme(page, theme: str, *, timeout: float = 30_000) -> None:
         arg=name,
         timeout=timeout,
     )
+    # JupyterLab covers the page with its splash while the theme loads and removes it 200 ms
+    # after it fades; a second change inside that window schedules a second removal of the same
+    # node, which throws in JupyterLab's own code ("removeChild ... not a child of this node",
+    # a page error that failed a loaded run).  So a change ends when the splash is gone.
+    page.wait_for_selector("#jupyterlab-splash", state="detached", timeout=timeout)
     # let the new stylesheet apply
     page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
 

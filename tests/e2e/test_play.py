@@ -333,7 +333,6 @@ def test_errors_pause_step_and_dark_theme(lab, page, console):
     bg_light = root.evaluate("e => getComputedStyle(e).backgroundColor")
     root.screenshot(path=str(SCREENS / "widget-light.png"))
     set_theme(page, "dark")
-    page.wait_for_selector("#jupyterlab-splash", state="detached")  # the theme-change overlay
     fill_dark = sea.evaluate("e => getComputedStyle(e).fill")
     bg_dark = root.evaluate("e => getComputedStyle(e).backgroundColor")
     assert fill_light != fill_dark and bg_light != bg_dark, (fill_light, fill_dark, bg_light, bg_dark)

@@ -203,7 +203,6 @@ def test_overlays_what_if_and_history_in_lab(lab, page, console):
     expect(root).to_have_attribute("data-view", "whatif")
     assert nb.eval("w.state['whatif']['from_step']") == "0"
     set_theme(page, "dark")
-    page.wait_for_selector("#jupyterlab-splash", state="detached")
     root.screenshot(path=str(SCREENS / "whatif-dark.png"))
     root.focus()
     page.keyboard.press("q")  # Q: back to the real game
