@@ -17,9 +17,10 @@
                                                        # targets 1-6, 3/4/5 seats (hours on 2 cores)
     python benchmarks/bench_bots.py --game crew --seats 4 --games 100 --json crew.json
     python benchmarks/bench_bots.py --game crew --table-from crew.json.lines  # a stopped run's table
-    python benchmarks/bench_bots.py --game crew --seats 4 --resume crew4.jsonl
+    python benchmarks/bench_bots.py --game crew --seats 4 --alone --resume crew4.jsonl
                                                        # the table over several runs: finished
                                                        # attempts are logged and not played again
+                                                       # (--alone: the planner without search)
     python benchmarks/bench_bots.py --game crew --only speed --seats 3,4,5    # CPU a decision
 
 Crew, measured (seed 2026, 4 seats, 100 paired deals a target, a loaded 2-core machine, 982 s
@@ -498,7 +499,8 @@ def bench_crew(args: argparse.Namespace) -> dict:
     and 70% at target 6, within 15 points of the bound at every target 1-6."""
     from dsa_widget.core.executors import run_chunks
 
-    bots = list(dict.fromkeys([args.search if args.search != "mc" else "planner", "search"]))
+    first = args.search if args.search != "mc" else "planner"
+    bots = [first] if getattr(args, "alone", False) else list(dict.fromkeys([first, "search"]))
     games = args.games or 400
     seats_list = [int(x) for x in args.seats.split(",")]
     targets = [int(x) for x in args.targets.split(",")]
@@ -636,6 +638,9 @@ def main() -> None:
     ap.add_argument("--seats", default="3,4,5", help="crew: seat counts (default 3,4,5)")
     ap.add_argument("--targets", default="1,2,3,4,5,6", help="crew: difficulty targets (default 1-6)")
     ap.add_argument("--node-limit", type=int, default=60_000, help="crew: the solver's budget for the bound")
+    ap.add_argument(
+        "--alone", action="store_true", help="crew: only the --search bot, without the search column"
+    )
     ap.add_argument(
         "--table-from", help="crew: print the table of a run's JSON lines (--json FILE writes FILE.lines)"
     )

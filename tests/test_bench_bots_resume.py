@@ -87,3 +87,18 @@ def test_a_crew_table_resumes_from_its_logged_attempts(tmp_path: Path, monkeypat
     path.write_text("".join(json.dumps(x) + "\n" for x in lines))
     bench_bots.bench_crew(_crew_args(str(path)))
     assert len(played) == 1 and played[0][3] == lines[0]["chunk"]
+
+
+def test_alone_plays_only_the_first_bot(tmp_path: Path, monkeypatch: object) -> None:
+    played: list[tuple] = []
+
+    def fake_attempt(payload: tuple, jobs: list) -> list:
+        played.extend(jobs)
+        return [(job, True, True, 0.1) for job in jobs]
+
+    monkeypatch.setattr(bench_bots, "crew_attempt", fake_attempt)  # type: ignore[attr-defined]
+    args = _crew_args(str(tmp_path / "alone.jsonl"))
+    args.alone = True  # type: ignore[attr-defined]
+    out = bench_bots.bench_crew(args)  # type: ignore[arg-type]
+    assert {job[0] for job in played} == {"planner"} and len(played) == 2 * 3
+    assert [r["bot"] for r in out["rows"]] == ["planner", "planner"]
