@@ -272,6 +272,34 @@ def test_fewer_than_each_other_caps_the_owners_tricks() -> None:
     assert solve(g) == Solution(False, (), 0, True)
 
 
+def test_fewer_than_each_other_waits_for_the_submarines_it_must_play() -> None:
+    # CREW.md 13.3, task 93 (lt each_other): "DONE when c + R < min(others)".  Four seats,
+    # T = 10: the owner, seat 1, holds S1 S2 S3, and only S4 (the captain's, R-5.1) is higher.
+    # DONE with c = 0 needs R <= 1 (the others 3 + 3 + 3), so nine tricks are played: seat 1
+    # plays nine of its ten cards, two submarines at least, and S4 beats one of them at most:
+    # the other wins its trick (R-10.3), c >= 1.  DONE with c = 1 needs R = 0 (others at 2 or
+    # more each: 1 + 3 * 2 = 7 <= 10 - R, and 4R <= 10 - 4 - 3): every card is played, so all
+    # three submarines, and two of them win: c >= 2 > 1.  Lost, with no trick searched (the
+    # plain search alone does not settle it in 200,000 tricks).
+    deal = [
+        ["P1", "P7", "P9", "Y1", "Y4", "B5", "B9", "G2", "G4", "S4"],
+        ["Y6", "Y7", "Y8", "B1", "B4", "G6", "G9", "S1", "S2", "S3"],
+        ["P5", "P6", "Y2", "Y5", "Y9", "B2", "B6", "B7", "G3", "G5"],
+        ["P2", "P3", "P4", "P8", "Y3", "B3", "B8", "G1", "G7", "G8"],
+    ]
+    g = CrewGame(4, seed=1, deal=deal, tasks=[93], assignment={93: 1}, deal_check=False)
+    to_play(g)
+    assert g.captain == 0
+    assert solve(g) == Solution(False, (), 0, True)
+    assert solve(g, search="ordered") == Solution(False, (), 0, True)
+    # S3 and G4 swapped: the captain holds S3 and S4, which can beat seat 1's S1 and S2 in
+    # two tricks, so no trick is a sure one for seat 1 and the bound says nothing
+    deal[0][deal[0].index("G4")], deal[1][deal[1].index("S3")] = "S3", "G4"
+    g = CrewGame(4, seed=1, deal=deal, tasks=[93], assignment={93: 1}, deal_check=False)
+    to_play(g)
+    assert solve(g, node_limit=2_000).nodes > 0
+
+
 def test_more_than_the_others_combined_needs_half_the_tricks() -> None:
     # CREW.md 13.3, task 92 (gt others_combined): "more than half of the T tricks", at least
     # floor(T / 2) + 1 = 6 of 10 (Appendix A.2, lo); task 83 takes exactly four tricks and task
@@ -541,6 +569,34 @@ def test_relative_counts_agree_with_brute_force(players: int) -> None:
             sol = solve(g, search=search)
             assert sol.exact and sol.winnable is truth, (players, seed, tasks, search)
             check_solution(g, sol)
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    players=st.sampled_from([3, 4, 5]),
+    seed=st.integers(1, 10**6),
+    extra=st.sampled_from([None, 5, 49, 80, 71, 17]),
+    mid_trick=st.booleans(),
+)
+def test_property_fewer_than_each_other_agrees_with_brute_force(
+    players: int, seed: int, extra: int | None, mid_trick: bool
+) -> None:
+    """Task 93 (CREW.md 13.3, "DONE when c + R < min(others)") and the submarines its owner
+    must play before it can be DONE (R-10.3), beside a task that keeps play going (80, 17), a
+    submarine task (5, 49) or a position task (71): the solver's exact answer is the brute
+    force's."""
+    tasks = [93] if extra is None else [93, extra]
+    try:
+        g = random_position(players, seed, 3, mid_trick=mid_trick, careful=True, tasks=tasks)
+    except CrewError:
+        g = None
+    assume(g is not None)
+    assert g is not None
+    truth = brute(g)
+    for search in ("auto", "ordered"):
+        sol = solve(g, search=search)
+        assert sol.exact and sol.winnable is truth, (players, seed, tasks, search)
+        check_solution(g, sol)
 
 
 def test_count_tasks_ordered_search_agrees_with_plain_search() -> None:

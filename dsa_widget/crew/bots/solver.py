@@ -51,9 +51,11 @@ must still take add up to at most the tricks left; a card one seat must capture 
 must not, or two seats must capture, is lost; a submarine a seat must capture from another
 hand needs a higher one of its own that it may capture (no card-count or win task can count on
 one it cannot); the highest submarines, when one seat holds them, are
-that seat's captures (tasks that count submarines); when play goes on to the last trick, a
-seat wins a trick with each of its submarines that no higher one of another hand can be paired
-with (a trick-count lower bound); a seat cannot win more tricks than it holds cards able to
+that seat's captures (tasks that count submarines); in the tricks that must be played before
+the mission can succeed, a seat wins a trick with each of its submarines that no higher one of
+another hand can be paired with, less the cards it may keep unplayed (a trick-count lower
+bound), and "fewer tricks than each other seat" cannot be DONE before its owner has played the
+cards that make those wins too many for it (CREW.md 13.3); a seat cannot win more tricks than it holds cards able to
 win one (a card never wins when another hand holds only submarines and higher cards of its
 suit); "fewer tricks than each other seat / the captain", "as many as the captain" and "N in a
 row" add the tricks they still need to the sum; "more than each other seat" needs at least
@@ -723,14 +725,12 @@ class _Search:
             unplayed |= h
         # the tricks until every task can be DONE
         depth = 0
-        to_end = False  # some open task cannot be DONE before the last trick: every card is played
         cstates = getattr(tracker, "constraint_states", ())
         for index, m, at in plan.finish:
             if (statuses[index] if index >= 0 else cstates[-1 - index]) != OPEN:
                 continue
             if at:
                 depth = max(depth, at - done)
-                to_end = to_end or at >= self.t
             elif m & unplayed:
                 depth = max(depth, min(self.t - done, max([(m & h).bit_count() for h in holding])))
         if depth > left:
@@ -757,6 +757,7 @@ class _Search:
         claimed = 0  # cards some seat must capture
         claim = [0] * n  # by seat
         exact_open = False
+        fewest: list[int] = []  # owners of an open "fewer tricks than each other seat"
         for kind, index, data in plan.need:
             if statuses[index] != OPEN:
                 continue
@@ -867,6 +868,7 @@ class _Search:
                     # at least (n - 1)(c + R + 1) of the T tricks, so the owner's count never
                     # goes past (T - n + 1) // n (Appendix A.2 hi), and it only grows
                     upper[owner] = min(upper[owner], (self.t - n + 1) // n - c)
+                    fewest.append(owner)
             elif kind == "same":  # the owner and the captain end level
                 owner = data
                 c, kc = self.count[owner], self.count[plan.captain]
@@ -891,8 +893,19 @@ class _Search:
                         and (m & self.won[s]).bit_count() + (m & forced).bit_count() > k
                     ):
                         return None
-        if to_end:
-            self._sure_wins(holding, unplayed, lower)
+        if unplayed & _SUITM[_SUB]:
+            free = self._unbeaten(holding, unplayed)
+            for owner in fewest:
+                first = self._fewest_done(holding[owner].bit_count(), free[owner], self.count[owner], depth)
+                if first is None:
+                    return None
+                depth = first
+            if depth > left:
+                return None
+            # the mission cannot succeed before `depth` more tricks: each seat plays `depth`
+            # cards, and keeps at most the rest of its hand unplayed
+            for s, u in enumerate(free):
+                lower[s] = max(lower[s], u - max(0, holding[s].bit_count() - depth))
         if sum(lower) > left or any(lo > up for lo, up in zip(lower, upper, strict=True)):
             return None
         if any(lower) and self._short_of_winners(holding, lower):
@@ -906,19 +919,17 @@ class _Search:
                 allowed &= ~(1 << s)  # an exact count reached: one more trick fails it
         return bad, allowed, hungry, left - sum(lower)
 
-    def _sure_wins(self, holding: list[int], unplayed: int, lower: list[int]) -> None:
-        """Raise ``lower`` to the tricks each seat wins for sure when every card is played (a
-        task open to the last trick): a submarine wins its trick unless another hand plays a
-        higher one into it (R-10.3), and each card is played once, so a seat whose submarines
-        cannot each be paired with a higher one of another hand wins a trick with each of
-        those left over.  (The highest submarine is the case with no higher one at all.)"""
+    def _unbeaten(self, holding: list[int], unplayed: int) -> list[int]:
+        """Per seat, how many of its submarines win their trick for sure if it plays them all: a
+        submarine wins its trick unless another hand plays a higher one into it (R-10.3), and
+        each card is played once, so those that cannot each be paired with a higher submarine
+        of another hand win a trick each.  (The highest submarine is the case with no higher
+        one at all.)  A seat that keeps k of its cards unplayed wins with k fewer at least."""
         subs = unplayed & _SUITM[_SUB]
-        if not subs:
-            return
-        left = self.t - self.done
+        out = [0] * self.n
         for s, h in enumerate(holding):
             mine = h & subs
-            if not mine or h.bit_count() > left:  # (a card may stay unplayed, R-3.1)
+            if not mine:
                 continue
             # the most of this seat's submarines the others' higher ones can beat: pair the
             # others' submarines, lowest first, each with the lowest unpaired one below it
@@ -927,8 +938,23 @@ class _Search:
             for c in bits(subs & ~mine):
                 if paired < len(ours) and ours[paired] < c:
                     paired += 1
-            if len(ours) - paired > lower[s]:
-                lower[s] = len(ours) - paired
+            out[s] = len(ours) - paired
+        return out
+
+    def _fewest_done(self, held: int, free: int, c: int, depth: int) -> int | None:
+        """The fewest tricks from now after which "fewer tricks than each other seat" can be
+        DONE for an owner with ``c`` tricks, ``held`` cards and ``free`` sure submarine wins
+        (:meth:`_unbeaten`), at least ``depth``; None when it never can.  DONE with R tricks
+        left needs c + R < min(others) (CREW.md 13.3): the n - 1 others then hold at least
+        (n - 1)(c + R + 1) of the T - R tricks played, so n * R <= T - n * c - n + 1; and by
+        then the owner has played the cards of every trick until that one, all but R of its
+        hand at most kept, so it has won with ``free`` less the kept cards at least."""
+        n, t = self.n, self.t
+        for d in range(depth, t - self.done + 1):
+            k = c + max(0, free - max(0, held - d))
+            if n * (t - self.done - d) <= t - n * k - n + 1:
+                return d
+        return None
 
     def _short_of_winners(self, holding: list[int], lower: list[int]) -> bool:
         """Whether a seat must win more tricks than it holds cards that can still win one.  A
