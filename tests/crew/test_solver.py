@@ -727,6 +727,59 @@ def test_a_larger_budget_only_extends_the_last_attempt(monkeypatch: pytest.Monke
     assert same >= 10 and restarted >= 2, (same, restarted)
 
 
+def test_deepening_finds_an_early_win_the_move_order_ranks_late(monkeypatch: pytest.MonkeyPatch) -> None:
+    """R-14.1: the mission succeeds at once when every task is DONE, the remaining cards
+    unplayed.  Seat 3 must take three tricks in a row (task 87) and seat 2 capture P3 (task 1):
+    seat 1 draws the yellows with Y9 first (a trick no task wants), then seat 3 runs Y8 Y7 Y6
+    and seat 2 takes P3 in trick 6.  The restarts of the full search did not find it in
+    1,000,000 tricks (bench_crew_solver's deal 202600223); the deepening attempt (success by
+    trick 1, 2, ...) finds it in thousands.  The scales are made small here so that it runs
+    early; the line wins on the real game."""
+    from dsa_widget.crew.bots import solver
+
+    deal = [
+        ["P2", "P4", "P7", "P9", "Y1", "B2", "B5", "G1", "G5", "S1"],
+        ["P5", "Y2", "Y5", "Y9", "B6", "B7", "G8", "G9", "S3", "S4"],
+        ["P1", "P3", "P6", "P8", "Y4", "B8", "B9", "G3", "G4", "S2"],
+        ["Y3", "Y6", "Y7", "Y8", "B1", "B3", "B4", "G2", "G6", "G7"],
+    ]
+    g = CrewGame(4, seed=1, deal=deal, tasks=[87, 1], assignment={87: 3, 1: 2}, deal_check=False)
+    to_play(g)
+    monkeypatch.setattr(solver, "RESTART_SCALE", 1_000)
+    monkeypatch.setattr(solver, "PLAIN_CAP", 200)
+    assert solve(g, node_limit=1_200).winnable is None  # the restarts within the scale alone
+    sol = solve(g, node_limit=20_000)
+    assert sol.winnable is True and sol.nodes < 1_200 + solver.DEEPEN_TRICKS
+    check_solution(g, sol)
+
+
+def test_deepening_agrees_with_brute_force(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The deepening attempt alone settles positions (the scale of the restarts made tiny, its
+    budget large): its exact answers are the brute force's, trick-count and card tasks."""
+    from dsa_widget.crew.bots import solver
+
+    monkeypatch.setattr(solver, "RESTART_SCALE", 10)
+    monkeypatch.setattr(solver, "PLAIN_CAP", 0)
+    monkeypatch.setattr(solver, "DEEPEN_TRICKS", 10**6)
+    rng = random.Random(87)
+    compared = 0
+    seed = 0
+    while compared < 8:
+        seed += 1
+        assert seed < 300
+        tasks = [*rng.sample(_COUNT_TASKS, 1), rng.choice([1, 4, 34, 5])]
+        try:
+            g = random_position(4, 60_000 + seed, 3, mid_trick=seed % 2 == 0, careful=True, tasks=tasks)
+        except CrewError:
+            continue
+        if g is None:
+            continue
+        compared += 1
+        sol = solve(g, search="ordered", node_limit=10**6)
+        assert sol.exact and sol.winnable is brute(g), (seed, tasks)
+        check_solution(g, sol)
+
+
 def test_search_must_be_known() -> None:
     g = assigned_game(4, 701, 3)
     with pytest.raises(CrewError):

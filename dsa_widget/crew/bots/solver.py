@@ -40,28 +40,30 @@ to spare, then the ones where a seat takes the cards its tasks want.  After a sh
 budget the search restarts with the "room to spare" key left out, and back (the time to find
 a win is heavy-tailed in the order), keeping the lost positions found so far: attempts of
 1, 1, 2, 2, 4, 4, 8, 8, ... tenths of the budget, the budget taken as at most
-:data:`RESTART_SCALE` (a larger budget only adds attempts, each order in turn).  A
+:data:`RESTART_SCALE` (a larger budget only adds attempts, each order in turn, after one of
+:data:`DEEPEN_TRICKS` tricks that deepens the trick the mission must succeed by: 1, 2, ...
+tricks from now, which finds early wins the move order ranks late).  A
 transposition table keeps the lost positions at trick boundaries, keyed on the cards up to a
 renaming that keeps suits, order within a suit, holders and task sets, Tonoja's columns, the
 leader, the statuses, and what the open tasks still count of the captured cards and tricks
 (of the tricks, only the counts, runs or positions an open task reads: the owner's count for an
 exact count, the owner's and the captain's for a comparison with the captain).
-Cheap necessary conditions prune (each also follows from the rules): the tricks each seat
-must still take add up to at most the tricks left; a card one seat must capture and another
-must not, or two seats must capture, is lost; a submarine a seat must capture from another
-hand needs a higher one of its own that it may capture (no card-count or win task can count on
-one it cannot); the highest submarines, when one seat holds them, are
-that seat's captures (tasks that count submarines); in the tricks that must be played before
-the mission can succeed, a seat wins a trick with each of its submarines that no higher one of
-another hand can be paired with, less the cards it may keep unplayed (a trick-count lower
-bound), and "fewer tricks than each other seat" cannot be DONE before its owner has played the
-cards that make those wins too many for it (CREW.md 13.3); a seat cannot win more tricks than it holds cards able to
-win one (a card never wins when another hand holds only submarines and higher cards of its
-suit); "fewer tricks than each other seat / the captain", "as many as the captain" and "N in a
-row" add the tricks they still need to the sum; "more than each other seat" needs at least
-(T + N - 1) / N of the T tricks, "more than the others combined" floor(T / 2) + 1, and "fewer
-than each other seat" allows at most floor((T - N + 1) / N) and is not DONE before the last
-that many tricks (CREW.md 13.3, Appendix A.2);
+Cheap necessary conditions prune (each also follows from the rules): the tricks each seat must
+still take add up to at most the tricks left; a card one seat must capture and another must
+not, or two seats must capture, is lost; a submarine a seat must capture from another hand
+needs a higher one of its own that it may capture (no card-count or win task can count on one
+it cannot); the highest submarines, when one seat holds them, are that seat's captures (tasks
+that count submarines); in the tricks that must be played before the mission can succeed, a
+seat wins a trick with each of its submarines that no higher one of another hand can be paired
+with, less the cards it may keep unplayed (a trick-count lower bound), and "fewer tricks than
+each other seat" cannot be DONE before its owner has played the cards that make those wins too
+many for it (CREW.md 13.3); a seat cannot win more tricks than it holds cards able to win one
+(a card never wins when another hand holds only submarines and higher cards of its suit);
+"fewer tricks than each other seat / the captain", "as many as the captain" and "N in a row"
+add the tricks they still need to the sum; "more than each other seat" needs at least (T + N -
+1) / N of the T tricks, "more than the others combined" floor(T / 2) + 1, and "fewer than each
+other seat" allows at most floor((T - N + 1) / N) and is not DONE before the last that many
+tricks (CREW.md 13.3, Appendix A.2);
 a task that needs every card of a set played cannot be DONE before the hand holding most of
 them has played them; ``win_trick_with`` needs a matching card in the owner's hand; a
 ``trick_matching`` trick takes a card from every hand, so every hand must hold one that
@@ -116,6 +118,7 @@ if TYPE_CHECKING:
     from ..rules import CrewGame
 
 __all__ = [
+    "DEEPEN_TRICKS",
     "DEFAULT_NODE_LIMIT",
     "PLAIN_PACE",
     "PLAIN_CAP",
@@ -159,6 +162,11 @@ PLAIN_SHARE = 1 / 6
 #: adds attempts after these, the two move orders in turn, so a position settled within this
 #: many tricks is searched in the same order whatever the budget
 RESTART_SCALE = 50_000
+
+#: the tricks of the ordered search's deepening attempt (see _Search._deepen), run once when
+#: the budget goes past :data:`RESTART_SCALE` (after the attempts within it, so a position
+#: settled within them is searched as before; the later attempts are moved by this many)
+DEEPEN_TRICKS = 10_000
 
 #: the plain search's share of the budget, at most (its share at the default of 60,000 before
 #: it was raised; a larger budget goes to the ordered search)
@@ -1073,16 +1081,39 @@ class _Search:
         scale = min(self.node_limit, RESTART_SCALE)
         tenths = 0  # where the attempt ends: tenths of the scale, cumulated
         attempt = 0
+        shift = 0  # the tricks of the deepening attempt, once it has run
         while True:
+            if tenths == 10 and not shift:  # (past RESTART_SCALE: the budget is larger)
+                shift = DEEPEN_TRICKS
+                self.slack_first = True
+                self.sub_limit = min(self.node_limit, scale + shift)
+                try:
+                    return (yield from self._deepen(tracker))
+                except _Limit:
+                    if self.sub_limit >= self.node_limit:
+                        raise
             self.slack_first = attempt % 2 == 0
             tenths += 1 << attempt // 2
-            self.sub_limit = min(self.node_limit, scale * tenths // 10)
+            self.sub_limit = min(self.node_limit, scale * tenths // 10 + shift)
             try:
                 return (yield from self._node(self.leader, tracker, self.prefix, self.t))
             except _Limit:
                 if self.sub_limit >= self.node_limit:
                     raise
             attempt += 1
+
+    def _deepen(self, tracker: StatusTracker) -> _Steps:
+        """Iterative deepening on the trick the mission succeeds by: the ordered search with a
+        cap of 1, 2, ... tricks from now (the necessary conditions count only the tricks up to
+        the cap, and a position lost by one cap is lost by every lower one, so the lost
+        positions of the full search serve every cap).  A win that comes early in the deal
+        but after a trick the move order ranks low (trick 1 drawing out the suit a run is made
+        of) is found in a few thousand tricks.  Exact: the last cap is the last trick."""
+        for cap in range(self.done + 1, self.t + 1):
+            found = yield from self._node(self.leader, tracker, self.prefix, cap)
+            if found is not None:
+                return found
+        return None
 
     def seen_lost(self, tracker: StatusTracker) -> bool:
         """Whether the necessary conditions alone see the position lost (at a trick boundary)."""
