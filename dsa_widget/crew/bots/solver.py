@@ -26,8 +26,8 @@ finish answers: a plain depth-first search (every trick, ordered by what the sea
 want, searched as soon as it is evaluated; it finds an easy win in a few dozen tricks) dives
 first, alone, for :data:`PLAIN_START` tricks; only if that does not settle the position is the
 ordered search built (its set-up is paid only then), and the plain search goes on with
-:data:`PLAIN_PACE` tricks for each trick of the ordered one (a little more CPU time than the
-ordered one: a position costs about twice the faster of the two at most), up to
+:data:`PLAIN_PACE` tricks for each trick of the ordered one (about the CPU time of the
+ordered one's first thousands: a position costs about twice the faster of the two at most), up to
 :data:`PLAIN_SHARE` of the budget (at most :data:`PLAIN_CAP` tricks); the ordered search settles
 the rest.
 
@@ -146,10 +146,12 @@ _STEPS = ("play", "communicate", "distress", "distress_vote")
 DEFAULT_NODE_LIMIT = 200_000
 
 #: plain depth-first tricks evaluated per ordered-search trick when both run side by side (a
-#: plain trick costs about a third of an ordered one: no classes of cards, no conditions; at 3
-#: each search got about half the CPU, so a win the plain search finds cost 1.9-2.4x the plain
-#: search alone; at 4 the plain one gets a little more than half, 1.7-2.2x)
-PLAIN_PACE = 4
+#: plain trick costs about 7 us, an ordered one 20 us on average but 40-50 us in the first
+#: thousands, where the race is decided: its root's tricks, the card classes, the conditions
+#: of every child; at 3 a win the plain search finds cost 1.9-2.4x the plain search alone, at 4
+#: 1.7-2.2x, at 6 (about equal CPU early) at most 1.8x on the benchmark's positions; the
+#: ordered search's own wins pay the plain share, 6 tricks per trick, up to PLAIN_CAP)
+PLAIN_PACE = 6
 
 #: the plain search's first dive, alone, before the ordered search is built (see _head_start)
 PLAIN_START = 200
