@@ -155,6 +155,65 @@ the deals with tasks 91-93):
   those bounds, 234 positions at budgets 500, 4,000 and 20,000 gave the same answers, lines and
   node counts as the old solver.
   Still unknown: the 3 + 8 deals above (no answer within 250,000 tricks for those tried).
+
+Issue 31, fifth round: the unknowns with a big budget (crew_solver_unknowns.py --big 1000000
+--searches ordered,plain, the solver of the fourth round; tricks to the answer):
+  4 seats  202600149  1 P3, 13 Y9 B7, 93 fewer than each other (on the seat holding S1 S2 S3,
+                      S4 the captain's)   lost: a bound (below) sees it with no trick searched
+           202600223  87 three in a row, 1 P3   ordered none, plain none in 1,000,000; a win
+                      in six tricks whose first (seat 1 draws the yellows with Y9) the move
+                      order ranks low: deepening on the trick of success finds it in 7,706
+           202600166  54 7 takes a 5, 70 trick 1, 64 rank sum < 12, 37 more yellow than blue
+                      ordered none, plain none in 1,000,000 (deepening: no win by trick 3)
+  5 seats  202600053 (1, 27 seven yellows, 86 two in a row)  ordered win 553,139
+           202600062 (88 exactly two in a row, 85 predicted count, 1)  ordered win 885,690
+           202600106 (94 more than the captain, 71 tricks 1 and 2, 4, 5)  ordered win 764,870
+           202600039 (39, 60 all above 5, 86), 147 (5, 40, 49), 190 (95 fewer than the captain,
+           61 all even), 196 (91 more than each other, 6 B1 B2 B3), 205 (92 more than the
+           others combined, 47 no 1s)  ordered none, plain none in 1,000,000; deepening alone
+           (300,000 tricks) shows no win by trick 3 (190), 4 (039, 147, 196) or 7 (205) and
+           settles none.
+  So: wins the ordered search finds after 550,000-890,000 tricks, and positions no search here
+  settles in 1,000,000; no family the bounds could cut at the root but task 93's.
+
+The changes: (1) in the tricks that must be played before the mission can succeed, a seat's
+submarines no higher one can be paired with win their tricks, less the cards it may keep
+unplayed (was: only when play goes to the last trick), and "fewer than each other seat" is not
+DONE before its owner has played the submarines that win it too many (CREW.md 13.3, n * R <= T
+- n * c - n + 1); (2) once the budget goes past RESTART_SCALE, one attempt of 10,000 tricks
+deepens the trick the mission must succeed by (cap 1, 2, ... tricks from now), and the later
+attempts move by as much; (3) PLAIN_PACE 4 -> 6 (an ordered trick costs 40-50 us in the first
+thousands, where the race is decided, not the 20 us of its average).  Seed 2026, CPU time,
+before -> after, every answer the same where both settle:
+  full deal, 4 seats, 200 (--no-plain, (1) and (2), run side by side with the fourth round's
+      solver, then alone, load average 9 -> 4): unknown 3 -> 1 (149 lost with no trick, 223
+      a win in 67,706), median 4.5 -> 3.4 ms (nodes 121 -> 117), 95th percentile 0.51 -> 0.34
+      s (nodes 26,362 -> 18,733: bound (1) settles 54 in 2,265 tricks, was 26,362), 97% ->
+      97.5% under 1 s.
+  full deal, 5 seats, 200 (the same): unknown 8 -> 8, median 9.5 -> 7.0 ms (nodes 189.5 both),
+      95th percentile 3.45 -> 3.15 s (nodes 174,252 -> 174,631); the wins past 50,000 tricks
+      take 10,000 more (8 of them) or about as many (2).
+  PLAIN_PACE 4 -> 6 ((1) and (2) in both; --repeat 3, old and new run one after the other at
+  load average 3-4; the ratio is the solver's CPU over the plain search's, interleaved):
+  full deal, 4 seats, 30: median 1.9 -> 1.9 ms, 95th percentile 0.50 -> 0.49 s; over 2x plain
+      1 -> 0 (worst 2.22x -> 1.83x: 202600014, a win the plain search finds in 6,299 tricks).
+  full deal, 5 seats, 30: median 4.3 -> 4.5 ms, 95th percentile 1.27 -> 1.24 s; over 2x plain
+      0 -> 0 (worst 1.98x -> 1.66x).
+  6 tricks left, 30: median 0.6 -> 0.6 ms, 95th percentile 152 -> 161 ms; worst 1.92x -> 1.71x.
+  4 tricks left, 40: median 0.3 -> 0.3 ms, 95th percentile 50 -> 63 ms (nodes 4,585 -> 6,339:
+      losses the ordered search proves in some 900 tricks pay 6 plain tricks for each instead
+      of 4; the plain search alone: 75 ms); worst 1.81x -> 1.56x.
+  200 full deals with all three (--no-plain, load average 3): 4 seats unknown 1, CPU median
+      3.2 ms, 95th percentile 0.32 s; 5 seats unknown 8, median 6.7 ms, 95th percentile 2.9 s;
+      every answer the fourth round's where both settle.
+  (A longer first dive, PLAIN_START 200 -> 1,000 with pace 6: worst 1.79x on the full deals,
+  1.42x at 4 left, but the 95th percentile at 4 left 69 ms; not taken.)
+  The budget stays 200,000: of the 9 deals still unknown, 3 are wins found after 550,000-
+  890,000 tricks of the ordered search (about 12-26 s of CPU), 6 are not settled in 1,000,000
+  (some 20-30 s each); a budget of 1,000,000 would settle 3 of 400 deals and make each unknown
+  cost about 5x the 4.5 s it does.  The planner bot (500) and feasibility (20,000) never reach
+  RESTART_SCALE: only bound (1) and the pace touch them.
+  Still unknown: 202600166 (4 seats) and the 8 five-seat deals above.
 """
 
 from __future__ import annotations
