@@ -23,7 +23,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 
 from bench_crew_solver import _position  # type: ignore[import-not-found]
 
-from dsa_widget.crew.bots.solver import DEFAULT_NODE_LIMIT, solve
+from dsa_widget.crew.bots.solver import DEFAULT_NODE_LIMIT, _schedule, solve
 from dsa_widget.crew.tasks import task_table
 
 
@@ -32,13 +32,21 @@ def _answer(w: bool | None) -> str:
 
 
 def _attempt(nodes: int, budget: int) -> str:
-    """Which of the ordered search's restarts (``_Search.run``) found a win after ``nodes``."""
-    start = 0.0
-    for i, share in enumerate((0.1, 0.1, 0.2, 0.2)):
-        if nodes <= budget * (start + share):
-            return f"attempt {i}, {nodes - int(budget * start)} in"
-        start += share
-    return f"attempt 4, {nodes - int(budget * start)} in"
+    """Which of the ordered search's attempts (``_Search.run``, its schedule ``_schedule``:
+    restarts in tenths of at most RESTART_SCALE, the deepening attempt past it) found the win
+    after ``nodes`` tricks, its move order, and how many tricks into it.
+
+    >>> _attempt(7_000, 1_000_000)
+    'attempt 1 (no slack), 2000 in'
+    >>> _attempt(57_706, 1_000_000)
+    'attempt 5 (deepen), 7706 in'
+    """
+    start = 0
+    for i, (order, end) in enumerate(_schedule(budget)):
+        if nodes <= end:
+            return f"attempt {i} ({order}), {nodes - start} in"
+        start = end
+    return f"past the budget, {nodes - start} in"
 
 
 def main(argv: list[str] | None = None) -> None:

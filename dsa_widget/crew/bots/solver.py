@@ -292,6 +292,38 @@ def _head_start(plain: _Steps) -> tuple[list[tuple[tuple[int, int], ...]] | None
     return None, False, True
 
 
+def _schedule(node_limit: int) -> Generator[tuple[str, int], None, None]:
+    """The ordered search's attempts (:meth:`_Search.run`): each one's move order (``"slack"``:
+    the tricks that leave the most room to spare first, ``"no slack"``: that key left out,
+    ``"deepen"``: :meth:`_Search._deepen`) and the node count it ends at, the last one's the
+    budget.  Attempt i (from 0) takes 2 ** (i // 2) tenths of the budget, or of
+    :data:`RESTART_SCALE` when the budget is larger; past that scale the deepening attempt
+    takes :data:`DEEPEN_TRICKS`, and the later attempts are moved by as much.
+
+    >>> [end for _, end in _schedule(200_000)][:8]
+    [5000, 10000, 20000, 30000, 50000, 60000, 80000, 120000]
+    >>> [order for order, _ in _schedule(200_000)][4:7]
+    ['slack', 'deepen', 'no slack']
+    """
+    scale = min(node_limit, RESTART_SCALE)
+    tenths = 0  # where the attempt ends: tenths of the scale, cumulated
+    attempt = 0
+    shift = 0  # the tricks of the deepening attempt, once it has run
+    while True:
+        if tenths == 10 and not shift:  # (past RESTART_SCALE: the budget is larger)
+            shift = DEEPEN_TRICKS
+            end = min(node_limit, scale + shift)
+            yield "deepen", end
+            if end >= node_limit:
+                return
+        tenths += 1 << attempt // 2
+        end = min(node_limit, scale * tenths // 10 + shift)
+        yield ("slack" if attempt % 2 == 0 else "no slack"), end
+        if end >= node_limit:
+            return
+        attempt += 1
+
+
 # --- what the tasks care about ----------------------------------------------------------------
 
 
@@ -1080,29 +1112,17 @@ class _Search:
         4 tenths, the fifth, as before the scale was capped.  (With only the fifth attempt
         going on past the scale, in one order, a win of the benchmark's deals was not found in
         300,000 tricks; with the orders in turn, in 148,106.)"""
-        scale = min(self.node_limit, RESTART_SCALE)
-        tenths = 0  # where the attempt ends: tenths of the scale, cumulated
-        attempt = 0
-        shift = 0  # the tricks of the deepening attempt, once it has run
-        while True:
-            if tenths == 10 and not shift:  # (past RESTART_SCALE: the budget is larger)
-                shift = DEEPEN_TRICKS
-                self.slack_first = True
-                self.sub_limit = min(self.node_limit, scale + shift)
-                try:
-                    return (yield from self._deepen(tracker))
-                except _Limit:
-                    if self.sub_limit >= self.node_limit:
-                        raise
-            self.slack_first = attempt % 2 == 0
-            tenths += 1 << attempt // 2
-            self.sub_limit = min(self.node_limit, scale * tenths // 10 + shift)
+        for order, end in _schedule(self.node_limit):
+            self.sub_limit = end
+            self.slack_first = order != "no slack"
             try:
+                if order == "deepen":
+                    return (yield from self._deepen(tracker))
                 return (yield from self._node(self.leader, tracker, self.prefix, self.t))
             except _Limit:
-                if self.sub_limit >= self.node_limit:
+                if end >= self.node_limit:
                     raise
-            attempt += 1
+        raise AssertionError("the schedule ends at the budget")  # pragma: no cover
 
     def _deepen(self, tracker: StatusTracker) -> _Steps:
         """Iterative deepening on the trick the mission succeeds by: the ordered search with a
