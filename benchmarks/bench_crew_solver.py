@@ -214,6 +214,40 @@ before -> after, every answer the same where both settle:
   cost about 5x the 4.5 s it does.  The planner bot (500) and feasibility (20,000) never reach
   RESTART_SCALE: only bound (1) and the pace touch them.
   Still unknown: 202600166 (4 seats) and the 8 five-seat deals above.
+
+Issue 31, sixth round (issue 34c): the five 5-seat deals no search settled in 1,000,000 tricks
+and 202600166, read by hand (missions and hands printed with the benchmark's _position):
+  202600147 (5 S3 to the captain, seat 1, who holds S4; 40 no green on seat 3; 49 no submarine
+      on seat 2, which holds S2 and S3, seat 0 S1) is lost: 49 is DONE only when every
+      submarine has been played (CREW.md 13.3 avoid_cards, "live(S) = 0"), so seat 2 plays S2
+      and S3 in two tricks, only S4 is higher than either (R-10.3), so one of them wins and
+      seat 2 captures its own submarine.  The sure-submarine bound of the fifth round let the
+      seat keep up to "its hand less the tricks to play" cards unplayed, submarines included;
+      now, before the last trick, a seat keeps none of the cards an open task needs played, and
+      a sure submarine win by a seat that must capture no submarine (its own included) is lost.
+  202600039 (39, 60 all above 5, 86), 190 (95 fewer than the captain, 61 all even), 196 (91
+      more than each other, 6 B1 B2 B3 to the captain, who holds B1 and so must win a trick
+      with the lowest blue), 205 (92 more than the others combined: 5 of 8 tricks for a seat
+      with no submarine, 47) and, with 4 seats, 166 (54, 70 trick 1, 64 rank sum, 37): no
+      counting argument found in this round.  Those looked at need a trick that only wins
+      once other hands have shed certain cards (B1 winning a blue lead when the four other
+      hands hold seven blues; the matching tricks of 60, 61 and 64; seat 2's five winners of
+      205 under seat 0's and seat 1's higher pinks and seat 4's Y9): whether that can happen
+      in time depends on the order of the tricks, which the counts do not see.  Not settled.
+The change (bench_crew_solver.py, seed 2026, the solver before and after run side by side in
+two processes, load average 1.3-2.3, CPU time; every answer the same where both settle):
+  full deal, 5 seats, 200 (--no-plain): unknown 8 -> 7 (147 lost with no trick searched),
+      median 7.1 -> 6.2 ms (nodes 191.5 -> 168: the deal moved from 200,000 to 0), 95th
+      percentile 2.95 -> 2.92 s; no other node count changed.
+  full deal, 4 seats, 200 (--no-plain): unknown 1 -> 1, median 3.1 -> 2.9 ms, 95th percentile
+      0.30 -> 0.30 s (nodes 18,733 both); 052 5,345 -> 4,764 and 123 (task 49) 13,821 -> 13,109
+      tricks, the same answers.
+  --repeat 3, ratio to the plain search interleaved: 4 left, 40: median 0.3 -> 0.3 ms, 95th
+      percentile 58 -> 58 ms, worst 1.54x -> 1.56x; 6 left, 30: 0.6 -> 0.5 ms, 152 -> 149 ms,
+      1.62x -> 1.67x; full 4 seats, 30: 1.8 -> 1.9 ms, 0.46 -> 0.46 s, 1.91x -> 1.91x; full 5
+      seats, 30: 4.4 -> 4.3 ms, 1.19 -> 1.20 s, 1.72x -> 1.73x; node counts the same, none over 2x.
+  Still unknown: 202600166 (4 seats); 5 seats 053, 062, 106 (wins after 553,139-885,690
+      tricks) and 039, 190, 196, 205.
 """
 
 from __future__ import annotations

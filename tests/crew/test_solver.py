@@ -248,6 +248,42 @@ def test_a_run_still_to_take_counts_all_its_tricks() -> None:
         check_solution(g, sol)
 
 
+def test_a_seat_that_must_capture_no_submarine_cannot_keep_its_own() -> None:
+    # task 49: seat 1 captures no submarine ("avoid_cards": "DONE: live(S) = 0, every such
+    # card has been played, none by o's capture", CREW.md 13.3), so the mission cannot succeed
+    # before seat 1 has played S2 and S3, and a trick holding a submarine goes to its highest
+    # submarine (R-10.3): only S4 (one card, one trick) is higher than either, so one of them
+    # wins its trick and seat 1 captures its own submarine.  Lost, with no trick searched (the
+    # bound used to let seat 1 keep a submarine unplayed).
+    g = submarine_endgame({49: 1})
+    assert solve(g) == Solution(False, (), 0, True)
+    assert not brute(g)
+    # task 49 on seat 2 (S1, beaten by any of the others' submarines): the bound says nothing
+    g = submarine_endgame({49: 2})
+    sol = solve(g)
+    assert sol.exact and sol.winnable is brute(g)
+    check_solution(g, sol)
+
+
+def test_the_full_deal_202600147_is_lost_at_once() -> None:
+    # The benchmark's 5-seat full deal 202600147 (bench_crew_solver.py, seed 2026), unknown in
+    # 1,000,000 tricks of either search: task 49 (no submarine) on seat 2, which holds S2 and
+    # S3 beside seat 1's S4 (the captain, R-5.1) and seat 0's S1.  As above, S2 and S3 must both
+    # be played and S4 beats one of them at most (R-10.3): seat 2 captures its own.
+    deal = [
+        ["P1", "P2", "P3", "P6", "Y5", "B2", "B3", "S1"],
+        ["P4", "Y8", "B6", "B7", "G3", "G7", "G8", "S4"],
+        ["P5", "P7", "Y2", "B1", "G4", "G9", "S2", "S3"],
+        ["P8", "P9", "Y3", "Y4", "Y9", "B8", "B9", "G6"],
+        ["Y1", "Y6", "Y7", "B4", "B5", "G1", "G2", "G5"],
+    ]
+    assignment = {5: 1, 40: 3, 49: 2}
+    g = CrewGame(5, seed=1, deal=deal, tasks=list(assignment), assignment=assignment, deal_check=False)
+    to_play(g)
+    assert g.captain == 1
+    assert solve(g) == Solution(False, (), 0, True)
+
+
 def _counts_game(players: int, owners: dict[int, str]) -> CrewGame:
     """A deal (seed 7) with tasks given to seats by role: "cap" the captain, "o1".."o4" the
     others in seat order."""
@@ -535,6 +571,34 @@ def test_property_count_tasks_agree_with_brute_force(
     try:
         g = random_position(players, seed, 3, mid_trick=mid_trick, careful=True, tasks=tasks)
     except CrewError:  # (a task the seat count cannot take, e.g. against the captain)
+        g = None
+    assume(g is not None)
+    assert g is not None
+    truth = brute(g)
+    for search in ("auto", "ordered"):
+        sol = solve(g, search=search)
+        assert sol.exact and sol.winnable is truth, (players, seed, tasks, search)
+        check_solution(g, sol)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    players=st.sampled_from([3, 4, 5]),
+    seed=st.integers(1, 10**6),
+    extra=st.sampled_from([None, 5, 80, 81, 82, 91, 93, 87]),
+    mid_trick=st.booleans(),
+)
+def test_property_submarines_that_must_be_played_agree_with_brute_force(
+    players: int, seed: int, extra: int | None, mid_trick: bool
+) -> None:
+    """Task 49 (no submarine; CREW.md 13.3 avoid_cards, "DONE: live(S) = 0"), whose submarines
+    must all be played before it is DONE, so their holders cannot keep them (R-10.3: the sure
+    submarine wins), beside a card, trick-count or run task: the solver's exact answer is the
+    brute force's."""
+    tasks = [49] if extra is None else [49, extra]
+    try:
+        g = random_position(players, seed, 3, mid_trick=mid_trick, careful=True, tasks=tasks)
+    except CrewError:
         g = None
     assume(g is not None)
     assert g is not None

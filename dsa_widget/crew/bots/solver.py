@@ -55,7 +55,9 @@ needs a higher one of its own that it may capture (no card-count or win task can
 it cannot); the highest submarines, when one seat holds them, are that seat's captures (tasks
 that count submarines); in the tricks that must be played before the mission can succeed, a
 seat wins a trick with each of its submarines that no higher one of another hand can be paired
-with, less the cards it may keep unplayed (a trick-count lower bound), and "fewer tricks than
+with, less the cards it may keep unplayed (a trick-count lower bound; before the last trick it
+keeps none of the cards an open task needs played, and a seat that must capture no submarine of
+its own loses at the first such sure win), and "fewer tricks than
 each other seat" cannot be DONE before its owner has played the cards that make those wins too
 many for it (CREW.md 13.3); a seat cannot win more tricks than it holds cards able to win one
 (a card never wins when another hand holds only submarines and higher cards of its suit);
@@ -768,12 +770,14 @@ class _Search:
         # the tricks until every task can be DONE
         depth = 0
         cstates = getattr(tracker, "constraint_states", ())
+        must = 0  # cards that must all be played before the mission can succeed before the end
         for index, m, at in plan.finish:
             if (statuses[index] if index >= 0 else cstates[-1 - index]) != OPEN:
                 continue
             if at:
                 depth = max(depth, at - done)
             elif m & unplayed:
+                must |= m
                 depth = max(depth, min(self.t - done, max([(m & h).bit_count() for h in holding])))
         if depth > left:
             return None
@@ -945,9 +949,21 @@ class _Search:
             if depth > left:
                 return None
             # the mission cannot succeed before `depth` more tricks: each seat plays `depth`
-            # cards, and keeps at most the rest of its hand unplayed
+            # cards, and keeps at most the rest of its hand unplayed; before the last trick
+            # none of the cards an open task needs played (`must`), at the end only the cards
+            # no trick takes (R-3.1)
             for s, u in enumerate(free):
-                lower[s] = max(lower[s], u - max(0, holding[s].bit_count() - depth))
+                if not u:
+                    continue
+                held = holding[s].bit_count()
+                kept = max(
+                    min(max(0, held - depth), (holding[s] & subs_left & ~must).bit_count()),
+                    held - (self.t - done),
+                )
+                u -= kept
+                lower[s] = max(lower[s], u)
+                if u > 0 and not holding[s] & subs_left & ~forbidden[s]:
+                    return None  # it wins a trick with a submarine of its own, which it must not capture
         if sum(lower) > left or any(lo > up for lo, up in zip(lower, upper, strict=True)):
             return None
         if any(lower) and self._short_of_winners(holding, lower):
