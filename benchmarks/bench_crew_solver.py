@@ -246,7 +246,15 @@ two processes, load average 1.3-2.3, CPU time; every answer the same where both 
       percentile 58 -> 58 ms, worst 1.54x -> 1.56x; 6 left, 30: 0.6 -> 0.5 ms, 152 -> 149 ms,
       1.62x -> 1.67x; full 4 seats, 30: 1.8 -> 1.9 ms, 0.46 -> 0.46 s, 1.91x -> 1.91x; full 5
       seats, 30: 4.4 -> 4.3 ms, 1.19 -> 1.20 s, 1.72x -> 1.73x; node counts the same, none over 2x.
-  Still unknown: 202600166 (4 seats); 5 seats 053, 062, 106 (wins after 553,139-885,690
+  The late wins with this solver (crew_solver_unknowns.py --seats 5 --big 1000000 --searches
+  ordered, its labels now the solver's schedule): 053 563,139 tricks (attempt 12, no slack,
+  83,139 in), 062 886,225 (attempt 13, slack, 246,225 in), 106 774,870 (attempt 13, 134,870
+  in): 053 and 106 10,000 more than the fifth round's figures (taken before the deepening
+  attempt), 062 535 more (its order changed too; not looked into).  Tried for them and
+  not kept: the run owner of "N in a row" ranked as a seat that must still take tricks (053 not
+  found in 1,000,000); deepening alone with 400,000 tricks finds 053 in 304,982, not 062 or
+  106.
+  Still unknown: 202600166 (4 seats); 5 seats 053, 062, 106 (wins after 563,139-886,225
       tricks) and 039, 190, 196, 205.
 """
 
