@@ -174,7 +174,7 @@ NOLEAD = PREF + 5
 (NSEATS, NTRICKS) = range(ALLMUST + 1, ALLMUST + 3)
 SIZE = NTRICKS + 1
 #: the play policies of :func:`kernel_playout` (as codes)
-RANDOM, GREEDY = 0, 1
+RANDOM, GREEDY, SIGHTED = 0, 1, 2
 # the trace of the last deal played (for checking): captain, first seat dealt, deck order,
 # owners, predictions, the cards in play order, statuses after each trick, result, last trick
 TR_CAP = 0
@@ -618,8 +618,8 @@ def _play_out(s: Buf, tk: Buf, base: int, n: int, T: int, policy: int, tr: Buf, 
         legal = _legal(s, n)
         if not legal:
             return -2
-        if policy == GREEDY:
-            c = _greedy(s, tk, base, n, T, legal)
+        if policy != RANDOM:
+            c = _greedy(s, tk, base, n, T, legal, policy == SIGHTED)
         else:
             c = _nth(legal, _below(s, RNG, _pop(legal)))
         v = _put(s, tk, base, n, T, c, tr, trace)
@@ -862,9 +862,11 @@ def _exact(s: Buf, tk: Buf, base: int, n: int, T: int, w: int, wc: int, m: int, 
 
 
 @_jit
-def _greedy(s: Buf, tk: Buf, base: int, n: int, T: int, legal: int) -> int:
+def _greedy(s: Buf, tk: Buf, base: int, n: int, T: int, legal: int, sighted: bool) -> int:
     """The crewmate's card (:func:`dsa_widget.crew.playouts.greedy_scores`, the same exact
-    scores in hundredths as fractions ``num / den``), equal top scores drawn uniformly."""
+    scores in hundredths as fractions ``num / den``), equal top scores drawn uniformly;
+    ``sighted``: the threats to the trick's winner are the cards the seats still to play
+    in it can play (their hands are known: a drawn deal), not every card still out."""
     if not legal & (legal - 1):
         return _low(legal)
     if s[NEED_R] != s[R]:
@@ -903,15 +905,33 @@ def _greedy(s: Buf, tk: Buf, base: int, n: int, T: int, legal: int) -> int:
             num = _exact(s, tk, base, n, T, w, wc, m, c if w == seat else -1, tlast) + fixed
             den = 1
         else:
-            if wc < 36:
+            if sighted:
+                ls = s[LEDSUIT] if ncur else (c // 9 if c < 36 else 4)
+                lm = SUBS if ls == 4 else 0x1FF << (9 * ls)
+                beat = SUBS & ~((2 << wc) - 1)
+                if wc < 36:
+                    beat = SUBS | ((0x1FF << (9 * (wc // 9))) & ~((2 << wc) - 1))
+                threats = 0
+                top = 0
+                for j in range(ncur + 1, n):
+                    q = (s[LEADER] + j) % n
+                    h = s[HANDS + q]
+                    if h & lm:
+                        h &= lm
+                    t = h & beat
+                    if _bitlen(t) > _bitlen(threats):
+                        top = q
+                    threats |= t
+                h2 = 2 * _pop(threats)
+            elif wc < 36:
                 threats = (0x1FF << (9 * (wc // 9))) & ~((2 << wc) - 1) & unknown & ~SUBS
-                subs_out = SUBS & unknown
+                h2 = 2 * _pop(threats) + _pop(SUBS & unknown)
             else:
-                threats = SUBS & ~((2 << wc) - 1) & unknown
-                subs_out = 0
-            h2 = 2 * _pop(threats) + _pop(subs_out)
+                h2 = 2 * _pop(SUBS & ~((2 << wc) - 1) & unknown)
             vw = _value(s, tk, base, w, m, wc if w == seat else -1, tlast)
             vo = -800 * _pop(m & (s[ALLMUST] | s[HOLD])) if h2 else 0
+            if sighted and h2:  # the trick as the seat with the highest threat would take it
+                vo = _value(s, tk, base, top, m, -1, tlast)
             if ncur == 0 and s[NOLEAD + seat] & b:
                 fixed -= 1200
             den = 4 + 3 * h2
@@ -1223,7 +1243,7 @@ def kernel_deal(seed: int, *, seats: int = 4, tasks: Sequence[int] = ()) -> Kern
 
 # --------------------------------------------------------------------------- playouts from a position
 
-_POLICIES = {"random": RANDOM, "greedy": GREEDY}
+_POLICIES = {"random": RANDOM, "greedy": GREEDY, "sighted": SIGHTED}
 _STATUS_CODE = {"open": 0, "done": 1, "failed": 2}
 
 
@@ -1349,7 +1369,7 @@ def encode_position(
 
 def _policy(policy: str) -> int:
     if policy not in _POLICIES:
-        raise ValueError(f"policy must be 'greedy' or 'random', not {policy!r}")
+        raise ValueError(f"policy must be 'greedy', 'sighted' or 'random', not {policy!r}")
     return _POLICIES[policy]
 
 

@@ -60,6 +60,7 @@ __all__ = [
     "random_deal",
     "random_deals",
     "random_play",
+    "sighted_play",
 ]
 
 _S4 = 39
@@ -691,11 +692,13 @@ def _value(nd: Needs, w: int, m: int, c_w: int, trick_last: bool) -> int:
     return v
 
 
-def greedy_scores(st: PlayState) -> list[tuple[int, int, int]]:
+def greedy_scores(st: PlayState, *, sighted: bool = False) -> list[tuple[int, int, int]]:
     """The crewmate's score of every legal card of the mover, ``(card, num, den)``: the score
     is the fraction ``num / den`` in hundredths, exact (``den`` > 0), so equal scores are equal
     and the compiled kernel (:func:`dsa_widget.crew.kernel.kernel_playout`) reaches the same
-    ones.  See :func:`greedy_play` for what is scored."""
+    ones.  See :func:`greedy_play` for what is scored; ``sighted``: :func:`sighted_play`'s
+    scores (the threats to the trick's winner read from the hands of the seats still to play
+    in it)."""
     legal = _bits(st.legal())
     n = st.seats
     seat = (st.leader + len(st.cur)) % n
@@ -728,15 +731,32 @@ def greedy_scores(st: PlayState) -> list[tuple[int, int, int]]:
             # how sure is the provisional winner: h = the cards still out that could beat its
             # card, submarines counting half (over a coloured card); it keeps the trick with
             # chance p = 1 / (1 + 1.5 h) = 4 / (4 + 3 h2), h2 = 2 h
-            threats = _ABOVE[wc] & unknown
-            if wc < 36:
-                threats &= ~_SUB
-                subs_out = _SUB & unknown
+            if sighted:
+                lm = _SUITM[st.led if cur else _SUIT[c]]
+                beat = _ABOVE[wc] | (_SUB if wc < 36 else 0)
+                threats = 0
+                top_seat = -1
+                for j in range(len(cur) + 1, n):
+                    q = (st.leader + j) % n
+                    h = st.hands[q]
+                    t = (h & lm if h & lm else h) & beat
+                    if t.bit_length() > threats.bit_length():
+                        top_seat = q
+                    threats |= t
+                h2 = 2 * threats.bit_count()
             else:
-                subs_out = 0
-            h2 = 2 * threats.bit_count() + subs_out.bit_count()
+                threats = _ABOVE[wc] & unknown
+                if wc < 36:
+                    threats &= ~_SUB
+                    subs_out = _SUB & unknown
+                else:
+                    subs_out = 0
+                h2 = 2 * threats.bit_count() + subs_out.bit_count()
             v_w = _value(nd, w, m, wc if w == seat else -1, trick_last)
-            v_other = -800 * (m & (nd.all_must | nd.hold)).bit_count() if h2 else 0
+            if sighted and h2:  # the trick as the seat with the highest threat would take it
+                v_other = _value(nd, top_seat, m, -1, trick_last)
+            else:
+                v_other = -800 * (m & (nd.all_must | nd.hold)).bit_count() if h2 else 0
             if not cur and nd.no_lead[seat] & b:
                 fixed -= 1200
             den = 4 + 3 * h2
@@ -745,10 +765,10 @@ def greedy_scores(st: PlayState) -> list[tuple[int, int, int]]:
     return out
 
 
-def greedy_best(st: PlayState) -> tuple[int, ...]:
+def greedy_best(st: PlayState, *, sighted: bool = False) -> tuple[int, ...]:
     """The legal cards with the crewmate's top score (deck order): :func:`greedy_play` plays
-    one of them, uniformly at random."""
-    scores = greedy_scores(st)
+    one of them, uniformly at random (``sighted``: :func:`sighted_play`'s top score)."""
+    scores = greedy_scores(st, sighted=sighted)
     bn, bd = scores[0][1], scores[0][2]
     for _, num, den in scores:
         if num * bd > bn * den:
@@ -764,11 +784,35 @@ def greedy_play(st: PlayState, rng: random.Random) -> int:
     nothing is at stake.  The last card of a trick is checked exactly with the status tracker.
     Uses only the mover's hand and public facts; the scores are exact (:func:`greedy_scores`)
     and equal top scores are broken with ``rng`` (one draw per legal card, uniform)."""
+    return _top(st, rng, False)
+
+
+def sighted_play(st: PlayState, rng: random.Random) -> int:
+    """The crewmate's card rule for a deal whose hands are all known (a drawn deal in a
+    bot's rollouts, never a seat's own choice at the table): :func:`greedy_play`, except that
+    the trick's provisional winner is threatened only by the cards the seats still to play
+    in the trick can play (their led-suit cards when they hold one, else their hand), each
+    counting fully, instead of by every card still out.  A card that nobody after the mover
+    can beat is sure to take the trick, so the owner of a task takes its card when it can
+    and the others do not throw a task's card under a winner that cannot hold.  The
+    compiled kernel's ``policy="sighted"`` makes the same choices.
+
+    >>> from dsa_widget.crew.tasks import TASKS
+    >>> hands = [sum(1 << c for c in range(40) if c % 4 == q) for q in range(4)]
+    >>> st = PlayState(hands, [(TASKS[1], 0)], captain=3)
+    >>> st.play_out(sighted_play, random.Random(1)) in ("success", "failure")
+    True
+    """
+    return _top(st, rng, True)
+
+
+def _top(st: PlayState, rng: random.Random, sighted: bool) -> int:
+    """A card of the top score (:func:`greedy_scores`), ties broken with one draw per legal card."""
     legal = _bits(st.legal())
     if len(legal) == 1:
         return legal[0]
     choice, bn, bd, bu = -1, 0, 1, -1.0
-    for c, num, den in greedy_scores(st):
+    for c, num, den in greedy_scores(st, sighted=sighted):
         u = rng.random()
         x = num * bd - bn * den
         if choice < 0 or x > 0 or (x == 0 and u > bu):

@@ -4,8 +4,8 @@ checked move for move against :class:`CrewGame` and the Python card rule.
 Positions: random games of 3, 4 and 5 seats (random allocation, distress, communication),
 stopped after a random number of cards, mid-trick or at a trick boundary.  From each, the
 kernel plays out the attempt; every card it plays is replayed through the checked engine, and
-with the greedy policy each must be one of the top-scored cards of
-:func:`~dsa_widget.crew.playouts.greedy_best` on the engine's position at that moment (R-10.2:
+with the greedy and sighted policies each must be one of the top-scored cards of
+:func:`~dsa_widget.crew.playouts.greedy_best` (``sighted=``) on the engine's position at that moment (R-10.2:
 the engine refuses an illegal card).  The mission result must be the engine's (R-14.1).
 """
 
@@ -39,7 +39,7 @@ def _position(seats: int, seed: int) -> CrewGame | None:
     return None
 
 
-def _replay(g: CrewGame, plays: tuple[str, ...], *, greedy: bool) -> None:
+def _replay(g: CrewGame, plays: tuple[str, ...], *, greedy: bool, sighted: bool = False) -> None:
     for cid in plays:
         while f"play {cid}" not in g.legal_actions():
             # communication and its windows move no card
@@ -48,15 +48,15 @@ def _replay(g: CrewGame, plays: tuple[str, ...], *, greedy: bool) -> None:
             assert any(a == "pass" for a in legal), (cid, legal)
             g.apply("pass")
         if greedy:
-            assert card(cid) in greedy_best(PlayState.from_game(g)), (cid, g.step)
+            assert card(cid) in greedy_best(PlayState.from_game(g), sighted=sighted), (cid, g.step)
         g.apply(f"play {cid}")
 
 
 @pytest.mark.parametrize("seats", [3, 4, 5])
-@pytest.mark.parametrize("policy", ["greedy", "random"])
+@pytest.mark.parametrize("policy", ["greedy", "sighted", "random"])
 def test_playout_is_the_engines_game(seats: int, policy: str) -> None:
     used = 0
-    for seed in range(60 if policy == "greedy" else 30):
+    for seed in range(30 if policy == "random" else 60):
         g = _position(seats, 1000 * seats + seed)
         if g is None:
             continue
@@ -65,7 +65,7 @@ def test_playout_is_the_engines_game(seats: int, policy: str) -> None:
             continue
         pos = encode_position(st, options=g.options, constraints=g.mission.constraints)
         kp = kernel_playout(pos, policy=policy, seed=seed)
-        _replay(g, kp.plays, greedy=policy == "greedy")
+        _replay(g, kp.plays, greedy=policy != "random", sighted=policy == "sighted")
         assert g.is_over and g.outcome is not None
         assert g.outcome.result == kp.result, (seed, kp)
         used += 1

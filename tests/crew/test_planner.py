@@ -37,6 +37,7 @@ def test_registered_with_a_summary() -> None:
         {"doubt": 2},
         {"survival": 1},
         {"survival": -0.1},
+        {"policy": "clairvoyant"},
     ],
 )
 def test_bad_knobs_are_refused(knobs: dict[str, Any]) -> None:
@@ -174,3 +175,25 @@ def test_survival_ranks_cards_whose_playouts_all_fail() -> None:
             assert 0.0 <= v1[a] - v0[a] < 0.2 + 1e-9
             rose += v1[a] > v0[a]
     assert rose >= 1
+
+
+def test_sighted_policy_reaches_the_rollouts() -> None:
+    """``policy="sighted"``: the same deals (same seed), the playouts with the card rule that
+    reads the drawn hands, so the values differ from the crewmate's rule's somewhere; each is a
+    share of playouts plus the survival part, so within [0, 1]."""
+    differ = 0
+    for seed in range(6):
+        g = _mid_game(seed, 1)
+        if g is None:
+            continue
+        view, legal = g.view(g.to_move), g.legal_actions()
+        plain = PlannerBot(seed=3, samples=6, node_limit=0)
+        sighted = PlannerBot(seed=3, samples=6, node_limit=0, policy="sighted")
+        plain(view, legal)
+        sighted(view, legal)
+        assert plain.last_explanation is not None and sighted.last_explanation is not None
+        v0, v1 = plain.last_explanation["values"], sighted.last_explanation["values"]
+        assert set(v0) == set(v1)
+        assert all(0.0 <= v <= 1.0 for v in v1.values())
+        differ += v0 != v1
+    assert differ >= 1

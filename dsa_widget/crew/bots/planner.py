@@ -59,7 +59,7 @@ from typing import Any, ClassVar
 from ...core.bots import Bot
 from ..cards import DECK, card
 from ..errors import CrewError
-from ..playouts import PlayState, greedy_play
+from ..playouts import PlayState, greedy_play, sighted_play
 from ..rules import CrewGame
 from ..tasks import task_table
 from ..view import CrewView
@@ -71,6 +71,9 @@ __all__ = ["PlannerBot"]
 
 #: the most candidate tasks tried at one ``take`` (the crewmate's best by fit)
 _MAX_TAKES = 4
+#: the playout policies of the ``policy`` knob: the crewmate's card rule, or the same rule
+#: reading the drawn hands of the seats still to play in a trick (the kernel's names)
+_POLICIES = {"greedy": greedy_play, "sighted": sighted_play}
 
 
 class PlannerBot(Bot):
@@ -83,7 +86,10 @@ class PlannerBot(Bot):
     is a card's value there), ``node_limit`` (its budget a position; 0: no solver), ``trust``
     (a deal's weight is multiplied by it for each partner card the crewmate's rule would not
     have played on it: 1 = no weighting), ``survival`` (what a failed playout is worth per
-    trick it lasted, as a share of a success over the whole attempt; 0: nothing)."""
+    trick it lasted, as a share of a success over the whole attempt; 0: nothing), ``policy``
+    (the card rule of every seat in its playouts: ``"greedy"``, the crewmate's, or
+    ``"sighted"``, the same rule reading the drawn hands of the seats still to play in the
+    trick, :func:`~dsa_widget.crew.playouts.sighted_play`)."""
 
     name = "planner"
     summary = (
@@ -100,6 +106,7 @@ class PlannerBot(Bot):
         "trust": 0.5,
         "rollouts": 1,
         "survival": 0.1,
+        "policy": "greedy",
     }
 
     def _check_knobs(self) -> None:
@@ -117,6 +124,8 @@ class PlannerBot(Bot):
         v = self.knobs["survival"]
         if isinstance(v, bool) or not isinstance(v, (int, float)) or not 0.0 <= v < 1.0:
             raise ValueError(f"survival must be a number in [0, 1), not {v!r}")
+        if self.knobs["policy"] not in _POLICIES:
+            raise ValueError(f"policy must be one of {sorted(_POLICIES)}, not {self.knobs['policy']!r}")
         t = self.knobs["trust"]
         if isinstance(t, bool) or not isinstance(t, (int, float)) or not 0.0 < t <= 1.0:
             raise ValueError(f"trust must be a number in (0, 1], not {t!r}")
@@ -230,7 +239,7 @@ class PlannerBot(Bot):
             g.apply(mate(g.view(g.to_move), g.legal_actions()))
         if g.is_over:
             return g.outcome.result if g.outcome is not None else "failure"
-        return PlayState.from_game(g).play_out(greedy_play, random.Random(seed))
+        return PlayState.from_game(g).play_out(_POLICIES[self.knobs["policy"]], random.Random(seed))
 
     # ------------------------------------------------------------------ cards
 
@@ -245,6 +254,7 @@ class PlannerBot(Bot):
         from ..kernel import game_position, game_sample, kernel_rollout_stats  # numba loads on first use
 
         pos = game_position(deals[0])
+        policy = _POLICIES[self.knobs["policy"]]
         if pos is None:
             out = []
             for g in deals:
@@ -256,7 +266,7 @@ class PlannerBot(Bot):
                     for r in range(reps):
                         st = st0.copy()
                         st.play(c)
-                        ok = st.play_out(greedy_play, random.Random(seed + r)) == "success"
+                        ok = st.play_out(policy, random.Random(seed + r)) == "success"
                         v += 1.0 if ok else lasting * st.trick_no
                     row.append(v / reps)
                 out.append(row)
@@ -264,7 +274,11 @@ class PlannerBot(Bot):
         out = []
         for g in deals:
             wins, lasted = kernel_rollout_stats(
-                pos, cards, [game_sample(g)] * reps, seed=self.rng.getrandbits(63)
+                pos,
+                cards,
+                [game_sample(g)] * reps,
+                policy=self.knobs["policy"],
+                seed=self.rng.getrandbits(63),
             )
             out.append([(k + lasting * t) / reps for k, t in zip(wins, lasted, strict=True)])
         return out
