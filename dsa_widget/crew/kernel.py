@@ -33,11 +33,13 @@ More than :data:`KMAX` tasks in one deal raise :class:`ValueError`.
 tasks with owners, predictions and statuses, who leads); :func:`kernel_playout` plays it to the
 end of the attempt, every seat with the crewmate's card rule (``policy="greedy"``: the exact
 scores of :func:`~dsa_widget.crew.playouts.greedy_scores`, equal top scores drawn from the
-kernel's numbers) or uniform legal cards (``"random"``), and returns the result and the cards;
+kernel's numbers), the same rule reading the known hands of the seats still to play in the
+trick (``"sighted"``, :func:`~dsa_widget.crew.playouts.sighted_play`) or uniform legal cards
+(``"random"``), and returns the result and the cards;
 :func:`kernel_rollouts` plays, for many samples of the hidden hands at once, each candidate card
 of the mover followed by a playout and counts the successes per card (the search bot's
 rollouts).  ``tests/crew/test_kernel_playout.py`` replays playouts from random 3-5 seat
-positions through :class:`CrewGame`, each greedy card checked against
+positions through :class:`CrewGame`, each greedy (sighted) card checked against
 :func:`~dsa_widget.crew.playouts.greedy_best`.
 
 >>> from dsa_widget.crew.playouts import PlayState
@@ -1385,7 +1387,9 @@ class KernelPlayout:
 def kernel_playout(position: KernelPosition, *, policy: str = "greedy", seed: int = 0) -> KernelPlayout:
     """Play ``position`` to the end of the attempt, every seat with ``policy``: ``"greedy"``
     (the crewmate's card rule, :func:`dsa_widget.crew.playouts.greedy_play`, equal top
-    scores drawn from the kernel's random numbers) or ``"random"`` (uniform legal cards)."""
+    scores drawn from the kernel's random numbers), ``"sighted"`` (the same rule reading the
+    hands of the seats still to play in the trick,
+    :func:`dsa_widget.crew.playouts.sighted_play`) or ``"random"`` (uniform legal cards)."""
     code = _policy(policy)
     tr = _buf()
     tr[TR_SIZE : TR_SIZE + SIZE] = position.state

@@ -185,14 +185,15 @@ def _reshuffled(game: CrewGame, seat: int, rng: random.Random) -> CrewGame:
 
 def _decision(name: str, view: Any, legal: tuple[str, ...]) -> str:
     small = {"search": {"samples": 3}, "planner": {"samples": 3, "task_samples": 2, "solver_samples": 2}}
-    bot_name, _, knob = name.partition(":")  # "planner:policy=sighted": one knob set
+    bot_name, _, knob = name.partition(":")  # "planner:policy=greedy": one knob set
     extra = dict([knob.split("=")]) if knob else {}
     bot = make_bot(bot_name, seed=42, **small.get(bot_name, {}), **extra)
     return str(bot(view, legal))
 
 
-#: every bot, and the planner with its rollouts reading the drawn hands (policy="sighted")
-_NO_CHEAT = (*BOT_NAMES, "planner:policy=sighted")
+#: every bot, and the planner with the crewmate's own rule in its playouts (the default
+#: reads the drawn hands: policy="sighted")
+_NO_CHEAT = (*BOT_NAMES, "planner:policy=greedy")
 
 
 @pytest.mark.parametrize("name", _NO_CHEAT)

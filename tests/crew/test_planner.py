@@ -187,8 +187,9 @@ def test_sighted_policy_reaches_the_rollouts() -> None:
         if g is None:
             continue
         view, legal = g.view(g.to_move), g.legal_actions()
-        plain = PlannerBot(seed=3, samples=6, node_limit=0)
-        sighted = PlannerBot(seed=3, samples=6, node_limit=0, policy="sighted")
+        plain = PlannerBot(seed=3, samples=6, node_limit=0, policy="greedy")
+        sighted = PlannerBot(seed=3, samples=6, node_limit=0)  # the default: "sighted"
+        assert sighted.knobs["policy"] == "sighted"
         plain(view, legal)
         sighted(view, legal)
         assert plain.last_explanation is not None and sighted.last_explanation is not None
