@@ -18,9 +18,9 @@ that fit the public facts — voids shown, cards communicated, the captain's S4)
   the cards the seats after it in the trick can play, and a trick one of them can overtake is
   valued as the seat with the highest such card would take it.  With the crewmate's own rule
   (``policy="greedy"``, which fears every card still out) the playouts behind a card threw
-  tasks away that the drawn hands could keep; sighted, 4 seats, seed 2026: target 4 168/200
-  against 152, target 6 204/300 against 188, targets 3 and 5 within a deal (92 / 93, 79 / 80
-  of 100).
+  tasks away that the drawn hands could keep; sighted, 4 seats, seed 2026: target 3 180/200
+  against 181, target 4 168/200 against 152, target 5 159/200 against 151, target 6 204/300
+  against 188.
   A failed playout is worth ``survival`` (0.1) x the tricks complete when it failed / the
   tricks of the attempt, so that when hardly any playout succeeds (target 6) the cards after
   which the mission lasts longer still rank higher: a card that loses a task in this very
