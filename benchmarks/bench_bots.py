@@ -85,6 +85,7 @@ iterations of 16 kernel rollouts, opponents modelled by planner):
 from __future__ import annotations
 
 import argparse
+import ast
 import functools
 import hashlib
 import importlib.util
@@ -249,27 +250,46 @@ def submarine_decision_cpu(spec: str, players: int, count: int, seed: int) -> tu
     return med, p95, top
 
 
+def code_digest(source: bytes) -> str:
+    """A short hash of a module's code: of its syntax tree without docstrings, so that an edit
+    to words only (a docstring, a comment, a line wrapped) keeps the logged games valid while
+    any change to what runs does not."""
+    tree = ast.parse(source)
+    for node in ast.walk(tree):
+        body = getattr(node, "body", None)
+        if (
+            isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef))
+            and isinstance(body, list)
+            and body
+            and isinstance(body[0], ast.Expr)
+            and isinstance(body[0].value, ast.Constant)
+            and isinstance(body[0].value.value, str)
+        ):
+            node.body = body[1:] or [ast.Pass()]
+    return hashlib.sha1(ast.dump(tree).encode()).hexdigest()[:12]
+
+
 def loaded_sources(package: str = "dsa_widget") -> dict[str, str]:
-    """A short hash of the source of every module of ``package`` loaded now: after a chunk of
+    """The :func:`code_digest` of every module of ``package`` loaded now: after a chunk of
     games has been played, the code its results depend on."""
     out: dict[str, str] = {}
     for name, mod in sorted(sys.modules.items()):
         path = getattr(mod, "__file__", None)
         if (name == package or name.startswith(package + ".")) and path and path.endswith(".py"):
             with open(path, "rb") as f:
-                out[name] = hashlib.sha1(f.read()).hexdigest()[:12]
+                out[name] = code_digest(f.read())
     return out
 
 
 @functools.cache
 def _source_digest(name: str) -> str | None:
-    """The short hash of module ``name``'s source file now, or None where it has none (read once
-    a run: every logged chunk names the same modules)."""
+    """The :func:`code_digest` of module ``name``'s source now, or None where it has none (read
+    once a run: every logged chunk names the same modules)."""
     spec = importlib.util.find_spec(name)
     if spec is None or not spec.origin or not os.path.exists(spec.origin):
         return None
     with open(spec.origin, "rb") as f:
-        return hashlib.sha1(f.read()).hexdigest()[:12]
+        return code_digest(f.read())
 
 
 def sources_unchanged(recorded: dict[str, str]) -> bool:

@@ -102,3 +102,14 @@ def test_alone_plays_only_the_first_bot(tmp_path: Path, monkeypatch: object) -> 
     out = bench_bots.bench_crew(args)  # type: ignore[arg-type]
     assert {job[0] for job in played} == {"planner"} and len(played) == 2 * 3
     assert [r["bot"] for r in out["rows"]] == ["planner", "planner"]
+
+
+def test_the_code_digest_ignores_words_but_not_code() -> None:
+    """An edit to a docstring or a comment keeps the logged games valid; one to the code not."""
+    base = b'"""A module."""\n\ndef f(x):\n    """Doubles."""\n    return 2 * x  # twice\n'
+    words = b'"""A module, said again."""\n\n\ndef f(x):\n    """Twice x."""\n    return 2 * x\n'
+    code = b'"""A module."""\n\ndef f(x):\n    """Doubles."""\n    return 3 * x  # twice\n'
+    digest = bench_bots.code_digest
+    assert digest(base) == digest(words)
+    assert digest(base) != digest(code)
+    assert digest(b'def f():\n    """Only words."""\n') != digest(b"def f():\n    return 1\n")
