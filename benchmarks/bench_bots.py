@@ -95,6 +95,7 @@ import os
 import random
 import sys
 import time
+from pathlib import Path
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
@@ -269,15 +270,26 @@ def code_digest(source: bytes) -> str:
     return hashlib.sha1(ast.dump(tree).encode()).hexdigest()[:12]
 
 
-def loaded_sources(package: str = "dsa_widget") -> dict[str, str]:
-    """The :func:`code_digest` of every module of ``package`` loaded now: after a chunk of
-    games has been played, the code its results depend on."""
-    out: dict[str, str] = {}
-    for name, mod in sorted(sys.modules.items()):
-        path = getattr(mod, "__file__", None)
-        if (name == package or name.startswith(package + ".")) and path and path.endswith(".py"):
-            with open(path, "rb") as f:
-                out[name] = code_digest(f.read())
+def code_sources(game: str, package: str = "dsa_widget") -> dict[str, str]:
+    """The :func:`code_digest` of every module a run of ``game`` may execute: each module of
+    ``package`` loaded now and each module file under the game's folder and the platform's
+    (``core/``), loaded or not (a bot imports its kernel only on first use).  Taken once, when
+    the run starts and before any game is played, so that a file edited while the run goes on
+    cannot lend its hash to games played on the code loaded before."""
+    spec = importlib.util.find_spec(package)
+    if spec is None or not spec.origin:
+        raise RuntimeError(f"cannot find the package {package!r}")
+    root = Path(spec.origin).parent
+    names = {n for n, m in sys.modules.items() if (n == package or n.startswith(package + ".")) and m}
+    for folder in (game, "core"):
+        for path in (root / folder).rglob("*.py"):
+            parts = path.relative_to(root.parent).with_suffix("").parts
+            names.add(".".join(parts[:-1] if parts[-1] == "__init__" else parts))
+    out = {}
+    for name in sorted(names):
+        digest = _source_digest(name)
+        if digest is not None:
+            out[name] = digest
     return out
 
 
@@ -286,14 +298,14 @@ def _source_digest(name: str) -> str | None:
     """The :func:`code_digest` of module ``name``'s source now, or None where it has none (read
     once a run: every logged chunk names the same modules)."""
     spec = importlib.util.find_spec(name)
-    if spec is None or not spec.origin or not os.path.exists(spec.origin):
-        return None
+    if spec is None or not spec.origin or not spec.origin.endswith(".py") or not os.path.exists(spec.origin):
+        return None  # no source of its own (a compiled twin is hashed through the module it mirrors)
     with open(spec.origin, "rb") as f:
         return code_digest(f.read())
 
 
 def sources_unchanged(recorded: dict[str, str]) -> bool:
-    """Whether every module of ``recorded`` (:func:`loaded_sources`) still has the same source."""
+    """Whether every module of ``recorded`` (:func:`code_sources`) still has the same code."""
     return all(_source_digest(name) == digest for name, digest in recorded.items())
 
 
@@ -304,8 +316,9 @@ class ChunkLog:
     while the sources it ran on are unchanged; its games are those of an unbroken run (each
     chunk draws from its own derived seed), so the final tally is the same either way."""
 
-    def __init__(self, path: str | None) -> None:
+    def __init__(self, path: str | None, game: str) -> None:
         self.path = path
+        self.sources = code_sources(game) if path else {}
         self.done: dict[tuple[str, int], dict] = {}
         self.stale = 0
         if path and os.path.exists(path):
@@ -323,7 +336,7 @@ class ChunkLog:
 
     def add(self, match: str, chunk: int, result: dict) -> None:
         if self.path:
-            rec = {"match": match, "chunk": chunk, **result, "sources": loaded_sources()}
+            rec = {"match": match, "chunk": chunk, **result, "sources": self.sources}
             with open(self.path, "a") as f:
                 f.write(json.dumps(rec) + "\n")
 
@@ -338,7 +351,7 @@ def bench_submarine(args: argparse.Namespace) -> dict:
     search = args.search if args.search != "mc" else "search"
     only = args.only or ["speed", "2p", "4p"]
     out: dict = {"game": "submarine", "cpu_count": os.cpu_count()}
-    log = ChunkLog(args.resume)
+    log = ChunkLog(args.resume, "submarine")
 
     def match(opponent: str, players: int, games: int) -> dict:
         """``games`` games in chunks of 40 (each its own derived seed, seats rotated within it),
@@ -501,13 +514,14 @@ def crew_attempt(payload: tuple, jobs: list) -> list:
 
 
 def crew_load_modules(specs: dict[str, str]) -> None:
-    """Import here every module the Crew attempts run (the bots of ``specs``, the arena, the
-    solver), as the workers do, so that :func:`loaded_sources` in this process names them."""
+    """Import here every module the Crew attempts run (the bots of ``specs``, knobs and all,
+    the arena, the solver, the kernel and the playouts), before the workers start: a worker
+    then runs the code the log's hashes (:func:`code_sources`) were taken of."""
+    from dsa_widget.crew import kernel, playouts  # noqa: F401
     from dsa_widget.crew.bots import arena, solver  # noqa: F401
-    from dsa_widget.crew.bots import make_bot as crew_make_bot
 
     for spec in specs.values():
-        crew_make_bot(spec, seed=0)
+        arena._instantiate(spec, 0)
 
 
 def bench_crew(args: argparse.Namespace) -> dict:
@@ -537,9 +551,9 @@ def bench_crew(args: argparse.Namespace) -> dict:
         return out
     # attempt i of every cell before attempt i + 1 of any: a run stopped early is still even
     jobs = [(b, n, t, i) for i in range(games) for n in seats_list for t in targets for b in bots]
-    log = ChunkLog(args.resume)
     if args.resume:
-        crew_load_modules(specs)  # so that the log's source hashes cover what the workers run
+        crew_load_modules(specs)  # what the attempts run is loaded before the log takes its hashes
+    log = ChunkLog(args.resume, "crew")
 
     def match(job: tuple) -> str:
         b, n, t, _ = job

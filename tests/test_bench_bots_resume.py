@@ -16,10 +16,10 @@ import bench_bots  # noqa: E402
 
 def test_a_logged_chunk_is_read_back_while_its_sources_are_unchanged(tmp_path: Path) -> None:
     path = str(tmp_path / "chunks.jsonl")
-    log = bench_bots.ChunkLog(path)
+    log = bench_bots.ChunkLog(path, "submarine")
     assert log.get("m", 0) is None
     log.add("m", 0, {"wins": 31.5, "games": 40, "wall": 12.0})
-    again = bench_bots.ChunkLog(path)
+    again = bench_bots.ChunkLog(path, "submarine")
     rec = again.get("m", 0)
     assert rec is not None and (rec["wins"], rec["games"]) == (31.5, 40)
     assert again.get("m", 1) is None and again.get("other", 0) is None and again.stale == 0
@@ -28,21 +28,21 @@ def test_a_logged_chunk_is_read_back_while_its_sources_are_unchanged(tmp_path: P
 
 def test_a_chunk_whose_sources_changed_is_stale(tmp_path: Path) -> None:
     path = tmp_path / "chunks.jsonl"
-    bench_bots.ChunkLog(str(path)).add("m", 0, {"wins": 1, "games": 40, "wall": 1.0})
+    bench_bots.ChunkLog(str(path), "submarine").add("m", 0, {"wins": 1, "games": 40, "wall": 1.0})
     rec = json.loads(path.read_text())
     name = next(iter(rec["sources"]))
     rec["sources"][name] = "0" * 12  # as if that module had been edited since
     rec["chunk"] = 1
     with path.open("a") as f:
         f.write(json.dumps(rec) + "\n")
-    log = bench_bots.ChunkLog(str(path))
+    log = bench_bots.ChunkLog(str(path), "submarine")
     assert log.get("m", 0) is not None
     assert log.get("m", 1) is None and log.stale == 1
 
 
 def test_a_module_that_is_gone_makes_its_chunk_stale() -> None:
     assert not bench_bots.sources_unchanged({"dsa_widget.no_such_module": "0" * 12})
-    assert bench_bots.sources_unchanged(bench_bots.loaded_sources())
+    assert bench_bots.sources_unchanged(bench_bots.code_sources("crew"))
 
 
 def _crew_args(path: str) -> object:
@@ -113,3 +113,27 @@ def test_the_code_digest_ignores_words_but_not_code() -> None:
     assert digest(base) == digest(words)
     assert digest(base) != digest(code)
     assert digest(b'def f():\n    """Only words."""\n') != digest(b"def f():\n    return 1\n")
+
+
+def test_the_hashes_cover_the_whole_game_and_are_taken_once(tmp_path: Path) -> None:
+    """The Crew's bots import their kernel only on first use: the log must hash it anyway; and
+    every record of a run carries the hashes taken when the run started."""
+    log = bench_bots.ChunkLog(str(tmp_path / "c.jsonl"), "crew")
+    assert {"dsa_widget.crew.kernel", "dsa_widget.crew.playouts", "dsa_widget.crew.bots.planner"} <= set(
+        log.sources
+    )
+    assert "dsa_widget.core.bots" in log.sources
+    log.add("m", 0, {"x": 1})
+    log.add("m", 1, {"x": 2})
+    recs = [json.loads(x) for x in (tmp_path / "c.jsonl").read_text().splitlines()]
+    assert recs[0]["sources"] == recs[1]["sources"] == log.sources
+
+
+def test_a_crew_spec_with_knobs_resumes(tmp_path: Path, monkeypatch: object) -> None:
+    monkeypatch.setattr(  # type: ignore[attr-defined]
+        bench_bots, "crew_attempt", lambda payload, jobs: [(job, True, True, 0.1) for job in jobs]
+    )
+    args = _crew_args(str(tmp_path / "knobs.jsonl"))
+    args.search = "planner:policy=greedy"  # type: ignore[attr-defined]
+    out = bench_bots.bench_crew(args)  # type: ignore[arg-type]
+    assert {r["bot"] for r in out["rows"]} == {"planner:policy=greedy", "search"}
