@@ -10,9 +10,12 @@
 # (pytest-dev/pytest-xdist#1386), and conftest.py refuses to run them that way.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/setup.sh
-bash scripts/check.sh
 if [ "$(nproc 2>/dev/null || echo 1)" -ge 2 ]; then default_workers=2; else default_workers=1; fi
 workers=${DSA_TEST_WORKERS:-$default_workers}
+case "$workers" in
+  '' | *[!0-9]*) echo "DSA_TEST_WORKERS must be a whole number (1: one process), not '$workers'" >&2; exit 2 ;;
+esac
+bash scripts/setup.sh
+bash scripts/check.sh
 if [ "$workers" -le 1 ]; then exec .venv/bin/python -m pytest "$@"; fi
 exec .venv/bin/python -m pytest -n "$workers" --dist loadgroup "$@"

@@ -185,9 +185,9 @@ def _reshuffled(game: CrewGame, seat: int, rng: random.Random) -> CrewGame:
 
 def _decision(name: str, view: Any, legal: tuple[str, ...]) -> str:
     small = {"search": {"samples": 3}, "planner": {"samples": 3, "task_samples": 2, "solver_samples": 2}}
-    bot_name, _, knob = name.partition(":")  # "planner:policy=greedy": one knob set
-    extra = dict([knob.split("=")]) if knob else {}
-    bot = make_bot(bot_name, seed=42, **small.get(bot_name, {}), **extra)
+    bot_name, _, knobs = name.partition(":")  # "planner:policy=greedy": the spec's own knobs
+    parts = [f"{k}={v}" for k, v in small.get(bot_name, {}).items()] + ([knobs] if knobs else [])
+    bot = parse_bot_spec(f"{bot_name}:{','.join(parts)}" if parts else bot_name, seed=42)
     return str(bot(view, legal))
 
 

@@ -240,7 +240,7 @@ class PlannerBot(Bot):
 
     def _finish_assignment(self, g: CrewGame, seed: int) -> str:
         """The rest of the attempt on a drawn game: the crewmate's choices until the first card,
-        then the crewmate's card rule for every seat; the result."""
+        then the playouts' card rule (``policy``) for every seat; the result."""
         mate = CrewmateBot(seed=seed, communicate=False)
         while not g.is_over and g.step not in ("communicate", "play"):
             g.apply(mate(g.view(g.to_move), g.legal_actions()))

@@ -151,7 +151,7 @@ DEFAULT_NODE_LIMIT = 200_000
 #: plain trick costs about 7 us, an ordered one 20 us on average but 40-50 us in the first
 #: thousands, where the race is decided: its root's tricks, the card classes, the conditions
 #: of every child; at 3 a win the plain search finds cost 1.9-2.4x the plain search alone, at 4
-#: 1.7-2.2x, at 6 (about equal CPU early) at most 1.8x on the benchmark's positions; the
+#: 1.7-2.2x, at 6 (about equal CPU early) under 2x on the benchmark's positions (worst 1.91x); the
 #: ordered search's own wins pay the plain share, 6 tricks per trick, up to PLAIN_CAP)
 PLAIN_PACE = 6
 
