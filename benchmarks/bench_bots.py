@@ -563,12 +563,13 @@ def bench_crew(args: argparse.Namespace) -> dict:
         b, n, t, _ = job
         return f"crew/{b}={specs[b]}/{n} seats/target {t}/seed {args.seed}/bound {args.node_limit}"
 
-    logged = []
+    logged, todo = [], []
     for job in jobs:
         rec = log.get(match(job), job[3])
-        if rec is not None:
+        if rec is None:
+            todo.append(job)
+        else:
             logged.append((job, rec["success"], rec["bound"], rec["cpu"]))
-    todo = [job for job in jobs if log.get(match(job), job[3]) is None]
     if args.resume:
         print(
             f"  {len(logged)} of {len(jobs)} attempts from {args.resume}"
