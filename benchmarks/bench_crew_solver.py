@@ -256,6 +256,53 @@ two processes, load average 1.3-2.3, CPU time; every answer the same where both 
   106.
   Still unknown: 202600166 (4 seats); 5 seats 053, 062, 106 (wins after 563,139-886,225
       tricks) and 039, 190, 196, 205.
+
+Issue 31, seventh round: the lost-position table and the move order's ties, on the 8 unknowns.
+  The table (the sixth round's solver, the ordered search alone, 200,000 tricks, counted by
+  wrapping its dict): 73-95% of its look-ups hit (053 25,885 of 32,386, 196 113,310 of 122,830,
+  166 46,673 of 49,215), most of them the restarts coming back to positions already lost;
+  2,465-12,195 positions stored.  Its key is already abstract (cards up to a renaming that
+  keeps suits, order, holders and task sets; only the counts open tasks read): the misses
+  whose cards, leader and statuses were stored with other captured or trick counts, all a
+  coarser count key could add, are 0-1,626 a deal (under 1.5% of look-ups).  The tricks go
+  elsewhere: a position expanded evaluates about 28 completions (5 seats; 100,000-trick runs of
+  053, 062, 106, 196), 14-21% of all tricks evaluated lead to a position a sibling already
+  gave, and 44-80% of the children that pass the bounds are lost in the table when evaluated.
+  A finer table would not multiply the hits; not pursued.
+  The order's ties: the children are sorted by (tasks completed, room to spare, rank of
+  _tricks' score); the same search with the last key replaced by a hash of the rank, one
+  attempt of 150,000 tricks, finds wins where the two orders found none in 1,000,000: 106 in
+  214-276 tricks, 053 in 1,386, 039 in 3,180 and 16,630, 190 in 2,648-3,974, 166 (4 seats) in
+  4,206-4,764, depending on the hash (each line replayed on the engine: success).  Those
+  deals are wins, not the positions the sixth round's reading took them for; the score that
+  breaks the ties (the seat takes the cards it wants, avoids the ones it must not) ranks
+  their winning tricks late.
+The change: past the deepening attempt, attempts of SHUFFLE_TRICKS (5,000) tricks in the slack
+order with its ties broken by a fixed pseudo-random permutation, a new one each attempt
+(_shuffled: a 64-bit mixing function of the attempt and the rank, the same on every run);
+they replace the doubling attempts of the two orders past RESTART_SCALE, so a position
+settled within 60,000 tricks is searched as before.  Attempt sizes compared on the 8 deals
+(solve at the default budget): 5,000 settles 6, 10,000 and 20,000 5, 5,000 doubling every
+second attempt 5.  Seed 2026, --no-plain, CPU time, the solver before (a copy of HEAD) and
+after, load average 4-5, before -> after; every answer the same where both settle, and no
+node count changed but on deals past 60,000 tricks:
+  full deal, 4 seats, 200: unknown 1 -> 0 (166 a win in 74,803 tricks, 1.3 s), median 3.2 ->
+      2.8 ms (nodes 117 both), 95th percentile 0.32 -> 0.30 s (nodes 18,733 both); 053
+      85,519 -> 72,189 and 101 158,106 -> 70,423 tricks.
+  full deal, 5 seats, 200: unknown 7 -> 2 (039 96,074, 053 139,229, 062 76,251, 106 70,197,
+      190 75,631 tricks: 1.0-2.9 s of CPU each, were 3.1-6.7 s unknown), median 6.5 -> 5.3 ms
+      (nodes 168 both), 95th percentile 3.05 -> 1.52 s (nodes 160,290 -> 72,804); the seven
+      wins past 60,000 tricks before take 70,441-104,519 now (were 85,516-196,481).
+  --repeat 3, the ratio to the plain search interleaved, old and new side by side in two
+      processes (load average 4.5-5.2); node counts the same but 028 (92,576 -> 74,000), none
+      over 2x: full 4 seats, 30: median 2.0 -> 1.9 ms, 95th percentile 0.46 -> 0.47 s, worst
+      1.87x -> 1.81x; full 5 seats, 30: 4.2 -> 4.4 ms, 1.09 -> 0.92 s, 1.73x -> 1.76x; 6 left,
+      30: 0.6 -> 0.6 ms, 144 -> 143 ms, 1.69x -> 1.73x; 4 left, 40: 0.3 -> 0.3 ms, 59 -> 59 ms,
+      1.53x -> 1.57x (the same tricks: the load).
+  Still unknown: 5 seats 196 (91 more than each other, 6 B1 B2 B3 to the captain, who holds
+      B1) and 205 (92 more than the others combined, 47): none in 1,000,000 tricks of the
+      ordered search with the shuffled attempts (crew_solver_unknowns.py --seats 5 --big
+      1000000 --searches ordered: 33.8 and 8.7 s of CPU); 053 there 129,229 (shuffle 14).
 """
 
 from __future__ import annotations
