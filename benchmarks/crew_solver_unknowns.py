@@ -33,13 +33,16 @@ def _answer(w: bool | None) -> str:
 
 def _attempt(nodes: int, budget: int) -> str:
     """Which of the ordered search's attempts (``_Search.run``, its schedule ``_schedule``:
-    restarts in tenths of at most RESTART_SCALE, the deepening attempt past it) found the win
-    after ``nodes`` tricks, its move order, and how many tricks into it.
+    restarts in tenths of at most RESTART_SCALE, the deepening attempt past it, then the
+    shuffled attempts) found the win after ``nodes`` tricks, its move order, and how many
+    tricks into it.
 
     >>> _attempt(7_000, 1_000_000)
     'attempt 1 (no slack), 2000 in'
     >>> _attempt(57_706, 1_000_000)
     'attempt 5 (deepen), 7706 in'
+    >>> _attempt(74_803, 1_000_000)
+    'attempt 8 (shuffle 3), 4803 in'
     """
     start = 0
     for i, (order, end) in enumerate(_schedule(budget)):
