@@ -282,10 +282,17 @@ order with its ties broken by a fixed pseudo-random permutation, a new one each 
 (_shuffled: a 64-bit mixing function of the attempt and the rank, the same on every run);
 they replace the doubling attempts of the two orders past RESTART_SCALE, so a position
 settled within 60,000 tricks is searched as before.  Attempt sizes compared on the 8 deals
-(solve at the default budget): 5,000 settles 6, 10,000 and 20,000 5, 5,000 doubling every
-second attempt 5.  Seed 2026, --no-plain, CPU time, the solver before (a copy of HEAD) and
-after, load average 4-5, before -> after; every answer the same where both settle, and no
-node count changed but on deals past 60,000 tricks:
+(solve at the default budget): flat 5,000 settles 6, 10,000 and 20,000 5, 5,000 doubling
+every second attempt 5.  Flat attempts never prove lost a position that needs a longer one
+(a test with attempts of a few tricks ran on and on), so a second commit takes them as 5,000
+times Luby's sequence (1, 1, 2, 1, 1, 2, 4, ...): the same 6 settled (053 139,229 -> 174,229
+tricks, 039 96,074 -> 101,074, the rest the same), and on the 200 full deals (--no-plain, load
+average 4) unknown 0 (4 seats) and 2 (5 seats) as with flat attempts, median 2.8 -> 3.1 ms
+and 5.3 -> 6.9 ms (nodes the same: the load), 95th percentile 0.30 -> 0.31 s and 1.52 ->
+1.52 s, 198 104,519 -> 114,519 tricks, every answer the same.
+Seed 2026, --no-plain, CPU time, the solver before (a copy of HEAD) and after (flat attempts),
+load average 4-5, before -> after; every answer the same where both settle, and no node count
+changed but on deals past 60,000 tricks:
   full deal, 4 seats, 200: unknown 1 -> 0 (166 a win in 74,803 tricks, 1.3 s), median 3.2 ->
       2.8 ms (nodes 117 both), 95th percentile 0.32 -> 0.30 s (nodes 18,733 both); 053
       85,519 -> 72,189 and 101 158,106 -> 70,423 tricks.
@@ -303,6 +310,8 @@ node count changed but on deals past 60,000 tricks:
       B1) and 205 (92 more than the others combined, 47): none in 1,000,000 tricks of the
       ordered search with the shuffled attempts (crew_solver_unknowns.py --seats 5 --big
       1000000 --searches ordered: 33.8 and 8.7 s of CPU); 053 there 129,229 (shuffle 14).
+      With more: 205 is lost, proved by the ordered search (flat attempts) in 2,593,351
+      tricks, 25 s of CPU (--big 5000000); 196 none in 3,000,000 (104 s).
       Tried for them, 300,000 tricks of the ordered search, not kept: the shuffled attempts
       without the room-to-spare key, and with only the shuffle (no key before it): neither
       settles 196 or 205.  The fifth round's deepening showed no win of 205 by trick 7, so

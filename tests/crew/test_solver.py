@@ -879,18 +879,19 @@ def test_shuffled_attempts_find_a_win_the_move_order_ties_rank_late() -> None:
 def test_shuffled_attempts_agree_with_brute_force(monkeypatch: pytest.MonkeyPatch) -> None:
     """The shuffled attempts only reorder ties and keep the lost positions of the earlier
     attempts (a lost position is lost in any order): with the scales made tiny, most of the
-    search runs in shuffled attempts of a few dozen tricks, and its exact answers are the
-    brute force's, trick-count and card tasks."""
+    search runs in shuffled attempts of 1, 1, 2, 1, 1, 2, 4, ... tricks (Luby's lengths:
+    attempts of one trick each would never prove a position lost), and its exact answers are
+    the brute force's, trick-count and card tasks."""
     from dsa_widget.crew.bots import solver
 
     monkeypatch.setattr(solver, "RESTART_SCALE", 10)
     monkeypatch.setattr(solver, "DEEPEN_TRICKS", 10)
-    monkeypatch.setattr(solver, "SHUFFLE_TRICKS", 37)
+    monkeypatch.setattr(solver, "SHUFFLE_TRICKS", 1)
     monkeypatch.setattr(solver, "PLAIN_CAP", 0)
     rng = random.Random(31)
     shuffled = lost = 0  # positions settled past the deepening attempt, and of them lost ones
     seed = 0
-    while shuffled < 8 or lost < 2:
+    while shuffled < 16 or lost < 3:
         seed += 1
         assert seed < 800
         tasks = [*rng.sample(_COUNT_TASKS, 1), rng.choice([1, 4, 34, 5])]
@@ -906,6 +907,45 @@ def test_shuffled_attempts_agree_with_brute_force(monkeypatch: pytest.MonkeyPatc
         if sol.nodes > 20:
             shuffled += 1
             lost += sol.winnable is False
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    players=st.sampled_from([3, 4, 5]),
+    seed=st.integers(1, 10**6),
+    task=st.sampled_from(_COUNT_TASKS),
+    extra=st.sampled_from([1, 4, 5, 34]),
+    ties=st.integers(0, 2**32),
+)
+def test_property_any_tie_order_gives_the_brute_force_answer(
+    players: int, seed: int, task: int, extra: int, ties: int
+) -> None:
+    """R-14.1: whether the mission can succeed does not depend on the order the search tries
+    the tricks in.  The shuffled attempts' tie permutation replaced by an arbitrary one (drawn
+    here), the scales made tiny so that the search runs mostly in shuffled attempts: the
+    exact answer is the brute force's, and a winning line wins on the real game."""
+    from dsa_widget.crew.bots import solver
+
+    try:
+        g = random_position(players, seed, 3, mid_trick=seed % 2 == 0, careful=True, tasks=[task, extra])
+    except CrewError:
+        g = None
+    assume(g is not None)
+    assert g is not None
+    tie_rng = random.Random(ties)
+    table: dict[tuple[int, int], int] = {}
+
+    def drawn(salt: int, i: int) -> int:
+        return table.setdefault((salt, i), tie_rng.randrange(1000))
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(solver, "RESTART_SCALE", 5)
+        mp.setattr(solver, "DEEPEN_TRICKS", 5)
+        mp.setattr(solver, "SHUFFLE_TRICKS", 1 + ties % 40)
+        mp.setattr(solver, "_shuffled", drawn)
+        sol = solve(g, search="ordered", node_limit=10**6)
+    assert sol.exact and sol.winnable is brute(g), (players, seed, task, extra)
+    check_solution(g, sol)
 
 
 def test_search_must_be_known() -> None:

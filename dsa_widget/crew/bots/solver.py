@@ -42,9 +42,9 @@ a win is heavy-tailed in the order), keeping the lost positions found so far: at
 1, 1, 2, 2 and 4 tenths of the budget, the budget taken as at most :data:`RESTART_SCALE` (a
 larger budget only adds attempts after these: one of :data:`DEEPEN_TRICKS` tricks that deepens
 the trick the mission must succeed by: 1, 2, ... tricks from now, which finds early wins the
-move order ranks late; then attempts of :data:`SHUFFLE_TRICKS` tricks, each breaking the ties
-of the order by a new fixed pseudo-random permutation, which finds the wins the order's own
-tie-break ranks late).  A
+move order ranks late; then attempts of :data:`SHUFFLE_TRICKS` tricks times Luby's sequence 1,
+1, 2, 1, 1, 2, 4, ..., each breaking the ties of the order by a new fixed pseudo-random
+permutation, which finds the wins the order's own tie-break ranks late).  A
 transposition table keeps the lost positions at trick boundaries, keyed on the cards up to a
 renaming that keeps suits, order within a suit, holders and task sets, Tonoja's columns, the
 leader, the statuses, and what the open tasks still count of the captured cards and tricks
@@ -175,13 +175,15 @@ RESTART_SCALE = 50_000
 #: settled within them is searched as before; the later attempts are moved by this many)
 DEEPEN_TRICKS = 10_000
 
-#: the tricks of each of the ordered search's shuffled attempts, the ones after the deepening
-#: attempt (see _schedule): the move order with its ties broken by a new pseudo-random
-#: permutation each time.  The time to a win is heavy-tailed in the order, and on the deals
-#: the benchmark left unknown the order's own tie-break (the rank of ``_tricks``' score) was
-#: the wrong one: shuffled, 6 of 8 are wins found within 140,000 tricks (issue 31, seventh
-#: round, ``benchmarks/bench_crew_solver.py``: attempts of 5,000 settled 6, of 10,000 or
-#: 20,000 5, of 5,000 doubling every second attempt 5)
+#: the unit of the ordered search's shuffled attempts, the ones after the deepening attempt
+#: (see _schedule): the move order with its ties broken by a new pseudo-random permutation
+#: each time, attempt k taking this many tricks times the k-th term of Luby's sequence.  The
+#: time to a win is heavy-tailed in the order, and on the deals the benchmark left unknown the
+#: order's own tie-break (the rank of ``_tricks``' score) was the wrong one: shuffled, 6 of 8
+#: are wins found within 175,000 tricks (issue 31, seventh round,
+#: ``benchmarks/bench_crew_solver.py``: flat attempts of 5,000 settled 6, of 10,000 or 20,000
+#: 5, of 5,000 doubling every second attempt 5; Luby's lengths keep the 6 and, unlike flat
+#: ones, always come to an attempt long enough to prove a position lost)
 SHUFFLE_TRICKS = 5_000
 
 #: the plain search's share of the budget, at most (its share at the default of 60,000 before
@@ -328,7 +330,8 @@ def _schedule(node_limit: int) -> Generator[tuple[str, int], None, None]:
     ends at, the last one's the budget.  Attempt i (from 0) takes 2 ** (i // 2) tenths of the
     budget, or of :data:`RESTART_SCALE` when the budget is larger: five attempts, the fifth
     ending at the scale.  Past it the deepening attempt takes :data:`DEEPEN_TRICKS`, then
-    shuffled attempts of :data:`SHUFFLE_TRICKS` each, a new permutation each time.
+    shuffled attempts of :data:`SHUFFLE_TRICKS` times :func:`_luby`, a new permutation each
+    time.
 
     >>> [end for _, end in _schedule(200_000)][:8]
     [5000, 10000, 20000, 30000, 50000, 60000, 65000, 70000]
@@ -353,8 +356,28 @@ def _schedule(node_limit: int) -> Generator[tuple[str, int], None, None]:
     salt = 0
     while end < node_limit:
         salt += 1
-        end = min(node_limit, end + SHUFFLE_TRICKS)
+        end = min(node_limit, end + SHUFFLE_TRICKS * _luby(salt))
         yield f"shuffle {salt}", end
+
+
+def _luby(i: int) -> int:
+    """The i-th term (from 1) of Luby's restart sequence 1, 1, 2, 1, 1, 2, 4, 1, 1, 2, ...: mostly
+    short attempts, and every length doubled again and again, so that an attempt long enough
+    to settle a lost position always comes (an attempt cut short keeps the positions it proved
+    lost, but a position is proved lost only when one attempt searches its whole subtree).
+
+    >>> [_luby(i) for i in range(1, 16)]
+    [1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8]
+    """
+    k = 1
+    while (1 << k) - 1 < i:
+        k += 1
+    while (1 << k) - 1 != i:
+        i -= (1 << (k - 1)) - 1
+        k = 1
+        while (1 << k) - 1 < i:
+            k += 1
+    return 1 << (k - 1)
 
 
 # --- what the tasks care about ----------------------------------------------------------------
