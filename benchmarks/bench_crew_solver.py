@@ -312,7 +312,7 @@ changed but on deals past 60,000 tricks:
       1000000 --searches ordered: 33.8 and 8.7 s of CPU); 053 there 129,229 (shuffle 14).
       With more: 205 is lost, proved by the ordered search in 2,593,351 tricks, 25 s of CPU,
       with flat attempts, in 2,260,858, 16.8 s, with Luby's (--big 5000000); 196 none in
-      3,000,000 (flat attempts, 104 s).
+      3,000,000 (flat attempts, 104 s) nor 4,000,000 (Luby's, 134 s).
       Tried for them, 300,000 tricks of the ordered search, not kept: the shuffled attempts
       without the room-to-spare key, and with only the shuffle (no key before it): neither
       settles 196 or 205.  The fifth round's deepening showed no win of 205 by trick 7, so
