@@ -191,9 +191,9 @@ def _decision(name: str, view: Any, legal: tuple[str, ...]) -> str:
     return str(bot(view, legal))
 
 
-#: every bot, and the planner with the crewmate's own rule in its playouts (the default
-#: reads the drawn hands: policy="sighted")
-_NO_CHEAT = (*BOT_NAMES, "planner:policy=greedy")
+#: every bot, the planner with the crewmate's own rule in its playouts (the default reads the
+#: drawn hands: policy="sighted"), and the planner asking the solver from the first trick
+_NO_CHEAT = (*BOT_NAMES, "planner:policy=greedy", "planner:early=10,early_weight=0.5")
 
 
 @pytest.mark.parametrize("name", _NO_CHEAT)

@@ -38,6 +38,10 @@ def test_registered_with_a_summary() -> None:
         {"survival": 1},
         {"survival": -0.1},
         {"policy": "clairvoyant"},
+        {"early": -2},
+        {"early": 7.0},
+        {"early_weight": 1.5},
+        {"early_weight": True},
     ],
 )
 def test_bad_knobs_are_refused(knobs: dict[str, Any]) -> None:
@@ -151,6 +155,51 @@ def test_the_solvers_verdict_decides_the_card(monkeypatch: pytest.MonkeyPatch) -
     assert bot.last_explanation is not None
     assert bot.last_explanation["values"][worst] == 1.0
     assert "the solver checked 6" in bot.last_explanation["reason"]
+
+
+@pytest.mark.parametrize("weight", [0.0, 0.5, 1.0])
+def test_early_verdict_counts_by_early_weight(monkeypatch: pytest.MonkeyPatch, weight: float) -> None:
+    """From ``early`` tricks left the solver's verdict on a drawn deal counts ``early_weight``:
+    a card after which the drawn hands are lost is worth 0 there (whatever its playouts' share
+    and survival), one after which they can still succeed ``early_weight`` + (1 -
+    ``early_weight``) x its playouts' share; ``early_weight=1`` is the endgame's verdict.  A
+    stand-in solver keeps every deal winnable only after the card the playouts rate lowest."""
+    import dsa_widget.crew.bots.planner as planner_mod
+    from dsa_widget.crew.bots.solver import Solution
+
+    g = _mid_game(3, 2)
+    assert g is not None
+    view, legal = g.view(g.to_move), g.legal_actions()
+    rolled = PlannerBot(seed=4, samples=6, node_limit=0)
+    rolled(view, legal)
+    assert rolled.last_explanation is not None
+    r = rolled.last_explanation["values"]
+    worst = min(r, key=lambda a: (r[a], a))
+    before = len(g.history)
+    calls = 0
+
+    def stand_in(game: CrewGame, *, node_limit: int) -> Solution:
+        nonlocal calls
+        calls += 1
+        if len(game.history) == before:
+            return Solution(True, (), 1, True)
+        return Solution(game.history[before]["action"] == worst, (), 1, True)
+
+    monkeypatch.setattr(planner_mod, "solve", stand_in)
+    # not yet `early` tricks left: the solver is not asked and the playouts decide
+    left = g.tricks_total - len(g.tricks)
+    off = PlannerBot(seed=4, samples=6, solver_samples=6, endgame=0, early=left - 1, early_weight=weight)
+    off(view, legal)
+    assert calls == 0 and off.last_explanation is not None and off.last_explanation["values"] == r
+    bot = PlannerBot(seed=4, samples=6, solver_samples=6, endgame=0, early=left, early_weight=weight)
+    choice = bot(view, legal)
+    assert calls > 0 and bot.last_explanation is not None
+    v = bot.last_explanation["values"]
+    for a in v:
+        want = weight + (1.0 - weight) * r[a] if a == worst else 0.0
+        assert v[a] == pytest.approx(want)
+    if weight > 0:
+        assert choice == worst
 
 
 def test_survival_ranks_cards_whose_playouts_all_fail() -> None:

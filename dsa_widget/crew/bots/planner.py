@@ -38,6 +38,11 @@ that fit the public facts — voids shown, cards communicated, the captain's S4)
   multiplies the deal's weight by ``trust`` (so deals where the partners' cards look like
   sensible play count more; ``trust=1`` weighs every deal the same, as ``search`` does).
   Any legal partner can be read this way: the weights only rank deals, none is ruled out.
+  From ``early`` tricks left (off by default) the solver checks the same deals before the
+  endgame, its verdict counting ``early_weight``: a card that loses the drawn deal is worth 0
+  there, one that keeps it winnable ``early_weight`` + (1 - ``early_weight``) x its playouts'
+  share (the cooperative double-dummy solver is too hopeful in the middle game to decide
+  alone: its verdicts tie).
 * **communication, distress, predictions, other allocation modes**: the crewmate's rules
   (show a card a teammate's task needs or its highest card of a colour a task needs; no
   distress signal).
@@ -96,7 +101,12 @@ class PlannerBot(Bot):
     trick it lasted, as a share of a success over the whole attempt; 0: nothing), ``policy``
     (the card rule of every seat in its playouts: ``"sighted"``, the crewmate's rule reading
     the drawn hands of the seats still to play in the trick,
-    :func:`~dsa_widget.crew.playouts.sighted_play`, or ``"greedy"``, the crewmate's own)."""
+    :func:`~dsa_widget.crew.playouts.sighted_play`, or ``"greedy"``, the crewmate's own),
+    ``early`` (tricks left from which the solver also checks the drawn deals before the
+    endgame; 0: never) and ``early_weight`` (there, what its "still winnable" verdict on a deal
+    counts against the playouts' share: a card after which the drawn hands are lost is worth
+    0 on that deal, one after which they are not ``early_weight`` + (1 - ``early_weight``) x
+    its playouts' share; 1 is the endgame's verdict, 0 only vetoes the lost cards)."""
 
     name = "planner"
     summary = (
@@ -114,6 +124,8 @@ class PlannerBot(Bot):
         "rollouts": 1,
         "survival": 0.1,
         "policy": "sighted",
+        "early": 0,
+        "early_weight": 0.0,
     }
 
     def _check_knobs(self) -> None:
@@ -121,13 +133,16 @@ class PlannerBot(Bot):
             v = self.knobs[k]
             if not isinstance(v, int) or isinstance(v, bool) or v < 1:
                 raise ValueError(f"{k} must be an int >= 1, not {v!r}")
-        for k in ("endgame", "node_limit", "solver_samples"):
+        for k in ("endgame", "node_limit", "solver_samples", "early"):
             v = self.knobs[k]
             if not isinstance(v, int) or isinstance(v, bool) or v < 0:
                 raise ValueError(f"{k} must be an int >= 0, not {v!r}")
         d = self.knobs["doubt"]
         if isinstance(d, bool) or not isinstance(d, (int, float)) or not 0.0 <= d <= 1.0:
             raise ValueError(f"doubt must be a number in [0, 1], not {d!r}")
+        v = self.knobs["early_weight"]
+        if isinstance(v, bool) or not isinstance(v, (int, float)) or not 0.0 <= v <= 1.0:
+            raise ValueError(f"early_weight must be a number in [0, 1], not {v!r}")
         v = self.knobs["survival"]
         if isinstance(v, bool) or not isinstance(v, (int, float)) or not 0.0 <= v < 1.0:
             raise ValueError(f"survival must be a number in [0, 1), not {v!r}")
@@ -333,21 +348,27 @@ class PlannerBot(Bot):
         left = view.tricks_total - len(view.all_tricks)
         solved = 0
         values = dict(rolled)
-        if (
-            self.knobs["node_limit"]
-            and self.knobs["solver_samples"]
-            and (left <= self.knobs["endgame"] or max(rolled.values()) < self.knobs["doubt"])
-        ):
+        # how much a deal's "still winnable" verdict counts against its playouts' value: all of
+        # it in the endgame (or in doubt), early_weight from `early` tricks left
+        sure: float | None = None
+        if self.knobs["node_limit"] and self.knobs["solver_samples"]:
+            if left <= self.knobs["endgame"] or max(rolled.values()) < self.knobs["doubt"]:
+                sure = 1.0
+            elif left <= self.knobs["early"]:
+                sure = float(self.knobs["early_weight"])
+        if sure is not None:
             # perfect-information Monte Carlo: on the first solver_samples drawn deals, a card's
-            # value is whether the drawn hands can still make it after the card (the rollout's
-            # share where the solver's budget runs out); the other deals keep their rollouts
+            # value is whether the drawn hands can still make it after the card (lost: 0;
+            # winnable: `sure` + (1 - `sure`) x the playouts' share; the playouts' share where
+            # the solver's budget runs out); the other deals keep their rollouts
             part = min(len(deals), self.knobs["solver_samples"])
             score = dict.fromkeys(plays, 0.0)
             for j, (g, w, r) in enumerate(zip(deals, weights, roll, strict=True)):
                 dd = self._solved(g, plays) if j < part else [None] * len(plays)
                 for i, a in enumerate(plays):
                     v = dd[i]
-                    score[a] += w * (r[i] if v is None else float(v))
+                    x = r[i] if v is None else (sure + (1.0 - sure) * r[i] if v else 0.0)
+                    score[a] += w * x
             solved = part
             values = {a: score[a] / total for a in plays}
         best = max(plays, key=lambda a: (round(values[a], 9), round(rolled[a], 9), a == base))
