@@ -33,6 +33,16 @@ sighted rule instead of the crewmate's (a planner-like partner; the code was not
 rule, counting a later seat's only card of the led suit into the trick (not kept either) 67,
 though its playouts alone succeed more often (355 against 331 of 800 full deals after the
 crewmate's assignment at target 3, 137 against 129 at target 6).
+
+Card play in the middle game (issue 33a), paired on the benchmark's attempts with
+``--no-why --spec planner:samples=96`` (96 deals a card, not 32): target 6 218/300 against
+204 (38 attempts won that were lost, 24 lost that were won; sign test p = 0.10), target 5
+246/300 against 241 (23 / 18, p = 0.53), together p = 0.08; target 3 91/100 against 92
+(5 / 6); CPU a decision at target 6 median 38 ms, p95 150, max 691 (32 deals: 14 / 132 /
+671).  benchmarks/crew_blunders.py agrees (more deals, fewer losing cards in the middle game)
+but not clearly, so the default is still 32.  Not kept: the solver's verdict before the
+endgame (the planner's ``early`` knob; ``endgame=7``: 35/48 against 36/48, stopped; on the
+middle-game positions hardly fewer losing cards at p95 530 ms a decision).
 """
 
 from __future__ import annotations

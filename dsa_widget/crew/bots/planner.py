@@ -10,7 +10,8 @@ that fit the public facts — voids shown, cards communicated, the captain's S4)
   6): the rest of the assignment is finished by the crewmate's rules for every seat, and
   the attempt played out with the playout card rule (below) on the drawn hands; it takes
   the candidate with the most successful playouts (ties: the better fit).
-* **cards**: every legal card is tried on ``samples`` drawn deals, followed by ``rollouts``
+* **cards**: every legal card is tried on ``samples`` drawn deals (32; 96 measured a little
+  better at targets 5 and 6, not clearly: ``benchmarks/crew_why.py``), followed by ``rollouts``
   playouts of the rest of the attempt (the playout card rule for every seat; on the compiled
   kernel, :func:`~dsa_widget.crew.kernel.kernel_rollouts`, where it can play the position,
   else in Python).  The playout card rule (``policy``) is by default the crewmate's rule
