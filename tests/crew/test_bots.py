@@ -192,8 +192,14 @@ def _decision(name: str, view: Any, legal: tuple[str, ...]) -> str:
 
 
 #: every bot, the planner with the crewmate's own rule in its playouts (the default reads the
-#: drawn hands: policy="sighted"), and the planner asking the solver from the first trick
-_NO_CHEAT = (*BOT_NAMES, "planner:policy=greedy", "planner:early=10,early_weight=0.5")
+#: drawn hands: policy="sighted"), the planner asking the solver from the first trick, and
+#: with its own communication rule and graded task playouts
+_NO_CHEAT = (
+    *BOT_NAMES,
+    "planner:policy=greedy",
+    "planner:early=10,early_weight=0.5",
+    "planner:comm=resolve,task_survival=0.1",
+)
 
 
 @pytest.mark.parametrize("name", _NO_CHEAT)
@@ -217,6 +223,30 @@ def test_same_view_same_action_when_hidden_cards_are_shuffled(name: str) -> None
             assert _decision(name, v1, g.legal_actions()) == _decision(name, v2, g2.legal_actions())
             checked += 1
     assert checked >= 6
+
+
+@pytest.mark.parametrize("name", ["crewmate", "planner", "planner:task_survival=0.1,takes=6"])
+def test_same_task_choice_when_hidden_cards_are_shuffled(name: str) -> None:
+    """At the first ``take`` of the normal allocation (R-7: the captain chooses first, the task
+    faces are public) the choice depends only on the chooser's own hand and the public facts."""
+    rng = random.Random(11)
+    checked = 0
+    for seed in range(5):
+        g = CrewGame(4, mission={"target": 4}, seed=seed, timed=True)
+        mate = make_bot("crewmate", seed=1)
+        while g.step != "assign" and not g.is_over:
+            play_bot_move(g, mate)
+        if g.is_over:
+            continue
+        seat = g.to_move
+        v1 = g.view(seat)
+        g2 = _reshuffled(g, seat, rng)
+        assert [g2.hand_mask(s) for s in range(4)] != [g.hand_mask(s) for s in range(4)]
+        v2 = g2.view(seat)
+        assert v1.to_dict() == v2.to_dict()
+        assert _decision(name, v1, g.legal_actions()) == _decision(name, v2, g2.legal_actions())
+        checked += 1
+    assert checked >= 4
 
 
 @pytest.mark.parametrize("name", _NO_CHEAT)

@@ -42,6 +42,10 @@ def test_registered_with_a_summary() -> None:
         {"early": 7.0},
         {"early_weight": 1.5},
         {"early_weight": True},
+        {"task_survival": 1.0},
+        {"task_survival": "long"},
+        {"takes": 0},
+        {"comm": "loud"},
     ],
 )
 def test_bad_knobs_are_refused(knobs: dict[str, Any]) -> None:
@@ -247,3 +251,79 @@ def test_sighted_policy_reaches_the_rollouts() -> None:
         assert all(0.0 <= v <= 1.0 for v in v1.values())
         differ += v0 != v1
     assert differ >= 1
+
+
+def _at_first_take(seed: int) -> CrewGame:
+    """A 4-seat target-6 attempt at its first ``take`` (the captain's)."""
+    g = CrewGame(4, mission={"target": 6}, seed=seed, timed=True)
+    mate = CrewmateBot(seed=1)
+    while g.step != "assign":
+        play_bot_move(g, mate)
+    return g
+
+
+def test_task_survival_ranks_tasks_whose_playouts_fail() -> None:
+    """``task_survival``: in the task choice a failed playout is worth ``task_survival`` x the
+    tricks it lasted / the tricks of the attempt, so each candidate's value rises above its
+    share of successes by less than ``task_survival`` (the same seed plays the same playouts),
+    and a candidate that never succeeds can still outrank another."""
+    rose = 0
+    for seed in range(3):
+        g = _at_first_take(seed)
+        view, legal = g.view(g.to_move), g.legal_actions()
+        plain = PlannerBot(seed=3, task_samples=6)
+        graded = PlannerBot(seed=3, task_samples=6, task_survival=0.5)
+        plain(view, legal)
+        graded(view, legal)
+        assert plain.last_explanation is not None and graded.last_explanation is not None
+        v0, v1 = plain.last_explanation["values"], graded.last_explanation["values"]
+        assert set(v0) == set(v1) and len(v0) >= 2
+        for a in v0:
+            assert 0.0 <= v1[a] - v0[a] < 0.5 + 1e-9
+            rose += v1[a] > v0[a]
+        assert graded.last_explanation["choice"] == max(v1, key=lambda a: v1[a])
+    assert rose >= 1
+
+
+def test_takes_bounds_the_candidates() -> None:
+    """``takes``: the task choice tries at most that many tasks (and ``pass`` where legal)."""
+    g = _at_first_take(0)
+    view, legal = g.view(g.to_move), g.legal_actions()
+    for k in (1, 2, 6):
+        bot = PlannerBot(seed=3, task_samples=2, takes=k)
+        bot(view, legal)
+        e = bot.last_explanation
+        takes = [a for a in legal if a.startswith("take ")]
+        if e is not None and "values" in e:
+            tried = [a for a in e["values"] if a.startswith("take ")]
+            assert len(tried) == min(k, len(takes))
+
+
+_DEAL = [
+    ["P9", "P8", "S4", "S1", "Y1", "Y2", "Y3", "B1", "B2", "B3"],
+    ["Y4", "Y5", "Y6", "Y7", "B4", "B5", "B6", "G1", "G2", "G3"],
+    ["P3", "Y8", "Y9", "B7", "B8", "B9", "G4", "G5", "G6", "S2"],
+    ["P1", "P2", "P4", "P5", "P6", "P7", "G7", "G8", "G9", "S3"],
+]
+
+
+@pytest.mark.parametrize("options", [{}, {"token_position": "any_true"}])
+def test_resolve_shows_the_card_that_settles_a_task(options: dict[str, Any]) -> None:
+    """``comm="resolve"``: task 1 asks the captain (seat 0, holding S4) to win pink 3, which seat 2
+    holds alone.  Showing it (R-11.4: its only card of the colour, the token in the middle)
+    tells every partner who holds the task's card: seat 2 shows it, the true position only.
+    Seat 1 holds no pink card, so nothing it could show settles anything about the task: it
+    passes."""
+    g = CrewGame(4, mission={"fixed_tasks": [1]}, deal=_DEAL, deal_check=False, options=options, timed=True)
+    mate = CrewmateBot(seed=1, communicate=False)
+    while g.step != "communicate":
+        play_bot_move(g, mate)
+    assert g.tasks[0].owner == 0
+    chosen = {}
+    while g.step == "communicate" and len(chosen) < 4:
+        s = g.to_move
+        bot = PlannerBot(seed=2, comm="resolve", samples=2, task_samples=2)
+        chosen[s] = bot(g.view(s), g.legal_actions())
+        play_bot_move(g, mate)
+    assert chosen[2] in ("comm P3", "comm P3 middle")
+    assert chosen[1] == "pass"

@@ -9,7 +9,10 @@ that fit the public facts — voids shown, cards communicated, the captain's S4)
   same ``task_samples`` drawn deals (48; with 12 the candidates barely differed at target
   6): the rest of the assignment is finished by the crewmate's rules for every seat, and
   the attempt played out with the playout card rule (below) on the drawn hands; it takes
-  the candidate with the most successful playouts (ties: the better fit).
+  the candidate with the most successful playouts (ties: the better fit).  ``takes`` (4)
+  bounds the tasks tried; with ``task_survival`` > 0 a failed playout counts that share of
+  a success, scaled by the tricks it lasted (as ``survival`` does for cards), so that when
+  every candidate's playouts fail the one whose attempts last longer wins.
 * **cards**: every legal card is tried on ``samples`` drawn deals (32; 96 measured a little
   better at targets 5 and 6, not clearly: ``benchmarks/crew_why.py``), followed by ``rollouts``
   playouts of the rest of the attempt (the playout card rule for every seat; on the compiled
@@ -44,9 +47,13 @@ that fit the public facts — voids shown, cards communicated, the captain's S4)
   there, one that keeps it winnable ``early_weight`` + (1 - ``early_weight``) x its playouts'
   share (the cooperative double-dummy solver is too hopeful in the middle game to decide
   alone: its verdicts tie).
-* **communication, distress, predictions, other allocation modes**: the crewmate's rules
-  (show a card a teammate's task needs or its highest card of a colour a task needs; no
-  distress signal).
+* **communication**: by default (``comm="crewmate"``) the crewmate's rule: show a card a
+  teammate's task needs, else its highest card of a colour a task needs.  With
+  ``comm="resolve"`` the bot shows the card that settles most about who holds the cards the
+  open tasks turn on (:meth:`PlannerBot._resolve_comm`: the task cards, and the higher cards
+  of their colours that could take them), and passes when no card settles one such card.
+* **distress, predictions, other allocation modes**: the crewmate's rules (no distress
+  signal).
 
 It never looks at the game, only at the view and the deals it draws from it, so its choices
 do not change when the cards it cannot know are reshuffled (``tests/crew/test_bots.py``).
@@ -66,11 +73,12 @@ True
 
 from __future__ import annotations
 
+import math
 import random
 from typing import Any, ClassVar
 
 from ...core.bots import Bot
-from ..cards import DECK, card
+from ..cards import DECK, SUIT_MASK, card
 from ..errors import CrewError
 from ..playouts import PlayState, greedy_play, sighted_play
 from ..rules import CrewGame
@@ -82,11 +90,14 @@ from .solver import solve
 
 __all__ = ["PlannerBot"]
 
-#: the most candidate tasks tried at one ``take`` (the crewmate's best by fit)
-_MAX_TAKES = 4
 #: the playout policies of the ``policy`` knob: the crewmate's card rule, or the same rule
 #: reading the drawn hands of the seats still to play in a trick (the kernel's names)
+_SUIT_MASKS = tuple(SUIT_MASK[s] for s in "PYBG")
 _POLICIES = {"greedy": greedy_play, "sighted": sighted_play}
+#: the communication rules of the ``comm`` knob (see :meth:`PlannerBot._resolve_comm`)
+_COMMS = ("crewmate", "resolve")
+#: the least a communication must resolve (in cards whose holder it settles) to be worth a token
+_RESOLVE_MIN = 1.0
 
 
 class PlannerBot(Bot):
@@ -107,7 +118,10 @@ class PlannerBot(Bot):
     endgame; 0: never) and ``early_weight`` (there, what its "still winnable" verdict on a deal
     counts against the playouts' share: a card after which the drawn hands are lost is worth
     0 on that deal, one after which they are not ``early_weight`` + (1 - ``early_weight``) x
-    its playouts' share; 1 is the endgame's verdict, 0 only vetoes the lost cards)."""
+    its playouts' share; 1 is the endgame's verdict, 0 only vetoes the lost cards),
+    ``task_survival`` (``survival`` for the task choice's playouts), ``takes`` (the most
+    tasks tried at one ``take``), ``comm`` (``"crewmate"`` or ``"resolve"``: which rule
+    chooses the card to show)."""
 
     name = "planner"
     summary = (
@@ -127,10 +141,13 @@ class PlannerBot(Bot):
         "policy": "sighted",
         "early": 0,
         "early_weight": 0.0,
+        "task_survival": 0.0,
+        "takes": 4,
+        "comm": "crewmate",
     }
 
     def _check_knobs(self) -> None:
-        for k in ("samples", "task_samples", "rollouts"):
+        for k in ("samples", "task_samples", "rollouts", "takes"):
             v = self.knobs[k]
             if not isinstance(v, int) or isinstance(v, bool) or v < 1:
                 raise ValueError(f"{k} must be an int >= 1, not {v!r}")
@@ -144,9 +161,12 @@ class PlannerBot(Bot):
         v = self.knobs["early_weight"]
         if isinstance(v, bool) or not isinstance(v, (int, float)) or not 0.0 <= v <= 1.0:
             raise ValueError(f"early_weight must be a number in [0, 1], not {v!r}")
-        v = self.knobs["survival"]
-        if isinstance(v, bool) or not isinstance(v, (int, float)) or not 0.0 <= v < 1.0:
-            raise ValueError(f"survival must be a number in [0, 1), not {v!r}")
+        for k in ("survival", "task_survival"):
+            v = self.knobs[k]
+            if isinstance(v, bool) or not isinstance(v, (int, float)) or not 0.0 <= v < 1.0:
+                raise ValueError(f"{k} must be a number in [0, 1), not {v!r}")
+        if self.knobs["comm"] not in _COMMS:
+            raise ValueError(f"comm must be one of {sorted(_COMMS)}, not {self.knobs['comm']!r}")
         if self.knobs["policy"] not in _POLICIES:
             raise ValueError(f"policy must be one of {sorted(_POLICIES)}, not {self.knobs['policy']!r}")
         t = self.knobs["trust"]
@@ -165,6 +185,13 @@ class PlannerBot(Bot):
             got = self._assign(view, legal)
             if got is not None:
                 return got
+        if self.knobs["comm"] == "resolve" and any(a.startswith("comm ") for a in legal):
+            got = self._resolve_comm(view, legal)
+            if got is not None:
+                return got
+            if view.step == "communicate":
+                return "pass", {"reason": "no card settles enough about the tasks' cards"}
+            legal = tuple(a for a in legal if not a.startswith("comm "))  # a free window: play
         if len(legal) > 1 and view.step == "play":
             base, why = self._crewmate.decide(view, legal)
             if not base.startswith("play "):  # the crewmate shows a card first (a free window)
@@ -177,6 +204,73 @@ class PlannerBot(Bot):
             )
         base, why = self._crewmate.decide(view, legal)
         return base, dict(why, reason=f"by the crewmate's rule: {why.get('reason', '')}")
+
+    # ------------------------------------------------------------------ communication
+
+    def _resolve_comm(self, view: CrewView, legal: tuple[str, ...]) -> tuple[str, dict[str, Any]] | None:
+        """``comm="resolve"``: the communication that settles most about who holds the cards the
+        open tasks turn on (None: none settles ``_RESOLVE_MIN``).  The cards that matter are the
+        ones a task asks some seat to capture or to avoid (worth 1) and, in their colours, the
+        higher cards that could take them (worth 1/2), none played yet.  Showing a card tells the
+        partners it is in this hand (the whole of its worth) and, by its position (top, bottom,
+        only), that the cards of its colour above, below or besides it are not (a share of their
+        worth: for a partner one seat fewer could hold each).  Only this seat's hand and the
+        public facts are read."""
+        if any(c.seat == view.seat for c in view.communicated):
+            return None
+        try:
+            st = PlayState.from_view(view)
+        except ValueError:
+            return None
+        nd = st.needs()
+        hand = hand_mask(view)
+        gone = 0
+        for m in view.played_by:
+            gone |= m
+        for cm in view.communicated:
+            gone |= 1 << card(cm.card)  # its holder is already known
+        key = 0
+        for s in range(view.seats):
+            key |= nd.must[s] | nd.want[s] | nd.never[s]
+        key &= ~gone
+        worth = [0.0] * 40
+        for x in range(40):
+            if key >> x & 1:
+                worth[x] = 1.0
+        for j in range(4):
+            k = key & _SUIT_MASKS[j]
+            if k:
+                low = (k & -k).bit_length() - 1
+                for x in range(low + 1, 9 * j + 9):
+                    if not gone >> x & 1 and worth[x] == 0.0:
+                        worth[x] = 0.5
+        k_seats = max(2, view.seats - 1)  # the seats a partner does not know the card's holder among
+        share = 1.0 - math.log(k_seats - 1) / math.log(k_seats)
+        best: tuple[float, str] | None = None
+        for a in legal:
+            if not a.startswith("comm "):
+                continue
+            parts = a.split()
+            c = card(parts[1])
+            colour = hand & _SUIT_MASKS[c // 9]
+            pos = "middle" if colour == 1 << c else "top" if colour >> c == 1 else "bottom"
+            if len(parts) > 2 and parts[2] != pos:
+                continue  # declare the true position only
+            lo, hi = 9 * (c // 9), 9 * (c // 9) + 9
+            settled = [x for x in range(lo, hi) if x != c and not hand >> x & 1 and not gone >> x & 1]
+            if pos == "top":
+                settled = [x for x in settled if x > c]
+            elif pos == "bottom":
+                settled = [x for x in settled if x < c]
+            v = worth[c] + share * sum(worth[x] for x in settled)
+            if best is None or v > best[0]:
+                best = (v, a)
+        if best is None or best[0] < _RESOLVE_MIN:
+            return None
+        c = card(best[1].split()[1])
+        return best[1], {
+            "reason": f"shows {card_words(DECK[c])}: it settles {best[0]:.1f} of the cards the tasks turn on",
+        }
 
     # ------------------------------------------------------------------ drawing deals
 
@@ -227,7 +321,7 @@ class PlannerBot(Bot):
         me = view.acting_for if view.acting_for is not None else view.seat
         cap = me == view.captain
         fit = {a: task_fit(table[int(a[5:])], hand, view.seats, captain=cap) for a in takes}
-        cands = sorted(takes, key=lambda a: -fit[a])[:_MAX_TAKES]
+        cands = sorted(takes, key=lambda a: -fit[a])[: self.knobs["takes"]]
         if "pass" in legal:
             cands.append("pass")
             fit["pass"] = -0.3
@@ -237,32 +331,41 @@ class PlannerBot(Bot):
         if not deals:
             return None
         wins = dict.fromkeys(cands, 0)
+        score = dict.fromkeys(cands, 0.0)
+        lasting = float(self.knobs["task_survival"]) / view.tricks_total
         for g0 in deals:
             seed = self.rng.getrandbits(32)
             for a in cands:
                 g = g0.clone()
                 g.apply(a)
-                if self._finish_assignment(g, seed) == "success":
+                result, lasted = self._finish_assignment(g, seed)
+                if result == "success":
                     wins[a] += 1
-        best = max(cands, key=lambda a: (wins[a], fit[a]))
-        others = sorted((a for a in cands if a != best), key=lambda a: -wins[a])
+                    score[a] += 1.0
+                else:
+                    score[a] += lasting * lasted
+        best = max(cands, key=lambda a: (round(score[a], 9), fit[a]))
+        others = sorted((a for a in cands if a != best), key=lambda a: -score[a])
         nxt = f"; next best {others[0]!r}: {wins[others[0]]}" if others else ""
         what = "passes" if best == "pass" else f"takes task {best[5:]}"
         return best, {
             "reason": f"{what}: {wins[best]} of {len(deals)} drawn deals succeed with it{nxt}",
-            "values": {a: wins[a] / len(deals) for a in cands},
+            "values": {a: score[a] / len(deals) for a in cands},
             "samples": len(deals),
         }
 
-    def _finish_assignment(self, g: CrewGame, seed: int) -> str:
+    def _finish_assignment(self, g: CrewGame, seed: int) -> tuple[str, int]:
         """The rest of the attempt on a drawn game: the crewmate's choices until the first card,
-        then the playouts' card rule (``policy``) for every seat; the result."""
+        then the playouts' card rule (``policy``) for every seat; the result and the tricks
+        complete when it was decided."""
         mate = CrewmateBot(seed=seed, communicate=False)
         while not g.is_over and g.step not in ("communicate", "play"):
             g.apply(mate(g.view(g.to_move), g.legal_actions()))
         if g.is_over:
-            return g.outcome.result if g.outcome is not None else "failure"
-        return PlayState.from_game(g).play_out(_POLICIES[self.knobs["policy"]], random.Random(seed))
+            return (g.outcome.result if g.outcome is not None else "failure"), 0
+        st = PlayState.from_game(g)
+        result = st.play_out(_POLICIES[self.knobs["policy"]], random.Random(seed))
+        return result, st.trick_no
 
     # ------------------------------------------------------------------ cards
 
