@@ -327,3 +327,14 @@ def test_resolve_shows_the_card_that_settles_a_task(options: dict[str, Any]) -> 
         play_bot_move(g, mate)
     assert chosen[2] in ("comm P3", "comm P3 middle")
     assert chosen[1] == "pass"
+
+
+def test_comm_none_never_shows_a_card() -> None:
+    """``comm="none"`` (a yardstick): the seat that could show the task's card passes too."""
+    g = CrewGame(4, mission={"fixed_tasks": [1]}, deal=_DEAL, deal_check=False, timed=True)
+    mate = CrewmateBot(seed=1, communicate=False)
+    while not (g.step == "communicate" and g.to_move == 2):
+        play_bot_move(g, mate)
+    assert "comm P3" in g.legal_actions()
+    assert PlannerBot(seed=2, comm="none", samples=2)(g.view(2), g.legal_actions()) == "pass"
+    assert CrewmateBot(seed=2)(g.view(2), g.legal_actions()) == "comm P3"

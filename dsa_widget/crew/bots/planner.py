@@ -51,7 +51,8 @@ that fit the public facts — voids shown, cards communicated, the captain's S4)
   teammate's task needs, else its highest card of a colour a task needs.  With
   ``comm="resolve"`` the bot shows the card that settles most about who holds the cards the
   open tasks turn on (:meth:`PlannerBot._resolve_comm`: the task cards, and the higher cards
-  of their colours that could take them), and passes when no card settles one such card.
+  of their colours that could take them), and passes when no card settles one such card;
+  ``comm="none"`` never shows a card (a yardstick: what communication is worth).
 * **distress, predictions, other allocation modes**: the crewmate's rules (no distress
   signal).
 
@@ -95,7 +96,7 @@ __all__ = ["PlannerBot"]
 _SUIT_MASKS = tuple(SUIT_MASK[s] for s in "PYBG")
 _POLICIES = {"greedy": greedy_play, "sighted": sighted_play}
 #: the communication rules of the ``comm`` knob (see :meth:`PlannerBot._resolve_comm`)
-_COMMS = ("crewmate", "resolve")
+_COMMS = ("crewmate", "resolve", "none")
 #: the least a communication must resolve (in cards whose holder it settles) to be worth a token
 _RESOLVE_MIN = 1.0
 
@@ -120,8 +121,8 @@ class PlannerBot(Bot):
     0 on that deal, one after which they are not ``early_weight`` + (1 - ``early_weight``) x
     its playouts' share; 1 is the endgame's verdict, 0 only vetoes the lost cards),
     ``task_survival`` (``survival`` for the task choice's playouts), ``takes`` (the most
-    tasks tried at one ``take``), ``comm`` (``"crewmate"`` or ``"resolve"``: which rule
-    chooses the card to show)."""
+    tasks tried at one ``take``), ``comm`` (``"crewmate"``, ``"resolve"`` or ``"none"``: which
+    rule chooses the card to show)."""
 
     name = "planner"
     summary = (
@@ -185,13 +186,19 @@ class PlannerBot(Bot):
             got = self._assign(view, legal)
             if got is not None:
                 return got
-        if self.knobs["comm"] == "resolve" and any(a.startswith("comm ") for a in legal):
-            got = self._resolve_comm(view, legal)
+        if self.knobs["comm"] != "crewmate" and any(a.startswith("comm ") for a in legal):
+            got = self._resolve_comm(view, legal) if self.knobs["comm"] == "resolve" else None
             if got is not None:
                 return got
-            if view.step == "communicate":
-                return "pass", {"reason": "no card settles enough about the tasks' cards"}
-            legal = tuple(a for a in legal if not a.startswith("comm "))  # a free window: play
+            if view.step == "communicate" and "pass" in legal:
+                note = (
+                    "no card settles enough about the tasks' cards"
+                    if self.knobs["comm"] == "resolve"
+                    else "comm=none"
+                )
+                return "pass", {"reason": note}
+            rest = tuple(a for a in legal if not a.startswith("comm "))  # a free window: play
+            legal = rest or legal
         if len(legal) > 1 and view.step == "play":
             base, why = self._crewmate.decide(view, legal)
             if not base.startswith("play "):  # the crewmate shows a card first (a free window)
