@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from dsa_widget.core.bots import action_words, play_bot_move
-from dsa_widget.crew.bots import BOT_SUMMARIES, CrewmateBot, make_bot
+from dsa_widget.crew.bots import BOT_SUMMARIES, CrewmateBot, make_bot, parse_bot_spec
 from dsa_widget.crew.bots.planner import PlannerBot
 from dsa_widget.crew.rules import CrewGame
 
@@ -329,12 +329,14 @@ def test_resolve_shows_the_card_that_settles_a_task(options: dict[str, Any]) -> 
     assert chosen[1] == "pass"
 
 
-def test_comm_none_never_shows_a_card() -> None:
-    """``comm="none"`` (a yardstick): the seat that could show the task's card passes too."""
+def test_comm_silent_never_shows_a_card() -> None:
+    """``comm="silent"`` (a yardstick): the seat that could show the task's card passes too."""
     g = CrewGame(4, mission={"fixed_tasks": [1]}, deal=_DEAL, deal_check=False, timed=True)
     mate = CrewmateBot(seed=1, communicate=False)
     while not (g.step == "communicate" and g.to_move == 2):
         play_bot_move(g, mate)
     assert "comm P3" in g.legal_actions()
-    assert PlannerBot(seed=2, comm="none", samples=2)(g.view(2), g.legal_actions()) == "pass"
+    # as a spec string too (the benchmarks' form; a value "none" would be read as None)
+    silent = parse_bot_spec("planner:comm=silent,samples=2", seed=2)
+    assert silent(g.view(2), g.legal_actions()) == "pass"
     assert CrewmateBot(seed=2)(g.view(2), g.legal_actions()) == "comm P3"

@@ -52,7 +52,7 @@ that fit the public facts — voids shown, cards communicated, the captain's S4)
   ``comm="resolve"`` the bot shows the card that settles most about who holds the cards the
   open tasks turn on (:meth:`PlannerBot._resolve_comm`: the task cards, and the higher cards
   of their colours that could take them), and passes when no card settles one such card;
-  ``comm="none"`` never shows a card (a yardstick: what communication is worth).
+  ``comm="silent"`` never shows a card (a yardstick: what communication is worth).
 * **distress, predictions, other allocation modes**: the crewmate's rules (no distress
   signal).
 
@@ -96,7 +96,7 @@ __all__ = ["PlannerBot"]
 _SUIT_MASKS = tuple(SUIT_MASK[s] for s in "PYBG")
 _POLICIES = {"greedy": greedy_play, "sighted": sighted_play}
 #: the communication rules of the ``comm`` knob (see :meth:`PlannerBot._resolve_comm`)
-_COMMS = ("crewmate", "resolve", "none")
+_COMMS = ("crewmate", "resolve", "silent")
 #: the least a communication must resolve (in cards whose holder it settles) to be worth a token
 _RESOLVE_MIN = 1.0
 
@@ -121,7 +121,7 @@ class PlannerBot(Bot):
     0 on that deal, one after which they are not ``early_weight`` + (1 - ``early_weight``) x
     its playouts' share; 1 is the endgame's verdict, 0 only vetoes the lost cards),
     ``task_survival`` (``survival`` for the task choice's playouts), ``takes`` (the most
-    tasks tried at one ``take``), ``comm`` (``"crewmate"``, ``"resolve"`` or ``"none"``: which
+    tasks tried at one ``take``), ``comm`` (``"crewmate"``, ``"resolve"`` or ``"silent"``: which
     rule chooses the card to show)."""
 
     name = "planner"
@@ -194,7 +194,7 @@ class PlannerBot(Bot):
                 note = (
                     "no card settles enough about the tasks' cards"
                     if self.knobs["comm"] == "resolve"
-                    else "comm=none"
+                    else "comm=silent"
                 )
                 return "pass", {"reason": note}
             rest = tuple(a for a in legal if not a.startswith("comm "))  # a free window: play
