@@ -49,7 +49,8 @@ with the benchmark's own attempts, the table's log: flips fail->success /
 success->fail, two-sided sign test), ``--no-why --targets 6 --games 200 --spec SPEC``:
 ``planner:task_samples=160,task_survival=0.1`` (more and graded task playouts) attempts
 0-199: 144 against 134 (36/26, p=0.25); ``planner:comm=resolve`` (show the card that
-settles most about who holds the tasks' cards) 0-199: 140 against 134 (26/20, p=0.46);
+settles most about who holds the tasks' cards) 0-199: 140 against 134 (26/20, p=0.46),
+200-399: 140 against 133 (24/17), so on all 400: 280 against 267 (50/37, p=0.20);
 both together, attempts 200-399 (``--start 200``): 138 against 133 (38/33, p=0.64).
 At target 5 (``--targets 5``, attempts 0-199, against 159): ``comm=resolve`` 160 (13/12),
 ``task_samples=160,task_survival=0.1`` 161 (21/19).
