@@ -13,8 +13,9 @@ that fit the public facts — voids shown, cards communicated, the captain's S4)
   bounds the tasks tried; with ``task_survival`` > 0 a failed playout counts that share of
   a success, scaled by the tricks it lasted (as ``survival`` does for cards), so that when
   every candidate's playouts fail the one whose attempts last longer wins.
-* **cards**: every legal card is tried on ``samples`` drawn deals (32; 96 measured a little
-  better at targets 5 and 6, not clearly: ``benchmarks/crew_why.py``), followed by ``rollouts``
+* **cards**: every legal card is tried on ``samples`` drawn deals (96; against 32 it played
+  fewer losing cards in the middle game and won a little more at targets 5 and 6:
+  ``benchmarks/crew_why.py``), followed by ``rollouts``
   playouts of the rest of the attempt (the playout card rule for every seat; on the compiled
   kernel, :func:`~dsa_widget.crew.kernel.kernel_rollouts`, where it can play the position,
   else in Python).  The playout card rule (``policy``) is by default the crewmate's rule
@@ -47,18 +48,17 @@ that fit the public facts — voids shown, cards communicated, the captain's S4)
   there, one that keeps it winnable ``early_weight`` + (1 - ``early_weight``) x its playouts'
   share (the cooperative double-dummy solver is too hopeful in the middle game to decide
   alone: its verdicts tie).
-* **communication**: by default (``comm="crewmate"``) the crewmate's rule: show a card a
-  teammate's task needs, else its highest card of a colour a task needs.  With
-  ``comm="resolve"`` the bot shows the card that settles most about who holds the cards the
-  open tasks turn on (:meth:`PlannerBot._resolve_comm`: the task cards, and the higher cards
-  of their colours that could take them), and passes when no card settles one such card;
-  ``comm="silent"`` never shows a card (a yardstick: what communication is worth).
-  Paired with the benchmark's attempts (4 seats, target 6, 200 deals, seed 2026;
-  ``benchmarks/crew_why.py``'s docstring has the commands): ``comm="resolve"`` 140 against
-  the default's 134 (on all 400 deals 280 against 267, p=0.20), ``task_samples=160,
-  task_survival=0.1`` 144, both on the next 200 deals 138 against 133, ``comm="silent"``
-  127; target 5 against 159: ``comm="resolve"`` 160, the task knobs 161: no clear win, so
-  the defaults stay.
+* **communication**: by default (``comm="resolve"``) the bot shows the card that settles most
+  about who holds the cards the open tasks turn on (:meth:`PlannerBot._resolve_comm`: the task
+  cards, and the higher cards of their colours that could take them), and passes when no card
+  settles one such card; ``comm="crewmate"`` is the crewmate's rule (show a card a teammate's
+  task needs, else its highest card of a colour a task needs), ``comm="silent"`` never shows
+  a card (a yardstick: what communication is worth).  Paired with the benchmark's attempts
+  (seed 2026, target 6; ``benchmarks/crew_why.py``'s docstring has the commands), against the
+  crewmate's rule: 4 seats 280/400 against 267 (50 attempts won that were lost, 37 lost that
+  were won), 3 seats 151/197 against 145 (22 / 16); ``comm="silent"`` 127/200 against 134.
+  ``task_samples=160, task_survival=0.1`` (graded task playouts) 144/200 against 134 at
+  target 6, 161 against 159 at target 5: not clearly better, not the default.
 * **distress, predictions, other allocation modes**: the crewmate's rules (no distress
   signal).
 
@@ -136,7 +136,7 @@ class PlannerBot(Bot):
         "trusting most the deals where its partners' cards make sense"
     )
     KNOBS: ClassVar[dict[str, Any]] = {
-        "samples": 32,
+        "samples": 96,
         "task_samples": 48,
         "endgame": 5,
         "doubt": 0.0,
@@ -150,7 +150,7 @@ class PlannerBot(Bot):
         "early_weight": 0.0,
         "task_survival": 0.0,
         "takes": 4,
-        "comm": "crewmate",
+        "comm": "resolve",
     }
 
     def _check_knobs(self) -> None:
