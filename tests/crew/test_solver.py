@@ -234,6 +234,42 @@ def test_cards_that_cannot_win_do_not_count_towards_a_trick_count() -> None:
     check_solution(g, sol)
 
 
+def test_another_hand_that_beats_every_card_caps_the_tricks() -> None:
+    # R-10.2: "each other seat, clockwise, plays one card" into every trick; R-10.3: "otherwise
+    # the highest card of the led colour wins.  Cards of another colour never win."  Seat 2
+    # holds G1 G2 G3 and nothing else, so it wins only green tricks, with a green; seat 3
+    # holds G7 G8 P7, and its G7 and G8 beat every green of seat 2: in each trick seat 2 wins,
+    # seat 3 plays P7, so seat 2 wins one of the three tricks at most (seat 1's G6 and G9 say
+    # the same).  Task 82 (exactly two tricks) on seat 2 is lost, with no trick searched
+    # (before this bound: 326 tricks, 18 for the ordered search alone).
+    g = endgame([["G4", "G5", "Y7"], ["G6", "G9", "B7"], ["G1", "G2", "G3"], ["G7", "G8", "P7"]], {82: 2})
+    assert solve(g) == Solution(False, (), 0, True)
+    assert solve(g, search="ordered") == Solution(False, (), 0, True)
+    assert not brute(g)
+
+
+@pytest.mark.slow
+def test_the_full_deal_202600205_is_lost_within_the_default_budget() -> None:
+    # The benchmark's 5-seat full deal 202600205 (bench_crew_solver.py, seed 2026): task 92
+    # ("more tricks than all other players put together", 5 of the 8 tricks, CREW.md 13.3) on
+    # seat 2, which holds no submarine, and task 47 (no 1s) on seat 0.  Proved lost only after
+    # 2,260,858 tricks before the bound above (seat 3 holds S1 and S3: seat 2 wins at most 6
+    # of 8, and deeper in the search fewer); now within the default budget.
+    deal = [
+        ["P2", "P5", "P7", "P8", "Y6", "B4", "B5", "G4"],
+        ["P9", "Y2", "Y3", "Y4", "Y5", "Y7", "G9", "S4"],
+        ["P1", "P3", "P6", "Y8", "B2", "G2", "G3", "G5"],
+        ["Y1", "B1", "B3", "B8", "B9", "G8", "S1", "S3"],
+        ["P4", "Y9", "B6", "B7", "G1", "G6", "G7", "S2"],
+    ]
+    assignment = {92: 2, 47: 0}
+    g = CrewGame(5, seed=1, deal=deal, tasks=list(assignment), assignment=assignment, deal_check=False)
+    to_play(g)
+    assert g.captain == 1
+    sol = solve(g)
+    assert sol.exact and sol.winnable is False
+
+
 def test_a_run_still_to_take_counts_all_its_tricks() -> None:
     # task 87: seat 3 takes three tricks in a row, with three tricks left: all three are its;
     # task 5: seat 0 captures S3, which takes a trick too.  Four tricks out of three: lost,
@@ -596,6 +632,35 @@ def test_property_submarines_that_must_be_played_agree_with_brute_force(
     submarine wins), beside a card, trick-count or run task: the solver's exact answer is the
     brute force's."""
     tasks = [49] if extra is None else [49, extra]
+    try:
+        g = random_position(players, seed, 3, mid_trick=mid_trick, careful=True, tasks=tasks)
+    except CrewError:
+        g = None
+    assume(g is not None)
+    assert g is not None
+    truth = brute(g)
+    for search in ("auto", "ordered"):
+        sol = solve(g, search=search)
+        assert sol.exact and sol.winnable is truth, (players, seed, tasks, search)
+        check_solution(g, sol)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    players=st.sampled_from([3, 4, 5]),
+    seed=st.integers(1, 10**6),
+    task=st.sampled_from([92, 91, 82, 83, 94]),
+    extra=st.sampled_from([None, 1, 5, 47, 49]),
+    mid_trick=st.booleans(),
+)
+def test_property_the_tricks_other_hands_allow_agree_with_brute_force(
+    players: int, seed: int, task: int, extra: int | None, mid_trick: bool
+) -> None:
+    """A seat wins at most as many tricks as another hand holds cards that do not beat it
+    (R-10.2, R-10.3: submarines above its highest, its one suit's higher cards), beside tasks
+    that make a seat take tricks (92 more than the others combined, 91, 94, exact counts) and
+    a card or submarine task: the solver's exact answer is the brute force's."""
+    tasks = [task] if extra is None else [task, extra]
     try:
         g = random_position(players, seed, 3, mid_trick=mid_trick, careful=True, tasks=tasks)
     except CrewError:

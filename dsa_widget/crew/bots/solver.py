@@ -1019,6 +1019,9 @@ class _Search:
                 lower[s] = max(lower[s], u)
                 if u > 0 and not holding[s] & subs_left & ~forbidden[s]:
                     return None  # it wins a trick with a submarine of its own, which it must not capture
+        for s, lo in enumerate(lower):
+            if lo > 1:  # (a seat that needs one trick: the hands that beat all its cards are rare)
+                upper[s] = min(upper[s], self._most_wins(holding, s))
         if sum(lower) > left or any(lo > up for lo, up in zip(lower, upper, strict=True)):
             return None
         if any(lower) and self._short_of_winners(holding, lower):
@@ -1053,6 +1056,29 @@ class _Search:
                     paired += 1
             out[s] = len(ours) - paired
         return out
+
+    def _most_wins(self, holding: list[int], s: int) -> int:
+        """The most tricks seat ``s`` can still win, counted on the other hands.  Every seat
+        plays one card into every trick (R-10.2), and a trick ``s`` wins is won by the card
+        ``s`` plays (R-10.3), which no card of the trick beats; so each other hand plays into
+        each trick ``s`` wins a card that does not beat ``s``'s.  A submarine above ``s``'s
+        highest (every submarine when ``s`` holds none) beats every card ``s`` can play, and
+        when ``s`` holds one coloured suit and no submarine, so does a card of that suit above
+        ``s``'s highest (``s`` wins only tricks led in its suit).  ``s`` wins at most as many
+        tricks as any other hand holds cards that are neither."""
+        h = holding[s]
+        mine = h & _SUITM[_SUB]
+        beats = _SUITM[_SUB] & ~((1 << mine.bit_length()) - 1)  # the submarines above its highest
+        coloured = h & ~_SUITM[_SUB]
+        if coloured and not mine:
+            x = _SUIT[coloured.bit_length() - 1]
+            if not coloured & ~_SUITM[x]:
+                beats |= _SUITM[x] & ~((1 << coloured.bit_length()) - 1)
+        most = self.t - self.done
+        for o, g in enumerate(holding):
+            if o != s and g.bit_count() >= self.t - self.done:  # (it plays into every trick left)
+                most = min(most, (g & ~beats).bit_count())
+        return most
 
     def _fewest_done(self, held: int, free: int, c: int, depth: int) -> int | None:
         """The fewest tricks from now after which "fewer tricks than each other seat" can be
