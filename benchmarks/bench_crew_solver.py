@@ -317,6 +317,48 @@ changed but on deals past 60,000 tricks:
       without the room-to-spare key, and with only the shuffle (no key before it): neither
       settles 196 or 205.  The fifth round's deepening showed no win of 205 by trick 7, so
       a win there takes all 8 tricks.
+
+Issue 31, eighth round: the last two unknown full deals, 202600205 and 202600196 (5 seats).
+  205: task 92 (more tricks than the others combined, CREW.md 13.3: 5 of 8) on seat 2, which
+      holds no submarine, and task 47 (no 1s) on seat 0.  Task 92 alone is not settled in
+      1,000,000 tricks either.  The bound: every seat plays one card into every trick (R-10.2)
+      and a trick is won by its winner's own card (R-10.3), so each other hand plays into each
+      trick a seat wins a card that does not beat it; submarines above the seat's highest (all
+      of them when it holds none) always do, and for a seat with one coloured suit and no
+      submarine so do that suit's higher cards: the seat wins at most as many tricks as any
+      other hand holds other cards (_Search._most_wins; counted only for seats that must still
+      take two tricks or more: for one it changed no node count of the 400 deals, and cost
+      CPU).  At the root it says 6 of 8 for 205 (seat 3 holds S1 and S3); deeper it cuts: 205
+      is proved lost in 136,810 tricks, 1.9 s of CPU, within the default budget (was
+      2,260,858 tricks, 16.8 s, with --big 5000000).
+  196: task 91 (more than each other) on seat 0 and task 6 (B1 B2 B3) on the captain, who
+      holds B1.  Still none in 1,000,000 tricks with the bound (crew_solver_unknowns.py --seats
+      5 --seeds 202600196 --big 1000000 --searches ordered: 33.3 s of CPU).  Tried, not kept:
+      B1 is the captain's own lowest blue, so it wins only a trick the captain leads when no
+      other hand holds a blue (R-10.1-10.3): the captain wins that trick and the one before,
+      two at least while another hand holds a blue; it does not settle 196 in 1,000,000
+      tricks either (34.4 s).
+The change, seed 2026, CPU time, the solver before (a copy of HEAD) and after run side by
+side in two processes, load average 2.3-4.9; every answer the same, node counts the same or
+fewer:
+  full deal, 5 seats, 200 (--no-plain): unknown 2 -> 1 (205 lost in 136,810 tricks), median
+      6.6 -> 8.5 ms (nodes 168 both; the 112 deals under 1,000 tricks take 328 -> 336 ms in
+      all, in an earlier pair 321 -> 303: the load), 95th percentile 1.55 -> 1.53 s (nodes
+      72,804 -> 72,645); 10 other deals take fewer tricks (087 10,371 -> 4,939, 151 18,251 ->
+      13,035, 134 11,952 -> 9,006); the 189 deals whose node count did not change 33.0 ->
+      33.7 s of CPU in all (+2%).
+  full deal, 4 seats, 200 (--no-plain): unknown 0 -> 0, median 2.8 -> 3.1 ms (nodes 117
+      both), 95th percentile 0.31 -> 0.31 s (nodes 18,733 both); 7 deals take fewer tricks
+      (151 16,314 -> 12,178, 207 3,567 -> 2,573); the 193 with the same node count 12.0 ->
+      12.3 s of CPU in all (+2.4%).
+  --repeat 3, the ratio to the plain search interleaved, none over 2x: 4 left, 40: median
+      0.2 -> 0.2 ms, 95th percentile 53 -> 60 ms (nodes 6,339 both: the load; 130 858 -> 431
+      tricks), worst 1.56x -> 1.53x; 6 left, 30: 0.5 ->
+      0.5 ms, 139 -> 136 ms, 1.67x -> 1.73x; full 4 seats, 30: 2.0 -> 1.9 ms, 0.48 -> 0.49 s,
+      1.84x -> 1.94x (202600014, 7,316 tricks both, the solver 92.5 -> 91.4 ms and the plain
+      search it is set against 50.2 -> 47.1 ms: the load); full 5 seats, 30: 4.4 -> 4.4 ms,
+      0.95 -> 0.95 s, 1.73x -> 1.67x.
+  Still unknown: 202600196 (5 seats).
 """
 
 from __future__ import annotations
