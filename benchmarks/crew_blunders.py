@@ -5,7 +5,7 @@ attempts any change flips about a fifth of them both ways (crew_why.py).
 Usage::
 
     python benchmarks/crew_blunders.py collect --targets 6 --games 80 --out pos6.json
-    python benchmarks/crew_blunders.py score pos6.json planner planner:samples=96 --reps 2
+    python benchmarks/crew_blunders.py score pos6.json planner:samples=32 planner --reps 2
 
 ``collect`` replays the benchmark's attempts (crew_why.py's deals and bot seeds, ``--spec``
 default ``planner``) and keeps every card decision with a real choice from
@@ -27,8 +27,9 @@ blunders 22 times against the default's 14.
 
 Measured (4 seats, target 6, seed 2026; 332 middle-game positions of the first 140 attempts,
 ``collect --games 80`` and ``--start 80 --games 60``; ``score ... --reps 2``, 664 decisions a
-spec): the default planner (32 deals a card) blunders 47 times, with 64 deals 43 (fixed 19, new
-15), 96 deals 40 (18 / 10), 128 deals 37 (21 / 12; CPU median 65 ms, p95 131, max 163).  On
+spec): the planner with 32 deals a card (the default then; 96 since) blunders 47 times, with
+64 deals 43 (fixed 19, new 15), 96 deals 40 (18 / 10), 128 deals 37 (21 / 12; CPU median 65
+ms, p95 131, max 163).  On
 top of 96 deals, one repetition: 18 blunders; the solver's verdict from 8 tricks left
 (``early=8``) counting fully 17 (3 / 1), counting half 16 (3 / 0), at p95 530 ms, max 0.9 s a
 decision.

@@ -40,11 +40,12 @@ Card play in the middle game (issue 33a), paired on the benchmark's attempts wit
 246/300 against 241 (23 / 18, p = 0.53), together p = 0.08; target 3 91/100 against 92
 (5 / 6); CPU a decision at target 6 median 38 ms, p95 150, max 691 (32 deals: 14 / 132 /
 671).  benchmarks/crew_blunders.py agrees (more deals, fewer losing cards in the middle game)
-but not clearly, so the default is still 32.  Not kept: the solver's verdict before the
-endgame (the planner's ``early`` knob; ``endgame=7``: 35/48 against 36/48, stopped; on the
-middle-game positions hardly fewer losing cards at p95 530 ms a decision).
+but not clearly on its own (the default since: 96, with ``comm=resolve``, below; the
+earlier default is ``--spec planner:samples=32,comm=crewmate``).  Not kept: the solver's
+verdict before the endgame (the planner's ``early`` knob; ``endgame=7``: 35/48 against 36/48,
+stopped; on the middle-game positions hardly fewer losing cards at p95 530 ms a decision).
 
-Issue 33's task choice and communication (knobs off by default; 4 seats, target 6, paired
+Issue 33's task choice and communication (measured with the knobs off by default; 4 seats, target 6, paired
 with the benchmark's own attempts, the table's log: flips fail->success /
 success->fail, two-sided sign test), ``--no-why --targets 6 --games 200 --spec SPEC``:
 ``planner:task_samples=160,task_survival=0.1`` (more and graded task playouts) attempts
@@ -54,7 +55,9 @@ settles most about who holds the tasks' cards) 0-199: 140 against 134 (26/20, p=
 both together, attempts 200-399 (``--start 200``): 138 against 133 (38/33, p=0.64).
 At target 5 (``--targets 5``, attempts 0-199, against 159): ``comm=resolve`` 160 (13/12),
 ``task_samples=160,task_survival=0.1`` 161 (21/19).
-None is a clear win, so none is the default.  The yardstick ``planner:comm=silent`` (never
+None is a clear win alone; ``comm=resolve`` leaned the same way in both halves and with 3
+seats (target 6, attempts 0-196: 151 against 145, 22/16), and is the default since, with 96
+deals a card.  The yardstick ``planner:comm=silent`` (never
 shows a card), 0-199: 127 against 134 (13/20, p=0.30): everything communication now brings
 the planner at target 6 is about 3 points, so a better choice of card can gain little
 there; the 28-point gap to the bound is in the card play.

@@ -253,9 +253,9 @@ def test_sighted_policy_reaches_the_rollouts() -> None:
     assert differ >= 1
 
 
-def _at_first_take(seed: int) -> CrewGame:
-    """A 4-seat target-6 attempt at its first ``take`` (the captain's)."""
-    g = CrewGame(4, mission={"target": 6}, seed=seed, timed=True)
+def _at_first_take(seed: int, target: int = 6) -> CrewGame:
+    """A 4-seat attempt (target 6 unless said) at its first ``take`` (the captain's)."""
+    g = CrewGame(4, mission={"target": target}, seed=seed, timed=True)
     mate = CrewmateBot(seed=1)
     while g.step != "assign":
         play_bot_move(g, mate)
@@ -286,17 +286,23 @@ def test_task_survival_ranks_tasks_whose_playouts_fail() -> None:
 
 
 def test_takes_bounds_the_candidates() -> None:
-    """``takes``: the task choice tries at most that many tasks (and ``pass`` where legal)."""
-    g = _at_first_take(0)
+    """``takes``: the task choice tries at most that many tasks (and ``pass`` where legal); a
+    target-18 mission puts 8 tasks on the table, so the default 4 and 6 bind too."""
+    g = _at_first_take(0, target=18)
     view, legal = g.view(g.to_move), g.legal_actions()
-    for k in (1, 2, 6):
+    assert len([a for a in legal if a.startswith("take ")]) == 8
+    assert "pass" not in legal
+    for k in (2, 4, 6):
         bot = PlannerBot(seed=3, task_samples=2, takes=k)
         bot(view, legal)
         e = bot.last_explanation
-        takes = [a for a in legal if a.startswith("take ")]
-        if e is not None and "values" in e:
-            tried = [a for a in e["values"] if a.startswith("take ")]
-            assert len(tried) == min(k, len(takes))
+        assert e is not None and "values" in e
+        assert len([a for a in e["values"] if a.startswith("take ")]) == k
+    # one candidate and no pass: nothing to compare, the crewmate's best fit is taken untried
+    one = PlannerBot(seed=3, task_samples=2, takes=1)
+    choice = one(view, legal)
+    assert one.last_explanation is not None and "values" not in one.last_explanation
+    assert choice == CrewmateBot(seed=3)(view, legal)
 
 
 _DEAL = [
@@ -313,7 +319,10 @@ def test_resolve_shows_the_card_that_settles_a_task(options: dict[str, Any]) -> 
     holds alone.  Showing it (R-11.4: its only card of the colour, the token in the middle)
     tells every partner who holds the task's card: seat 2 shows it, the true position only.
     Seat 1 holds no pink card, so nothing it could show settles anything about the task: it
-    passes."""
+    passes.  Seat 0 shows P8, its lowest pink (the token at the bottom: it holds none of P4-P7,
+    the cards that could take P3), not P9 (the top: nothing above it to settle), which the
+    crewmate's rule would show; seat 3, whose top pink P7 would settle only P9 once P8 is
+    shown, passes where the crewmate's rule shows P7."""
     g = CrewGame(4, mission={"fixed_tasks": [1]}, deal=_DEAL, deal_check=False, options=options, timed=True)
     mate = CrewmateBot(seed=1, communicate=False)
     while g.step != "communicate":
@@ -327,6 +336,27 @@ def test_resolve_shows_the_card_that_settles_a_task(options: dict[str, Any]) -> 
         play_bot_move(g, mate)
     assert chosen[2] in ("comm P3", "comm P3 middle")
     assert chosen[1] == "pass"
+    assert chosen[0] in ("comm P8", "comm P8 bottom")
+    assert chosen[3] == "pass"
+
+
+def test_resolve_under_currents_counts_only_the_card_shown() -> None:
+    """Under currents the token tells partners only "no higher" or "no lower" (R-11.9), not
+    which: seat 0's P8 no longer settles P4-P7, and worth half a card alone (a card that could
+    take P3) it is not shown; seat 2's P3, the task's own card, still is."""
+    mission = {"fixed_tasks": [1], "communication": "currents"}
+    g = CrewGame(4, mission=mission, deal=_DEAL, deal_check=False, timed=True)
+    mate = CrewmateBot(seed=1, communicate=False)
+    while g.step != "communicate":
+        play_bot_move(g, mate)
+    chosen = {}
+    while g.step == "communicate" and len(chosen) < 4:
+        s = g.to_move
+        chosen[s] = PlannerBot(seed=2, comm="resolve", samples=2, task_samples=2)(
+            g.view(s), g.legal_actions()
+        )
+        play_bot_move(g, mate)
+    assert chosen == {0: "pass", 1: "pass", 2: "comm P3", 3: "pass"}
 
 
 def test_comm_silent_never_shows_a_card() -> None:

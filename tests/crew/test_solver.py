@@ -647,7 +647,7 @@ def test_property_submarines_that_must_be_played_agree_with_brute_force(
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
-    players=st.sampled_from([3, 4, 5]),
+    players=st.sampled_from([2, 3, 4, 5]),
     seed=st.integers(1, 10**6),
     task=st.sampled_from([92, 91, 82, 83, 94]),
     extra=st.sampled_from([None, 1, 5, 47, 49]),

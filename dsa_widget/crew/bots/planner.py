@@ -85,7 +85,7 @@ import random
 from typing import Any, ClassVar
 
 from ...core.bots import Bot
-from ..cards import DECK, SUIT_MASK, card
+from ..cards import COLOURS, DECK, NCARDS, SUIT_MASK, card, suit
 from ..errors import CrewError
 from ..playouts import PlayState, greedy_play, sighted_play
 from ..rules import CrewGame
@@ -99,7 +99,6 @@ __all__ = ["PlannerBot"]
 
 #: the playout policies of the ``policy`` knob: the crewmate's card rule, or the same rule
 #: reading the drawn hands of the seats still to play in a trick (the kernel's names)
-_SUIT_MASKS = tuple(SUIT_MASK[s] for s in "PYBG")
 _POLICIES = {"greedy": greedy_play, "sighted": sighted_play}
 #: the communication rules of the ``comm`` knob (see :meth:`PlannerBot._resolve_comm`)
 _COMMS = ("crewmate", "resolve", "silent")
@@ -125,7 +124,8 @@ class PlannerBot(Bot):
     endgame; 0: never) and ``early_weight`` (there, what its "still winnable" verdict on a deal
     counts against the playouts' share: a card after which the drawn hands are lost is worth
     0 on that deal, one after which they are not ``early_weight`` + (1 - ``early_weight``) x
-    its playouts' share; 1 is the endgame's verdict, 0 only vetoes the lost cards),
+    its playouts' share; 1 is the endgame's verdict, 0 only vetoes the lost cards; ``early``
+    at or below ``endgame``, or ``node_limit=0``, changes nothing),
     ``task_survival`` (``survival`` for the task choice's playouts), ``takes`` (the most
     tasks tried at one ``take``), ``comm`` (``"crewmate"``, ``"resolve"`` or ``"silent"``: which
     rule chooses the card to show)."""
@@ -229,8 +229,6 @@ class PlannerBot(Bot):
         only), that the cards of its colour above, below or besides it are not (a share of their
         worth: for a partner one seat fewer could hold each).  Only this seat's hand and the
         public facts are read."""
-        if any(c.seat == view.seat for c in view.communicated):
-            return None
         try:
             st = PlayState.from_view(view)
         except ValueError:
@@ -246,17 +244,18 @@ class PlannerBot(Bot):
         for s in range(view.seats):
             key |= nd.must[s] | nd.want[s] | nd.never[s]
         key &= ~gone
-        worth = [0.0] * 40
-        for x in range(40):
+        worth = [0.0] * NCARDS
+        for x in range(NCARDS):
             if key >> x & 1:
                 worth[x] = 1.0
-        for j in range(4):
-            k = key & _SUIT_MASKS[j]
+        for su in COLOURS:
+            k = key & SUIT_MASK[su]
             if k:
                 low = (k & -k).bit_length() - 1
-                for x in range(low + 1, 9 * j + 9):
+                for x in range(low + 1, SUIT_MASK[su].bit_length()):
                     if not gone >> x & 1 and worth[x] == 0.0:
                         worth[x] = 0.5
+        currents = view.communication == "currents"
         k_seats = max(2, view.seats - 1)  # the seats a partner does not know the card's holder among
         share = 1.0 - math.log(k_seats - 1) / math.log(k_seats)
         best: tuple[float, str] | None = None
@@ -265,13 +264,15 @@ class PlannerBot(Bot):
                 continue
             parts = a.split()
             c = card(parts[1])
-            colour = hand & _SUIT_MASKS[c // 9]
+            mask = SUIT_MASK[suit(c)]
+            colour = hand & mask
             pos = "middle" if colour == 1 << c else "top" if colour >> c == 1 else "bottom"
             if len(parts) > 2 and parts[2] != pos:
                 continue  # declare the true position only
-            lo, hi = 9 * (c // 9), 9 * (c // 9) + 9
-            settled = [x for x in range(lo, hi) if x != c and not hand >> x & 1 and not gone >> x & 1]
-            if pos == "top":
+            settled = [x for x in range(NCARDS) if mask >> x & 1 and x != c and not (hand | gone) >> x & 1]
+            if currents:  # the partners are told only "no higher" or "no lower": nothing settled
+                settled = []
+            elif pos == "top":
                 settled = [x for x in settled if x > c]
             elif pos == "bottom":
                 settled = [x for x in settled if x < c]
