@@ -202,6 +202,18 @@ _NO_CHEAT = (
 )
 
 
+def _same_choice_reshuffled(name: str, g: CrewGame, rng: random.Random) -> None:
+    """The seat to move sees the same view, and bot ``name`` makes the same choice, after the
+    cards it may not know are dealt again."""
+    seat = g.to_move
+    v1 = g.view(seat)
+    g2 = _reshuffled(g, seat, rng)
+    assert [g2.hand_mask(s) for s in range(4)] != [g.hand_mask(s) for s in range(4)]
+    v2 = g2.view(seat)
+    assert v1.to_dict() == v2.to_dict()
+    assert _decision(name, v1, g.legal_actions()) == _decision(name, v2, g2.legal_actions())
+
+
 @pytest.mark.parametrize("name", _NO_CHEAT)
 def test_same_view_same_action_when_hidden_cards_are_shuffled(name: str) -> None:
     rng = random.Random(5)
@@ -214,13 +226,7 @@ def test_same_view_same_action_when_hidden_cards_are_shuffled(name: str) -> None
                 play_bot_move(g, bots[g.to_move])
             if g.is_over:
                 continue
-            seat = g.to_move  # the captain: the first to show a card or to lead
-            v1 = g.view(seat)
-            g2 = _reshuffled(g, seat, rng)
-            assert [g2.hand_mask(s) for s in range(4)] != [g.hand_mask(s) for s in range(4)]
-            v2 = g2.view(seat)
-            assert v1.to_dict() == v2.to_dict()
-            assert _decision(name, v1, g.legal_actions()) == _decision(name, v2, g2.legal_actions())
+            _same_choice_reshuffled(name, g, rng)  # the captain: the first to show a card or to lead
             checked += 1
     assert checked >= 6
 
@@ -238,13 +244,7 @@ def test_same_task_choice_when_hidden_cards_are_shuffled(name: str) -> None:
             play_bot_move(g, mate)
         if g.is_over:
             continue
-        seat = g.to_move
-        v1 = g.view(seat)
-        g2 = _reshuffled(g, seat, rng)
-        assert [g2.hand_mask(s) for s in range(4)] != [g.hand_mask(s) for s in range(4)]
-        v2 = g2.view(seat)
-        assert v1.to_dict() == v2.to_dict()
-        assert _decision(name, v1, g.legal_actions()) == _decision(name, v2, g2.legal_actions())
+        _same_choice_reshuffled(name, g, rng)
         checked += 1
     assert checked >= 4
 

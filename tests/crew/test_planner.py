@@ -69,6 +69,19 @@ def _mid_game(seed: int, tricks: int) -> CrewGame | None:
     return None
 
 
+def _playouts_alone() -> tuple[CrewGame, dict[str, float], str, str]:
+    """A 3-seat game two tricks in, the card values the planner's playouts alone give there
+    (no solver), the card they rate lowest, and the card they choose."""
+    g = _mid_game(3, 2)
+    assert g is not None
+    rolled = PlannerBot(seed=4, samples=6, node_limit=0)
+    rolled(g.view(g.to_move), g.legal_actions())
+    e = rolled.last_explanation
+    assert e is not None
+    values = e["values"]
+    return g, values, min(values, key=lambda a: (values[a], a)), e["choice"]
+
+
 def test_each_choice_is_one_readable_line() -> None:
     """Tasks, cards, and the crewmate's steps: ``explain()`` starts with one line naming the
     choice and why; a card choice values only legal cards."""
@@ -137,15 +150,9 @@ def test_the_solvers_verdict_decides_the_card(monkeypatch: pytest.MonkeyPatch) -
     import dsa_widget.crew.bots.planner as planner_mod
     from dsa_widget.crew.bots.solver import Solution
 
-    g = _mid_game(3, 2)
-    assert g is not None
+    g, values, worst, choice = _playouts_alone()
     view, legal = g.view(g.to_move), g.legal_actions()
-    rolled = PlannerBot(seed=4, samples=6, node_limit=0)
-    rolled(view, legal)
-    assert rolled.last_explanation is not None
-    values = rolled.last_explanation["values"]
-    worst = min(values, key=lambda a: (values[a], a))
-    assert rolled.last_explanation["choice"] != worst  # the playouts alone would not play it
+    assert choice != worst  # the playouts alone would not play it
     before = len(g.history)
 
     def stand_in(game: CrewGame, *, node_limit: int) -> Solution:
@@ -171,14 +178,8 @@ def test_early_verdict_counts_by_early_weight(monkeypatch: pytest.MonkeyPatch, w
     import dsa_widget.crew.bots.planner as planner_mod
     from dsa_widget.crew.bots.solver import Solution
 
-    g = _mid_game(3, 2)
-    assert g is not None
+    g, r, worst, _ = _playouts_alone()
     view, legal = g.view(g.to_move), g.legal_actions()
-    rolled = PlannerBot(seed=4, samples=6, node_limit=0)
-    rolled(view, legal)
-    assert rolled.last_explanation is not None
-    r = rolled.last_explanation["values"]
-    worst = min(r, key=lambda a: (r[a], a))
     before = len(g.history)
     calls = 0
 
