@@ -48,6 +48,10 @@ With the sighted playouts (policy="sighted", the default since), the issue's tab
 seats, planner alone (--seats 4 --alone --games 400, 2,400 attempts, about 0.9 s of CPU each
 with the bound): planner / bound of 400, target 1 395 / 400, 2 377 / 399, 3 358 / 396,
 4 334 / 390, 5 322 / 388, 6 267 / 379; the printout is benchmarks/results/crew_bots.txt.
+With 96 drawn deals a card and comm="resolve" (the defaults since), the same command on the
+same deals and bot seeds (--workers 2, 4,290 s of CPU, 0.9-2.4 s an attempt): target 1 396,
+2 382, 3 367, 4 338, 5 330 (14.5 points from the bound), 6 296 (74.0%, 20.8 points; 56
+attempts won that were lost, 27 lost that were won).
 
 Sections:
 
