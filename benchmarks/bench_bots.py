@@ -490,18 +490,13 @@ def crew_attempt(payload: tuple, jobs: list) -> list:
     attempt double dummy at its first card (the tasks as that bot's seats took them, every
     hand known): (job, success, bound, CPU seconds of the bot's decisions)."""
     from dsa_widget.core.bots import play_bot_move
-    from dsa_widget.crew.bots.arena import _derive, _instantiate
+    from dsa_widget.crew.bots.arena import attempt_table
     from dsa_widget.crew.bots.solver import solve
-    from dsa_widget.crew.rules import CrewGame
 
     specs, seed, node_limit = payload
     out = []
     for label, seats, target, i in jobs:
-        game = CrewGame(
-            seats, mission={"target": target}, seed=_derive(seed, "attempt", seats, target, i), timed=True
-        )
-        bseed = _derive(seed, "bot", label, seats, target, i)
-        bots = [_instantiate(specs[label], _derive(bseed, "seat", s)) for s in range(game.seats)]
+        game, bots = attempt_table(specs[label], label, seats, target, i, seed)
         bound = None
         cpu = 0.0
         while not game.is_over:

@@ -48,19 +48,10 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 
-def _attempt_game(seats: int, target: int, i: int, seed: int) -> Any:
-    from dsa_widget.crew.bots.arena import _derive
-    from dsa_widget.crew.rules import CrewGame
-
-    return CrewGame(
-        seats, mission={"target": target}, seed=_derive(seed, "attempt", seats, target, i), timed=True
-    )
-
-
 def collect(args: argparse.Namespace) -> None:
     """Play the attempts and keep the positions where a card can lose the winnable true deal."""
     from dsa_widget.core.bots import play_bot_move
-    from dsa_widget.crew.bots.arena import _derive, _instantiate
+    from dsa_widget.crew.bots.arena import attempt_table
     from dsa_widget.crew.bots.solver import solve
 
     lo, hi = (int(x) for x in args.left.split("-"))
@@ -68,9 +59,7 @@ def collect(args: argparse.Namespace) -> None:
     c0 = time.process_time()
     for target in (int(x) for x in args.targets.split(",")):
         for i in range(args.start, args.start + args.games):
-            game = _attempt_game(args.seats, target, i, args.seed)
-            bseed = _derive(args.seed, "bot", args.label, args.seats, target, i)
-            bots = [_instantiate(args.spec, _derive(bseed, "seat", s)) for s in range(game.seats)]
+            game, bots = attempt_table(args.spec, args.label, args.seats, target, i, args.seed)
             snaps = []
             while not game.is_over:
                 if game.step == "play":
@@ -112,13 +101,13 @@ def collect(args: argparse.Namespace) -> None:
 
 def score(args: argparse.Namespace) -> None:
     """Each spec's card at every position: blunders, paired against the first spec, CPU."""
-    from dsa_widget.crew.bots.arena import _instantiate
+    from dsa_widget.crew.bots.arena import _instantiate, attempt_table
 
     positions = [p for f in args.positions.split(",") for p in json.loads(Path(f).read_text())]
     got: dict[str, list[bool | None]] = {s: [] for s in args.specs}
     cpu: dict[str, list[float]] = {s: [] for s in args.specs}
     for k, p in enumerate(positions):
-        g = _attempt_game(p["seats"], p["target"], p["i"], p["seed"])
+        g, _ = attempt_table("random", "", p["seats"], p["target"], p["i"], p["seed"])  # the deal only
         for a, s in p["history"]:
             g.apply(a, seat=s)
         view, legal = g.view(p["seat"]), g.legal_actions()

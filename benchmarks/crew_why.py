@@ -81,15 +81,10 @@ def run_attempt(
 ) -> dict[str, Any]:
     """One attempt of ``spec`` and, when it fails, where it was lost (see the module docstring)."""
     from dsa_widget.core.bots import play_bot_move
-    from dsa_widget.crew.bots.arena import _derive, _instantiate
+    from dsa_widget.crew.bots.arena import attempt_table
     from dsa_widget.crew.bots.solver import solve
-    from dsa_widget.crew.rules import CrewGame
 
-    game = CrewGame(
-        seats, mission={"target": target}, seed=_derive(seed, "attempt", seats, target, i), timed=True
-    )
-    bseed = _derive(seed, "bot", label, seats, target, i)
-    bots = [_instantiate(spec, _derive(bseed, "seat", s)) for s in range(game.seats)]
+    game, bots = attempt_table(spec, label, seats, target, i, seed)
     first = None
     snaps: list[tuple[Any, int, int, str]] = []  # (game before the card, trick, seat, action)
     cpu: list[float] = []

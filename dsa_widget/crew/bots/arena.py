@@ -38,7 +38,7 @@ from ..playouts import PlayState
 from ..rules import CrewGame
 from .crewmate import CrewmateBot, RandomBot
 
-__all__ = ["SuccessRow", "SuccessTable", "play_attempt", "success_rates"]
+__all__ = ["SuccessRow", "SuccessTable", "attempt_table", "play_attempt", "success_rates"]
 
 
 def _derive(*parts: Any) -> int:
@@ -75,6 +75,24 @@ def play_attempt(
     while not game.is_over:
         play_bot_move(game, bots[game.to_move])
     return game
+
+
+def attempt_table(
+    spec: Any, label: str, seats: int, target: int, i: int, seed: int
+) -> tuple[CrewGame, list[Any]]:
+    """Attempt ``i`` at (``seats``, ``target``) of :func:`success_rates` with master ``seed``,
+    before its first move, and the bots of ``spec`` at every seat, seeded as that function
+    seeds the bot named ``label``: the benchmarks replay the same deals and bot seeds with it.
+
+    >>> g, bots = attempt_table("crewmate", "crewmate", 4, 1, 0, 2026)
+    >>> g.seats == len(bots) == 4 and not g.is_over
+    True
+    """
+    game = CrewGame(
+        seats, mission={"target": target}, seed=_derive(seed, "attempt", seats, target, i), timed=True
+    )
+    bot_seed = _derive(seed, "bot", label, seats, target, i)
+    return game, [_instantiate(spec, _derive(bot_seed, "seat", s)) for s in range(game.seats)]
 
 
 @dataclass(frozen=True)
