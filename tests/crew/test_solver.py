@@ -104,10 +104,18 @@ _FILL = [
 _FILL_LEADS = ["S4", "P9", "P8", "Y9", "Y8", "B9", "B8"]
 
 
+def _dealt(deal: list[list[str]], assignment: dict[int, int]) -> CrewGame:
+    """The deal ``deal`` (one hand a seat) with the tasks of ``assignment`` (task: seat) taken,
+    before the first card or communication."""
+    return CrewGame(
+        len(deal), seed=1, deal=deal, tasks=list(assignment), assignment=assignment, deal_check=False
+    )
+
+
 def endgame(last: list[list[str]], assignment: dict[int, int]) -> CrewGame:
     """The game at trick 8 (seat 0 to lead) with ``last[s]`` the three cards left to seat s."""
     deal = [_FILL[s] + last[s] for s in range(4)]
-    g = CrewGame(4, seed=1, deal=deal, tasks=list(assignment), assignment=assignment, deal_check=False)
+    g = _dealt(deal, assignment)
     assert g.captain == 0
     for lead in _FILL_LEADS:
         to_play(g)
@@ -159,7 +167,7 @@ def test_submarine_only_a_barred_submarine_can_take_is_lost_at_once() -> None:
         ["P1", "P2", "P4", "Y6", "Y8", "B4", "B8", "G6", "G9", "S1"],
     ]
     assignment = {40: 1, 21: 3, 34: 2, 1: 0}
-    g = CrewGame(4, seed=1, deal=deal, tasks=list(assignment), assignment=assignment, deal_check=False)
+    g = _dealt(deal, assignment)
     to_play(g)
     assert solve(g, node_limit=1_000) == Solution(False, (), 0, True)
     # with no submarine at all, S2 is out of reach the same way
@@ -180,7 +188,7 @@ def submarine_endgame(assignment: dict[int, int]) -> CrewGame:
         ["P4", "P5", "P6", "Y4", "Y5", "Y6", "B2", "S1", "G4", "G5"],
         ["B3", "B4", "B5", "B6", "B7", "B8", "G6", "G7", "G8", "G9"],
     ]
-    g = CrewGame(4, seed=1, deal=deal, tasks=list(assignment), assignment=assignment, deal_check=False)
+    g = _dealt(deal, assignment)
     for lead in ["P9", "P8", "P7", "Y9", "Y8", "Y7", "B9"]:
         to_play(g)
         g.apply(f"play {lead}")
@@ -263,7 +271,7 @@ def test_the_full_deal_202600205_is_lost_within_the_default_budget() -> None:
         ["P4", "Y9", "B6", "B7", "G1", "G6", "G7", "S2"],
     ]
     assignment = {92: 2, 47: 0}
-    g = CrewGame(5, seed=1, deal=deal, tasks=list(assignment), assignment=assignment, deal_check=False)
+    g = _dealt(deal, assignment)
     to_play(g)
     assert g.captain == 1
     sol = solve(g)
@@ -314,7 +322,7 @@ def test_the_full_deal_202600147_is_lost_at_once() -> None:
         ["Y1", "Y6", "Y7", "B4", "B5", "G1", "G2", "G5"],
     ]
     assignment = {5: 1, 40: 3, 49: 2}
-    g = CrewGame(5, seed=1, deal=deal, tasks=list(assignment), assignment=assignment, deal_check=False)
+    g = _dealt(deal, assignment)
     to_play(g)
     assert g.captain == 1
     assert solve(g) == Solution(False, (), 0, True)
