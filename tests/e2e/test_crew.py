@@ -191,7 +191,8 @@ def test_the_board_plays_by_click_and_key_refuses_scrubs_compares_and_starts_ane
             key, choice = next((k, a) for k, a in letters if a in legal)
             chosen = [choice]
             page.keyboard.press(key)
-        wait_eval(nb, f"w.actions[{n}]", f"(0, {chosen[0]!r})")
+        # a slice, not an index: the kernel may not have the action yet when first asked
+        wait_eval(nb, f"w.actions[{n}:{n + 1}]", f"[(0, {chosen[0]!r})]")
     assert plays >= 1
 
     # a refusal: Python's words on the board, as text
