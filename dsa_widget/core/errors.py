@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-__all__ = ["GameError", "IllegalActionError", "short_repr"]
+from typing import TypeGuard
+
+__all__ = ["GameError", "IllegalActionError", "is_int", "short_repr"]
 
 
 class GameError(ValueError):
@@ -28,6 +30,16 @@ class IllegalActionError(GameError):
     def __init__(self, message: str, legal: tuple[str, ...] = ()) -> None:
         super().__init__(message)
         self.legal = legal
+
+
+def is_int(x: object) -> TypeGuard[int]:
+    """Whether ``x`` is a whole number as input checks mean it: an ``int`` but not a ``bool``
+    (``True`` is an ``int`` to Python, never a count or a seat to a game).
+
+    >>> is_int(3), is_int(True), is_int(3.0)
+    (True, False, False)
+    """
+    return isinstance(x, int) and not isinstance(x, bool)
 
 
 def short_repr(x: object, limit: int = 60) -> str:

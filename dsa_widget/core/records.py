@@ -22,7 +22,7 @@ import sys
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from .errors import GameError, short_repr
+from .errors import GameError, is_int, short_repr
 from .registry import GameSpec, games
 
 __all__ = [
@@ -103,10 +103,6 @@ def refuse(path: Path, what: str, error: Callable[..., GameError] = RecordFormat
     return error(f"{where}: {what}", key=key, turn=turn)
 
 
-def _is_int(x: object) -> bool:
-    return isinstance(x, int) and not isinstance(x, bool)
-
-
 def is_count(x: object, lo: int, hi: int) -> bool:
     """Whether ``x`` is an integer from ``lo`` to ``hi``: a seat, an index or a count in a
     record is never a boolean (``true``) nor a float (``1.0``); the bounds are checked before
@@ -115,7 +111,7 @@ def is_count(x: object, lo: int, hi: int) -> bool:
     >>> is_count(1, 0, 3), is_count(True, 0, 3), is_count(1.0, 0, 3), is_count(10**400, 0, 3)
     (True, False, False, False)
     """
-    return _is_int(x) and lo <= x <= hi  # type: ignore[operator]
+    return is_int(x) and lo <= x <= hi
 
 
 def name_problem(name: object, limit: int = 64) -> str | None:

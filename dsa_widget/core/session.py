@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, Protocol
 
 from .bots import action_words, bot_name, draw_chance
-from .errors import GameError, short_repr
+from .errors import GameError, is_int, short_repr
 from .protocol import CHANCE
 from .registry import GameSpec, game, game_of
 from .timeline import Timeline
@@ -186,10 +186,6 @@ class BasePresenter:
         return state.view(viewer).sample(rng)
 
 
-def _is_int(x: object) -> bool:
-    return isinstance(x, int) and not isinstance(x, bool)
-
-
 def seat_list(seats: Mapping[int, Any] | Sequence[Any] | None, n: int) -> list[Any]:
     """One seat spec per seat (``"human"`` where none is given) from a mapping seat -> spec or a
     sequence of ``n`` specs.
@@ -204,7 +200,7 @@ def seat_list(seats: Mapping[int, Any] | Sequence[Any] | None, n: int) -> list[A
     specs: list[Any] = [HUMAN] * n
     if isinstance(seats, Mapping):
         for q, spec in seats.items():
-            if not _is_int(q) or not 0 <= q < n:
+            if not is_int(q) or not 0 <= q < n:
                 raise ValueError(f"seats: seat {short_repr(q)} is not 0..{n - 1}")
             specs[q] = spec
     elif seats is not None:
@@ -283,7 +279,7 @@ class Session:
 
     def _start(self, state: Any, seats: Mapping[int, Any] | Sequence[Any] | None, viewer: Any) -> None:
         n = len(state.players)
-        if viewer != "auto" and viewer is not None and not (_is_int(viewer) and 0 <= viewer < n):
+        if viewer != "auto" and viewer is not None and not (is_int(viewer) and 0 <= viewer < n):
             raise ValueError(f"viewer must be 'auto', None or a seat 0..{n - 1}, got {short_repr(viewer)}")
         #: seats nobody sits at (The Crew's Tonoja): seat -> its label
         self._fixed: dict[int, str] = {}
@@ -354,7 +350,7 @@ class Session:
     def set_seat(self, seat: int, spec: Any, label: str | None = None) -> None:
         """Make ``seat`` a human's (``"human"``), a built-in bot's (its name or spec) or a bot
         function's (``label``: the name it goes by, else its own)."""
-        if not _is_int(seat) or not 0 <= seat < len(self._labels):
+        if not is_int(seat) or not 0 <= seat < len(self._labels):
             raise ValueError(f"no seat {short_repr(seat)}")
         if seat in self._fixed:
             name = self.real.current.players[seat]
@@ -461,7 +457,7 @@ class Session:
         if self.hot_seat:
             return None if self.curtain_seat() is not None else self._curtain_open
         if self._viewer_spec != "auto":
-            return self._viewer_spec if _is_int(self._viewer_spec) else None
+            return self._viewer_spec if is_int(self._viewer_spec) else None
         humans = self.humans
         if len(humans) <= 1:
             return humans[0] if humans else None
@@ -693,7 +689,7 @@ class Session:
     def undo(self, n: int = 1) -> None:
         """Undo ``n`` steps: in the what-if, else in the real game (for a teacher or a
         mis-click from a cell: the board's undo works in what-if only)."""
-        if not _is_int(n) or n < 0:
+        if not is_int(n) or n < 0:
             raise ValueError(f"n is a whole number, got {short_repr(n)}")
         if self.branch_line is not None:
             if self.branch_line.index < n:
@@ -711,7 +707,7 @@ class Session:
 
     def redo(self, n: int = 1) -> None:
         """Redo ``n`` undone steps (in the what-if, else in the real game)."""
-        if not _is_int(n) or n < 0:
+        if not is_int(n) or n < 0:
             raise ValueError(f"n is a whole number, got {short_repr(n)}")
         if self.branch_line is not None:
             if len(self.branch_line) - 1 - self.branch_line.index < n:
@@ -791,7 +787,7 @@ class Session:
             raise Refusal("whatif", "leave the what-if first (back to the real game)")
         if step is None or step == len(self.steps):
             self.scrub = None
-        elif _is_int(step) and 0 <= step < len(self.steps):
+        elif is_int(step) and 0 <= step < len(self.steps):
             self.scrub = step
         else:
             raise Refusal("malformed", f"the history has steps 0 to {len(self.steps)}")
@@ -890,7 +886,7 @@ class Session:
             seq = self.seq  # pausing is the same whenever it is asked: no state number needed
         if seq is None:
             raise Refusal("malformed", "the click carried no state number; nothing changed")
-        if not _is_int(seq):
+        if not is_int(seq):
             raise Refusal("malformed", "the state number (seq) is an integer")
         if kind == "bot_step" and self.branch_line is None and (seq != self.seq or not self._bot_due()):
             return  # the browser's timer fired late: quietly nothing to do

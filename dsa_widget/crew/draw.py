@@ -33,6 +33,7 @@ from typing import Any
 from ..core.errors import short_repr
 from .cards import COLOURED, DECK, SUIT_MASK, mask_of
 from .errors import SetupError
+from .mission import ALLOCATIONS
 from .tasks import Task, selector_mask
 
 __all__ = [
@@ -53,15 +54,6 @@ log = logging.getLogger(__name__)
 TRICKS = {3: 13, 4: 10, 5: 8}
 #: the names of the static checks of Appendix A.4
 CHECKS = tuple(f"A-{i}" for i in range(1, 13))
-_ALLOCATIONS = (
-    "normal",
-    "free",
-    "one_owner",
-    "captain_decides",
-    "volunteers",
-    "captain_first_hardest",
-    "skip_captain",
-)
 #: R-6.8: failed repairs before the whole draw restarts
 _MAX_REPAIRS = 100
 #: R-C.3: a warning after this many restarts; a SetupError (the target) after _MAX_RESTARTS
@@ -477,7 +469,7 @@ def _shape(allocation: str, volunteers: int, seats: int, k: int) -> tuple[list[i
     if allocation == "volunteers":
         return [k] * seats, volunteers
     raise SetupError(
-        f"allocation must be one of {', '.join(_ALLOCATIONS)}, not {short_repr(allocation)}", "allocation"
+        f"allocation must be one of {', '.join(ALLOCATIONS)}, not {short_repr(allocation)}", "allocation"
     )
 
 

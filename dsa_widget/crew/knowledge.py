@@ -25,6 +25,7 @@ from itertools import repeat
 from operator import itemgetter, lshift, mul, or_
 from typing import Any
 
+from .cards import bits
 from .errors import CrewError
 
 __all__ = ["InconsistentKnowledge", "Knowledge", "count_deals", "sample_deal"]
@@ -82,15 +83,6 @@ _Type = tuple[list[int], tuple[int, ...], bool]
 
 class InconsistentKnowledge(CrewError):
     """No deal is consistent with the knowledge (it contradicts itself)."""
-
-
-def _bits(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
 
 
 def _popcount(mask: int) -> int:
@@ -492,7 +484,7 @@ def _split(
     """The inclusion-exclusion terms with their common part taken out: the types alike in every
     term (cards the same seats may hold in each), and per term (coefficient, its other types).
     Types are grouped by ``key`` (then by their seats).  None if no term has a deal."""
-    cards = _bits(k.pool)
+    cards = bits(k.pool)
     nseats = k.seats
     slots = k.slots
 

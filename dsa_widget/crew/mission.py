@@ -29,7 +29,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..core.errors import short_repr
+from ..core.errors import is_int, short_repr
 from .cards import DECK, SUITS
 from .errors import SetupError
 
@@ -65,10 +65,6 @@ CONSTRAINT_KINDS: dict[str, tuple[str, ...]] = {
 _MAX_TRICKS = 13  # the most tricks a deal can have (N = 3)
 
 
-def _is_int(x: object) -> bool:
-    return isinstance(x, int) and not isinstance(x, bool)
-
-
 def _check_selector(sel: object, where: str) -> dict[str, list[Any]]:
     """A selector of CREW.md 13.2, checked and copied to plain JSON data."""
     if not isinstance(sel, Mapping) or len(sel) != 1:
@@ -92,7 +88,7 @@ def _check_selector(sel: object, where: str) -> dict[str, list[Any]]:
         raise SetupError(f"{where}: {short_repr(items)} are not all card ids like 'P3'", where)
     if key == "suits" and not all(isinstance(s, str) and s in SUITS for s in items):
         raise SetupError(f"{where}: suits must be among {', '.join(SUITS)}, not {short_repr(items)}", where)
-    if key == "ranks" and not all(_is_int(r) and 1 <= r <= 9 for r in items):
+    if key == "ranks" and not all(is_int(r) and 1 <= r <= 9 for r in items):
         raise SetupError(f"{where}: ranks must be integers 1-9, not {short_repr(items)}", where)
     return {key: items}
 
@@ -126,7 +122,7 @@ def validate_constraint(c: object, index: int = 0) -> dict[str, Any]:
     elif kind == "balance":
         out["select"] = _check_selector(c["select"], f"{where}.select")
         gap = c["max_gap"]
-        if not _is_int(gap) or gap < 0:
+        if not is_int(gap) or gap < 0:
             raise SetupError(
                 f"{where}.max_gap must be an integer >= 0, not {short_repr(gap)}", f"{where}.max_gap"
             )
@@ -171,7 +167,7 @@ class Mission:
                     f"fixed_tasks must be a list of task ids, not {short_repr(ft)}", "fixed_tasks"
                 )
             ids = tuple(ft)
-            if not all(_is_int(t) and 1 <= t <= 96 for t in ids):
+            if not all(is_int(t) and 1 <= t <= 96 for t in ids):
                 raise SetupError(
                     f"fixed_tasks must hold task ids 1-96, not {short_repr(list(ids))}", "fixed_tasks"
                 )
@@ -182,7 +178,7 @@ class Mission:
                 raise SetupError("give either target or fixed_tasks, not both", "target")
         elif self.target is None:
             raise SetupError("a mission needs a target (or fixed_tasks)", "target")
-        elif not _is_int(self.target) or self.target < 0:
+        elif not is_int(self.target) or self.target < 0:
             raise SetupError(
                 f"target must be an integer >= 0 (a sum of task difficulties), not {short_repr(self.target)}",
                 "target",
@@ -193,7 +189,7 @@ class Mission:
                 f"allocation must be one of {', '.join(ALLOCATIONS)}, not {short_repr(self.allocation)}",
                 "allocation",
             )
-        if not _is_int(self.volunteers) or self.volunteers not in (1, 2):
+        if not is_int(self.volunteers) or self.volunteers not in (1, 2):
             raise SetupError(f"volunteers must be 1 or 2, not {short_repr(self.volunteers)}", "volunteers")
         # communication
         if self.communication not in COMMUNICATIONS:
@@ -202,14 +198,14 @@ class Mission:
                 f"not {short_repr(self.communication)}",
                 "communication",
             )
-        if not _is_int(self.comm_from_trick) or not 1 <= self.comm_from_trick <= _MAX_TRICKS:
+        if not is_int(self.comm_from_trick) or not 1 <= self.comm_from_trick <= _MAX_TRICKS:
             raise SetupError(
                 f"comm_from_trick must be a trick number 1-{_MAX_TRICKS}, "
                 f"not {short_repr(self.comm_from_trick)}",
                 "comm_from_trick",
             )
         cu = self.comm_until_trick
-        if cu is not None and (not _is_int(cu) or not self.comm_from_trick <= cu <= _MAX_TRICKS):
+        if cu is not None and (not is_int(cu) or not self.comm_from_trick <= cu <= _MAX_TRICKS):
             raise SetupError(
                 f"comm_until_trick must be None (= the last trick) or a trick number from comm_from_trick "
                 f"({self.comm_from_trick}) to {_MAX_TRICKS}, not {short_repr(cu)}",
@@ -224,7 +220,7 @@ class Mission:
         object.__setattr__(self, "constraints", tuple(validate_constraint(c, i) for i, c in enumerate(cs)))
         # timer
         ts = self.timer_seconds
-        if ts is not None and (not _is_int(ts) or ts <= 0):
+        if ts is not None and (not is_int(ts) or ts <= 0):
             raise SetupError(
                 f"timer_seconds must be None or an integer > 0, not {short_repr(ts)}", "timer_seconds"
             )
@@ -243,7 +239,7 @@ class Mission:
                     f"not {short_repr(u['communication'])}",
                     "untimed.communication",
                 )
-            if "target" in u and (not _is_int(u["target"]) or u["target"] < 0):
+            if "target" in u and (not is_int(u["target"]) or u["target"] < 0):
                 raise SetupError(
                     f"untimed.target must be an integer >= 0, not {short_repr(u['target'])}", "untimed.target"
                 )
@@ -347,7 +343,7 @@ def campaign_mission(n: int) -> Mission:
     """Campaign mission ``n``: the table for 1-32, then the open-ended continuation (NOTES.md 5.1,
     D-18): target ``n - 15`` with free selection.  From public secondary sources, unverified
     against the printed logbook."""
-    if not _is_int(n) or n < 1:
+    if not is_int(n) or n < 1:
         raise SetupError(f"a campaign mission number is an integer >= 1, not {short_repr(n)}", "mission")
     if n in CAMPAIGN:
         return CAMPAIGN[n]

@@ -31,7 +31,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from ..core import records
-from ..core.errors import short_repr
+from ..core.errors import is_int, short_repr
 from ..core.records import is_count
 from .cards import DECK, NCARDS, CardError, card
 from .draw import deal_exception
@@ -90,10 +90,6 @@ _MAX_NAME = 64
 
 
 # ------------------------------------------------------------------------------------ helpers
-
-
-def _is_int(x: object) -> bool:
-    return isinstance(x, int) and not isinstance(x, bool)
 
 
 def _setup_error(key: str, what: str) -> RecordError:
@@ -185,7 +181,7 @@ def save(game: CrewGame, file: Any) -> None:
 
 
 def _seats_of(players: Any) -> int:
-    n = players if _is_int(players) else len(players)
+    n = players if is_int(players) else len(players)
     return 3 if n == 2 else int(n)
 
 
@@ -193,7 +189,7 @@ def _check_players(setup: Mapping[str, Any]) -> Any:
     if "players" not in setup:
         raise _setup_error("players", "required")
     p = setup["players"]
-    if _is_int(p):
+    if is_int(p):
         if not 2 <= p <= 5:
             raise _setup_error("players", f"{short_repr(p)} players given; the game takes 2 to 5")
         return p
@@ -364,7 +360,7 @@ def _check_chance(chance: Any, seats: int, players: Any, options: Mapping[str, A
 
 
 def _dummy_seat(players: Any, options: Mapping[str, Any] | None) -> int | None:
-    n = players if _is_int(players) else len(players)
+    n = players if is_int(players) else len(players)
     if n != 2:
         return None
     order = (options or {}).get("tonoja_seat_order", OPTIONS["tonoja_seat_order"][0])

@@ -142,11 +142,11 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple, overload
 
-from ..core.errors import short_repr
+from ..core.errors import is_int, short_repr
 from ..core.protocol import TERMINAL
 from ..core.protocol import random_playout as plain_playout
 from ..core.records import name_problem
-from .cards import DECK, NCARDS, SUIT_MASK, CardError, card, name
+from .cards import DECK, NCARDS, SUIT_MASK, CardError, bits, card, name
 from .draw import TRICKS, deal_exception, draw_tasks
 from .errors import IllegalActionError, RecordError, SetupError  # noqa: F401 (RecordError: re-export)
 from .mission import Mission, campaign_mission
@@ -278,19 +278,6 @@ _MUTABLE = (
 )
 
 
-def _bits(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
-
-
-def _is_int(x: object) -> bool:
-    return isinstance(x, int) and not isinstance(x, bool)
-
-
 def _is_predicted(t: Task) -> bool:
     return t.kind == "trick_count" and t.params.get("n") == "predicted"
 
@@ -323,8 +310,8 @@ class CrewGame:
         _used: Sequence[int] = (),
     ) -> None:
         # ---- players and seats (R-3, R-4.5)
-        if _is_int(players):
-            n_h = int(players)  # type: ignore[arg-type]
+        if is_int(players):
+            n_h = int(players)
             if not 2 <= n_h <= 5:
                 raise SetupError(f"players must be 2-5 or 2-5 names, not {short_repr(players)}", "players")
             human_names = [f"Player {i + 1}" for i in range(n_h)]
@@ -359,7 +346,7 @@ class CrewGame:
         if mission is not None and campaign is not None:
             raise SetupError("give a mission or a campaign number, not both", "mission")
         if campaign is not None:
-            if not _is_int(campaign):
+            if not is_int(campaign):
                 raise SetupError(f"campaign must be a mission number, not {short_repr(campaign)}", "campaign")
             m = campaign_mission(campaign)
         elif isinstance(mission, Mission):
@@ -369,7 +356,7 @@ class CrewGame:
         elif mission is None:
             if target is None and tasks is None:
                 raise SetupError("give a target, a mission, a campaign number or tasks", "target")
-            if target is not None and (not _is_int(target) or target < 0):
+            if target is not None and (not is_int(target) or target < 0):
                 raise SetupError(f"target must be an integer >= 0, not {short_repr(target)}", "target")
             m = Mission(target=target if target is not None else 0)
         else:
@@ -379,12 +366,12 @@ class CrewGame:
         # ---- seed and generator (Appendix C)
         if seed is None:
             seed = random.SystemRandom().randrange(2**63)
-        if not _is_int(seed):
+        if not is_int(seed):
             raise SetupError(f"seed must be an integer, not {short_repr(seed)}", "seed")
         self._seed = seed
         self._rng_fresh = _rng is None
         self._rng = _rng if _rng is not None else random.Random(seed)
-        if not _is_int(attempt) or attempt < 1:
+        if not is_int(attempt) or attempt < 1:
             raise SetupError(f"attempt must be an integer >= 1, not {short_repr(attempt)}", "attempt")
         self._attempt = attempt
         if not isinstance(distress_used, (bool, int)) or distress_used < 0:
@@ -393,7 +380,7 @@ class CrewGame:
                 "distress_used",
             )
         self._distress_before = int(distress_used)
-        if not _is_int(unavoidable_failures) or not 0 <= unavoidable_failures < attempt:
+        if not is_int(unavoidable_failures) or not 0 <= unavoidable_failures < attempt:
             raise SetupError(
                 f"unavoidable_failures must be a count 0-{attempt - 1} (earlier attempts), "
                 f"not {short_repr(unavoidable_failures)}",
@@ -411,7 +398,7 @@ class CrewGame:
             if not isinstance(tasks, Sequence) or isinstance(tasks, (str, bytes)):
                 raise SetupError(f"tasks must be a list of task ids, not {short_repr(tasks)}", "tasks")
             ids = list(tasks)
-            if not all(_is_int(t) and t in self._table for t in ids) or len(set(ids)) != len(ids):
+            if not all(is_int(t) and t in self._table for t in ids) or len(set(ids)) != len(ids):
                 raise SetupError(f"tasks must be distinct task ids 1-96, not {short_repr(ids)}", "tasks")
             self._explicit_tasks: tuple[int, ...] | None = tuple(ids)
         else:
@@ -432,7 +419,7 @@ class CrewGame:
             self._explicit_terrain = None
         if assignment is not None and (
             not isinstance(assignment, Mapping)
-            or not all(_is_int(t) and _is_int(s) and 0 <= s < self._n for t, s in assignment.items())
+            or not all(is_int(t) and is_int(s) and 0 <= s < self._n for t, s in assignment.items())
         ):
             raise SetupError(
                 f"assignment must map task ids to seats 0-{self._n - 1}, not {short_repr(assignment)}",
@@ -710,7 +697,7 @@ class CrewGame:
         for tid, seat in assignment.items():
             if tid not in self._tasks:
                 raise SetupError(f"assignment names task {short_repr(tid)}, which is not drawn", "assignment")
-            if not _is_int(seat) or not 0 <= seat < self._n:
+            if not is_int(seat) or not 0 <= seat < self._n:
                 raise SetupError(f"assignment: {short_repr(seat)} is not a seat", "assignment")
             if not self._may_own(seat, tid):
                 raise SetupError(f"assignment: the captain may not own task {tid} (R-5.3)", "assignment")
@@ -1314,7 +1301,7 @@ class CrewGame:
             if t is None:
                 if len(_PLAYS_CACHE) > 200_000:
                     _PLAYS_CACHE.clear()
-                t = _PLAYS_CACHE[m] = tuple(_PLAY[c] for c in _bits(m))
+                t = _PLAYS_CACHE[m] = tuple(_PLAY[c] for c in bits(m))
             return t
         if step == OVER:
             return ()
@@ -1324,7 +1311,7 @@ class CrewGame:
         """The actions ``seat`` may take now: those of :meth:`legal_actions` for the seat to move;
         for another seat, the communications it may make in an open ``free`` window (R-11.3)."""
         step = self._step
-        if step == OVER or not _is_int(seat):
+        if step == OVER or not is_int(seat):
             return ()
         if seat != self._to_move:
             if (
@@ -1338,7 +1325,7 @@ class CrewGame:
             return ()
         if step == PLAY:
             ps = self._seat_to_play()
-            out = [_PLAY[c] for c in _bits(self._legal_plays(ps))]
+            out = [_PLAY[c] for c in bits(self._legal_plays(ps))]
             if not self._cur and self._free_window and self._window_open():
                 out.extend(self._comm_actions(seat))
             return tuple(out)
@@ -1388,14 +1375,14 @@ class CrewGame:
         if step == DISTRESS_VOTE:
             return ("agree", "refuse")
         if step == DISTRESS_GIVE:
-            return tuple(_GIVE[c] for c in _bits(self._hands[seat] & ~_SUB_MASK))
+            return tuple(_GIVE[c] for c in bits(self._hands[seat] & ~_SUB_MASK))
         return ()  # pragma: no cover
 
     def apply(self, action: str, seat: int | None = None) -> None:
         """Apply one action of ``seat`` (default: the seat to move), checked: an action that is not
         legal raises :class:`IllegalActionError` (its ``legal`` lists what is) and changes nothing.
         ``seat`` other than :attr:`to_move` is only for communication in a ``free`` window."""
-        if seat is not None and (not _is_int(seat) or not 0 <= seat < self._n):
+        if seat is not None and (not is_int(seat) or not 0 <= seat < self._n):
             raise IllegalActionError(f"{short_repr(seat)} is not a seat", ())
         who = self._to_move if seat is None else seat
         if action == "timeout":
@@ -1658,7 +1645,7 @@ class CrewGame:
         a spectator's knowledge (nobody sees its face-down cards)."""
         from .view import build_view
 
-        if seat is not None and (not _is_int(seat) or not 0 <= seat < self._n):
+        if seat is not None and (not is_int(seat) or not 0 <= seat < self._n):
             raise IllegalActionError(f"a view is of a seat 0-{self._n - 1} or None, not {short_repr(seat)}")
         return build_view(self, seat)
 
@@ -1858,7 +1845,7 @@ class CrewGame:
             for c in self._down:
                 if c >= 0:
                     m |= 1 << c
-        return [DECK[c] for c in _bits(m)]
+        return [DECK[c] for c in bits(m)]
 
     def hand_mask(self, seat: int) -> int:
         """:meth:`hand` as a card mask."""
@@ -1903,7 +1890,7 @@ class CrewGame:
             if s == self._dummy:
                 out.append(tuple(DECK[c] for c in self._layout_down + self._layout_up))
             else:
-                out.append(tuple(DECK[c] for c in _bits(self._dealt[s])))
+                out.append(tuple(DECK[c] for c in bits(self._dealt[s])))
         return tuple(out)
 
     @property
@@ -2188,7 +2175,7 @@ class CrewGame:
                     got[receiver(me)] = card(mine["given"])
             for j in sorted(src):
                 if j not in got:
-                    pool = [c for c in _bits(final[j] & ~_SUB_MASK) if c not in got.values()]
+                    pool = [c for c in bits(final[j] & ~_SUB_MASK) if c not in got.values()]
                     got[j] = rng.choice(pool)
             original = list(final)
             for j, c in got.items():
@@ -2199,21 +2186,21 @@ class CrewGame:
             original = list(final)
             for seat, action in hist:  # cards chosen but not passed yet
                 if action == "give ?":
-                    gives[seat] = rng.choice(_bits(final[seat] & ~_SUB_MASK))
+                    gives[seat] = rng.choice(bits(final[seat] & ~_SUB_MASK))
         deal: list[list[str]] = []
         for s in range(n):
             if s == view.dummy:
                 layout = view.dummy_layout
                 known_down = {card(d) for _, d in layout if d is not None}
                 ups = [card(u) for u, _ in layout]
-                hidden = [c for c in _bits(original[s]) if c not in known_down and c not in ups]
+                hidden = [c for c in bits(original[s]) if c not in known_down and c not in ups]
                 rng.shuffle(hidden)
                 downs = []
                 for _, d in layout:
                     downs.append(card(d) if d is not None else hidden.pop())
                 deal.append([DECK[c] for c in downs + ups])
             else:
-                deal.append([DECK[c] for c in _bits(original[s])])
+                deal.append([DECK[c] for c in bits(original[s])])
         humans = [view.players[s] for s in view.humans]
         game = cls(
             humans,

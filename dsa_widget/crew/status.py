@@ -40,7 +40,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .cards import ALL, DECK, NCARDS, SUBMARINES, SUIT_MASK, card
+from .cards import ALL, DECK, NCARDS, SUBMARINES, SUIT_MASK, bits, card
 from .errors import IllegalActionError, SetupError
 from .tasks import Task, selector_mask
 
@@ -137,15 +137,6 @@ def _runs(p: int) -> list[int]:
         p >>= 1
     if n:
         out.append(n)
-    return out
-
-
-def _bits(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
     return out
 
 
@@ -759,7 +750,7 @@ class StatusTracker:
             w = self._led[o]
         else:
             return []
-        return _bits(w & m)
+        return bits(w & m)
 
     # -- changing --------------------------------------------------------------------------------
 

@@ -34,9 +34,10 @@ from __future__ import annotations
 import html
 import time
 from collections.abc import Mapping, Sequence
-from typing import Any, ClassVar, TypeGuard
+from typing import Any, ClassVar
 
 from ..bridge import GameWidget
+from ..core.errors import is_int
 from ..core.session import BasePresenter, Refusal, Session
 from .errors import IllegalActionError
 
@@ -47,13 +48,9 @@ _DIRECTION_WORDS = {"cw": "clockwise, to the next player", "ccw": "counterclockw
 _SUIT_WORDS = {"P": "pink", "Y": "yellow", "B": "blue", "G": "green", "S": "submarine"}
 
 
-def _is_int(x: object) -> TypeGuard[int]:
-    return isinstance(x, int) and not isinstance(x, bool)
-
-
 def _name(st: Mapping[str, Any], seat: Any) -> str:
     players = st.get("players") or []
-    return str(players[seat]) if _is_int(seat) and 0 <= seat < len(players) else "?"
+    return str(players[seat]) if is_int(seat) and 0 <= seat < len(players) else "?"
 
 
 def _dummy_words(st: Mapping[str, Any]) -> str:
@@ -345,7 +342,7 @@ class CrewPresenter(BasePresenter):
             self._clock_start = None
             return None
         seconds = timer.get("seconds") if isinstance(timer, Mapping) else timer
-        if not _is_int(seconds):
+        if not is_int(seconds):
             return None
         running = (
             bool(timer.get("running", timer.get("started", True))) if isinstance(timer, Mapping) else True

@@ -18,7 +18,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from typing import Any, Literal
 
-from ..core.errors import short_repr
+from ..core.errors import is_int, short_repr
 from ..core.records import name_problem
 from .errors import SetupError
 
@@ -149,10 +149,6 @@ def standard_path(seed: int | str | None = None) -> tuple[tuple[int, int], ...]:
     return tuple(path)
 
 
-def _is_int(x: object) -> bool:
-    return isinstance(x, int) and not isinstance(x, bool)
-
-
 def _check_name(i: int, name: object) -> None:
     if not isinstance(name, str) or not name.strip():
         raise SetupError(
@@ -186,16 +182,16 @@ class Setup:
         for i, name in enumerate(self.players):
             _check_name(i, name)
         for key, value, top in (("air", self.air, MAX_AIR), ("rounds", self.rounds, MAX_ROUNDS)):
-            if not _is_int(value) or not 1 <= value <= top:
+            if not is_int(value) or not 1 <= value <= top:
                 raise SetupError(key, f"must be an integer from 1 to {top}, got {short_repr(value)}")
-        if not _is_int(self.first_player) or not 0 <= self.first_player < len(self.players):
+        if not is_int(self.first_player) or not 0 <= self.first_player < len(self.players):
             raise SetupError(
                 "first_player",
                 f"must be a seat index from 0 to {len(self.players) - 1}, "
                 f"got {short_repr(self.first_player)}",
             )
         if self.seed is not None and (
-            not _is_int(self.seed) or not SEED_RANGE[0] <= self.seed <= SEED_RANGE[1]
+            not is_int(self.seed) or not SEED_RANGE[0] <= self.seed <= SEED_RANGE[1]
         ):
             raise SetupError(
                 "seed", f"must be an integer from -2**63 to 2**63 - 1, got {short_repr(self.seed)}"
@@ -246,14 +242,14 @@ class Setup:
         """
         names = cls._check_players(players)
         for key, value, top in (("air", air, MAX_AIR), ("rounds", rounds, MAX_ROUNDS)):
-            if not _is_int(value) or not 1 <= value <= top:
+            if not is_int(value) or not 1 <= value <= top:
                 raise SetupError(key, f"must be an integer from 1 to {top}, got {short_repr(value)}")
-        if not _is_int(first_player) or not 0 <= first_player < len(names):
+        if not is_int(first_player) or not 0 <= first_player < len(names):
             raise SetupError(
                 "first_player",
                 f"must be a seat index from 0 to {len(names) - 1}, got {short_repr(first_player)}",
             )
-        if seed is not None and (not _is_int(seed) or not SEED_RANGE[0] <= seed <= SEED_RANGE[1]):
+        if seed is not None and (not is_int(seed) or not SEED_RANGE[0] <= seed <= SEED_RANGE[1]):
             raise SetupError("seed", f"must be an integer from -2**63 to 2**63 - 1, got {short_repr(seed)}")
         chips = standard_path(seed) if path is None else cls._check_path(path)
         return cls(
@@ -268,8 +264,8 @@ class Setup:
 
     @staticmethod
     def _check_players(players: object) -> tuple[str, ...]:
-        if _is_int(players):
-            n = int(players)  # type: ignore[call-overload]
+        if is_int(players):
+            n = int(players)
             if not MIN_PLAYERS <= n <= MAX_PLAYERS:
                 raise SetupError("players", f"{short_repr(n)} players given; the game takes 2 to 6")
             return tuple(f"Player {i + 1}" for i in range(n))
@@ -297,9 +293,9 @@ class Setup:
             if isinstance(chip, (str, bytes)) or not isinstance(chip, Sequence) or len(chip) != 2:
                 raise SetupError("path", f"chip {i} is {short_repr(chip)}; a chip is [level, value]")
             level, value = chip
-            if not _is_int(level) or not 1 <= level <= 4:
+            if not is_int(level) or not 1 <= level <= 4:
                 raise SetupError("path", f"chip {i} has level {short_repr(level)}; levels are 1 to 4")
-            if not _is_int(value) or not 0 <= value <= MAX_VALUE:
+            if not is_int(value) or not 0 <= value <= MAX_VALUE:
                 raise SetupError(
                     "path", f"chip {i} has value {short_repr(value)}; a value is an integer 0..2**53-1"
                 )

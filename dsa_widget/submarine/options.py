@@ -30,7 +30,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ..core.errors import short_repr
+from ..core.errors import is_int, short_repr
 from ..core.registry import Option
 from .errors import SetupError
 
@@ -94,10 +94,6 @@ _LIMITS = {"cards_per_player": (0, 75), "bathyscaphes_per_player": (1, 5)}
 WHOLE: dict[str, tuple[int, int]] = {"joker_swaps_per_turn": (0, 20), "turn_limit": (1, 5_000)}
 
 
-def _is_int(x: object) -> bool:
-    return isinstance(x, int) and not isinstance(x, bool)
-
-
 def _table(name: str, value: Any) -> dict[str, int]:
     named = NAMED_TABLES[name]
     if isinstance(value, str):
@@ -112,7 +108,7 @@ def _table(name: str, value: Any) -> dict[str, int]:
         key = str(k)
         if key not in out:
             raise SetupError(f"option {name!r}: {short_repr(k)} is not a player count 2..5", field=name)
-        if not _is_int(v) or not lo <= v <= hi:
+        if not is_int(v) or not lo <= v <= hi:
             raise SetupError(f"option {name!r}: {key} players needs an int {lo}..{hi}", field=name)
         out[key] = v
     return out
@@ -139,12 +135,12 @@ def resolve_options(options: Mapping[str, Any] | None = None) -> dict[str, Any]:
         elif name in NAMED_TABLES:
             out[name] = _table(name, value)
         elif name == "start_player":
-            if value != "random" and not (_is_int(value) and 0 <= value < 5):
+            if value != "random" and not (is_int(value) and 0 <= value < 5):
                 raise SetupError("option 'start_player' must be 'random' or a seat 0..4", field=name)
             out[name] = value
         else:  # WHOLE
             lo, hi = WHOLE[name]
-            if not (_is_int(value) and lo <= value <= hi):
+            if not (is_int(value) and lo <= value <= hi):
                 raise SetupError(f"option {name!r} must be a whole number {lo}..{hi}", field=name)
             out[name] = value
     return out
