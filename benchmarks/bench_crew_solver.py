@@ -359,6 +359,27 @@ fewer:
       search it is set against 50.2 -> 47.1 ms: the load); full 5 seats, 30: 4.4 -> 4.4 ms,
       0.95 -> 0.95 s, 1.73x -> 1.67x.
   Still unknown: 202600196 (5 seats).
+Issue 31, ninth round: 202600196 is a win, out of the default budget's reach.
+  An exhaustive search written in C for the purpose (sound bounds only, outside the package)
+  found a winning line after 192,470,529 tricks (15.6 s); replayed on CrewGame it succeeds at
+  trick 8 with tricks won (4, 3, 1, 0, 0) (a slow scenario test plays it).  Of the 425
+  distinct first tricks only 12 win: in all of them the captain leads a low green, seat 0
+  throws away a blue instead of trumping, and seat 2 or 4 takes the trick.  The ordered
+  search ranks the best of them 58th of 395 candidates (the 57 before it are mostly tricks
+  seat 0 takes: more room to spare, each refuted only past 50,000 tricks), and the second
+  trick the line needs (the captain trumps a yellow with S4) 207th of 237.  From the
+  position after two tricks the solver finds the win in 14,793 tricks; after one, not in
+  400,000.  Why the other first tricks lose is who must lead: after seat 0 takes a trick
+  every lead hurts it (a trump draws the captain's S4, a blue draws seat 3's B2, which the
+  captain must take, its last purple leaves nothing to play under B1), and B1 wins only a
+  trick the captain leads when no other hand holds a blue.  Tried and not kept (no change
+  on the 200 deals' node counts, +5.6% CPU, 196 still unknown in 1,000,000 tricks): a
+  captain needing a trick of its own for each of its cards it must capture plus one when
+  another of them beats it; task 91's owner must end above every other seat's count plus
+  the tricks that seat must still take; an owner's lowest-of-suit card forces every other
+  hand to keep a card that neither follows nor trumps.  Searching the least room first
+  finds the win after one trick in 60,653 tricks but not from the start in 4,000,000.
+  What would settle it is a sound bound about who must lead when, not a move order.
 """
 
 from __future__ import annotations
