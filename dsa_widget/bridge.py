@@ -27,7 +27,7 @@ import traitlets
 from .core.browser import require_real_python
 from .core.errors import GameError
 from .core.records import read_document
-from .core.registry import GameSpec, game
+from .core.registry import GameSpec, Option, game
 from .core.session import Presenter, Refusal, Session
 
 __all__ = ["GameWidget"]
@@ -488,10 +488,36 @@ class GameWidget(anywidget.AnyWidget):
             "players": [p for q, p in enumerate(g.players) if q not in fixed],
             "kinds": [k for q, k in enumerate(self.seats) if q not in fixed],
             "seed": self.session.setup.get("seed"),
+            # the game's settings now, so that the form starts from this game: "Start" with
+            # nothing changed makes the same kind of game (as "play again" does)
+            **self._current_settings(),
             "seats": list(self.spec.seats),
             "schema": [o.to_dict() for o in self.spec.option_schema()],
             "setup_schema": [o.to_dict() for o in self.spec.setup_schema()],
             "bot_names": list(self.spec.bot_registry().names),
+        }
+
+    def _current_settings(self) -> dict[str, dict[str, Any]]:
+        """``values`` (the setup form's own fields) and ``options`` (the rule options) of the
+        game now, each as its schema takes it: what "play again" keeps (the game's
+        ``replay_setup``), else the keywords the game was made with."""
+        made = self.session.setup
+        again = self.session.hooks.replay_setup(self.game, made)
+
+        def current(schema: tuple[Option, ...], source: Mapping[str, Any]) -> dict[str, Any]:
+            out = {}
+            for o in schema:
+                if o.key in source:
+                    try:
+                        out[o.key] = o.check(source[o.key])
+                    except ValueError:
+                        continue  # a value the form cannot show: it shows the usual one
+            return out
+
+        options = again.get("options", made.get("options"))
+        return {
+            "values": current(self.spec.setup_schema(), {**made, **again}),
+            "options": current(self.spec.option_schema(), options if isinstance(options, Mapping) else {}),
         }
 
     def _frames(self) -> tuple[list[list[dict[str, Any]]], list[dict[str, Any]]]:

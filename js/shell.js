@@ -83,8 +83,10 @@ export function drawSetupForm(setup, start) {
   const kinds = [...(setup.kinds || [])];
   const [lo, hi] = setup.seats || [2, 6];
   const bots = setup.bot_names || [];
-  const values = {};
-  const options = {};
+  // the form starts from the game now (its own fields and rule options as it was made), so
+  // "Start" with nothing changed makes the same kind of game, as "Play again" does
+  const values = { ...(setup.values || {}) };
+  const options = { ...(setup.options || {}) };
   let count = names.length;
   const rows = h("div", { class: "dsa-seat-rows" });
   const drawRows = () => {
@@ -162,7 +164,7 @@ export function drawSetupForm(setup, start) {
     h("div", { class: "dsa-field" }, h("label", { text: "Players" }), countField),
     rows,
     (setup.setup_schema || []).map((o) =>
-      optionField(o, o.default, (v) => {
+      optionField(o, values[o.key] ?? o.default, (v) => {
         values[o.key] = v;
       }),
     ),
@@ -171,9 +173,9 @@ export function drawSetupForm(setup, start) {
       ? h(
           "details",
           { class: "dsa-rule-options" },
-          h("summary", { text: `Rule options (${setup.schema.length}), each at its usual value unless changed` }),
+          h("summary", { text: `Rule options (${setup.schema.length}), as this game has them` }),
           setup.schema.map((o) =>
-            optionField(o, o.default, (v) => {
+            optionField(o, options[o.key] ?? o.default, (v) => {
               options[o.key] = v;
             }),
           ),

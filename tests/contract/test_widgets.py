@@ -22,7 +22,7 @@ from typing import Any
 import pytest
 
 from dsa_widget.bridge import GameWidget
-from dsa_widget.core.registry import GameSpec, games
+from dsa_widget.core.registry import GameSpec, Option, games
 from dsa_widget.server import Table, make_table
 
 PLATFORM = [g for g in games() if g.widget is not None and issubclass(g.widget_class(), GameWidget)]
@@ -124,6 +124,33 @@ def test_every_verb_from_a_cell_redraws_the_board(spec: GameSpec) -> None:
     w.seek(None)
     w.new_game(players=list(w.game.players), seed=9)
     assert w.state["history"]["n"] == 0 and not w.error
+
+
+def _not_usual(o: Option) -> Any:
+    """A value ``o`` takes other than its usual one."""
+    if o.choices:
+        return next(v for v, _ in o.choices if v != o.default)
+    return o.minimum if o.minimum is not None and o.minimum != o.default else o.default + 1
+
+
+@pytest.mark.parametrize("spec", PLATFORM, ids=IDS)
+def test_the_new_game_form_starts_from_this_games_settings(spec: GameSpec) -> None:
+    # found playing Pig(goal=30): "New game..." showed "Points to win 100" and Start, with
+    # nothing changed, began a game to 100, while "Play again" kept 30.  The form (js/shell.js)
+    # shows and sends back the `setup` trait's values and options; here is what it sends when
+    # the player changes nothing
+    own = {o.key: _not_usual(o) for o in spec.setup_schema()[:1]}
+    rules = {o.key: _not_usual(o) for o in spec.option_schema()[:1]}
+    w = board(spec, **own, **({"options": rules} if rules else {}))
+    shown = json.loads(json.dumps(w.setup))  # as the browser has it
+    assert {k: shown["values"][k] for k in own} == json.loads(json.dumps(own))
+    assert {k: shown["options"][k] for k in rules} == json.loads(json.dumps(rules))
+    form = {"players": shown["players"], "kinds": shown["kinds"], **shown["values"]}
+    w.handle_intent({"type": "new_game", "seq": w.seq, "setup": {**form, "options": shown["options"]}})
+    assert not w.error and w.state["history"]["n"] == 0
+    assert {k: w.setup["values"][k] for k in own} == own and {
+        k: w.setup["options"][k] for k in rules
+    } == rules
 
 
 def _broken_bot(view: Any, legal: tuple[Any, ...]) -> Any:

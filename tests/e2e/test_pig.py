@@ -64,4 +64,12 @@ def test_pig_plays_by_click_and_key_on_the_shell(lab, page, console):
     # a refusal says why, in words: an intent for an old state
     nb.execute("w.handle_intent({'type': 'intent', 'seq': -5, 'choice': 'roll'})")
     expect(root.locator(".dsa-error").first).to_contain_text("nothing changed")
+    # "New game..." starts from this game's settings: the goal is 30 (it showed the usual 100,
+    # and Start with nothing changed began a game to 100), and Start keeps it
+    root.locator("summary", has_text="New game").click()
+    expect(root.locator("input[data-field='goal']")).to_have_value("30")
+    seq = int(root.get_attribute("data-seq"))
+    root.locator("button[data-action='new-game']").click()
+    moved(page, root, seq)
+    assert nb.eval("w.state['goal'], w.state['history']['n']") == "(30, 0)"
     console.assert_no_errors()
