@@ -358,3 +358,27 @@ def test_the_past_and_a_what_if_are_framed_like_the_other_games(lab, page, conso
     outline, sea = root.evaluate(board)
     assert outline == "none" and sea != live_sea, (outline, sea)
     console.assert_no_errors()
+
+
+def test_in_a_narrow_column_the_board_scrolls_inside_the_cell(lab, page, console, tmp_path):
+    # found at a 600 px window (a notebook column of about 230 px): Deep Sea's and The Crew's
+    # boards fit it, Submarine's eight columns stuck out of the cell by about 100 px (each
+    # column keeps its whole words, so they cannot shrink further); now the board scrolls on its
+    # own and everything else (hand, buttons, log) stays in the cell
+    page.set_viewport_size({"width": 600, "height": 900})
+    nb = lab.open("submarine_narrow.ipynb", [CELL])
+    nb.run_all()
+    root = nb.output(0).locator(".sub-root")
+    board = root.locator(".sub-board")
+    expect(board).to_be_visible()
+    assert root.evaluate("r => r.clientWidth") < 400
+    assert root.evaluate("r => r.scrollWidth - r.clientWidth") <= 1
+    assert board.evaluate("b => b.scrollWidth > b.clientWidth")  # the columns are all there
+    # the last column's target is reached by scrolling the board, and it plays
+    seq = int(root.get_attribute("data-seq"))
+    root.locator('button[data-choice="place 6"]').click()
+    page.wait_for_function(MOVED_JS, arg=[root.element_handle(), seq])
+    assert "column 6" in root.locator(".dsa-log li").last.inner_text()
+    root.screenshot(path=str(tmp_path / "submarine-narrow.png"))
+    print(f"\n[submarine e2e] screenshot: {tmp_path / 'submarine-narrow.png'}")
+    console.assert_no_errors()
