@@ -72,6 +72,46 @@ export function commonAction(ev) {
   return (k !== "Escape" && ACTION_OF[k]) || null;
 }
 
+/**
+ * Why a common key does nothing now, in words ("U: nothing to undo"), for the board's refusal
+ * line: a key whose button would be disabled says so instead of nothing.  `st` is the screen
+ * (mode, history, whatif, curtain, over, can_act, can_branch).
+ *
+ *   keyRefusal("undo", { mode: "real" })  // "U: undo is for a what-if (W opens one)"
+ */
+export function keyRefusal(action, st) {
+  const key = keyLabel(action);
+  const wi = st.mode === "whatif";
+  const inWhatIf = (what) => `${key}: ${what} is for a what-if (W opens one)`;
+  switch (action) {
+    case "prev":
+    case "first":
+      return wi ? `${key}: the history is the real game's (Q leaves the what-if)` : `${key}: no step yet to go back to`;
+    case "next":
+    case "live":
+      return wi ? `${key}: the history is the real game's (Q leaves the what-if)` : `${key}: this is the live game`;
+    case "whatIf":
+      if (wi) return `${key}: already in a what-if (Q goes back to the real game)`;
+      return st.curtain ? `${key}: not while the curtain is down` : `${key}: no what-if in this game`;
+    case "undo":
+      return wi ? `${key}: nothing to undo` : inWhatIf("undo");
+    case "redo":
+      return wi ? `${key}: nothing to redo` : inWhatIf("redo");
+    case "keep":
+      return wi ? `${key}: try something first, then keep its outcome` : inWhatIf("keeping an outcome");
+    case "playOut":
+      if (!wi) return inWhatIf("bots playing on");
+      return st.over ? `${key}: the game is over` : `${key}: it is your turn`;
+    case "back":
+      return `${key}: this is the real game`;
+    case "botMove":
+      if (st.over) return `${key}: the game is over`;
+      return st.mode === "history" ? `${key}: bots move in the live game (End)` : `${key}: it is not a bot's turn`;
+    default:
+      return `${key}: not now`;
+  }
+}
+
 /** A key typed into a form field of the board (a name, a seed, the setup): not a board key. */
 export function inField(ev) {
   return !!ev.target?.closest?.("input, select, textarea, [contenteditable], summary, form");

@@ -8,7 +8,7 @@
 // kernel: the controls that need Python are disabled and a note says why).
 import { drawCurtain } from "./curtain.js";
 import { h, replaceChildren } from "./dom.js";
-import { attachKeys, COMMON_ARIA, COMMON_HELP, keyLabel } from "./keys.js";
+import { attachKeys, COMMON_ARIA, COMMON_HELP, keyLabel, keyRefusal } from "./keys.js";
 
 const ANSWER_TIMEOUT_MS = 15000;
 /** The refusal line's words for a click or a key that needs Python on a page with none. */
@@ -393,7 +393,10 @@ export function mountShell({ model, el }, game) {
         else say(NO_KERNEL);
         return true;
       }
-      if (action && !remote() && tools[action]) return tools[action](st) !== false || true;
+      if (action && !remote() && tools[action]) {
+        if (!tools[action](st)) say(keyRefusal(action, st)); // a refused key says why
+        return true;
+      }
       return game.onKey ? game.onKey(ev, st, act) : false;
     },
   });

@@ -12,6 +12,7 @@ import {
   isSaveKey,
   KEYS,
   keyLabel,
+  keyRefusal,
 } from "../keys.js";
 import { GAME_ARIA as DEEP_SEA_KEYS } from "../model.js";
 import { GAME_ARIA as SUBMARINE_KEYS } from "../submarine/controls.js";
@@ -190,4 +191,25 @@ test("the focus rule: focusable root, keys on/off, no key reaches the notebook, 
   keys.dispose();
   assert.equal(root.listeners.keydown, undefined);
   assert.equal(doc.listeners.focusin, undefined);
+});
+
+test("a common key that does nothing now says why, naming its key", () => {
+  const real = { mode: "real", history: { n: 0, at: null } };
+  const whatif = { mode: "whatif", whatif: { can_undo: false } };
+  assert.equal(keyRefusal("undo", real), "U: undo is for a what-if (W opens one)");
+  assert.equal(keyRefusal("undo", whatif), "U: nothing to undo");
+  assert.equal(keyRefusal("redo", whatif), "Y: nothing to redo");
+  assert.equal(keyRefusal("prev", real), "PgUp: no step yet to go back to");
+  assert.equal(keyRefusal("live", real), "End: this is the live game");
+  assert.equal(keyRefusal("back", real), "Q: this is the real game");
+  assert.equal(keyRefusal("whatIf", whatif), "W: already in a what-if (Q goes back to the real game)");
+  assert.equal(keyRefusal("whatIf", { ...real, curtain: {} }), "W: not while the curtain is down");
+  assert.equal(keyRefusal("botMove", real), "S: it is not a bot's turn");
+  assert.equal(keyRefusal("botMove", { ...real, over: true }), "S: the game is over");
+  assert.equal(keyRefusal("playOut", { ...whatif, can_act: true }), "O: it is your turn");
+  // every common action but pause (always possible) and release (the focus rule's) has words
+  for (const action of Object.keys(KEYS)) {
+    if (action === "pause" || action === "release") continue;
+    for (const st of [real, whatif]) assert.ok(!keyRefusal(action, st).endsWith("not now"), action);
+  }
 });

@@ -61,6 +61,11 @@ def test_pig_plays_by_click_and_key_on_the_shell(lab, page, console):
     expect(root).to_have_attribute("data-mode", "whatif")
     page.keyboard.press("q")
     expect(root).to_have_attribute("data-mode", "real")
+    # a common key that does nothing now says why (it said nothing: U, Q, S seemed dead)
+    page.keyboard.press("q")
+    expect(root.locator(".dsa-error").first).to_have_text("Q: this is the real game")
+    page.keyboard.press("u")
+    expect(root.locator(".dsa-error").first).to_have_text("U: undo is for a what-if (W opens one)")
     # a refusal says why, in words: an intent for an old state
     nb.execute("w.handle_intent({'type': 'intent', 'seq': -5, 'choice': 'roll'})")
     expect(root.locator(".dsa-error").first).to_contain_text("nothing changed")
