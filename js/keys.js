@@ -112,6 +112,30 @@ export function keyRefusal(action, st) {
   }
 }
 
+/**
+ * Why one of the game's own keys (listed in `aria`, its aria-keyshortcuts) did nothing, in words
+ * ("T: not a choice now"), or null for any other key, a key with Ctrl/⌘/Alt, and Space or Enter
+ * on a focused button (the browser presses the button).  `st` is the screen.
+ *
+ *   gameKeyRefusal({ key: "t" }, "R T", { mode: "real", can_act: true })  // "T: not a choice now"
+ */
+export function gameKeyRefusal(ev, aria, st) {
+  if (ev.ctrlKey || ev.metaKey || ev.altKey || typeof ev.key !== "string") return null;
+  if ((ev.key === " " || ev.key === "Enter") && ev.target?.closest?.("button")) return null;
+  const name = ev.key === " " ? "Space" : ev.key.length === 1 ? ev.key.toUpperCase() : ev.key;
+  if (
+    !String(aria || "")
+      .split(" ")
+      .includes(name)
+  )
+    return null;
+  if (st.over && st.mode !== "history") return `${name}: the game is over`;
+  if (st.mode === "history") return `${name}: this is the past (End goes back to the live game)`;
+  if (st.curtain) return `${name}: not while the curtain is down`;
+  if (!st.can_act) return `${name}: it is not your turn`;
+  return `${name}: not a choice now`;
+}
+
 /** A key typed into a form field of the board (a name, a seed, the setup): not a board key. */
 export function inField(ev) {
   return !!ev.target?.closest?.("input, select, textarea, [contenteditable], summary, form");

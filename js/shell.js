@@ -8,7 +8,7 @@
 // kernel: the controls that need Python are disabled and a note says why).
 import { drawCurtain } from "./curtain.js";
 import { h, replaceChildren } from "./dom.js";
-import { attachKeys, COMMON_ARIA, COMMON_HELP, keyLabel, keyRefusal } from "./keys.js";
+import { attachKeys, COMMON_ARIA, COMMON_HELP, gameKeyRefusal, keyLabel, keyRefusal } from "./keys.js";
 
 const ANSWER_TIMEOUT_MS = 15000;
 /** The refusal line's words for a click or a key that needs Python on a page with none. */
@@ -397,7 +397,10 @@ export function mountShell({ model, el }, game) {
         if (!tools[action](st)) say(keyRefusal(action, st)); // a refused key says why
         return true;
       }
-      return game.onKey ? game.onKey(ev, st, act) : false;
+      const used = game.onKey ? game.onKey(ev, st, act) : false;
+      const why = used ? null : gameKeyRefusal(ev, game.aria, st);
+      if (why) say(why); // one of the game's keys that did nothing says why
+      return used || !!why;
     },
   });
 

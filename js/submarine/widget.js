@@ -30,15 +30,10 @@ function draw(st, act, { pending, root }) {
 function onKey(ev) {
   if ((ev.key === " " || ev.key === "Enter") && ev.target.closest?.("button")) return false;
   const buttons = [...ev.currentTarget.querySelectorAll("button.sub-legal[data-choice]:not([disabled])")];
-  if (/^[1-9]$/.test(ev.key)) {
-    buttons[Number(ev.key) - 1]?.click();
-    return true;
-  }
-  if (ev.key === "Enter") {
-    buttons[0]?.click();
-    return true;
-  }
-  return false;
+  // a digit past the last highlighted action (or Enter with none) is refused: the shell says so
+  const b = /^[1-9]$/.test(ev.key) ? buttons[Number(ev.key) - 1] : ev.key === "Enter" ? buttons[0] : null;
+  b?.click();
+  return !!b;
 }
 
 export default () => ({

@@ -8,6 +8,7 @@ import {
   COMMON_ARIA,
   COMMON_HELP,
   commonAction,
+  gameKeyRefusal,
   inField,
   isSaveKey,
   KEYS,
@@ -212,4 +213,21 @@ test("a common key that does nothing now says why, naming its key", () => {
     if (action === "pause" || action === "release") continue;
     for (const st of [real, whatif]) assert.ok(!keyRefusal(action, st).endsWith("not now"), action);
   }
+});
+
+test("one of the game's own keys that does nothing says why; other keys say nothing", () => {
+  const aria = "R Space T 1 2 Enter";
+  const mine = { mode: "real", can_act: true };
+  assert.equal(gameKeyRefusal({ key: "t" }, aria, mine), "T: not a choice now");
+  assert.equal(gameKeyRefusal({ key: " " }, aria, mine), "Space: not a choice now");
+  assert.equal(gameKeyRefusal({ key: "2" }, aria, { ...mine, can_act: false }), "2: it is not your turn");
+  assert.equal(gameKeyRefusal({ key: "r" }, aria, { ...mine, over: true }), "R: the game is over");
+  assert.equal(
+    gameKeyRefusal({ key: "r" }, aria, { ...mine, mode: "history" }),
+    "R: this is the past (End goes back to the live game)",
+  );
+  assert.equal(gameKeyRefusal({ key: "x" }, aria, mine), null, "not one of the game's keys");
+  assert.equal(gameKeyRefusal({ key: "t", ctrlKey: true }, aria, mine), null);
+  const onButton = { closest: (sel) => (sel === "button" ? {} : null) };
+  assert.equal(gameKeyRefusal({ key: "Enter", target: onButton }, aria, mine), null, "the button's own Enter");
 });

@@ -28,6 +28,9 @@ def test_pig_plays_by_click_and_key_on_the_shell(lab, page, console):
     expect(root).to_have_attribute("data-keys", "on")
     expect(root.locator(".dsa-game-keys")).to_contain_text("R roll")
     cells = nb.panel.locator(".jp-Cell").count()
+    # H at a turn's start (only a roll is legal) says why it did nothing, instead of nothing
+    page.keyboard.press("h")
+    expect(root.locator(".dsa-error").first).to_have_text("H: not a choice now")
     # a click on Roll: Python applies it and throws the die, the board redraws with the step
     seq = int(root.get_attribute("data-seq"))
     root.locator('button[data-choice="roll"]').click()

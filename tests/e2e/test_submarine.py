@@ -374,6 +374,10 @@ def test_in_a_narrow_column_the_board_scrolls_inside_the_cell(lab, page, console
     assert root.evaluate("r => r.clientWidth") < 400
     assert root.evaluate("r => r.scrollWidth - r.clientWidth") <= 1
     assert board.evaluate("b => b.scrollWidth > b.clientWidth")  # the columns are all there
+    # a digit past the last highlighted action says why it did nothing (it said nothing)
+    root.focus()
+    page.keyboard.press("9")
+    expect(root.locator(".dsa-error").first).to_have_text("9: not a choice now")
     # the last column's target is reached by scrolling the board, and it plays
     seq = int(root.get_attribute("data-seq"))
     root.locator('button[data-choice="place 6"]').click()
