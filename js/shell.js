@@ -16,10 +16,16 @@ const NO_KERNEL = "Not sent: no kernel is running this board (a saved page repla
 /** How many of the last steps the log under the board tells. */
 const LOG_LINES = 6;
 
-/** The status line: whose turn it is, in words, or how the game ended. */
+/** The header's words with the view they are about: the history step shown or a what-if, in
+ * one wording for every game (the game's own words say whose turn and what to do). */
+export function withMode(st, words) {
+  if (st.mode === "history") return `History, step ${st.history?.at} of ${st.history?.n} — ${words}`;
+  return st.mode === "whatif" ? `What-if — ${words}` : words;
+}
+
+/** The status line: whose turn it is, in words, or how the game ended (before withMode). */
 export function statusText(st) {
   if (!st.players) return "Loading…";
-  if (st.mode === "history") return `The past: step ${st.history.at} of ${st.history.n}.`;
   if (st.over) {
     const w = (st.winners || []).map((q) => st.players[q]);
     // "You win" (a seat named You reads in the second person), "Ann wins", "Ann and Bob win"
@@ -28,10 +34,8 @@ export function statusText(st) {
   }
   if (st.problem) return "Paused: a bot could not move.";
   const who = st.players[st.actor];
-  const mine = st.can_act ? "your turn" : `${who}'s turn`;
-  return st.mode === "whatif"
-    ? `What-if: ${mine}.`
-    : `${who === undefined ? "" : mine[0].toUpperCase()}${mine.slice(1)}.`;
+  if (who === undefined) return "";
+  return st.actor === st.seat || st.can_act ? "Your turn." : `${who}'s turn.`;
 }
 
 /** One labelled input of the generated setup form, for an option of the schema ({key, label,
@@ -489,7 +493,7 @@ export function mountShell({ model, el }, game) {
     }
     if (err.kind) root.dataset.error = err.kind;
     else delete root.dataset.error;
-    const status = game.status ? game.status(st) : statusText(st);
+    const status = st.players ? withMode(st, (game.status || statusText)(st)) : "Loading…";
     const header = h(
       "div",
       { class: "dsa-header" },

@@ -208,8 +208,7 @@ function renderView(model, el) {
   /** The header's words: the step scrubbed to, the what-if, or the live game. */
   function status(st) {
     if (!st?.players) return "Loading…";
-    if (st.mode === "history") return `The past, step ${st.history.at} of ${st.history.n} — ${statusText(st)}`;
-    return st.mode === "whatif" ? `What-if — ${statusText(st)}` : statusText(st);
+    return statusText(st); // the shell says which step of the history, or that it is a what-if
   }
 
   /** Escape skips the animations and closes the summary (then the keys stay); else it releases them. */

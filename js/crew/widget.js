@@ -24,10 +24,10 @@ const RULE = "Table rule: do not talk about your cards; share information only b
 export function statusText(st) {
   if (!st?.players) return "Loading…";
   const turn = turnText(st);
-  if (st.mode === "history") return `History, step ${st.history?.at} of ${st.history?.n} — ${turn}`;
-  if (st.outcome) return `${outcomeHead(st)} (the attempt is over)`;
-  if (st.problem) return `Paused: a bot could not move — ${turn}`;
-  return st.mode === "whatif" ? `What-if — ${turn}` : turn;
+  // the history step shown or a what-if: the shell's words before these (withMode)
+  if (st.outcome && st.mode !== "history") return `${outcomeHead(st)} (the attempt is over)`;
+  if (st.problem && st.mode !== "history") return `Paused: a bot could not move — ${turn}`;
+  return turn;
 }
 
 /** The what-if comparison's column labels (its rows: CrewPresenter.compare_row). */

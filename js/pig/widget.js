@@ -31,7 +31,7 @@ function draw(st, act, { pending }) {
   const turn = h(
     "p",
     { class: "pig-turn-line" },
-    st.can_act ? "Your turn: " : `${st.players[st.current]}'s turn: `,
+    st.can_act || st.current === st.seat ? "Your turn: " : `${st.players[st.current]}'s turn: `,
     rolls.length
       ? rolls.map((f) => h("span", { class: "pig-die", title: `rolled ${f}`, text: FACES[f] }))
       : "no roll yet",

@@ -25,7 +25,7 @@ import {
 } from "../crew/cards.js";
 import { clockText, compareLabels, GAME_ARIA, HELP_TEXT, statusText } from "../crew/widget.js";
 import { COMMON_HELP, commonAction } from "../keys.js";
-import { compareCell, compareColumns } from "../shell.js";
+import { compareCell, compareColumns, withMode } from "../shell.js";
 
 const FIXTURE = JSON.parse(readFileSync(new URL("../crew/fixture.json", import.meta.url), "utf8"));
 const four = () => ({ ...structuredClone(FIXTURE.four), seq: 7, kinds: ["human", "crewmate", "crewmate", "crewmate"] });
@@ -159,11 +159,10 @@ test("the captain acts for Tonoja; the live region names whose turn it is", () =
 test("the header's words: the turn, the past step shown, a what-if, a stuck bot, the outcome", () => {
   const f = { ...four(), mode: "real", history: { n: 5, at: null } };
   assert.equal(statusText(f), "Ann: play a card");
-  assert.equal(statusText({ ...f, mode: "whatif" }), "What-if — Ann: play a card");
-  assert.equal(
-    statusText({ ...f, mode: "history", history: { n: 5, at: 2 } }),
-    "History, step 2 of 5 — Ann: play a card",
-  );
+  // the view's words are the shell's, the same in every game (withMode)
+  const head = (st) => withMode(st, statusText(st));
+  assert.equal(head({ ...f, mode: "whatif" }), "What-if — Ann: play a card");
+  assert.equal(head({ ...f, mode: "history", history: { n: 5, at: 2 } }), "History, step 2 of 5 — Ann: play a card");
   assert.match(statusText({ ...f, problem: { seat: 1, message: "x" } }), /^Paused: a bot could not move/);
   const done = { ...f, outcome: { result: "failure", trick: 4, cause: "task 17 failed" } };
   assert.equal(statusText(done), "Mission failed (the attempt is over)");

@@ -57,6 +57,15 @@ def test_pig_plays_by_click_and_key_on_the_shell(lab, page, console):
         "([root, seq]) => Number(root.dataset.seq) >= seq && !root.dataset.pending",
         arg=[root.element_handle(), seq],
     )
+    # the past by key: the header names the step as every game's does, and the turn line of the
+    # viewer's own seat says "Your turn" (it said "You's turn" in the past)
+    n = int(nb.eval("w.state['history']['n']"))
+    root.focus()
+    page.keyboard.press("Home")
+    expect(root.locator(".dsa-status")).to_have_text(f"History, step 0 of {n} — Your turn.")
+    expect(root.locator(".pig-turn-line")).to_contain_text("Your turn: no roll yet")
+    page.keyboard.press("End")
+    expect(root).to_have_attribute("data-mode", "real")
     # what-if by key, then back to the real game by key
     page.wait_for_function("(root) => !root.dataset.pending", arg=root.element_handle())
     root.focus()

@@ -372,8 +372,9 @@ def test_in_a_narrow_column_the_board_scrolls_inside_the_cell(lab, page, console
     board = root.locator(".sub-board")
     expect(board).to_be_visible()
     assert root.evaluate("r => r.clientWidth") < 400
+    # the columns are all there, the board scrolls to them (once it is laid out)
+    page.wait_for_function("b => b.scrollWidth > b.clientWidth", arg=board.element_handle())
     assert root.evaluate("r => r.scrollWidth - r.clientWidth") <= 1
-    assert board.evaluate("b => b.scrollWidth > b.clientWidth")  # the columns are all there
     # a digit past the last highlighted action says why it did nothing (it said nothing)
     root.focus()
     page.keyboard.press("9")
@@ -383,6 +384,13 @@ def test_in_a_narrow_column_the_board_scrolls_inside_the_cell(lab, page, console
     root.locator('button[data-choice="place 6"]').click()
     page.wait_for_function(MOVED_JS, arg=[root.element_handle(), seq])
     assert "column 6" in root.locator(".dsa-log li").last.inner_text()
+    # the past and a what-if are named in the header as in every game (it said only whose turn)
+    expect(root.locator(".dsa-status")).to_contain_text("Your turn")  # the bots have placed
+    page.wait_for_function("(r) => !r.dataset.pending", arg=root.element_handle())
+    page.keyboard.press("PageUp")
+    expect(root.locator(".dsa-status")).to_contain_text("History, step ")
+    page.keyboard.press("w")
+    expect(root.locator(".dsa-status")).to_contain_text("What-if — ")
     root.screenshot(path=str(tmp_path / "submarine-narrow.png"))
     print(f"\n[submarine e2e] screenshot: {tmp_path / 'submarine-narrow.png'}")
     console.assert_no_errors()

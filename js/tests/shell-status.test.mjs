@@ -1,0 +1,20 @@
+// js/shell.js's header words: one wording of the history step and of a what-if for every game.
+
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { statusText, withMode } from "../shell.js";
+
+test("every game's header names the history step shown and a what-if the same way", () => {
+  const st = { players: ["You", "Bot"], actor: 1, seat: 0, can_act: false, mode: "real", history: { n: 10, at: null } };
+  assert.equal(withMode(st, "Bot: roll"), "Bot: roll");
+  // Submarine's header said only "Bot 2's turn: place..." in the past and in a what-if
+  assert.equal(withMode({ ...st, mode: "history", history: { n: 10, at: 9 } }, "x"), "History, step 9 of 10 — x");
+  assert.equal(withMode({ ...st, mode: "whatif" }, "x"), "What-if — x");
+});
+
+test("the shell's own words: the viewer's seat is 'Your turn', in the past too", () => {
+  const st = { players: ["You", "Bot"], actor: 1, seat: 0, can_act: false, mode: "real", history: { n: 10, at: null } };
+  assert.equal(statusText(st), "Bot's turn.");
+  assert.equal(statusText({ ...st, actor: 0, can_act: true }), "Your turn.");
+  assert.equal(statusText({ ...st, actor: 0, mode: "history", history: { n: 10, at: 9 } }), "Your turn.");
+});
