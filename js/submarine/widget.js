@@ -14,12 +14,20 @@ function draw(st, act, { pending, root }) {
   const play = (a) => {
     if (ok && (st.legal || []).includes(a)) act({ type: "intent", choice: a });
   };
+  // a board scrolled sideways (a narrow column) stays where the player scrolled it: every redraw
+  // makes a new board, which takes the old one's place once the shell has put it in
+  const scrolled = root?.querySelector(".sub-board")?.scrollLeft || 0;
+  const board = drawBoard(st, { act: play, canAct: ok });
+  if (scrolled)
+    queueMicrotask(() => {
+      board.scrollLeft = scrolled;
+    });
   return [
     drawPrimer(st, root),
     h(
       "div",
       { class: "sub-grid" },
-      h("div", { class: "sub-main" }, drawBoard(st, { act: play, canAct: ok }), drawHand(st)),
+      h("div", { class: "sub-main" }, board, drawHand(st)),
       h("div", { class: "sub-side" }, drawControls(st, { act: play, canAct: ok, pending }), drawPlayers(st)),
     ),
     drawScores(st),
