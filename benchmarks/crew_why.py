@@ -61,6 +61,13 @@ deals a card.  The yardstick ``planner:comm=silent`` (never
 shows a card), 0-199: 127 against 134 (13/20, p=0.30): everything communication now brings
 the planner at target 6 is about 3 points, so a better choice of card can gain little
 there; the 28-point gap to the bound is in the card play.
+
+The solver earlier (issue 33c; 4 seats, target 6, paired with the table's log
+``crew4.jsonl``, ``--no-why --targets 6 --games 200 --spec SPEC``, stopped early when the
+flips stayed even): ``planner:early=8,early_weight=1`` attempts 0-114: 88 against 89
+(4/5); ``planner:early=10,early_weight=1`` (a deal the solver does not settle left to its
+playouts, the cheaper ``early`` since) 0-132: 100 against 101 (7/8).  Not a win at any
+CPU: the solver's verdicts from 8 to 10 tricks left change few of the cards played.
 """
 
 from __future__ import annotations

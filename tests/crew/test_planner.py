@@ -207,6 +207,36 @@ def test_early_verdict_counts_by_early_weight(monkeypatch: pytest.MonkeyPatch, w
         assert choice == worst
 
 
+def test_early_leaves_an_unsettled_position_to_the_playouts(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Before the endgame (``early``) a drawn deal whose position the solver's budget does not
+    settle keeps its playouts' values, and its cards are not solved one by one (they mostly
+    run out of budget too, at most of the CPU); in the endgame the cards are still solved."""
+    import dsa_widget.crew.bots.planner as planner_mod
+    from dsa_widget.crew.bots.solver import Solution
+
+    g, r, worst, _ = _playouts_alone()
+    view, legal = g.view(g.to_move), g.legal_actions()
+    before = len(g.history)
+    asked: list[int] = []
+
+    def stand_in(game: CrewGame, *, node_limit: int) -> Solution:
+        asked.append(len(game.history) - before)
+        if len(game.history) == before:  # the position: the budget runs out
+            return Solution(None, (), node_limit, False)
+        return Solution(game.history[before]["action"] == worst, (), 1, True)
+
+    monkeypatch.setattr(planner_mod, "solve", stand_in)
+    left = g.tricks_total - len(g.tricks)
+    bot = PlannerBot(seed=4, samples=6, solver_samples=6, endgame=0, early=left, early_weight=1.0)
+    bot(view, legal)
+    assert asked == [0] * 6  # the position of each of the 6 deals, no card
+    assert bot.last_explanation is not None and bot.last_explanation["values"] == r
+    asked.clear()
+    end = PlannerBot(seed=4, samples=6, solver_samples=6, endgame=left)
+    assert end(view, legal) == worst  # the endgame: each card solved, only `worst` keeps it
+    assert asked.count(1) == 6 * len([a for a in legal if a.startswith("play ")])
+
+
 def test_survival_ranks_cards_whose_playouts_all_fail() -> None:
     """``survival``: a failed playout is worth ``survival`` x (tricks complete when it failed)
     / (tricks of the attempt), so a card's value rises above its success share by less than

@@ -47,7 +47,15 @@ that fit the public facts — voids shown, cards communicated, the captain's S4)
   endgame, its verdict counting ``early_weight``: a card that loses the drawn deal is worth 0
   there, one that keeps it winnable ``early_weight`` + (1 - ``early_weight``) x its playouts'
   share (the cooperative double-dummy solver is too hopeful in the middle game to decide
-  alone: its verdicts tie).
+  alone: its verdicts tie).  Before the endgame a drawn deal whose position the solver's
+  ``node_limit`` does not settle keeps its playouts' values without its cards being solved
+  one by one (they too mostly ran out of budget, at most of the CPU): ``early=10,
+  early_weight=1`` on the benchmark's target-6 attempts 0-6 spent 33.5 s of CPU against
+  63.4 s.  The solver earlier does not win at target 6 (4 seats, paired with the table's
+  attempts, ``benchmarks/crew_why.py``): ``early=8, early_weight=1`` (before this
+  short cut) 88/115 against 89 (4 attempts won that were lost, 5 lost that were won),
+  ``early=10, early_weight=1`` 100/133 against 101 (7 / 8): on the few of the drawn deals
+  it settles its verdicts seldom part the cards.
 * **communication**: by default (``comm="resolve"``) the bot shows the card that settles most
   about who holds the cards the open tasks turn on (:meth:`PlannerBot._resolve_comm`: the task
   cards, and the higher cards of their colours that could take them), and passes when no card
@@ -424,15 +432,18 @@ class PlannerBot(Bot):
             out.append([(k + lasting * t) / reps for k, t in zip(wins, lasted, strict=True)])
         return out
 
-    def _solved(self, g: CrewGame, plays: list[str]) -> list[bool | None]:
+    def _solved(self, g: CrewGame, plays: list[str], settled: bool = False) -> list[bool | None]:
         """Per card of ``plays``: can the drawn hands of ``g`` still make the mission after it
         (double dummy on the drawn game, never the real one; None: the node budget ran out).
         One solve of the position first: lost now is lost after every card, and the first card
-        of a winning line keeps it winnable."""
+        of a winning line keeps it winnable.  With ``settled`` a position the budget does not
+        settle is left to the playouts (every card None) without solving the cards."""
         limit = self.knobs["node_limit"]
         now = solve(g, node_limit=limit)
         if now.winnable is False:
             return [False] * len(plays)
+        if now.winnable is None and settled:
+            return [None] * len(plays)
         first = now.line[0][1] if now.line else None
         out: list[bool | None] = []
         for a in plays:
@@ -469,11 +480,13 @@ class PlannerBot(Bot):
         # how much a deal's "still winnable" verdict counts against its playouts' value: all of
         # it in the endgame (or in doubt), early_weight from `early` tricks left
         sure: float | None = None
+        early = False
         if self.knobs["node_limit"] and self.knobs["solver_samples"]:
             if left <= self.knobs["endgame"] or max(rolled.values()) < self.knobs["doubt"]:
                 sure = 1.0
             elif left <= self.knobs["early"]:
                 sure = float(self.knobs["early_weight"])
+                early = True
         if sure is not None:
             # perfect-information Monte Carlo: on the first solver_samples drawn deals, a card's
             # value is whether the drawn hands can still make it after the card (lost: 0;
@@ -482,7 +495,7 @@ class PlannerBot(Bot):
             part = min(len(deals), self.knobs["solver_samples"])
             score = dict.fromkeys(plays, 0.0)
             for j, (g, w, r) in enumerate(zip(deals, weights, roll, strict=True)):
-                dd = self._solved(g, plays) if j < part else [None] * len(plays)
+                dd = self._solved(g, plays, early) if j < part else [None] * len(plays)
                 for i, a in enumerate(plays):
                     v = dd[i]
                     x = r[i] if v is None else (sure + (1.0 - sure) * r[i] if v else 0.0)
