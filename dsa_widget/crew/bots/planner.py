@@ -54,8 +54,9 @@ that fit the public facts — voids shown, cards communicated, the captain's S4)
   63.4 s.  The solver earlier does not win at target 6 (4 seats, paired with the table's
   attempts, ``benchmarks/crew_why.py``): ``early=8, early_weight=1`` (before this
   short cut) 88/115 against 89 (4 attempts won that were lost, 5 lost that were won),
-  ``early=10, early_weight=1`` 100/133 against 101 (7 / 8): on the few of the drawn deals
-  it settles its verdicts seldom part the cards.
+  ``early=10, early_weight=1`` 100/133 against 101 (7 / 8), with ``solver_samples=24``
+  113/150 against 112 (11 / 10; max 1.7 s of CPU a decision): on the few of the drawn
+  deals it settles its verdicts seldom part the cards.
 * **communication**: by default (``comm="resolve"``) the bot shows the card that settles most
   about who holds the cards the open tasks turn on (:meth:`PlannerBot._resolve_comm`: the task
   cards, and the higher cards of their colours that could take them), and passes when no card
