@@ -72,7 +72,8 @@ attempts 0-29 median 62 ms, p95 211, max 859 (the default there: 30, 125, 487);
 endgame's too) 0-149: 113 against 112 (11/10), CPU a decision median 76 ms, p95 525, max
 1725; the solver's verdict as a veto only (a card's playouts' value times the share of the
 solved deals that part the cards on which it keeps the mission winnable; the code was not
-kept) 0-88: 65 against 69 (1/5).  Not a win at any CPU: the solver's verdicts from 8 to 10
+kept) 0-88: 65 against 69 (1/5); ``planner:endgame=6`` 0-99: 79 against 79 (1/1), CPU a
+decision median 35 ms, p95 159, max 612.  Not a win at any CPU: the solver's verdicts from 8 to 10
 tricks left change few of the cards played, and those few both ways.
 """
 
