@@ -165,6 +165,9 @@ class GameWidget(anywidget.AnyWidget):
         #: the history's screens as changes, per viewer (with the last full one), for a generation
         self._frames_generation: tuple[int, bool] = (-1, False)
         self._frames_by_viewer: dict[int | None, tuple[list[dict[str, Any]], dict[str, Any]]] = {}
+        #: the setup form's settings of the game now, for a generation (see _current_settings)
+        self._settings_key = -1
+        self._settings: dict[str, dict[str, Any]] = {}
         self._n_errors = 0
         #: the last unexpected error of a message handler (kept here, never sent to a browser)
         self.last_exception: BaseException | None = None
@@ -502,7 +505,13 @@ class GameWidget(anywidget.AnyWidget):
         game now, each as its schema takes it: what "play again" keeps (the game's
         ``replay_setup``), else the keywords the game was made with."""
         made = self.session.setup
-        again = self.session.hooks.replay_setup(self.game, made)
+        key = self.session.generation  # a game's settings change only with a new game
+        if self._settings_key == key:
+            return self._settings
+        try:
+            again = self.session.hooks.setup_values(self.game, made)
+        except Exception:  # a game that cannot say: the form shows the keywords it was made with
+            again = {}
 
         def current(schema: tuple[Option, ...], source: Mapping[str, Any]) -> dict[str, Any]:
             out = {}
@@ -515,10 +524,16 @@ class GameWidget(anywidget.AnyWidget):
             return out
 
         options = again.get("options", made.get("options"))
-        return {
-            "values": current(self.spec.setup_schema(), {**made, **again}),
-            "options": current(self.spec.option_schema(), options if isinstance(options, Mapping) else {}),
-        }
+        self._settings_key, self._settings = (
+            key,
+            {
+                "values": current(self.spec.setup_schema(), {**made, **again}),
+                "options": current(
+                    self.spec.option_schema(), options if isinstance(options, Mapping) else {}
+                ),
+            },
+        )
+        return self._settings
 
     def _frames(self) -> tuple[list[list[dict[str, Any]]], list[dict[str, Any]]]:
         """The real game's screens after each step, for the viewer now, as changes (kept per

@@ -19,8 +19,9 @@ const LOG_LINES = 6;
 /** The header's words with the view they are about: the history step shown or a what-if, in
  * one wording for every game (the game's own words say whose turn and what to do). */
 export function withMode(st, words) {
-  if (st.mode === "history") return `History, step ${st.history?.at} of ${st.history?.n} — ${words}`;
-  return st.mode === "whatif" ? `What-if — ${words}` : words;
+  const tail = words ? ` — ${words}` : "";
+  if (st.mode === "history") return `History, step ${st.history?.at} of ${st.history?.n}${tail}`;
+  return st.mode === "whatif" ? `What-if${tail}` : words;
 }
 
 /** The status line: whose turn it is, in words, or how the game ended (before withMode). */
@@ -32,7 +33,8 @@ export function statusText(st) {
     const plural = w.length > 1 || (w.length === 1 && String(w[0]).trim().toLowerCase() === "you");
     return w.length ? `Game over: ${w.join(" and ")} ${plural ? "win" : "wins"}.` : "Game over.";
   }
-  if (st.problem) return "Paused: a bot could not move.";
+  // a stuck bot is the live game's problem, not the past step's shown
+  if (st.problem && st.mode !== "history") return "Paused: a bot could not move.";
   const who = st.players[st.actor];
   if (who === undefined) return "";
   return st.actor === st.seat || st.can_act ? "Your turn." : `${who}'s turn.`;

@@ -116,6 +116,10 @@ class Presenter(Protocol):
         """Setup keywords for "play again" with ``state``'s settings (``setup``: the keywords
         the game was made with, when the session made it)."""
 
+    def setup_values(self, state: Any, setup: Mapping[str, Any]) -> dict[str, Any]:
+        """``state``'s settings under the setup form's own keys (and ``options``), so that the
+        form starts from this game whatever it was made from (keywords, a game, a record)."""
+
     def outcome_of(self, before: Any, after: Any) -> Any:
         """The chance outcome that led from ``before`` to ``after`` (so that a served table
         can resume a turn under way with the same dice), ``None`` when the game cannot tell."""
@@ -169,6 +173,9 @@ class BasePresenter:
 
     def replay_setup(self, state: Any, setup: Mapping[str, Any]) -> dict[str, Any]:
         return {**setup, "players": list(state.players)}
+
+    def setup_values(self, state: Any, setup: Mapping[str, Any]) -> dict[str, Any]:
+        return self.replay_setup(state, setup)
 
     def history_of(self, state: Any) -> tuple[Any, Sequence[tuple[int, Any]]] | None:
         return None
@@ -1025,7 +1032,7 @@ class Session:
         what-if, pause and a failing bot's problem)."""
         if viewer == "screen":
             who = self.viewer
-        elif viewer is None or isinstance(viewer, int):
+        elif viewer is None or is_int(viewer):
             who = viewer
         else:
             raise ValueError(f"viewer must be a seat or None, got {short_repr(viewer)}")

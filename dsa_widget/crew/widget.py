@@ -226,6 +226,18 @@ class CrewPresenter(BasePresenter):
             "seed": setup.get("seed"),
         }
 
+    def setup_values(self, state: Any, setup: Mapping[str, Any]) -> dict[str, Any]:
+        """The form's fields from the game's mission (however the game was made), besides what
+        play again keeps."""
+        m = state.mission
+        return {
+            **self.replay_setup(state, setup),
+            "target": m.target,
+            "communication": m.communication,
+            "allocation": m.allocation,
+            "timer_seconds": m.timer_seconds,
+        }
+
     def history_of(self, state: Any) -> tuple[Any, list[tuple[int, Any]]] | None:
         """A game with actions already (a record loaded): its deal, and its actions."""
         if not state.actions:

@@ -35,7 +35,7 @@ from fractions import Fraction
 from typing import Any, ClassVar
 
 from ..core import errors as _core
-from ..core.errors import GameError, short_repr
+from ..core.errors import GameError, is_int, short_repr
 from ..core.protocol import random_playout as plain_playout
 from ..core.records import name_problem
 from .view import Move, PigView
@@ -70,18 +70,14 @@ class RecordError(GameError):
         self.key, self.turn = key, turn
 
 
-def _isint(x: Any) -> bool:
-    return isinstance(x, int) and not isinstance(x, bool)
-
-
 def _int(value: Any, field: str, lo: int, hi: int) -> int:
-    if not _isint(value) or not lo <= value <= hi:
+    if not is_int(value) or not lo <= value <= hi:
         raise SetupError(f"{field} must be an int from {lo} to {hi}, got {short_repr(value)}", field)
     return int(value)
 
 
 def _names(players: Any) -> tuple[str, ...]:
-    if _isint(players):
+    if is_int(players):
         return tuple(f"Player {k + 1}" for k in range(_int(players, "players", 2, 6)))
     names = tuple(players) if isinstance(players, (list, tuple)) else ()
     for k, name in enumerate(names):
@@ -215,7 +211,7 @@ class PigGame:
     def apply_chance(self, outcome: Any) -> None:
         """Land the die on ``outcome`` (1..6).  The generator draws once per roll, chosen or drawn,
         so a game loaded from its record rolls on as the game it was saved from."""
-        if not self._s.rolling or not _isint(outcome) or not 1 <= outcome <= 6:
+        if not self._s.rolling or not is_int(outcome) or not 1 <= outcome <= 6:
             why = f"a die shows 1 to 6, got {short_repr(outcome)}" if self._s.rolling else "no die is rolling"
             raise IllegalActionError(why, self.legal_actions())
         self._rng.random()
@@ -246,7 +242,7 @@ class PigGame:
     def view(self, seat: int | None = None, knower: Any = None) -> PigView:
         """What ``seat`` knows: everything (``None``: a spectator; ``knower``, which the OpenSpiel
         adapter passes, changes nothing)."""
-        if seat is not None and not (_isint(seat) and 0 <= seat < len(self._s.players)):
+        if seat is not None and not (is_int(seat) and 0 <= seat < len(self._s.players)):
             raise GameError(f"no seat {short_repr(seat)}: seats are 0 to {len(self._s.players) - 1}")
         return _replace(self._s, seat=seat, legal=self.legal_actions() if seat == self.to_move else ())
 
@@ -279,7 +275,7 @@ class PigGame:
         seat, moves = (turn.get("seat"), turn.get("moves")) if isinstance(turn, Mapping) else (None, None)
         if not isinstance(turn, Mapping) or set(turn) != {"seat", "moves"} or not isinstance(moves, list):
             raise IllegalActionError("a turn is {'seat': seat, 'moves': [face, ..., 'hold']}")
-        if not self.at_turn_boundary or self.is_over or not _isint(seat) or seat != self._s.current:
+        if not self.at_turn_boundary or self.is_over or not is_int(seat) or seat != self._s.current:
             raise IllegalActionError(f"seat {short_repr(seat)} may not start a turn now")
         if not 0 < len(moves) <= MAX_MOVES:
             raise IllegalActionError(f"a turn has 1 to {MAX_MOVES} moves")

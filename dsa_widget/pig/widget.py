@@ -10,6 +10,7 @@ front end's shell come from the platform; this module is only Pig's screen and w
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from ..bridge import GameWidget
@@ -39,6 +40,10 @@ class PigPresenter(BasePresenter):
             "moves": list(v.moves),
             "winners": list(v.winners),
         }
+
+    def replay_setup(self, state: Any, setup: Mapping[str, Any]) -> dict[str, Any]:
+        """Play again: the same players and goal (the game's, however it was made)."""
+        return {**setup, "players": list(state.players), "goal": state.goal}
 
     def compare_row(self, name: str, state: Any, viewer: int | None) -> dict[str, Any]:
         return {"name": name, "scores": list(state.scores), "turn total": state.turn_total}

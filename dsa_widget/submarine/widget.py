@@ -26,6 +26,7 @@ from everyone): the presenter masks it to ``exchange ?`` for every other seat.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from ..bridge import GameWidget
@@ -79,6 +80,10 @@ class SubmarinePresenter(BasePresenter):
             )
             out["scores"] = words.breakdown(v)
         return out
+
+    def replay_setup(self, state: Any, setup: Mapping[str, Any]) -> dict[str, Any]:
+        """Play again: the same players and rule options (the game's, however it was made)."""
+        return {**setup, "players": list(state.players), "options": dict(state.options)}
 
     def compare_row(self, name: str, state: Any, viewer: int | None) -> dict[str, Any]:
         v = state.view(viewer).to_dict()

@@ -18,3 +18,13 @@ test("the shell's own words: the viewer's seat is 'Your turn', in the past too",
   assert.equal(statusText({ ...st, actor: 0, can_act: true }), "Your turn.");
   assert.equal(statusText({ ...st, actor: 0, mode: "history", history: { n: 10, at: 9 } }), "Your turn.");
 });
+
+test("a stuck bot pauses the live game, not the past step shown; no dangling dash", () => {
+  const st = { players: ["You", "Bot"], actor: 1, seat: 0, can_act: false, mode: "real", problem: { message: "x" } };
+  assert.equal(statusText(st), "Paused: a bot could not move.");
+  const past = { ...st, mode: "history", history: { n: 10, at: 3 } };
+  assert.equal(withMode(past, statusText(past)), "History, step 3 of 10 — Bot's turn.");
+  // nobody to act (words ""): the mode alone
+  assert.equal(withMode({ ...st, mode: "whatif" }, ""), "What-if");
+  assert.equal(withMode({ ...past }, ""), "History, step 3 of 10");
+});

@@ -153,6 +153,29 @@ def test_the_new_game_form_starts_from_this_games_settings(spec: GameSpec) -> No
     } == rules
 
 
+@pytest.mark.parametrize("spec", PLATFORM, ids=IDS)
+def test_the_new_game_form_starts_from_the_settings_of_a_game_given_to_the_board(spec: GameSpec) -> None:
+    # the same for a board given a game (game=, as after loading a record): the form read only
+    # the keywords the board was made with, so Pig(game=PigGame(goal=30)) showed 100 and a Crew
+    # board given a target-6 mission showed target 3; play again lost them the same way
+    own = {o.key: _not_usual(o) for o in spec.setup_schema()[:1]}
+    rules = {o.key: _not_usual(o) for o in spec.option_schema()[:1]}
+    lo, _ = spec.seats
+    game = spec.new_game(
+        players=[f"P{q}" for q in range(lo)], seed=3, **own, **({"options": rules} if rules else {})
+    )
+    w = spec.widget_class()(game=game, seats={q: "random" for q in range(1, lo)})
+    assert not own.keys() & w.session.setup.keys()  # the settings come from the game only
+    shown = json.loads(json.dumps(w.setup))
+    assert {k: shown["values"][k] for k in own} == json.loads(json.dumps(own))
+    assert {k: shown["options"][k] for k in rules} == json.loads(json.dumps(rules))
+    w.handle_intent({"type": "play_again", "seq": w.seq})
+    assert not w.error, w.error
+    assert {k: w.setup["values"][k] for k in own} == own and {
+        k: w.setup["options"][k] for k in rules
+    } == rules
+
+
 def _broken_bot(view: Any, legal: tuple[Any, ...]) -> Any:
     raise RuntimeError("the bot's own bug")
 
