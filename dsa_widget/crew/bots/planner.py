@@ -433,17 +433,17 @@ class PlannerBot(Bot):
             out.append([(k + lasting * t) / reps for k, t in zip(wins, lasted, strict=True)])
         return out
 
-    def _solved(self, g: CrewGame, plays: list[str], settled: bool = False) -> list[bool | None]:
+    def _solved(self, g: CrewGame, plays: list[str], skip_unsettled: bool = False) -> list[bool | None]:
         """Per card of ``plays``: can the drawn hands of ``g`` still make the mission after it
         (double dummy on the drawn game, never the real one; None: the node budget ran out).
         One solve of the position first: lost now is lost after every card, and the first card
-        of a winning line keeps it winnable.  With ``settled`` a position the budget does not
+        of a winning line keeps it winnable.  With ``skip_unsettled`` a position the budget does not
         settle is left to the playouts (every card None) without solving the cards."""
         limit = self.knobs["node_limit"]
         now = solve(g, node_limit=limit)
         if now.winnable is False:
             return [False] * len(plays)
-        if now.winnable is None and settled:
+        if now.winnable is None and skip_unsettled:
             return [None] * len(plays)
         first = now.line[0][1] if now.line else None
         out: list[bool | None] = []
