@@ -98,7 +98,10 @@ export function keyRefusal(action, st) {
     case "redo":
       return wi ? `${key}: nothing to redo` : inWhatIf("redo");
     case "keep":
-      return wi ? `${key}: try something first, then keep its outcome` : inWhatIf("keeping an outcome");
+      if (!wi) return inWhatIf("keeping an outcome");
+      return st.whatif?.can_keep === false
+        ? `${key}: as many outcomes are kept as the comparison holds`
+        : `${key}: try something first, then keep its outcome`;
     case "playOut":
       if (!wi) return inWhatIf("bots playing on");
       return st.over ? `${key}: the game is over` : `${key}: it is your turn`;

@@ -208,6 +208,10 @@ test("a common key that does nothing now says why, naming its key", () => {
   assert.equal(keyRefusal("botMove", real), "S: it is not a bot's turn");
   assert.equal(keyRefusal("botMove", { ...real, over: true }), "S: the game is over");
   assert.equal(keyRefusal("playOut", { ...whatif, can_act: true }), "O: it is your turn");
+  // keep: nothing tried yet, or the comparison full (the session keeps 4)
+  assert.equal(keyRefusal("keep", whatif), "M: try something first, then keep its outcome");
+  const full = { mode: "whatif", whatif: { can_undo: true, can_keep: false } };
+  assert.equal(keyRefusal("keep", full), "M: as many outcomes are kept as the comparison holds");
   // every common action but pause (always possible) and release (the focus rule's) has words
   for (const action of Object.keys(KEYS)) {
     if (action === "pause" || action === "release") continue;
