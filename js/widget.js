@@ -205,12 +205,6 @@ function renderView(model, el) {
     return body;
   }
 
-  /** The header's words: the step scrubbed to, the what-if, or the live game. */
-  function status(st) {
-    if (!st?.players) return "Loading…";
-    return statusText(st); // the shell says which step of the history, or that it is a what-if
-  }
-
   /** Escape skips the animations and closes the summary (then the keys stay); else it releases them. */
   function onEscape() {
     animator.skip();
@@ -250,7 +244,7 @@ function renderView(model, el) {
       draw,
       onKey,
       onEscape,
-      status,
+      status: statusText, // the shell says which step of the history, or that it is a what-if
       help: GAME_HELP,
       aria: GAME_ARIA,
       drawCompare,

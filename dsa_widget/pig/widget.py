@@ -43,7 +43,7 @@ class PigPresenter(BasePresenter):
 
     def replay_setup(self, state: Any, setup: Mapping[str, Any]) -> dict[str, Any]:
         """Play again: the same players and goal (the game's, however it was made)."""
-        return {**setup, "players": list(state.players), "goal": state.goal}
+        return {**super().replay_setup(state, setup), "goal": state.goal}
 
     def compare_row(self, name: str, state: Any, viewer: int | None) -> dict[str, Any]:
         return {"name": name, "scores": list(state.scores), "turn total": state.turn_total}

@@ -83,7 +83,7 @@ class SubmarinePresenter(BasePresenter):
 
     def replay_setup(self, state: Any, setup: Mapping[str, Any]) -> dict[str, Any]:
         """Play again: the same players and rule options (the game's, however it was made)."""
-        return {**setup, "players": list(state.players), "options": dict(state.options)}
+        return {**super().replay_setup(state, setup), "options": dict(state.options)}
 
     def compare_row(self, name: str, state: Any, viewer: int | None) -> dict[str, Any]:
         v = state.view(viewer).to_dict()
