@@ -25,7 +25,7 @@ import anywidget
 import traitlets
 
 from .core.browser import require_real_python
-from .core.errors import GameError
+from .core.errors import GameError, is_int
 from .core.records import read_document
 from .core.registry import GameSpec, Option, game
 from .core.session import Presenter, Refusal, Session
@@ -214,7 +214,7 @@ class GameWidget(anywidget.AnyWidget):
     def game_after(self, step: int) -> Any:
         """A copy of the real game after its first ``step`` steps (0: as it started)."""
         frames = self.session.frames()
-        if not isinstance(step, int) or isinstance(step, bool) or not 0 <= step < len(frames):
+        if not is_int(step) or not 0 <= step < len(frames):
             raise ValueError(f"the game has steps 0 to {len(frames) - 1}")
         return frames[step].clone()
 
@@ -416,7 +416,7 @@ class GameWidget(anywidget.AnyWidget):
     def _handle(self, content: Any) -> Refusal | None:
         if isinstance(content, Mapping) and content.get("type") == "hello":
             n = content.get("n")
-            if not isinstance(n, int) or isinstance(n, bool) or not 0 <= n < 2**31:
+            if not is_int(n) or not 0 <= n < 2**31:
                 return Refusal("malformed", "hello carries n, a whole number below 2**31")
             self.hello = n
             return None
@@ -464,9 +464,7 @@ class GameWidget(anywidget.AnyWidget):
             if o.key in setup:
                 o.check(setup[o.key])
         seed = out.get("seed")
-        if seed is not None and not (
-            isinstance(seed, int) and not isinstance(seed, bool) and 0 <= seed < 2**63
-        ):
+        if seed is not None and not (is_int(seed) and 0 <= seed < 2**63):
             raise TypeError("the seed is empty (a new shuffle) or a whole number from 0")
         names = out.get("players")
         if isinstance(names, list) and not all(

@@ -69,7 +69,7 @@ from typing import Any
 import numpy as np
 
 from ..core.encoding import observation_bounds
-from ..core.errors import GameError, short_repr
+from ..core.errors import GameError, is_int, short_repr
 
 __all__ = [
     "SHAPINGS",
@@ -227,7 +227,7 @@ class SeatEnv:
         #: agent -> its seat in the game (The Crew's dummy seat is no agent)
         self._seats: list[int] = [self.raw.seat_of[a] for a in self.agents]
         n = len(self.agents)
-        if seat != "random" and (isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n):
+        if seat != "random" and (not is_int(seat) or not 0 <= seat < n):
             raise ValueError(f"seat must be 0..{n - 1} or 'random'; got {short_repr(seat)}")
         self._fixed_seat = seat if isinstance(seat, int) else None
         if shaping is None:
@@ -423,7 +423,7 @@ class VectorEnv:
     @classmethod
     def make(cls, game: str, num_envs: int, **kwargs: Any) -> VectorEnv:
         """``num_envs`` copies of ``SeatEnv(game, **kwargs)``."""
-        if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
+        if not is_int(num_envs) or num_envs < 1:
             raise ValueError(f"num_envs must be a positive int; got {short_repr(num_envs)}")
         return cls([SeatEnv(game, **kwargs) for _ in range(num_envs)])
 

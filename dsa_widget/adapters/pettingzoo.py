@@ -134,7 +134,7 @@ from pettingzoo.utils.env_logger import EnvLogger
 from pettingzoo.utils.wrappers.order_enforcing import AECOrderEnforcingIterable
 
 from ..core.encoding import Encoding, encoding_of, legal_action, observation_bounds
-from ..core.errors import GameError, short_repr
+from ..core.errors import GameError, is_int, short_repr
 from ..core.protocol import CHANCE, TERMINAL, GameState
 
 __all__ = [
@@ -208,9 +208,7 @@ class GameEnv(AECEnv):  # type: ignore[misc]
         modes = self.metadata["render_modes"]
         if render_mode is not None and render_mode not in modes:
             raise ValueError(f"render_mode must be None or one of {', '.join(modes)}; got {render_mode!r}")
-        if max_cycles is not None and (
-            not isinstance(max_cycles, int) or isinstance(max_cycles, bool) or max_cycles < 1
-        ):
+        if max_cycles is not None and (not is_int(max_cycles) or max_cycles < 1):
             raise ValueError(f"max_cycles must be None or a positive int; got {short_repr(max_cycles)}")
         if not isinstance(skip_forced, bool):
             raise ValueError(f"skip_forced must be True or False; got {short_repr(skip_forced)}")

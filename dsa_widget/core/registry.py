@@ -29,7 +29,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from .errors import GameError
+from .errors import GameError, is_int
 
 __all__ = [
     "GameSpec",
@@ -103,7 +103,7 @@ class Option:
             return value
         lo = -(2**63) if self.minimum is None else self.minimum
         hi = 2**63 if self.maximum is None else self.maximum
-        if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
+        if not is_int(value) or not lo <= value <= hi:
             raise ValueError(f"{self.label} is a whole number from {lo} to {hi}")
         return value
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from ..core.errors import GameError, short_repr
+from ..core.errors import GameError, is_int, short_repr
 
 __all__ = [
     "ALL",
@@ -73,7 +73,7 @@ class CardError(GameError):
 
 def card(cid: object) -> int:
     """The card with id ``cid`` (``"P3"``); an ``int`` 0–39 is returned as it is."""
-    if isinstance(cid, int) and not isinstance(cid, bool) and 0 <= cid < NCARDS:
+    if is_int(cid) and 0 <= cid < NCARDS:
         return cid
     if isinstance(cid, str) and cid in _INDEX:
         return _INDEX[cid]

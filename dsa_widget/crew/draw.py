@@ -30,7 +30,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..core.errors import short_repr
+from ..core.errors import is_int, short_repr
 from .cards import COLOURED, DECK, SUIT_MASK, mask_of
 from .errors import SetupError
 from .mission import ALLOCATIONS
@@ -868,7 +868,7 @@ def draw_tasks(
     of 1-96 (a permutation of the table's ids); every later reshuffle uses ``rng``.
     """
     _check_seats(seats)
-    if not isinstance(target, int) or isinstance(target, bool) or target < 0:
+    if not is_int(target) or target < 0:
         raise SetupError(f"target must be an integer >= 0, not {short_repr(target)}", "target")
     _shape(allocation, volunteers, seats, 0)  # checks the allocation
     if volunteers not in (1, 2):

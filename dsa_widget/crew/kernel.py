@@ -74,6 +74,7 @@ from collections.abc import Mapping, MutableSequence, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from ..core.errors import is_int
 from ..core.jit import COMPILED as _COMPILED
 from ..core.jit import jit as _jit
 from ..core.jit import np as _np
@@ -1139,7 +1140,7 @@ def encode_task(task: Task, seats: int) -> list[int]:
 
 
 def _seats(seats: int) -> int:
-    if isinstance(seats, bool) or not isinstance(seats, int) or seats not in TRICKS:
+    if not is_int(seats) or seats not in TRICKS:
         raise ValueError(f"the Crew kernel plays 3, 4 or 5 seats, not {seats!r}")
     return seats
 
@@ -1186,7 +1187,7 @@ def kernel_deals(
     n = _seats(seats)
     if (tasks is None) == (task_sets is None):
         raise ValueError("give the tasks of every deal (tasks=) or a pool of task sets (task_sets=)")
-    if isinstance(count, bool) or not isinstance(count, int) or count < 0:
+    if not is_int(count) or count < 0:
         raise ValueError(f"count must be a whole number >= 0, not {count!r}")
     sets = [tasks] if tasks is not None else task_sets
     assert sets is not None

@@ -40,6 +40,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ..core.errors import is_int
 from .cards import ALL, DECK, NCARDS, SUBMARINES, SUIT_MASK, bits, card
 from .errors import IllegalActionError, SetupError
 from .tasks import Task, selector_mask
@@ -762,7 +763,7 @@ class StatusTracker:
             raise IllegalActionError(f"task {task.id} takes no prediction")
         if self._pred[index] is not None:
             raise IllegalActionError(f"the prediction of task {task.id} is fixed already (R-8.3)")
-        if isinstance(x, bool) or not isinstance(x, int) or not 0 <= x <= self._T:
+        if not is_int(x) or not 0 <= x <= self._T:
             raise IllegalActionError(f"a prediction is a number of tricks from 0 to {self._T}, not {x!r}")
         self._pred[index] = x
         if self.statuses[index] == OPEN:

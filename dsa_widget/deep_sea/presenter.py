@@ -31,6 +31,7 @@ from itertools import islice
 from typing import Any, ClassVar
 from weakref import ref
 
+from ..core.errors import is_int
 from ..core.protocol import CHANCE
 from ..core.session import BasePresenter, ChanceOutcome, Refusal, Session
 from .events import describe
@@ -231,9 +232,7 @@ class DeepSeaPresenter(BasePresenter):
             raise Refusal("illegal", "chosen dice are for trying things: open a what-if first")
         dice = msg.get("dice")
         if dice is not None and not (
-            isinstance(dice, (list, tuple))
-            and len(dice) == 2
-            and all(isinstance(d, int) and not isinstance(d, bool) for d in dice)
+            isinstance(dice, (list, tuple)) and len(dice) == 2 and all(is_int(d) for d in dice)
         ):
             raise Refusal("malformed", "dice must be two numbers, e.g. [1, 3]")
         g = session.shown

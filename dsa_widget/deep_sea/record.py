@@ -21,7 +21,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from ..core import records
-from ..core.errors import short_repr
+from ..core.errors import is_int, short_repr
 from .errors import IllegalActionError, RecordError, SetupError
 from .setup import Setup
 
@@ -104,7 +104,7 @@ def play_record_turn(game: Game, turn: Any) -> None:
         raise IllegalActionError("the game is already over")
     if "player" in turn:
         seat = turn["player"]
-        if not isinstance(seat, int) or isinstance(seat, bool):
+        if not is_int(seat):
             raise IllegalActionError(f"player must be a seat index, got {short_repr(seat)}")
         if seat != game.current_player:
             raise IllegalActionError(

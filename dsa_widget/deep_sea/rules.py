@@ -43,6 +43,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, ClassVar, Final, NamedTuple, overload
 
+from ..core.errors import is_int
 from ..core.errors import short_repr as _short
 from ..core.protocol import CHANCE, TERMINAL
 from ..core.protocol import random_playout as plain_playout
@@ -1683,7 +1684,7 @@ class Game:
         from .view import View
 
         n = self._n
-        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < n:
+        if not is_int(seat) or not 0 <= seat < n:
             raise ValueError(f"seat must be 0..{n - 1}, got {seat!r}")
         if knower == "seat":
             knower = seat

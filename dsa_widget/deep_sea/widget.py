@@ -55,7 +55,7 @@ import traitlets
 from ..bridge import GameWidget
 from ..core import background
 from ..core.bots import bot_name
-from ..core.errors import GameError
+from ..core.errors import GameError, is_int
 from ..core.protocol import CHANCE
 from ..core.session import HUMAN, Refusal, Session, seat_list
 from ..core.timeline import Timeline, TimelineError
@@ -347,7 +347,7 @@ class DeepSea(GameWidget):
         (0, 2, 4)
         """
         n = self.history_turns
-        if isinstance(turn, bool) or not isinstance(turn, int) or not 0 <= turn <= n:
+        if not is_int(turn) or not 0 <= turn <= n:
             raise ValueError(f"turn must be 0..{n}, got {turn!r}")
         frames = self.session.frames()
         return next(i for i, g in enumerate(frames) if g.turn_number >= turn)

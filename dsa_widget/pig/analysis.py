@@ -36,6 +36,8 @@ from array import array
 from collections.abc import Callable, Sequence
 from fractions import Fraction
 
+from ..core.errors import is_int
+
 __all__ = [
     "MAX_SOLVED_GOAL",
     "Policy",
@@ -79,7 +81,7 @@ def _column(goal: int, i: int, j: int, bust: float, start: list[list[float]]) ->
 @functools.lru_cache(maxsize=4)
 def win_probability(goal: int = 100) -> Table:
     """The chance the player to move wins, ``[i][j][k]``, under optimal play by both."""
-    if isinstance(goal, bool) or not isinstance(goal, int) or not 1 <= goal <= MAX_SOLVED_GOAL:
+    if not is_int(goal) or not 1 <= goal <= MAX_SOLVED_GOAL:
         raise ValueError(f"the solved goals are 1 to {MAX_SOLVED_GOAL}, got {goal!r}")
     start = [[0.0] * goal for _ in range(goal)]  # P(i, j, 0), filled by decreasing i + j
     cols: list[list[Sequence[float]]] = [[() for _ in range(goal)] for _ in range(goal)]
@@ -129,14 +131,14 @@ def optimal_policy(goal: int = 100) -> tuple[tuple[tuple[bool, ...], ...], ...]:
 
 
 def _check_goal(goal: int) -> None:
-    if isinstance(goal, bool) or not isinstance(goal, int) or not 1 <= goal <= MAX_SOLVED_GOAL:
+    if not is_int(goal) or not 1 <= goal <= MAX_SOLVED_GOAL:
         raise ValueError(f"the solved goals are 1 to {MAX_SOLVED_GOAL}, got {goal!r}")
 
 
 def hold_at(n: int) -> Policy:
     """Roll while the turn total is below ``n``, then hold (``hold_at(20)``: the policy that
     maximises the expected points of a turn)."""
-    if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+    if not is_int(n) or n < 1:
         raise ValueError(f"hold_at: n must be a positive int, got {n!r}")
     return lambda i, j, k: k < n
 
@@ -187,7 +189,7 @@ def head_to_head(first: Policy, second: Policy, goal: int = 100) -> float:
 
 def turn_points(n: int) -> Fraction:
     """The expected points one turn of "hold at ``n``" banks, exactly (no goal: a 1 scores 0)."""
-    if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= 1000:
+    if not is_int(n) or not 1 <= n <= 1000:
         raise ValueError(f"turn_points: n must be an int from 1 to 1000, got {n!r}")
     e = [Fraction(k) for k in range(n, n + 6)]  # e[k - n] for k >= n: he holds k
     for _ in range(n):  # k = n - 1 down to 0

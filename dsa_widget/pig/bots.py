@@ -29,6 +29,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from ..core.bots import Bot, BotRegistry
+from ..core.errors import is_int
 from ..core.tournament import Arena
 from .analysis import action_values
 from .rules import HOLD, ROLL, PigGame
@@ -72,7 +73,7 @@ class HoldAtBot(PigBot):
     n: int
 
     def _check_knobs(self) -> None:
-        if isinstance(self.n, bool) or not isinstance(self.n, int) or self.n < 1:
+        if not is_int(self.n) or self.n < 1:
             raise ValueError(f"hold_at_20: n must be a positive int, got {self.n!r}")
 
     def choose(self, view: PigView, made: str) -> tuple[str, dict[str, Any]]:

@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..core.encoding import EncodingError, Field
-from ..core.errors import short_repr
+from ..core.errors import is_int, short_repr
 from .rules import HOLD, MAX_GOAL, ROLL, PigGame
 from .view import PigView
 
@@ -64,7 +64,7 @@ class PigEncoding:
         return [0.0] * SIZE, high
 
     def action(self, index: int) -> str:
-        if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < 2:
+        if not is_int(index) or not 0 <= index < 2:
             raise EncodingError(f"Pig's action numbers are 0 (roll) and 1 (hold), got {short_repr(index)}")
         return self.actions[index]
 

@@ -34,6 +34,7 @@ from collections.abc import Awaitable, Callable, Hashable, Mapping
 from pathlib import Path
 from typing import Any, Protocol
 
+from ..core.errors import is_int
 from .limits import Limits, RateLimit
 from .seats import SeatKeys
 
@@ -452,7 +453,7 @@ class Table:
         if role is None:
             raise IntentError("seat", "a spectator watches: it cannot play")
         seq = message.get("seq")
-        if not isinstance(seq, int) or isinstance(seq, bool):
+        if not is_int(seq):
             raise IntentError("malformed", "an intent needs seq, the state number (an integer)")
         if self.closed:
             raise IntentError("closed", "the table is closed")
@@ -627,7 +628,7 @@ def resume_point(side: Mapping[str, Any], record_turns: int) -> list[Any] | None
     turns = side.get("turns")
     if turns is None:
         return None if pending is None else list(pending)
-    if not isinstance(turns, int) or isinstance(turns, bool) or turns < -1:
+    if not is_int(turns) or turns < -1:
         raise ValueError("the table file's 'turns' must be a whole number")
     if record_turns < turns:
         raise ValueError(

@@ -48,7 +48,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from ..core.encoding import EncodingError, Field
-from ..core.errors import short_repr
+from ..core.errors import is_int, short_repr
 from .rules import COLOURS, NSPACES, NTILES, space_name, tile_name
 from .view import SubmarineView
 
@@ -146,7 +146,7 @@ class SubmarineEncoding:
 
     def action(self, index: int) -> str:
         """The action with this number; for a collection a label without its space."""
-        if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < NUM_ACTIONS:
+        if not is_int(index) or not 0 <= index < NUM_ACTIONS:
             raise EncodingError(
                 f"Submarine's action numbers are 0..{NUM_ACTIONS - 1}, got {short_repr(index)}"
             )

@@ -43,6 +43,7 @@ from itertools import combinations
 from math import comb
 from typing import TYPE_CHECKING
 
+from ..core.errors import is_int
 from .errors import SubmarineError
 from .rules import COLOURS
 
@@ -69,7 +70,7 @@ class OddsError(SubmarineError):
 
 def _check_counts(marked: int, population: int, draws: int) -> None:
     for name, value in (("marked", marked), ("population", population), ("draws", draws)):
-        if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+        if not is_int(value) or value < 0:
             raise OddsError(f"{name} must be a whole number 0 or more, not {value!r}")
     if marked > population:
         raise OddsError(f"marked ({marked}) cannot exceed the population ({population})")
@@ -78,7 +79,7 @@ def _check_counts(marked: int, population: int, draws: int) -> None:
 
 
 def _check_k(k: int) -> None:
-    if not isinstance(k, int) or isinstance(k, bool):
+    if not is_int(k):
         raise OddsError(f"the number of cards asked for must be a whole number, not {k!r}")
 
 

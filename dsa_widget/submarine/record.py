@@ -27,7 +27,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ..core.errors import GameError, short_repr
+from ..core.errors import GameError, is_int, short_repr
 from ..core.records import read_record, refuse
 from .errors import IllegalActionError, RecordError, SetupError
 from .rules import SubmarineGame
@@ -106,12 +106,10 @@ def load_record(source: Any) -> SubmarineGame:
     setup = doc["setup"]
     _keys(setup, _SETUP, ("setup",), ("players",))
     seed = setup.get("seed", 0)
-    if isinstance(seed, bool) or not isinstance(seed, int) or not -_SEED <= seed < _SEED:
+    if not is_int(seed) or not -_SEED <= seed < _SEED:
         raise _refuse(("setup", "seed"), "expected an int")
     players = setup["players"]
-    if not (isinstance(players, list) and 2 <= len(players) <= 5) and not (
-        isinstance(players, int) and not isinstance(players, bool)
-    ):
+    if not (isinstance(players, list) and 2 <= len(players) <= 5) and not (is_int(players)):
         raise _refuse(("setup", "players"), "expected 2..5 names or a count")
     kwargs: dict[str, Any] = {}
     if "chance" in doc:

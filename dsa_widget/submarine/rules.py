@@ -106,7 +106,7 @@ from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from ..core.errors import short_repr
+from ..core.errors import is_int, short_repr
 from ..core.protocol import TERMINAL
 from .errors import IllegalActionError, RecordError, SetupError
 from .options import resolve_options, table
@@ -231,7 +231,7 @@ class SubmarineGame:
             )
         if seed is None:
             seed = random.randrange(2**63)
-        if isinstance(seed, bool) or not isinstance(seed, int):
+        if not is_int(seed):
             raise SetupError("seed is an int", field="seed")
         rng = random.Random(seed)
         self._names = names
@@ -301,7 +301,7 @@ class SubmarineGame:
         # §4.7
         sp = opts["start_player"]
         if start is not None:
-            if isinstance(start, bool) or not isinstance(start, int) or not 0 <= start < n:
+            if not is_int(start) or not 0 <= start < n:
                 raise SetupError(f"start must be a seat 0..{n - 1}", field="start")
             if sp != "random" and sp != start:
                 raise SetupError("start disagrees with the option start_player", field="start")
@@ -504,9 +504,7 @@ class SubmarineGame:
     def view(self, seat: int | None) -> SubmarineView:
         from .view import SubmarineView
 
-        if seat is not None and (
-            isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self._n
-        ):
+        if seat is not None and (not is_int(seat) or not 0 <= seat < self._n):
             raise IllegalActionError(f"no seat {short_repr(seat)}")
         return SubmarineView.of(self, seat)
 

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, ClassVar, TypeVar
 
+from ...core.errors import is_int
 from ..errors import DeepSeaError
 
 __all__ = ["Exact", "Distribution", "AnalysisError", "Board", "board_of"]
@@ -286,6 +287,6 @@ def check_seat(board: Board, seat: Any) -> int:
         if board.current is None:
             raise AnalysisError("the game is over: there is no current diver; give seat=")
         return board.current
-    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < board.n:
+    if not is_int(seat) or not 0 <= seat < board.n:
         raise AnalysisError(f"seat must be a seat number from 0 to {board.n - 1}, got {seat!r}")
     return seat

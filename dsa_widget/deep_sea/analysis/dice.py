@@ -28,6 +28,7 @@ from __future__ import annotations
 from fractions import Fraction
 from functools import cache
 
+from ...core.errors import is_int
 from ._common import AnalysisError, Distribution, Steps
 
 __all__ = ["dice_sum_distribution", "steps_distribution", "expected_steps", "SUM_WEIGHTS"]
@@ -74,7 +75,7 @@ def steps_distribution(items: int) -> Distribution:
     >>> steps_distribution(6)
     {0: 1}
     """
-    if isinstance(items, bool) or not isinstance(items, int) or items < 0:
+    if not is_int(items) or items < 0:
         raise AnalysisError(f"items must be a whole number >= 0, got {items!r}")
     out: dict[int, Fraction] = {}
     for s, p in dice_sum_distribution().items():

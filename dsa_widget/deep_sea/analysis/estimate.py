@@ -26,6 +26,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from ...core.errors import is_int
 from ...core.executors import default_workers, run_chunks
 from ...core.progress import Progress
 from ...core.stats import Z95, wilson
@@ -416,7 +417,7 @@ def win_chances(
     >>> lo, hi = est.interval(0); 0 <= lo <= est.chance(0) <= hi <= 1
     True
     """
-    if isinstance(playouts, bool) or not isinstance(playouts, int) or playouts < 1:
+    if not is_int(playouts) or playouts < 1:
         raise AnalysisError(f"playouts must be a whole number >= 1, got {playouts!r}")
     sample, n, players, knowledge, view = _source(state, seat, god)
     if board_of(state).current is None:
@@ -518,11 +519,11 @@ def estimate_home_chance(
     board = board_of(state)
     d = check_seat(board, seat)
     pol = _policies(board, d, others, me)
-    if isinstance(playouts, bool) or not isinstance(playouts, int) or playouts < 1:
+    if not is_int(playouts) or playouts < 1:
         raise AnalysisError(f"playouts must be a whole number >= 1, got {playouts!r}")
     if max_seconds is not None and not max_seconds >= 0:
         raise AnalysisError(f"max_seconds must be a number >= 0 or None, got {max_seconds!r}")
-    if isinstance(min_playouts, bool) or not isinstance(min_playouts, int) or min_playouts < 1:
+    if not is_int(min_playouts) or min_playouts < 1:
         raise AnalysisError(f"min_playouts must be a whole number >= 1, got {min_playouts!r}")
     if board.home[d]:
         return HomeEstimate(playouts, playouts)

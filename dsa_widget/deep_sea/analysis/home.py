@@ -80,6 +80,7 @@ from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any
 
+from ...core.errors import is_int
 from ..rules import swim
 from . import home_kernel
 from ._common import AnalysisError, Board, Chance, board_of, check_seat, occupancy
@@ -1062,9 +1063,9 @@ def live_home_estimates(
     board = board_of(state)
     d = check_seat(board, None)
     pol = _policies(board, d, others, "home")
-    if isinstance(playouts, bool) or not isinstance(playouts, int) or playouts < 1:
+    if not is_int(playouts) or playouts < 1:
         raise AnalysisError(f"playouts must be a whole number >= 1, got {playouts!r}")
-    if isinstance(seed, bool) or not isinstance(seed, int):
+    if not is_int(seed):
         raise AnalysisError(f"seed must be a whole number, got {seed!r}")
     if not (COMPILED and _fits(board)):
         return None

@@ -80,6 +80,7 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Any, Literal, overload
 
+from ...core.errors import is_int
 from ..rules import LAY_ALL
 from ._common import AnalysisError, Points
 from ._solo_full import NONE, TAKE, FullModel, OverBudget, State, deep_recursion
@@ -918,7 +919,7 @@ def solo_policy(
     >>> pol.exact_value > solo_policy(air=10, levels=(1, 2, 3, 4), model="simplified").exact_value
     True
     """
-    if isinstance(air, bool) or not isinstance(air, int) or air < 1:
+    if not is_int(air) or air < 1:
         raise AnalysisError(f"air must be a whole number >= 1, got {air!r}")
     lv = tuple(levels)
     if not lv or any(x not in (1, 2, 3, 4) for x in lv):

@@ -32,6 +32,7 @@ from fractions import Fraction
 from itertools import combinations
 from typing import Any
 
+from ...core.errors import is_int
 from ._common import AnalysisError, Distribution, Points
 
 __all__ = ["chip_mean", "item_value", "carried_value", "carried_value_distribution", "as_view"]
@@ -110,7 +111,7 @@ def carried_value(state: Any, seat: int | None = None, *, viewer: int | None = N
     view = as_view(state, viewer)
     if seat is None:
         seat = view.seat
-    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(view.players):
+    if not is_int(seat) or not 0 <= seat < len(view.players):
         raise AnalysisError(f"seat must be a seat number from 0 to {len(view.players) - 1}, got {seat!r}")
     return Points(sum((item_value(view, it) for it in view.carrying[seat]), Fraction(0)))
 
@@ -151,7 +152,7 @@ def carried_value_distribution(
     view = as_view(state, viewer)
     if seat is None:
         seat = view.seat
-    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(view.players):
+    if not is_int(seat) or not 0 <= seat < len(view.players):
         raise AnalysisError(f"seat must be a seat number from 0 to {len(view.players) - 1}, got {seat!r}")
     known = 0
     per_level: dict[int, int] = {}

@@ -28,6 +28,7 @@ import time
 from typing import Any, ClassVar
 
 from ...core.bots import Bot
+from ...core.errors import is_int
 from ..fast import FastState, playout
 from .basic import GreedyBot, ViewFacts
 
@@ -65,7 +66,7 @@ class MonteCarloBot(Bot):
     time_limit: float | None
 
     def _check_knobs(self) -> None:
-        if isinstance(self.samples, bool) or not isinstance(self.samples, int) or self.samples < 1:
+        if not is_int(self.samples) or self.samples < 1:
             raise ValueError(f"mc: samples must be a positive int, got {self.samples!r}")
         if self.horizon is not None and (not isinstance(self.horizon, int) or self.horizon < 1):
             raise ValueError(f"mc: horizon must be None or a positive int, got {self.horizon!r}")

@@ -34,6 +34,7 @@ import random
 from typing import Any, ClassVar
 
 from ...core.bots import Bot
+from ...core.errors import is_int
 from ..fast import FastState, playout
 from .basic import GreedyBot, ViewFacts
 from .mc import rollout_value
@@ -72,11 +73,9 @@ class SearchBot(Bot):
     prior: float
 
     def _check_knobs(self) -> None:
-        if isinstance(self.samples, bool) or not isinstance(self.samples, int) or self.samples < 1:
+        if not is_int(self.samples) or self.samples < 1:
             raise ValueError(f"search: samples must be a positive int, got {self.samples!r}")
-        if self.horizon is not None and (
-            isinstance(self.horizon, bool) or not isinstance(self.horizon, int) or self.horizon < 1
-        ):
+        if self.horizon is not None and (not is_int(self.horizon) or self.horizon < 1):
             raise ValueError(f"search: horizon must be None or a positive int, got {self.horizon!r}")
         if self.rollout not in ("greedy", "random"):
             raise ValueError(f"search: rollout must be 'greedy' or 'random', got {self.rollout!r}")
