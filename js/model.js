@@ -14,6 +14,14 @@ export const poss = (name) => (isYou(name) ? "your" : `${name}'s`);
 /** "Ann" / "you" (as an object). */
 export const obj = (name) => (isYou(name) ? "you" : name);
 
+/** How a game ended, one wording for every game: "Game over: Ann wins.", "Game over: You win.",
+ * "Game over: Ann and Bob win.", or "Game over." when nobody won. */
+export function gameOverText(st) {
+  const w = (st.winners || []).map((q) => st.players[q]);
+  if (!w.length) return "Game over.";
+  return `Game over: ${w.join(" and ")} ${w.length > 1 || isYou(w[0]) ? "win" : "wins"}.`;
+}
+
 /** Each seat's letter, drawn on its diver and its card: identity not by colour alone. */
 export const letter = (seat) => "ABCDEF"[seat % 6];
 
@@ -109,9 +117,9 @@ export function choiceForKey(key, legal) {
 export function statusText(state) {
   const p = state.players;
   if (state.over) {
-    const w = state.winners.map((q) => p[q]);
-    if (!w.length) return "Game over — the winner depends on values still hidden";
-    return `Game over — ${w.join(" and ")} win${w.length === 1 && !isYou(w[0]) ? "s" : ""}`;
+    // Deep Sea alone can end with its winner unknown to this seat (the scores hidden)
+    if (!state.winners.length) return "Game over: the winner depends on values still hidden.";
+    return gameOverText(state);
   }
   const who = p[state.current];
   const bot = isBot(state, state.current) ? ` (${state.seats[state.current]} bot)` : "";

@@ -9,6 +9,7 @@
 import { drawCurtain } from "./curtain.js";
 import { h, replaceChildren } from "./dom.js";
 import { attachKeys, COMMON_ARIA, COMMON_HELP, gameKeyRefusal, keyLabel, keyRefusal } from "./keys.js";
+import { gameOverText } from "./model.js";
 
 const ANSWER_TIMEOUT_MS = 15000;
 /** The refusal line's words for a click or a key that needs Python on a page with none. */
@@ -27,12 +28,7 @@ export function withMode(st, words) {
 /** The status line: whose turn it is, in words, or how the game ended (before withMode). */
 export function statusText(st) {
   if (!st.players) return "Loading…";
-  if (st.over) {
-    const w = (st.winners || []).map((q) => st.players[q]);
-    // "You win" (a seat named You reads in the second person), "Ann wins", "Ann and Bob win"
-    const plural = w.length > 1 || (w.length === 1 && String(w[0]).trim().toLowerCase() === "you");
-    return w.length ? `Game over: ${w.join(" and ")} ${plural ? "win" : "wins"}.` : "Game over.";
-  }
+  if (st.over) return gameOverText(st);
   // a stuck bot is the live game's problem, not the past step's shown
   if (st.problem && st.mode !== "history") return "Paused: a bot could not move.";
   const who = st.players[st.actor];

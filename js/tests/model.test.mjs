@@ -58,7 +58,7 @@ test("labels name what a choice does", () => {
 test("status and items in words", () => {
   assert.equal(statusText(state), "Ann: search the space");
   assert.equal(statusText({ ...state, current: 1, step: "roll" }), "<b>Bob</b> (baseline bot): roll the dice");
-  assert.equal(statusText({ ...state, over: true, winners: [0, 1] }), "Game over — Ann and <b>Bob</b> win");
+  assert.equal(statusText({ ...state, over: true, winners: [0, 1] }), "Game over: Ann and <b>Bob</b> win.");
   assert.equal(itemText([[3, 9]]), "level-3 chip worth 9");
   assert.ok(isBot(state, 1) && !isBot(state, 0) && !isBot(state, null));
 });
@@ -110,5 +110,5 @@ test("a player called You reads in the second person", () => {
   assert.equal(poss("Ann"), "Ann's");
   assert.equal(obj("You"), "you");
   const over = { ...state, over: true, winners: [0], players: ["You", "Bot"] };
-  assert.equal(statusText(over), "Game over — You win");
+  assert.equal(statusText(over), "Game over: You win.");
 });

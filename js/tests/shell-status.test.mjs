@@ -28,3 +28,22 @@ test("a stuck bot pauses the live game, not the past step shown; no dangling das
   assert.equal(withMode({ ...st, mode: "whatif" }, ""), "What-if");
   assert.equal(withMode({ ...past }, ""), "History, step 3 of 10");
 });
+
+test("every game ends in one wording: the shell's and Deep Sea's own status agree", async () => {
+  const { statusText: deepSea } = await import("../model.js");
+  const st = { players: ["Ann", "Bob", "You"], actor: 0, seat: 2, over: true, mode: "real" };
+  for (const [winners, words] of [
+    [[0], "Game over: Ann wins."],
+    [[2], "Game over: You win."],
+    [[0, 1], "Game over: Ann and Bob win."],
+  ]) {
+    assert.equal(statusText({ ...st, winners }), words);
+    assert.equal(deepSea({ ...st, winners }), words);
+  }
+  assert.equal(statusText({ ...st, winners: [] }), "Game over.");
+  // Deep Sea alone can end with the winner hidden from this seat
+  assert.equal(deepSea({ ...st, winners: [] }), "Game over: the winner depends on values still hidden.");
+  // in the past, one dash: the mode's
+  const past = { ...st, winners: [0], mode: "history", history: { n: 9, at: 9 } };
+  assert.equal(withMode(past, deepSea(past)), "History, step 9 of 9 — Game over: Ann wins.");
+});
