@@ -25,15 +25,22 @@ export function withMode(st, words) {
   return st.mode === "whatif" ? `What-if${tail}` : words;
 }
 
+/** "Your turn" for the viewer's seat (or whoever may act here), else "Ann's turn"; "" when
+ * nobody is to act. Games that draw the turn themselves use these words too. */
+export function whoseTurn(st, actor = st.actor) {
+  const who = st.players?.[actor];
+  if (who === undefined) return "";
+  return actor === st.seat || st.can_act ? "Your turn" : `${who}'s turn`;
+}
+
 /** The status line: whose turn it is, in words, or how the game ended (before withMode). */
 export function statusText(st) {
   if (!st.players) return "Loading…";
   if (st.over) return gameOverText(st);
   // a stuck bot is the live game's problem, not the past step's shown
   if (st.problem && st.mode !== "history") return "Paused: a bot could not move.";
-  const who = st.players[st.actor];
-  if (who === undefined) return "";
-  return st.actor === st.seat || st.can_act ? "Your turn." : `${who}'s turn.`;
+  const turn = whoseTurn(st);
+  return turn ? `${turn}.` : "";
 }
 
 /** One labelled input of the generated setup form, for an option of the schema ({key, label,

@@ -3,7 +3,7 @@
 // shell's.
 import { h } from "../dom.js";
 import { botSaid } from "../said.js";
-import { mountShell } from "../shell.js";
+import { mountShell, whoseTurn } from "../shell.js";
 
 const FACES = ["", "⚀", "⚁", "⚂", "⚃", "⚄", "⚅"];
 
@@ -31,7 +31,7 @@ function draw(st, act, { pending }) {
   const turn = h(
     "p",
     { class: "pig-turn-line" },
-    st.can_act || st.current === st.seat ? "Your turn: " : `${st.players[st.current]}'s turn: `,
+    `${whoseTurn(st, st.current)}: `,
     rolls.length
       ? rolls.map((f) => h("span", { class: "pig-die", title: `rolled ${f}`, text: FACES[f] }))
       : "no roll yet",

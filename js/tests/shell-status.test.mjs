@@ -2,7 +2,7 @@
 
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { statusText, withMode } from "../shell.js";
+import { statusText, whoseTurn, withMode } from "../shell.js";
 
 test("every game's header names the history step shown and a what-if the same way", () => {
   const st = { players: ["You", "Bot"], actor: 1, seat: 0, can_act: false, mode: "real", history: { n: 10, at: null } };
@@ -46,4 +46,13 @@ test("every game ends in one wording: the shell's and Deep Sea's own status agre
   // in the past, one dash: the mode's
   const past = { ...st, winners: [0], mode: "history", history: { n: 9, at: 9 } };
   assert.equal(withMode(past, deepSea(past)), "History, step 9 of 9 — Game over: Ann wins.");
+});
+
+test("whose turn, in the shell's words for every game that draws the turn itself (Pig's line)", () => {
+  const st = { players: ["You", "Bot"], actor: 1, current: 1, seat: 0, can_act: false };
+  assert.equal(whoseTurn(st), "Bot's turn");
+  assert.equal(whoseTurn(st, 0), "Your turn");
+  // a hot-seat board (no seat of its own) may act for whoever is to play
+  assert.equal(whoseTurn({ ...st, seat: null, can_act: true }), "Your turn");
+  assert.equal(whoseTurn({ ...st, actor: null }), "");
 });
