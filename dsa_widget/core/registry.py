@@ -138,8 +138,9 @@ class GameSpec:
     :class:`~dsa_widget.core.bots.BotRegistry`; ``encoding`` its action numbering and
     observation layout (a class taking a state) and ``openspiel`` its OpenSpiel rules, where
     the generic adapters serve it; ``options`` its rule options (a tuple of :class:`Option`);
-    ``table`` its seat-server plug-in (a class taking ``(game, seats, **kwargs)``; a game on the
-    platform's session uses :class:`dsa_widget.server.session_table.SessionTable`),
+    ``table`` its seat-server plug-in (a class taking ``(game, seats, **kwargs)``; by default
+    the platform's :class:`dsa_widget.server.session_table.SessionTable`, which serves any game
+    with a ``presenter``; ``None``: the game has no seat server),
     ``presenter`` what it draws a screen from (:class:`dsa_widget.core.session.Presenter`),
     ``widget`` its widget class and ``bundle`` the front end the browser draws it with;
     ``factory``, where setup keywords are not the state class's own (a form's settings that
@@ -165,7 +166,7 @@ class GameSpec:
     arena: str | None = None
     encoding: str | None = None
     openspiel: str | None = None
-    table: str | None = None
+    table: str | None = "dsa_widget.server.session_table:SessionTable"
     presenter: str | None = None
     widget: str | None = None
     bundle: str | None = None

@@ -76,7 +76,6 @@ GAME = GameSpec(
     encoding="dsa_widget.crew.encoding:CrewEncoding",
     openspiel="dsa_widget.crew.openspiel:RULES",
     options="dsa_widget.crew.options:SCHEMA",
-    table="dsa_widget.server.session_table:SessionTable",
     presenter="dsa_widget.crew.widget:CrewPresenter",
     widget="dsa_widget.crew.widget:Crew",
     factory="dsa_widget.crew.mission:new_mission_game",

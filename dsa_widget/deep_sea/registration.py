@@ -77,7 +77,6 @@ GAME = GameSpec(
     arena="dsa_widget.deep_sea.bots.arena:ARENA",
     encoding="dsa_widget.deep_sea.encoding:Encoding",
     openspiel="dsa_widget.deep_sea.openspiel:RULES",
-    table="dsa_widget.server.session_table:SessionTable",
     presenter="dsa_widget.deep_sea.presenter:DeepSeaPresenter",
     widget="dsa_widget.deep_sea.widget:DeepSea",
     bundle="widget",

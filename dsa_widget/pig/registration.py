@@ -33,7 +33,6 @@ GAME = GameSpec(
     arena="dsa_widget.pig.bots:ARENA",
     encoding="dsa_widget.pig.encoding:PigEncoding",
     openspiel="dsa_widget.pig.openspiel:RULES",
-    table="dsa_widget.server.session_table:SessionTable",
     presenter="dsa_widget.pig.widget:PigPresenter",
     widget="dsa_widget.pig.widget:Pig",
     bundle="pig",

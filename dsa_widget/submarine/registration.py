@@ -26,7 +26,6 @@ GAME = GameSpec(
     arena="dsa_widget.submarine.bots.arena:ARENA",
     encoding="dsa_widget.submarine.encoding:SubmarineEncoding",
     openspiel="dsa_widget.submarine.openspiel:RULES",
-    table="dsa_widget.server.session_table:SessionTable",
     presenter="dsa_widget.submarine.widget:SubmarinePresenter",
     widget="dsa_widget.submarine.widget:Submarine",
     bundle="submarine",
