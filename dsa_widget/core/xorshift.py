@@ -6,7 +6,8 @@ Every function goes through :func:`dsa_widget.core.jit.jit`: compiled by numba w
 use, plain Python otherwise, the same numbers either way (no value leaves 64 signed bits).
 The Crew's and Submarine's kernels both draw from here.
 
->>> s = [0] * 6
+>>> from array import array
+>>> s = array("q", [0] * 6)      # a kernel's buffer (numba reads it without copying a list)
 >>> seed(s, 2, 12345)
 >>> a = [below(s, 2, 10) for _ in range(5)]
 >>> seed(s, 2, 12345)
