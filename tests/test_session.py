@@ -4,6 +4,7 @@ a bot's step in a what-if, and a game's own intents.  Pig and Submarine stand in
 
 from __future__ import annotations
 
+import re
 from typing import Any, ClassVar
 
 import pytest
@@ -118,3 +119,32 @@ def test_a_games_own_intents_come_first_and_may_quietly_do_nothing():
     assert s.handle({"type": "nudge", "seq": seq, "really": True}) is None and s.seq == seq + 1
     r = s.handle({"type": "scrub", "seq": s.seq, "step": 0})  # the game's own, not the platform's
     assert r is not None and r.message == "this game keeps no past"
+
+
+def test_a_what_ifs_log_tells_the_real_game_up_to_its_start_then_its_own_steps():
+    # The board's log in a what-if: the steps that led to the state it shows.  It used to keep
+    # showing the real game's steps (the what-if's moves never appeared in it).
+    w = Pig(players=["Ann", "Bob"], seed=3)
+    for _ in range(4):
+        w.apply("roll")
+    real = list(w.state["history"]["labels"])
+    assert real[1] == "Ann rolled a 2"  # seed 3: the real game's first roll
+    w.session.seek(2)  # a what-if from the past: the real game's words up to that step
+    w.branch()
+    assert w.state["mode"] == "whatif" and w.state["history"]["labels"] == real[:2]
+    w.apply("roll")  # the roll and its die: two steps, the die's told
+    told = w.state["history"]["labels"]
+    assert told[:2] == real[:2] and len(told) == 4 and w.state["history"]["first"] == 0
+    m = re.fullmatch(r"Ann rolled a (\d)( and lost the turn)?", told[3])
+    assert m, told[3]
+    assert w.session.shown.turn_total == (0 if m[1] == "1" else 2 + int(m[1]))
+    w.undo(1)  # the undone step leaves the log; redo brings it back
+    assert w.state["history"]["labels"] == told[:3]
+    w.redo(1)
+    assert w.state["history"]["labels"] == told
+    w.undo(2)
+    w.apply("hold")  # a new step replaces the undone ones
+    assert w.state["history"]["labels"][:2] == real[:2] and len(w.state["history"]["labels"]) == 3
+    assert w.session.branch_steps == [(0, "hold")]
+    w.back_to_real()
+    assert w.state["mode"] == "real" and w.state["history"]["labels"] == real

@@ -348,6 +348,10 @@ class Session:
         #: the comparison's name of a branch's first state given by the caller (``branch(start=)``)
         self.branch_origin: str | None = None
         self.branch_sampled = False
+        #: ``(seat, action)`` of every step of the what-if's timeline, as :attr:`steps` for the
+        #: real game (those past its current frame can be redone), and their words per viewer
+        self.branch_steps: list[tuple[int | None, Any]] = []
+        self._branch_words: dict[int | None, list[str]] = {}
         #: what-if states kept for the comparison: ``(name, state)``
         self.kept: list[tuple[str, Any]] = []
         self.scrub: int | None = None
@@ -445,6 +449,7 @@ class Session:
             self._before_serving = (self._viewer_spec, self.hot_seat)
             self._viewer_spec, self.hot_seat = None, False
             self.branch_line = self.branch_from = self.scrub = None
+            self._forget_branch_steps()
         elif self._before_serving is not None:
             (self._viewer_spec, self.hot_seat), self._before_serving = self._before_serving, None
         self.changed()
@@ -496,10 +501,22 @@ class Session:
             self._record_step(seat, action)
         elif action is None:
             line.apply_chance(draw_chance(line.current.chance_outcomes(), self._rng))
+            self._branch_step(seat)
         else:
             nxt = line.current.clone()
             self.hooks.act(nxt, int(seat), action)  # type: ignore[arg-type]
             line.record(nxt)
+            self._branch_step(seat, action)
+
+    def _branch_step(self, seat: int | None, action: Any = None) -> None:
+        """The what-if's timeline gained a frame (``seat``'s ``action``; ``None``: chance): its
+        step joins :attr:`branch_steps`, replacing the steps that were undone."""
+        assert self.branch_line is not None
+        kept = self.branch_line.index - 1
+        del self.branch_steps[kept:]
+        for words in self._branch_words.values():
+            del words[kept:]
+        self.branch_steps.append((seat, action))
 
     def _record_step(self, seat: int | None, action: Any) -> None:
         """The real game changed (``seat``'s ``action``; ``None``: chance): a frame of it joins
@@ -580,6 +597,7 @@ class Session:
             self.scrub = None
         else:
             line.apply_chance(outcome)
+            self._branch_step(g.current_player)
         self._settle(line)
 
     def _bot_choice(self, g: Any, t: int, bot: Any) -> tuple[Any, str | None]:
@@ -678,6 +696,7 @@ class Session:
         if start is not None:
             self.branch_line, self.branch_sampled, self.scrub = Timeline(start), False, None
             self.branch_from, self.branch_origin, self.kept = None, label, []
+            self._forget_branch_steps()
             return
         if self.branch_line is not None:
             raise Refusal("whatif", "you are trying things already: go back to the real game first")
@@ -692,6 +711,11 @@ class Session:
         self.branch_from = len(self.steps) if self.scrub is None else self.scrub
         self.branch_line, self.branch_sampled, self.scrub = Timeline(state), sampled, None
         self.branch_origin, self.kept = None, []
+        self._forget_branch_steps()
+
+    def _forget_branch_steps(self) -> None:
+        self.branch_steps = []
+        self._branch_words = {}
 
     def undo(self, n: int = 1) -> None:
         """Undo ``n`` steps: in the what-if, else in the real game (for a teacher or a
@@ -746,6 +770,7 @@ class Session:
             raise Refusal("whatif", "you are in the real game already")
         self.branch_line = self.branch_from = self.branch_origin = None
         self.kept = []
+        self._forget_branch_steps()
 
     #: how many what-if states :meth:`keep` holds at once
     KEEP_MAX = 4
@@ -1026,6 +1051,22 @@ class Session:
                     done.append(self.presenter.label(frames[i], frames[i + 1], q, a, who))
         return list(done)
 
+    def _whatif_labels_for(self, who: int | None) -> list[str]:
+        """The words of the steps that led to the what-if's current state, as ``who`` may read
+        them: the real game's up to where the what-if began, then the what-if's own."""
+        line = self.branch_line
+        assert line is not None
+        real = self._labels_for(who)[: self.branch_from or 0]
+        if self.presenter is None:
+            return real
+        words = self._branch_words.setdefault(who, [])
+        if len(words) < line.index:
+            frames = list(line.frames())
+            for i in range(len(words), line.index):
+                q, a = self.branch_steps[i]
+                words.append(self.presenter.label(frames[i], frames[i + 1], q, a, who))
+        return real + words[: line.index]
+
     def screen(self, viewer: int | None | str = "screen") -> dict[str, Any]:
         """What ``viewer``'s screen draws: the game's part (its presenter's, from that
         viewer's view only) and the table's (seq, mode, seats, who acts, curtain, history,
@@ -1050,7 +1091,10 @@ class Session:
         legal = list(self.hooks.legal_for(state, who)) if seat_ok and who is not None else []
         can_act = seat_ok and (t == who or bool(legal))
         sent = max(0, int(self.hooks.labels_sent))
-        labels = self._labels_for(who)[-sent:] if sent else []  # none: not even worded
+        # the words of the steps that led to the state shown (in a what-if: the real game's
+        # before it began, then its own); none at all when none are sent (not even worded)
+        told = [] if not sent else self._whatif_labels_for(who) if mode == "whatif" else self._labels_for(who)
+        labels = told[-sent:] if sent else []
         out.update(
             seq=self.seq,
             mode=mode,
@@ -1070,8 +1114,8 @@ class Session:
             history={
                 "n": len(self.steps),
                 "at": self.scrub,
-                "labels": labels,
-                "first": len(self.steps) - len(labels),
+                "labels": labels,  # the last ``labels_sent`` of them, numbered from first
+                "first": len(told) - len(labels),
             },
             whatif=None
             if self.branch_line is None

@@ -71,6 +71,17 @@ def test_pig_plays_by_click_and_key_on_the_shell(lab, page, console):
     root.focus()
     page.keyboard.press("w")
     expect(root).to_have_attribute("data-mode", "whatif")
+    # a roll in the what-if: its die is the log's last line (the log kept the real game's)
+    seq = int(root.get_attribute("data-seq"))
+    page.keyboard.press("r")
+    moved(page, root, seq)
+    first, told = json.loads(
+        nb.execute("import json; h = w.state['history']; print(json.dumps([h['first'], h['labels']]))").stdout
+    )
+    assert first + len(told) == n + 2 and " rolled a " in told[-1]  # the real game's n steps, then 2
+    told = told[-1]
+    expect(root.locator(".dsa-log li").last).to_have_text(told)
+    page.wait_for_function("(root) => !root.dataset.pending", arg=root.element_handle())
     page.keyboard.press("q")
     expect(root).to_have_attribute("data-mode", "real")
     # a common key that does nothing now says why (it said nothing: U, Q, S seemed dead)
