@@ -14,6 +14,7 @@ import { gameOverText } from "./model.js";
 const ANSWER_TIMEOUT_MS = 15000;
 /** The refusal line's words for a click or a key that needs Python on a page with none. */
 const NO_KERNEL = "Not sent: no kernel is running this board (a saved page replays its history only).";
+const NOT_CONNECTED = "Not sent: the connection to the table is lost; the page reconnects by itself, then play on.";
 /** How many of the last steps the log under the board tells. */
 const LOG_LINES = 6;
 
@@ -348,8 +349,13 @@ export function mountShell({ model, el }, game) {
     } catch (_e) {
       pending = false;
       delete root.dataset.pending;
-      root.dataset.kernel = "none";
-      draw();
+      // a served page whose socket is down reconnects by itself: say so, and stay playable
+      // (marking it kernel-less disabled its controls for good, even once the socket was back)
+      if (remote()) say(NOT_CONNECTED);
+      else {
+        root.dataset.kernel = "none";
+        draw();
+      }
       return false;
     }
     clearTimeout(watchdog);

@@ -286,6 +286,11 @@ def test_a_page_comes_back_by_itself_after_the_server_is_killed_and_resumed(brow
         proc.kill()
         proc.wait(30)
         expect(ann.page.locator("#dsa-page")).to_have_attribute("data-conn", "lost")
+        # a click while the socket is down says so; the page once took itself for a saved page
+        # (no kernel) and disabled its controls for good, even after it reconnected
+        ann.page.locator('button[data-choice="take"]').click()
+        expect(ann.root.locator(".dsa-error")).to_contain_text("connection to the table is lost")
+        expect(ann.root).not_to_have_attribute("data-kernel", "none")
         proc, again = _serve_cli(["--resume", str(path), "--port", str(port)])
         assert again["seats"] == info["seats"]  # the same links
         expect(ann.page.locator("#dsa-page")).to_have_attribute("data-conn", "open", timeout=30_000)
@@ -302,3 +307,4 @@ def test_a_page_comes_back_by_itself_after_the_server_is_killed_and_resumed(brow
         ann.close()
         proc.terminate()
         proc.wait(30)
+
