@@ -65,6 +65,35 @@ export const COMMON_HELP =
   "M keep for comparison · O bots play on · Q back to the real game · S bot move · Z pause bots · " +
   "Esc release keys";
 
+/**
+ * The keys line of a served page (a seat's or a spectator's screen at a table): the history,
+ * what-if and bot keys are the host's board's, so the line names only the release key.
+ */
+export const SERVED_HELP = "Keys: Esc release keys · history, what-if and the bots are on the host's board, not here";
+
+/**
+ * Why a common key does nothing on a served page, in words: the page has no history bar, no
+ * what-if and no bot controls (they are the host's), so each says so instead of nothing.
+ *
+ *   servedKeyRefusal("whatIf")  // "W: no what-if at a served table (the host's board has it)"
+ */
+export function servedKeyRefusal(action) {
+  const key = keyLabel(action);
+  switch (action) {
+    case "prev":
+    case "next":
+    case "first":
+    case "live":
+      return `${key}: no history at a served table (the turn log shows the last steps)`;
+    case "botMove":
+    case "playOut":
+    case "pause":
+      return `${key}: the bots are the host's at a served table`;
+    default:
+      return `${key}: no what-if at a served table (the host's board has it)`;
+  }
+}
+
 /** The common action a key stands for ("undo", "prev"...), or null (modifier keys: never). */
 export function commonAction(ev) {
   if (ev.ctrlKey || ev.metaKey || ev.altKey || typeof ev.key !== "string") return null;
@@ -118,11 +147,12 @@ export function keyRefusal(action, st) {
 /**
  * Why one of the game's own keys (listed in `aria`, its aria-keyshortcuts) did nothing, in words
  * ("T: not a choice now"), or null for any other key, a key with Ctrl/⌘/Alt, and Space or Enter
- * on a focused button (the browser presses the button).  `st` is the screen.
+ * on a focused button (the browser presses the button).  `st` is the screen; `spectator`: a
+ * served table's spectator page, which never plays.
  *
  *   gameKeyRefusal({ key: "t" }, "R T", { mode: "real", can_act: true })  // "T: not a choice now"
  */
-export function gameKeyRefusal(ev, aria, st) {
+export function gameKeyRefusal(ev, aria, st, { spectator = false } = {}) {
   if (ev.ctrlKey || ev.metaKey || ev.altKey || typeof ev.key !== "string") return null;
   if ((ev.key === " " || ev.key === "Enter") && ev.target?.closest?.("button")) return null;
   const name = ev.key === " " ? "Space" : ev.key.length === 1 ? ev.key.toUpperCase() : ev.key;
@@ -135,6 +165,7 @@ export function gameKeyRefusal(ev, aria, st) {
   if (st.over && st.mode !== "history") return `${name}: the game is over`;
   if (st.mode === "history") return `${name}: this is the past (End goes back to the live game)`;
   if (st.curtain) return `${name}: not while the curtain is down`;
+  if (spectator) return `${name}: a spectator's screen does not play`;
   if (!st.can_act) return `${name}: it is not your turn`;
   return `${name}: not a choice now`;
 }

@@ -97,9 +97,12 @@ export function choiceLabel(choice, state) {
 }
 
 /** Deep Sea Adventure's own keys (the common ones, history, what-if, bots, are js/keys.js's). */
-export const GAME_HELP =
+const CHOICE_HELP =
   "Game keys: R/Space roll · T take · N do nothing · B turn back · C keep diving · 1–9 put down (or lay) · " +
-  "L keep the order · D roll the chosen dice (what-if) · H hints";
+  "L keep the order";
+export const GAME_HELP = `${CHOICE_HELP} · D roll the chosen dice (what-if) · H hints`;
+/** At a served table: no what-if and no hints there, so only the choices' keys. */
+export const SERVED_GAME_HELP = CHOICE_HELP;
 export const GAME_ARIA = "R Space T N B C L 1 2 3 4 5 6 7 8 9 D H";
 
 /** The choice a key stands for, if legal. */

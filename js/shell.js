@@ -8,7 +8,16 @@
 // kernel: the controls that need Python are disabled and a note says why).
 import { drawCurtain } from "./curtain.js";
 import { h, replaceChildren } from "./dom.js";
-import { attachKeys, COMMON_ARIA, COMMON_HELP, gameKeyRefusal, keyLabel, keyRefusal } from "./keys.js";
+import {
+  attachKeys,
+  COMMON_ARIA,
+  COMMON_HELP,
+  gameKeyRefusal,
+  keyLabel,
+  keyRefusal,
+  SERVED_HELP,
+  servedKeyRefusal,
+} from "./keys.js";
 import { gameOverText } from "./model.js";
 
 const ANSWER_TIMEOUT_MS = 15000;
@@ -290,7 +299,8 @@ export function mountShell({ model, el }, game) {
     class: `dsa-root dsa-shell ${game.cls || ""}`,
     role: "group",
     "aria-label": `${game.title} game`,
-    "aria-keyshortcuts": `${game.aria || ""} ${COMMON_ARIA}`.trim(),
+    // a served page has none of the common keys but Escape (they are the host's board's)
+    "aria-keyshortcuts": `${game.aria || ""} ${model.get("remote") ? "Escape" : COMMON_ARIA}`.trim(),
   });
   // the setup form keeps its own element across redraws (what is typed in it, and whether it
   // is open, survive a bot's move); the rest of the board is drawn anew at each change
@@ -408,12 +418,17 @@ export function mountShell({ model, el }, game) {
         else say(NO_KERNEL);
         return true;
       }
-      if (action && !remote() && tools[action]) {
+      if (action && remote()) {
+        say(servedKeyRefusal(action)); // a served page has no history, what-if or bot keys
+        return true;
+      }
+      if (action && tools[action]) {
         if (!tools[action](st)) say(keyRefusal(action, st)); // a refused key says why
         return true;
       }
       const used = game.onKey ? game.onKey(ev, st, act) : false;
-      const why = used ? null : gameKeyRefusal(ev, game.aria, st);
+      const spectator = remote() && model.get("remote").seat == null;
+      const why = used ? null : gameKeyRefusal(ev, game.aria, st, { spectator });
       if (why) say(why); // one of the game's keys that did nothing says why
       return used || !!why;
     },
@@ -584,7 +599,7 @@ export function mountShell({ model, el }, game) {
     }
     notes.push(
       h("p", { class: "dsa-keys dsa-game-keys", text: game.help }),
-      h("p", { class: "dsa-keys dsa-common-keys", text: COMMON_HELP }),
+      h("p", { class: "dsa-keys dsa-common-keys", text: remote() ? SERVED_HELP : COMMON_HELP }),
     );
     replaceChildren(tail, notes);
     scheduleBot(st);

@@ -13,7 +13,7 @@ import { COLS, drawBoard } from "./board.js";
 import { drawControls } from "./controls.js";
 import { h, replaceChildren } from "./dom.js";
 import { drawLog } from "./log.js";
-import { choiceForKey, GAME_ARIA, GAME_HELP, statusText } from "./model.js";
+import { choiceForKey, GAME_ARIA, GAME_HELP, SERVED_GAME_HELP, statusText } from "./model.js";
 import { drawHints, drawLanding } from "./overlay.js";
 import { drawPlayers } from "./players.js";
 import { mountShell } from "./shell.js";
@@ -55,7 +55,7 @@ function renderView(model, el) {
   const body = h("div", { class: "dsa-body" }, main, side);
 
   // what the shell hands the renderer at each draw
-  const shell = { act: () => false, root: null, redraw: () => {}, focus: () => {}, pending: false };
+  const shell = { act: () => false, root: null, redraw: () => {}, focus: () => {}, say: () => {}, pending: false };
   let hintsFolded = false; // the hints panel folded to its header line
   // the summary this view has closed (or had already seen when it appeared): shown once each
   let summaryClosed = null;
@@ -193,7 +193,14 @@ function renderView(model, el) {
 
   /** The shell's draw: the whole board on a new state, else the controls (pending, pause). */
   function draw(st, act, ctx) {
-    Object.assign(shell, { act, root: ctx.root, redraw: ctx.redraw, focus: ctx.focus, pending: ctx.pending });
+    Object.assign(shell, {
+      act,
+      root: ctx.root,
+      redraw: ctx.redraw,
+      focus: ctx.focus,
+      say: ctx.say,
+      pending: ctx.pending,
+    });
     shown = st;
     const key = `${st.seq}/${st.mode}/${st.history?.at ?? ""}/${cols}`;
     if (key !== drawnKey) {
@@ -219,11 +226,14 @@ function renderView(model, el) {
     // Space/Enter on a focused button press that button (the browser does it)
     if ((ev.key === " " || ev.key === "Enter") && ev.target.closest?.("button")) return false;
     const k = ev.key.length === 1 ? ev.key.toLowerCase() : ev.key;
+    // a served table has no hints and no what-if: its D and H say so instead of nothing
+    if (remote && (k === "h" || k === "d")) {
+      shell.say(k === "h" ? "H: no hints at a served table" : "D: the chosen dice are for a what-if");
+      return true;
+    }
     if (k === "h") {
-      if (!remote) {
-        saveTrait(model, "hints", !model.get("hints"));
-        drawOverlayNow();
-      }
+      saveTrait(model, "hints", !model.get("hints"));
+      drawOverlayNow();
       return true;
     }
     if (k === "d") {
@@ -245,7 +255,7 @@ function renderView(model, el) {
       onKey,
       onEscape,
       status: statusText, // the shell says which step of the history, or that it is a what-if
-      help: GAME_HELP,
+      help: remote ? SERVED_GAME_HELP : GAME_HELP,
       aria: GAME_ARIA,
       drawCompare,
       botClock: (st) => (st.kinds?.[st.actor] ?? "human") !== "human" && !summaryHolds(),

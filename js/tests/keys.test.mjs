@@ -14,8 +14,10 @@ import {
   KEYS,
   keyLabel,
   keyRefusal,
+  SERVED_HELP,
+  servedKeyRefusal,
 } from "../keys.js";
-import { GAME_ARIA as DEEP_SEA_KEYS } from "../model.js";
+import { GAME_HELP as DEEP_SEA_HELP, GAME_ARIA as DEEP_SEA_KEYS, SERVED_GAME_HELP } from "../model.js";
 import { GAME_ARIA as SUBMARINE_KEYS } from "../submarine/controls.js";
 
 test("one key per common action, each documented in the help line", () => {
@@ -234,4 +236,28 @@ test("one of the game's own keys that does nothing says why; other keys say noth
   assert.equal(gameKeyRefusal({ key: "t", ctrlKey: true }, aria, mine), null);
   const onButton = { closest: (sel) => (sel === "button" ? {} : null) };
   assert.equal(gameKeyRefusal({ key: "Enter", target: onButton }, aria, mine), null, "the button's own Enter");
+});
+
+test("a served page's keys: its line names only Esc, each common key says why it does nothing", () => {
+  // a seat's page had the notebook's line (W what-if, U undo, S bot move...), and those keys
+  // did nothing there, silently
+  assert.ok(SERVED_HELP.includes("Esc"));
+  for (const action of Object.keys(KEYS)) {
+    if (action === "release") continue;
+    assert.ok(!SERVED_HELP.includes(`${keyLabel(action)} `), action);
+    const why = servedKeyRefusal(action);
+    assert.ok(why.startsWith(`${keyLabel(action)}: `) && why.includes("served table"), action);
+  }
+  assert.equal(servedKeyRefusal("whatIf"), "W: no what-if at a served table (the host's board has it)");
+  assert.equal(servedKeyRefusal("pause"), "Z: the bots are the host's at a served table");
+  // Deep Sea's served line keeps its choices' keys, without the what-if's D and the hints' H
+  assert.ok(DEEP_SEA_HELP.startsWith(SERVED_GAME_HELP));
+  assert.ok(!SERVED_GAME_HELP.includes("H hints") && !SERVED_GAME_HELP.includes("D roll"));
+});
+
+test("a spectator's game key says a spectator does not play, not that it is not their turn", () => {
+  const st = { mode: "real", can_act: false };
+  assert.equal(gameKeyRefusal({ key: "r" }, "R", st), "R: it is not your turn");
+  assert.equal(gameKeyRefusal({ key: "r" }, "R", st, { spectator: true }), "R: a spectator's screen does not play");
+  assert.equal(gameKeyRefusal({ key: "r" }, "R", { ...st, over: true }, { spectator: true }), "R: the game is over");
 });

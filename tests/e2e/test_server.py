@@ -308,3 +308,37 @@ def test_a_page_comes_back_by_itself_after_the_server_is_killed_and_resumed(brow
         proc.terminate()
         proc.wait(30)
 
+
+def test_a_served_pages_keys_say_what_they_do_there(browser):
+    """A served page has no history bar, what-if or bot controls (they are the host's board's):
+    its keys line names only what works there, and W, PgUp, S, Deep Sea's H say why they do
+    nothing instead of nothing; a spectator's R says a spectator does not play."""
+    srv = serve(players=["Ann", "Bob"], seed=3, bot_delay=0)
+    srv.call(lambda: srv.table.start())
+    ann, spec = Screen(browser, srv.seat_url(0)), Screen(browser, srv.spectator_url)
+    try:
+        expect(ann.page.locator("#dsa-page")).to_have_attribute("data-conn", "open")
+        keys_line = ann.root.locator(".dsa-common-keys")
+        expect(keys_line).to_contain_text("Esc release keys")
+        expect(keys_line).not_to_contain_text("W what-if")
+        expect(ann.root.locator(".dsa-game-keys")).not_to_contain_text("H hints")
+        assert "W" not in (ann.root.get_attribute("aria-keyshortcuts") or "").split()
+        ann.root.locator(".dsa-board-box").click()  # the board takes the keys
+        seq = ann.root.get_attribute("data-seq")
+        for key, words in [
+            ("w", "W: no what-if at a served table"),
+            ("PageUp", "PgUp: no history at a served table"),
+            ("s", "S: the bots are the host's"),
+            ("h", "H: no hints at a served table"),
+        ]:
+            ann.page.keyboard.press(key)
+            expect(ann.root.locator(".dsa-error")).to_contain_text(words)
+        assert ann.root.get_attribute("data-seq") == seq
+        spec.root.locator(".dsa-board-box").click()
+        spec.page.keyboard.press("r")
+        expect(spec.root.locator(".dsa-error")).to_contain_text("R: a spectator's screen does not play")
+        assert not ann.errors and not spec.errors, (ann.errors, spec.errors)
+    finally:
+        ann.close()
+        spec.close()
+        srv.stop()
