@@ -43,6 +43,18 @@ export function createRemoteModel({ send }) {
 /** The messages a seat's page may send the table (everything else stays in the page). */
 export const SENT_TYPES = new Set(["intent"]);
 
+/**
+ * Why a move was not sent (the socket is not open), for the board's refusal line: the table
+ * closed by the host stays closed; a lost connection comes back by itself.
+ *
+ *   notSentText({ closed: true })  // "Not sent: the host closed the table."
+ */
+export function notSentText(table) {
+  return table?.closed
+    ? "Not sent: the host closed the table."
+    : "Not sent: the connection to the table is lost; the page reconnects by itself, then play on.";
+}
+
 /** The seat token in a link's fragment (`…/play#t=TOKEN`), or null. */
 export function tokenFromHash(hash) {
   const params = new URLSearchParams(String(hash || "").replace(/^#/, ""));

@@ -2,7 +2,15 @@
 // board as the notebook widget (`./widget.js`, loaded beside this file), through a model shim
 // fed by the table's WebSocket. The server sends this screen only its own view.
 
-import { backoffMs, createRemoteModel, roleText, SENT_TYPES, socketUrl, tokenFromHash } from "./remote-model.js";
+import {
+  backoffMs,
+  createRemoteModel,
+  notSentText,
+  roleText,
+  SENT_TYPES,
+  socketUrl,
+  tokenFromHash,
+} from "./remote-model.js";
 import widget from "./widget.js";
 
 const page = document.getElementById("dsa-page");
@@ -51,7 +59,8 @@ const model = createRemoteModel({
       return;
     }
     if (!SENT_TYPES.has(msg?.type)) return;
-    if (ws?.readyState !== WebSocket.OPEN) throw new Error("not connected to the table");
+    // the board says the error's words on its refusal line
+    if (ws?.readyState !== WebSocket.OPEN) throw new Error(notSentText(model.get("table")));
     ws.send(JSON.stringify(msg));
   },
 });

@@ -23,7 +23,6 @@ import { gameOverText } from "./model.js";
 const ANSWER_TIMEOUT_MS = 15000;
 /** The refusal line's words for a click or a key that needs Python on a page with none. */
 const NO_KERNEL = "Not sent: no kernel is running this board (a saved page replays its history only).";
-const NOT_CONNECTED = "Not sent: the connection to the table is lost; the page reconnects by itself, then play on.";
 /** How many of the last steps the log under the board tells. */
 const LOG_LINES = 6;
 
@@ -356,12 +355,13 @@ export function mountShell({ model, el }, game) {
     root.dataset.pending = "1";
     try {
       model.send({ ...msg, seq: st.seq });
-    } catch (_e) {
+    } catch (e) {
       pending = false;
       delete root.dataset.pending;
-      // a served page whose socket is down reconnects by itself: say so, and stay playable
-      // (marking it kernel-less disabled its controls for good, even once the socket was back)
-      if (remote()) say(NOT_CONNECTED);
+      // a served page whose socket is down says why (lost and coming back, or closed by the
+      // host) and stays playable (marking it kernel-less disabled its controls for good, even
+      // once the socket was back)
+      if (remote()) say(e instanceof Error ? e.message : String(e));
       else {
         root.dataset.kernel = "none";
         draw();

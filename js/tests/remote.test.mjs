@@ -2,7 +2,15 @@
 
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { backoffMs, createRemoteModel, roleText, SENT_TYPES, socketUrl, tokenFromHash } from "../remote-model.js";
+import {
+  backoffMs,
+  createRemoteModel,
+  notSentText,
+  roleText,
+  SENT_TYPES,
+  socketUrl,
+  tokenFromHash,
+} from "../remote-model.js";
 
 test("a frame's keys are all set before any change event, state last", () => {
   const sent = [];
@@ -58,4 +66,11 @@ test("the header says whose knowledge the screen holds", () => {
   assert.match(roleText({ seat: 0, name: "<b>Ann</b>" }), /only what <b>Ann<\/b> may know/);
   assert.match(roleText({ seat: null, name: null }), /Spectator/);
   assert.equal(roleText(null), "Connecting…");
+});
+
+test("a move not sent says why: a closed table stays closed, a lost connection comes back", () => {
+  assert.equal(notSentText({ closed: true, started: true }), "Not sent: the host closed the table.");
+  for (const table of [undefined, { started: true, closed: false }]) {
+    assert.match(notSentText(table), /connection to the table is lost; the page reconnects by itself/);
+  }
 });

@@ -309,10 +309,11 @@ def test_a_page_comes_back_by_itself_after_the_server_is_killed_and_resumed(brow
         proc.wait(30)
 
 
-def test_a_served_pages_keys_say_what_they_do_there(browser):
+def test_a_served_pages_keys_and_clicks_say_why_they_do_nothing(browser):
     """A served page has no history bar, what-if or bot controls (they are the host's board's):
     its keys line names only what works there, and W, PgUp, S, Deep Sea's H say why they do
-    nothing instead of nothing; a spectator's R says a spectator does not play."""
+    nothing instead of nothing; a spectator's R says a spectator does not play; once the host
+    closes the table, a click says so (not that the page will reconnect)."""
     srv = serve(players=["Ann", "Bob"], seed=3, bot_delay=0)
     srv.call(lambda: srv.table.start())
     ann, spec = Screen(browser, srv.seat_url(0)), Screen(browser, srv.spectator_url)
@@ -338,6 +339,11 @@ def test_a_served_pages_keys_say_what_they_do_there(browser):
         spec.page.keyboard.press("r")
         expect(spec.root.locator(".dsa-error")).to_contain_text("R: a spectator's screen does not play")
         assert not ann.errors and not spec.errors, (ann.errors, spec.errors)
+        # the host closes the table: a click says so, not that the page will reconnect
+        srv.stop()
+        expect(ann.page.locator("#dsa-page")).to_have_attribute("data-conn", "closed")
+        ann.root.locator('button[data-choice="roll"]').click()
+        expect(ann.root.locator(".dsa-error")).to_contain_text("Not sent: the host closed the table.")
     finally:
         ann.close()
         spec.close()
