@@ -3,6 +3,26 @@
 import { h, replaceChildren } from "./dom.js";
 import { letter } from "./model.js";
 
+/**
+ * Copy a link and say on the button whether it went: a browser without the clipboard (a page
+ * not served over https, or a refused permission) used to do nothing, silently.
+ */
+function copyLink(button, url) {
+  const said = (words) => {
+    button.textContent = words;
+    button.dataset.copied = words === "Copied" ? "1" : "0";
+  };
+  const clip = globalThis.navigator?.clipboard;
+  if (!clip?.writeText) {
+    said("Not copied: select the link");
+    return;
+  }
+  clip.writeText(url).then(
+    () => said("Copied"),
+    () => said("Not copied: select the link"),
+  );
+}
+
 function seatRow(s, info) {
   const link = h("a", {
     class: "dsa-lobby-link",
@@ -14,7 +34,7 @@ function seatRow(s, info) {
   const copy = h("button", {
     class: "dsa-btn",
     "data-action": "copy",
-    onclick: () => navigator.clipboard?.writeText(s.url),
+    onclick: () => copyLink(copy, s.url),
     text: "Copy",
   });
   const who = s.seat === null ? "Spectators" : `${letter(s.seat)} · ${s.name}`;
@@ -74,7 +94,7 @@ function drawLobby(model, el) {
   const state = info.closed
     ? "Stopped: the links no longer work."
     : !info.started
-      ? "Waiting: send each player his link, then press Start."
+      ? "Waiting: send each player their own link, then press Start."
       : info.over
         ? "The game is over."
         : `Playing: turn ${info.turn + 1}.`;

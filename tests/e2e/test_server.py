@@ -7,6 +7,7 @@ tests/test_server.py)."""
 from __future__ import annotations
 
 import json
+import re
 import sys
 from pathlib import Path
 from typing import Any
@@ -193,6 +194,11 @@ def test_the_notebook_lobby_starts_a_served_game_and_a_bot_fills_the_empty_seat(
     try:
         expect(lobby.locator('tr[data-seat="0"]')).to_have_attribute("data-connected", "1")
         expect(lobby.locator('tr[data-seat="1"]')).to_have_attribute("data-connected", "0")
+        # Copy says whether the link went to the clipboard (it said nothing either way)
+        copy = lobby.locator('tr[data-seat="1"] button[data-action="copy"]')
+        copy.click()
+        expect(copy).to_have_attribute("data-copied", re.compile("^[01]$"))
+        expect(copy).not_to_have_text("Copy")
         lobby.locator("select.dsa-lobby-fill").select_option("random")
         lobby.locator('button[data-action="start"]').click()
         expect(lobby).to_have_attribute("data-started", "1")
