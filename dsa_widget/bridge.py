@@ -24,7 +24,7 @@ from typing import Any, ClassVar
 import anywidget
 import traitlets
 
-from .core.browser import require_real_python
+from .core.browser import from_browser, require_real_python
 from .core.errors import GameError, is_int
 from .core.records import read_document
 from .core.registry import GameSpec, Option, game
@@ -392,7 +392,7 @@ class GameWidget(anywidget.AnyWidget):
     # ------------------------------------------------------------------ messages
 
     def _on_msg(self, _widget: Any, content: Any, buffers: Any = None) -> None:
-        self.handle_intent(content)
+        self.handle_intent(from_browser(content))  # JupyterLite's null is None again
 
     def handle_intent(self, content: Any) -> None:
         """Handle one message as if the board sent it.  Never raises: a refusal sets

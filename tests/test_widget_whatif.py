@@ -578,3 +578,21 @@ def test_the_header_dice_are_the_shown_games_latest_roll():
     assert g.last_dice is None
     g.roll((2, 1))
     assert g.last_dice == (2, 1)
+
+
+def test_a_boards_null_from_jupyterlite_is_none(monkeypatch):
+    """JupyterLite's Python (Pyodide) hands a board's JSON null over as ``pyodide.ffi.jsnull``:
+    Live (a scrub to step null, also End and Step on at the last step) was refused there as
+    'the history has steps 0 to n', so the board stayed in the past. The widget reads a
+    message with the browser's null as None (here a stand-in object, as Pyodide's)."""
+    from dsa_widget.core import browser
+
+    jsnull = type("JsNull", (), {})()
+    monkeypatch.setattr(browser, "JS_NULL", jsnull)
+    w = DeepSea(players=["Ann", "Bob"], seed=3)
+    w.roll((1, 2))
+    w.apply("take")
+    w._on_msg(w, {"type": "scrub", "seq": w.seq, "step": 0})
+    assert w.error == {} and w.state["mode"] == "history"
+    w._on_msg(w, {"type": "scrub", "seq": w.seq, "step": jsnull})  # Live, as Pyodide gives it
+    assert w.error == {} and w.state["mode"] == "real"
