@@ -13,6 +13,15 @@ import {
 } from "./remote-model.js";
 import widget from "./widget.js";
 
+// the browser's dark or light preference, marked as JupyterLab marks its theme: the boards'
+// dark colours key on it (page.css holds JupyterLab Dark's variables), and it follows a change
+const dark = globalThis.matchMedia?.("(prefers-color-scheme: dark)");
+const markTheme = () => {
+  document.body.dataset.jpThemeLight = dark?.matches ? "false" : "true";
+};
+markTheme();
+dark?.addEventListener?.("change", markTheme);
+
 const page = document.getElementById("dsa-page");
 const bar = document.createElement("header");
 bar.className = "dsa-page-bar";

@@ -354,3 +354,30 @@ def test_a_served_pages_keys_and_clicks_say_why_they_do_nothing(browser):
         ann.close()
         spec.close()
         srv.stop()
+
+
+def _background(page: Any) -> list[float]:
+    """The board's background colour (r, g, b), 0-255."""
+    css = page.locator(".dsa-root").evaluate("el => getComputedStyle(el).backgroundColor")
+    return [float(x) for x in re.findall(r"[\d.]+", css)[:3]]
+
+
+def test_a_served_page_follows_the_browsers_dark_preference(browser):
+    """A dark browser got a dark bar over a white board: the page now marks the body as
+    JupyterLab marks a dark theme and gives the boards JupyterLab Dark's colours; a light
+    browser keeps the light board."""
+    srv = serve(players=["Ann", "Bob"], seed=3, bot_delay=0)
+    try:
+        for scheme, theme_light in (("dark", "false"), ("light", "true")):
+            context = browser.new_context(viewport={"width": 1100, "height": 900}, color_scheme=scheme)
+            try:
+                page = context.new_page()
+                page.goto(srv.seat_url(0))
+                expect(page.locator(".dsa-root")).to_be_visible()
+                expect(page.locator("body")).to_have_attribute("data-jp-theme-light", theme_light)
+                r, g, b = _background(page)
+                assert (max(r, g, b) < 80) if scheme == "dark" else (min(r, g, b) > 200), (scheme, r, g, b)
+            finally:
+                context.close()
+    finally:
+        srv.stop()
