@@ -18,13 +18,25 @@ from .runner import Server
 __all__ = ["Lobby", "qr_data_uri"]
 
 _ESM = Path(__file__).resolve().parent.parent / "static" / "lobby.js"
+# The lobby's own look: its buttons were drawn with the boards' .dsa-btn, whose colours are
+# defined for a board only (and whose rule is not even on the page until a board is shown), so
+# Start, Stop and Copy looked like plain words; a long link squeezed "Spectators" mid-word.
 _CSS = """
-.dsa-lobby { font-family: system-ui, sans-serif; font-size: 14px; }
-.dsa-lobby-seats td { padding: 2px 8px; vertical-align: middle; overflow-wrap: anywhere; }
+.dsa-lobby { font-family: system-ui, sans-serif; font-size: 14px; color: var(--jp-ui-font-color1, #1f2328); }
+.dsa-lobby-seats td { padding: 2px 8px; vertical-align: middle; }
+.dsa-lobby-seats td:nth-child(-n+3) { white-space: nowrap; }
 .dsa-lobby-link { font-family: monospace; font-size: 12px; word-break: break-all; }
 .dsa-lobby-qr { background: #fff; padding: 2px; }
 .dsa-lobby-buttons { display: flex; gap: 8px; align-items: center; margin: 6px 0; }
-.dsa-lobby .dsa-btn { padding: 3px 10px; }
+.dsa-lobby .dsa-btn {
+  font: inherit; color: inherit; background: var(--jp-layout-color2, #eeeeee); cursor: pointer;
+  border: 1px solid var(--jp-border-color1, #bdbdbd); border-radius: 6px; padding: 3px 10px;
+}
+.dsa-lobby .dsa-btn:hover { border-color: var(--jp-brand-color1, #1976d2); }
+.dsa-lobby .dsa-btn.dsa-primary {
+  background: var(--jp-brand-color1, #1976d2); border-color: var(--jp-brand-color1, #1976d2);
+  color: var(--jp-ui-inverse-font-color1, #fff);
+}
 """
 
 

@@ -190,6 +190,11 @@ def test_the_notebook_lobby_starts_a_served_game_and_a_bot_fills_the_empty_seat(
     url = lobby.locator('tr[data-seat="0"] a.dsa-lobby-link').get_attribute("href")
     assert url and "#t=" in url
     expect(lobby.locator('tr[data-seat="0"] img.dsa-lobby-qr')).to_be_visible()
+    # its buttons look like buttons (they were plain words), "Spectators" is not cut in two
+    start = lobby.locator('button[data-action="start"]')
+    assert start.evaluate("b => getComputedStyle(b).borderTopStyle") == "solid"
+    lines = "td => { const r = new Range(); r.selectNodeContents(td); return r.getClientRects().length; }"
+    assert lobby.locator('tr[data-seat="spectator"] td').first.evaluate(lines) == 1
     ann = Screen(browser, url)
     try:
         expect(lobby.locator('tr[data-seat="0"]')).to_have_attribute("data-connected", "1")
