@@ -157,9 +157,20 @@ const LETTER_KEYS = {
   k: ["keep"],
 };
 
-/** The legal "take N" actions in task order (digit k takes the k-th of them). */
-export function takeActions(legal) {
-  return (legal || []).filter((a) => a.startsWith("take "));
+/**
+ * The legal "take N" actions, in the order of `tasks` (the state's, as the board shows them)
+ * when given: digit k takes the k-th of them, the k-th Take button on the screen.
+ *
+ *   takeActions(["take 2", "take 41"], [{ id: 41 }, { id: 2 }])  // ["take 41", "take 2"]
+ */
+export function takeActions(legal, tasks = null) {
+  const takes = (legal || []).filter((a) => a.startsWith("take "));
+  if (!tasks) return takes;
+  // in the order the tasks are shown, so that the n-th Take button on the screen is key n
+  // (the legal actions come by task number: #2 was key 1 though #41 was shown above it)
+  const at = new Map(tasks.map((t, i) => [`take ${t.id}`, i]));
+  const place = (a) => at.get(a) ?? tasks.length;
+  return takes.slice().sort((a, b) => place(a) - place(b));
 }
 
 /** The legal "predict N" actions, by N. */
@@ -168,7 +179,8 @@ export function predictActions(legal) {
 }
 
 /**
- * What a key means now. ctx = {legal, focused (card id or null), hand (sorted ids)}.
+ * What a key means now. ctx = {legal, focused (card id or null), hand (sorted ids), tasks (as
+ * shown: the digits take them in that order)}.
  * Returns {kind: "intent", action} | {kind: "focus", index} | null.
  * - ArrowLeft/ArrowRight (also Up/Down): move along the hand (Home/End are the history's, js/keys.js);
  * - Enter: play the focused card (or pass it on, distress); C: communicate it (first legal position);
@@ -201,7 +213,7 @@ export function keyIntent(key, ctx) {
     const n = Number(k);
     const pred = `predict ${n}`;
     if (legal.includes(pred)) return { kind: "intent", action: pred };
-    const takes = takeActions(legal);
+    const takes = takeActions(legal, ctx.tasks);
     if (n >= 1 && n <= takes.length) return { kind: "intent", action: takes[n - 1] };
     return null;
   }

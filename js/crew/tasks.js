@@ -19,7 +19,7 @@ export function drawTasks(state, opts = {}) {
         : "No tasks in this mission",
     }),
   );
-  const takes = takeActions(state.legal);
+  const takes = takeActions(state.legal, tasks);
   const list = h("ul", { class: "crew-tasks", role: "list" });
   for (const t of tasks) {
     const st = STATUS_WORDS[t.status] || { symbol: "?", word: String(t.status) };

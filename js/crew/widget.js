@@ -184,7 +184,7 @@ export function createCrewRenderer() {
     const onCard = ev.target.closest?.("button.crew-card-btn");
     if ((ev.key === " " || ev.key === "Enter") && ev.target.closest?.("button") && !onCard) return false;
     const hand = keyCards(st);
-    const r = keyIntent(ev.key, { legal: canAct(st) ? st.legal : [], focused, hand });
+    const r = keyIntent(ev.key, { legal: canAct(st) ? st.legal : [], focused, hand, tasks: st.tasks });
     if (r?.kind === "focus") {
       focused = hand[r.index];
       focusIndex = r.index;

@@ -107,6 +107,13 @@ test("keys: arrows move along the hand, Enter plays, C communicates, digits take
   assert.deepEqual(takeActions(assign), ["take 3", "take 17", "take 84"]);
   assert.deepEqual(keyIntent("2", { legal: assign, hand }), { kind: "intent", action: "take 17" });
   assert.equal(keyIntent("4", { legal: assign, hand }), null);
+  // the digits follow the tasks as shown: #41 above #2 is key 1 (it was key 2, the legal order)
+  const shown = [{ id: 41 }, { id: 2 }];
+  assert.deepEqual(takeActions(["take 2", "take 41", "pass"], shown), ["take 41", "take 2"]);
+  assert.deepEqual(keyIntent("1", { legal: ["take 2", "take 41"], hand, tasks: shown }), {
+    kind: "intent",
+    action: "take 41",
+  });
   const predict = ["predict 0", "predict 1", "predict 2"];
   assert.deepEqual(keyIntent("0", { legal: predict, hand }), { kind: "intent", action: "predict 0" });
   assert.deepEqual(keyIntent("a", { legal: ["agree", "refuse"], hand }), { kind: "intent", action: "agree" });
