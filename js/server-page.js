@@ -36,6 +36,7 @@ boardEl.className = "dsa-page-board";
 page.replaceChildren(bar, boardEl);
 
 const token = tokenFromHash(location.hash);
+const NO_SEAT = "No seat.";
 let ws = null;
 let attempt = 0;
 let welcome = null;
@@ -106,6 +107,7 @@ function onFrame(text) {
     page.dataset.lastError = f.kind;
     if (f.kind === "token") {
       stopped = true;
+      role.textContent = NO_SEAT; // it said "Connecting…" beside the refusal, for good
       setConn("refused", "This link opens no seat (ask the host for yours).");
       return;
     }
@@ -115,6 +117,7 @@ function onFrame(text) {
 
 function connect() {
   if (!token) {
+    role.textContent = NO_SEAT;
     setConn("refused", "This link has no seat token: open the full link the host gave you.");
     return;
   }

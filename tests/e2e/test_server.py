@@ -386,3 +386,22 @@ def test_a_served_page_follows_the_browsers_dark_preference(browser):
                 context.close()
     finally:
         srv.stop()
+
+
+def test_a_link_that_opens_no_seat_says_so_and_not_connecting(browser):
+    """A wrong or cut link: the bar said "Connecting…" beside "This link opens no seat", for good."""
+    srv = serve(players=["Ann", "Bob"], seed=3, bot_delay=0)
+    context = browser.new_context()
+    try:
+        page = context.new_page()
+        for url, words in (
+            (srv.base_url + "play#t=nonsense", "This link opens no seat"),
+            (srv.base_url + "play", "This link has no seat token"),
+        ):
+            page.goto(url)
+            expect(page.locator("#dsa-page")).to_have_attribute("data-conn", "refused")
+            expect(page.locator(".dsa-page-conn")).to_contain_text(words)
+            expect(page.locator(".dsa-page-role")).to_have_text("No seat.")
+    finally:
+        context.close()
+        srv.stop()
