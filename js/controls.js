@@ -19,6 +19,10 @@ export function drawControls(state, { paused, pending, send, extra = null }) {
     return box;
   }
   const who = state.players[state.current];
+  if (state.waiting) {
+    say(state.waiting); // a served table not started yet, or closed
+    return box;
+  }
   if (!state.can_act) {
     const bot = isBot(state, state.current) ? ` (${state.seats[state.current]} bot)` : "";
     if (state.mode === "whatif") say(`${who}${bot} is to play: S plays one move, O lets them play on.`);

@@ -166,6 +166,7 @@ export function gameKeyRefusal(ev, aria, st, { spectator = false } = {}) {
   if (st.mode === "history") return `${name}: this is the past (End goes back to the live game)`;
   if (st.curtain) return `${name}: not while the curtain is down`;
   if (spectator) return `${name}: a spectator's screen does not play`;
+  if (st.waiting) return `${name}: ${st.waiting.replace(/\.$/, "").replace(/^./, (c) => c.toLowerCase())}`;
   if (!st.can_act) return `${name}: it is not your turn`;
   return `${name}: not a choice now`;
 }

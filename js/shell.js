@@ -519,7 +519,9 @@ export function mountShell({ model, el }, game) {
     }
     if (err.kind) root.dataset.error = err.kind;
     else delete root.dataset.error;
-    const status = st.players ? withMode(st, (game.status || statusText)(st)) : "Loading…";
+    // a served table not started yet, or closed: its words, whatever the game would say
+    const headWords = st.waiting && !st.over ? st.waiting : (game.status || statusText)(st);
+    const status = st.players ? withMode(st, headWords) : "Loading…";
     const header = h(
       "div",
       { class: "dsa-header" },

@@ -418,3 +418,26 @@ def test_a_running_loop_that_is_not_a_kernels_is_not_borrowed(served):
 
     with ThreadPoolExecutor(1) as pool:
         pool.submit(asyncio.run, main()).result()
+
+
+@pytest.mark.parametrize("game", ["deep-sea", "crew", "submarine", "pig"])
+def test_no_screen_offers_a_choice_before_the_start_or_after_the_close(game):
+    # Every seat's page showed "Your turn." and its buttons before the host started the game,
+    # and each click was refused; the screens now offer nothing and say why, in every game.
+    from dsa_widget.core import registry
+    from dsa_widget.server.session_table import SessionTable
+
+    g = registry.game(game).new_game()
+    n = len(g.players)
+    table = Table(SessionTable(g, seats=["human"] * n, bot_seed=1), bot_delay=0.0)
+
+    def states():
+        return [json.loads(table.screen(q).parts["state"]) for q in range(n)]
+
+    assert all(st["legal"] == [] and not st["can_act"] for st in states())
+    assert {st["waiting"] for st in states()} == {"Waiting for the host to start the game."}
+    table.start()
+    now = states()
+    assert not any("waiting" in st for st in now) and any(st["legal"] for st in now)
+    table.close()
+    assert all(st["legal"] == [] and st["waiting"] == "The host closed the table." for st in states())

@@ -301,12 +301,23 @@ class Table:
         if s is None or s.seq != self.seq:
             model = self.game.screen(viewer, self.seq)
             self.screens_built += 1
+            self._hold(model)
             parts.update((k, _compact(v)) for k, v in model.items())
         parts["table"] = self._table_json()
         self._serial += 1
         s = Screen(self.seq, self.presence, parts, self._serial)
         self._screens[viewer] = s
         return s
+
+    def _hold(self, model: dict[str, Any]) -> None:
+        """Before the host starts the game, and once the table is closed, no screen offers a
+        choice (a click would only be refused): the board says why instead (``state.waiting``)."""
+        st = model.get("state")
+        if (self.started and not self.closed) or not isinstance(st, dict):
+            return
+        st["legal"], st["can_act"], st["chance"] = [], False, None
+        closed, waiting = "The host closed the table.", "Waiting for the host to start the game."
+        st["waiting"] = closed if self.closed else waiting
 
     def _table_json(self) -> str:
         cached = self._table_part

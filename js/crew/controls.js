@@ -97,6 +97,11 @@ export function drawControls(state, opts) {
     }
     return box;
   }
+  if (state.waiting) {
+    // a served table not started yet, or closed
+    box.append(h("span", { class: "crew-hint", "data-waiting": "1", text: state.waiting }));
+    return box;
+  }
   const actor = actorOf(state);
   if (botTurn) {
     const kind = state.kinds?.[actor] ?? "bot";

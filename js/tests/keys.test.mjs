@@ -228,6 +228,9 @@ test("one of the game's own keys that does nothing says why; other keys say noth
   assert.equal(gameKeyRefusal({ key: " " }, aria, mine), "Space: not a choice now");
   assert.equal(gameKeyRefusal({ key: "2" }, aria, { ...mine, can_act: false }), "2: it is not your turn");
   assert.equal(gameKeyRefusal({ key: "r" }, aria, { ...mine, over: true }), "R: the game is over");
+  // a served table before its start or after its close: the table's words, not "not your turn"
+  const held = { ...mine, can_act: false, waiting: "Waiting for the host to start the game." };
+  assert.equal(gameKeyRefusal({ key: "r" }, aria, held), "R: waiting for the host to start the game");
   assert.equal(
     gameKeyRefusal({ key: "r" }, aria, { ...mine, mode: "history" }),
     "R: this is the past (End goes back to the live game)",

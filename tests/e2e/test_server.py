@@ -107,6 +107,11 @@ def test_two_players_and_a_spectator_each_see_only_their_own_knowledge(browser, 
         for s in (ann, bob, spec):
             expect(s.page.locator("#dsa-page")).to_have_attribute("data-conn", "waiting")
             expect(s.root).to_be_visible()
+        # before the host starts, no board offers a choice; each says why (they said "Your
+        # turn." and showed a Roll that was refused)
+        expect(ann.root.locator(".dsa-status")).to_have_text("Waiting for the host to start the game.")
+        expect(ann.root.locator(".dsa-controls")).to_have_text("Waiting for the host to start the game.")
+        expect(ann.root.locator("button[data-choice]")).to_have_count(0)
         expect(ann.page.locator(".dsa-page-role")).to_contain_text("only what Ann <i>x</i> may know")
         expect(spec.page.locator(".dsa-page-role")).to_contain_text("Spectator")
         # names are text: the tag in Ann's name is shown, never made
@@ -350,11 +355,14 @@ def test_a_served_pages_keys_and_clicks_say_why_they_do_nothing(browser):
         spec.page.keyboard.press("r")
         expect(spec.root.locator(".dsa-error")).to_contain_text("R: a spectator's screen does not play")
         assert not ann.errors and not spec.errors, (ann.errors, spec.errors)
-        # the host closes the table: a click says so, not that the page will reconnect
+        # the host closes the table: the board offers no choice and says why (it kept its
+        # buttons), and a key says so too, not that the page will reconnect
         srv.stop()
         expect(ann.page.locator("#dsa-page")).to_have_attribute("data-conn", "closed")
-        ann.root.locator('button[data-choice="roll"]').click()
-        expect(ann.root.locator(".dsa-error")).to_contain_text("Not sent: the host closed the table.")
+        expect(ann.root.locator(".dsa-status")).to_have_text("The host closed the table.")
+        expect(ann.root.locator("button[data-choice]")).to_have_count(0)
+        ann.page.keyboard.press("r")
+        expect(ann.root.locator(".dsa-error")).to_contain_text("R: the host closed the table")
     finally:
         ann.close()
         spec.close()
