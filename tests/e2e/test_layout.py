@@ -44,6 +44,17 @@ def test_cards_beside_the_board_at_1366_by_768(lab, page, console):
         assert top >= 0 and bottom <= 768 and right <= 1366, (top, bottom, right)
     assert board[3] <= 768  # the whole board on screen with them
     root.screenshot(path=str(SCREENS / "board-1366-light.png"))
+    # the space Ann took from is blank: only its small inner mark is dashed; its ring and its
+    # number are drawn as every space's (the mark's style leaked to them: a dashed ring through
+    # a stroked, garbled number)
+    blank = root.locator(".dsa-space[data-kind='blank']")
+    expect(blank).to_have_count(1)
+    style = blank.evaluate(
+        "g => [g.querySelector('.dsa-space-bg'), g.querySelector('.dsa-space-num')]"
+        ".map(e => getComputedStyle(e)).map(c => [c.strokeDasharray, c.stroke])"
+    )
+    assert style[0][0] == "none" and style[1][1] == "none", style
+    assert blank.locator("circle.dsa-blank").evaluate("c => getComputedStyle(c).strokeDasharray") != "none"
     # the hints panel folds to its header line and unfolds (issue 16, item 6)
     fold = root.locator("button[data-action='fold-hints']")
     expect(root.locator(".dsa-hint-list")).to_be_visible()
