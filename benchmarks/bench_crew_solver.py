@@ -380,6 +380,60 @@ Issue 31, ninth round: 202600196 is a win, out of the default budget's reach.
   hand to keep a card that neither follows nor trumps.  Searching the least room first
   finds the win after one trick in 60,653 tricks but not from the start in 4,000,000.
   What would settle it is a sound bound about who must lead when, not a move order.
+Issue 31, tenth round: who must lead when (202600196 still unknown, its refutations cheaper).
+  Where the refutations' tricks go: the first trick the order ranks first (P4 P1 Y4 P2 P8, seat
+  0 takes it) is not refuted in 2,000,000 tricks of the ordered search (79 s of CPU); 95,257
+  of the positions it reached have 4 tricks left, about 20 tricks evaluated each, most of them
+  with seat 0 leading, holding P3 as its one card neither blue nor a submarine, and blues or
+  S1-S3.  The bound (_Search._own_lowest, R-10.1-10.3): a card c a seat must capture from its
+  own hand, the lowest of its suit x still in play (B1), wins only a trick that seat leads
+  with it, under a card of neither x nor the submarines (a "safe" card) from every other
+  hand.  So every other hand keeps a safe card until then (its last one is taken by the owner
+  only); the owner takes that trick and the one before; before it at most "spare" (the owner's
+  other cards of x) tricks are led in x; a seat wins with a card of x only in those, and after
+  each trick it wins before c's trick it leads the next, so its leads before then and its wins
+  after are distinct cards: it wins at most (safe - 1) + submarines + min(x, spare) tricks,
+  one less when it leads now; and a leader whose only leads are its last safe card, x (when c
+  is the owner's one card of x) and submarines above every other hand's is lost.  "More than
+  each other seat" then counts the others' counts plus the tricks they must still take (the
+  ninth round's tried bound, which alone changed nothing).  The first trick's refutation,
+  ordered search, step by step: the leader and the safe card 1,204,415 tricks, the last safe
+  card 881,308, the owner's two tricks and the most wins 422,552, one less for the leader
+  72,283 (2.7 s).  From after two tricks of the winning line the win takes 402 tricks (was
+  14,793); the win after the first trick G1 G6 G3 G4 B8 (seat 2 takes it, seat 0 throws B8),
+  the 60th of 395 in the order, 2,785.  Still: the 59 before it each take more than 20,000
+  tricks to refute alone (G1 G6 G3 G4 S1, seat 0 trumping, 431,917; P4 P1 Y4 P7 P3, 35,928),
+  and from the start none in 1,000,000 tricks (ordered, 38 s); the second trick of the line
+  after one still ranks 207th of 237 and none is found from there in 400,000.  Tried, not
+  kept: the other hands' cards of x thrown on other suits scored like wanted cards in the
+  move order (the line's first two tricks then rank 99th and 66th; nothing found from the
+  start or after one trick in 400,000); the least room first with the bound (none after one
+  trick in 400,000).  Soundness: 3,323 random positions with 3 tricks left and 271 with 4
+  (low-card tasks 1, 2, 3, 6, 9, 12, 14, 15 beside 4, 5, 49, 80, 82, 91-93) against the brute
+  force, every answer the same (the bound had a card to reason on in 9,690 of 59,896 calls);
+  a bound one trick too tight, or a leader with two safe cards called trapped, is caught by
+  the new property test.
+Seed 2026, CPU time, the solver before (a copy of HEAD) and after run side by side in two
+processes, before -> after; every answer the same where both settle:
+  full deal, 4 seats, 200 (--no-plain, load average 3.0): unknown 0 -> 0, median 3.3 -> 3.3 ms
+      (nodes 117 both), 95th percentile 320 -> 294 ms (nodes 18,733 -> 17,336); 14 deals in
+      fewer tricks (053 72,189 -> 12,202, 167 13,047 -> 8,173, 175 6,059 -> 4,967), one in
+      more (052 4,764 -> 12,664: tighter bounds reorder its children); the 185 with the same
+      node count 10.3 -> 10.3 s of CPU in all.
+  full deal, 5 seats, 200 (--no-plain, load average 4.9): unknown 1 -> 1 (196), median 8.8 ->
+      8.1 ms (nodes 168 both), 95th percentile 1.61 -> 1.63 s (nodes 72,645 both); 7 deals in
+      fewer tricks (198 114,519 -> 72,753, 046 70,829 -> 35,493, 187 12,694 -> 10,336), none
+      in more; the 193 with the same node count 35.2 -> 37.0 s of CPU in all (+5%: the bound's
+      cost where a task names a card it can reason on), all 200 45.1 -> 45.0 s.
+  --repeat 3, the ratio to the plain search interleaved, none over 2x: full 4 seats, 30: median
+      2.0 -> 2.0 ms, 95th percentile 0.49 -> 0.51 s, worst 1.90x -> 1.97x (202600014, task 2
+      (Y1, the owner's lowest yellow) beside 36 and 21: 96.1 -> 98.0 ms, the same 7,316 tricks:
+      the bound's cost, 3-5% a trick where a task names the owner's lowest card of a suit);
+      full 5 seats, 30: 4.6 -> 4.6 ms, 0.98 -> 0.98 s, 1.73x -> 1.75x; 6 left, 30: 0.7 -> 0.6
+      ms, 159 -> 158 ms, 1.71x -> 1.76x; 4 left, 40: 0.3 -> 0.3 ms, 66 -> 70 ms, 1.69x -> 1.57x
+      (load average 3.8-4.7; these three ran the bound before a speed-up of its loop that left
+      every trick the same).
+  Still unknown: 202600196 (5 seats).
 """
 
 from __future__ import annotations

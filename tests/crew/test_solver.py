@@ -10,7 +10,7 @@ import random
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 
 from dsa_widget.crew.bots.solver import Solution, best_play, solve, trick_winner_card, winnable_now
@@ -320,6 +320,83 @@ def test_the_full_deal_202600196_is_a_win_the_solver_finds_after_two_tricks() ->
             g.apply(f"play {c}")
     assert g.outcome is not None and g.outcome.result == "success"
     assert g.tricks_won == (4, 3, 1, 0, 0)
+
+
+def test_a_card_to_capture_that_must_be_led_decides_who_may_lead() -> None:
+    # Deal 202600196 (5 seats) after five tricks: task 91 ("more tricks than each other
+    # player", CREW.md 13.3) on seat 0, which has 4 tricks and leads; task 6 (B1 B2 B3) on the
+    # captain, seat 1, which has taken B2 and holds B1, the lowest blue still in play.  R-10.3:
+    # "the highest card of the led colour wins.  Cards of another colour never win", so B1
+    # wins only a trick the captain leads with it, and R-10.2 ("it MUST play a card of the led
+    # suit if it holds one"; a submarine beats it) makes every other hand play into that trick
+    # a card neither blue nor a submarine: seat 0 must keep P3 for it.  R-10.1: "The winner of
+    # each trick leads the next": seat 0 leads now, and P3 (then it has nothing to play under
+    # B1) and B3 or B5 (the captain must follow with B1, which loses) all fail.  Seen with no
+    # trick searched (before this bound: 452).
+    deal = [
+        ["P3", "P8", "B3", "B5", "B8", "S1", "S2", "S3"],
+        ["P4", "G1", "G2", "G7", "G9", "B1", "B6", "S4"],
+        ["P1", "P5", "P6", "G6", "B4", "B7", "Y1", "Y3"],
+        ["G3", "G5", "B2", "Y4", "Y5", "Y6", "Y8", "Y9"],
+        ["P2", "P7", "P9", "G4", "G8", "B9", "Y2", "Y7"],
+    ]
+    g = _dealt(deal, {91: 0, 6: 1})
+    for trick in [
+        ["P4", "P1", "Y4", "P2", "P8"],
+        ["S1", "S4", "Y1", "B2", "B9"],  # the captain takes B2 with S4
+        ["B6", "B7", "G3", "P7", "B8"],
+        ["S2", "G1", "P5", "G5", "P9"],
+        ["S3", "G2", "P6", "Y5", "Y2"],
+    ]:
+        for c in trick:
+            to_play(g)
+            g.apply(f"play {c}")
+    to_play(g)
+    assert g.tricks_won == (4, 1, 0, 0, 0) and g.leader == 0
+    assert [" ".join(g.hand(s)) for s in (0, 1)] == ["P3 B3 B5", "B1 G7 G9"]
+    assert solve(g) == Solution(False, (), 0, True)
+    assert solve(g, search="ordered") == Solution(False, (), 0, True)
+    assert not brute(g)
+
+
+# tasks that name low cards (the owner's own lowest card of a suit must be led by it, R-10.1-10.3),
+# beside trick-count tasks whose owner must lead after each trick it wins
+_LOW_CARD_TASKS = [2, 6, 12, 14, 15, 1]
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    players=st.sampled_from([3, 4, 5]),
+    seed=st.integers(1, 10**6),
+    tasks=st.lists(st.sampled_from(_LOW_CARD_TASKS), min_size=1, max_size=2, unique=True),
+    extra=st.sampled_from([None, 91, 92, 93, 82, 80, 5]),
+    mid_trick=st.booleans(),
+)
+# (wins that a bound one trick too tight calls lost)
+@example(players=5, seed=37, tasks=[2], extra=80, mid_trick=False)
+@example(players=4, seed=153, tasks=[2], extra=82, mid_trick=False)
+@example(players=3, seed=51, tasks=[14], extra=93, mid_trick=False)
+def test_property_cards_the_owner_must_lead_agree_with_brute_force(
+    players: int, seed: int, tasks: list[int], extra: int | None, mid_trick: bool
+) -> None:
+    """A card a seat must capture from its own hand, the lowest of its suit, wins only a trick
+    its owner leads with it, under a card of neither its suit nor the submarines from every
+    other hand (R-10.1-10.3): the bounds that follow (who may lead, the tricks the others can
+    win) beside trick-count and submarine tasks; the solver's exact answer is the brute
+    force's."""
+    if extra is not None:
+        tasks = [*tasks, extra]
+    try:
+        g = random_position(players, seed, 3, mid_trick=mid_trick, careful=True, tasks=tasks)
+    except CrewError:
+        g = None
+    assume(g is not None)
+    assert g is not None
+    truth = brute(g)
+    for search in ("auto", "ordered"):
+        sol = solve(g, search=search)
+        assert sol.exact and sol.winnable is truth, (players, seed, tasks, search)
+        check_solution(g, sol)
 
 
 def test_a_run_still_to_take_counts_all_its_tricks() -> None:

@@ -72,7 +72,13 @@ a task that needs every card of a set played cannot be DONE before the hand hold
 them has played them; ``win_trick_with`` needs a matching card in the owner's hand; a
 ``trick_matching`` trick takes a card from every hand, so every hand must hold one that
 passes the test (or ranks that can reach the sum); with an exact trick count open, every
-remaining trick needs a seat allowed to take it.  A trick that gives a seat a card it must not
+remaining trick needs a seat allowed to take it; a card a seat must capture from its own hand,
+the lowest of its suit still in play, wins only a trick that seat leads with it, under a card of
+neither its suit nor the submarines from every other hand, so every other hand keeps such a card
+until then, the owner takes that trick and the one before, no other seat may lead a card that
+would make it fail (the last such card, that suit when the owner has no other card of it), and a
+seat wins at most as many tricks as it holds cards it may lead or win with (R-10.1-10.3; "more
+than ..." then counts the others' tricks to come).  A trick that gives a seat a card it must not
 capture (or a card another seat must capture), or that a seat must not take (an exact count
 reached, a trick position), is not evaluated at all.
 
@@ -805,7 +811,9 @@ class _Search:
         return out
 
     # the necessary conditions
-    def _possible(self, tracker: StatusTracker, cap: int) -> tuple[list[int], int, list[bool], int] | None:
+    def _possible(
+        self, tracker: StatusTracker, cap: int, leader: int
+    ) -> tuple[list[int], int, list[bool], int] | None:
         """None when the mission cannot succeed by trick ``cap`` (cheap necessary conditions).
         Otherwise: per seat, the cards whose capture by that seat in the next trick fails a task
         at once; the mask of seats that may take the next trick without failing a task at once
@@ -859,6 +867,7 @@ class _Search:
         claim = [0] * n  # by seat
         exact_open = False
         fewest: list[int] = []  # owners of an open "fewer tricks than each other seat"
+        beyond: list[tuple[int, str]] = []  # open "more tricks than ...": (owner, vs)
         for kind, index, data in plan.need:
             if statuses[index] != OPEN:
                 continue
@@ -876,6 +885,21 @@ class _Search:
                         bad[s] |= missing
                 lb = max([(missing & h).bit_count() for h in holding]) or 1
                 lower[owner] = max(lower[owner], lb)
+                if kind == "cards" and self.dummy is None:  # (Tonoja's hand plays no card it must)
+                    lowest = self._own_lowest(holding, unplayed, owner, missing, leader)
+                    if lowest is None:
+                        return None
+                    keep, wins, own = lowest
+                    if wins is not None:
+                        if own > lower[owner]:
+                            lower[owner] = own
+                        for s, w in enumerate(wins):
+                            if w < upper[s]:
+                                upper[s] = w
+                        if keep:
+                            for s in range(n):
+                                if s != owner:
+                                    bad[s] |= keep
             elif kind == "ge":
                 owner, m, k = data
                 k -= (m & self.won[owner]).bit_count()
@@ -958,6 +982,7 @@ class _Search:
                 lower[owner] = max(lower[owner], k)
                 if k > 0:
                     hungry[owner] = True
+                beyond.append((owner, vs))
             elif kind == "less":  # every seat compared ends with more than the owner, who has c
                 owner, vs = data
                 c = self.count[owner]
@@ -1019,6 +1044,17 @@ class _Search:
                 lower[s] = max(lower[s], u)
                 if u > 0 and not holding[s] & subs_left & ~forbidden[s]:
                     return None  # it wins a trick with a submarine of its own, which it must not capture
+        # "more than ...": the owner ends above the others' final counts, each at least its
+        # count plus the tricks it must still take (CREW.md 13.3)
+        for owner, vs in beyond:
+            count = self.count
+            if vs == "each_other":
+                top = max(count[s] + lower[s] for s in range(n) if s != owner)
+            elif vs == "others_combined":
+                top = sum(count[s] + lower[s] for s in range(n) if s != owner)
+            else:
+                top = count[plan.captain] + lower[plan.captain]
+            lower[owner] = max(lower[owner], top + 1 - count[owner])
         for s, lo in enumerate(lower):
             if lo > 1:  # (a seat that needs one trick: the hands that beat all its cards are rare)
                 upper[s] = min(upper[s], self._most_wins(holding, s))
@@ -1034,6 +1070,101 @@ class _Search:
             if up <= 0:
                 allowed &= ~(1 << s)  # an exact count reached: one more trick fails it
         return bad, allowed, hungry, left - sum(lower)
+
+    @staticmethod
+    def _own_lowest(
+        holding: list[int], unplayed: int, owner: int, missing: int, leader: int
+    ) -> tuple[int, list[int] | None, int] | None:
+        """What a card the owner must capture from its own hand, the lowest of its suit still
+        to be played, asks of the other hands; None when the mission is lost.  Otherwise: the
+        cards no seat but the owner may take in the next trick, per seat the most tricks it
+        can still win (1000: no limit; None: no such card), and the tricks the owner must still
+        take.
+
+        Such a card c (not a submarine) is captured in a trick the owner wins, so with c
+        (R-10.3: its own card in that trick).  A card of another suit never wins and a led card
+        of c's suit x would be higher, so the owner leads c, and each other hand plays into that
+        trick a card neither of suit x (every one is higher; a hand holding one must follow,
+        R-10.2) nor a submarine: a "safe" card.  So, with e the trick c is led in:
+
+        - every other hand holds a safe card now and keeps one until e (cards only leave a
+          hand), and has played its cards of suit x before e: a hand's one safe card is taken
+          only by the owner (in trick e) before that;
+        - the owner holds c until e and must follow every trick led in x before it with
+          another card of x: at most its other cards of x ("spare") tricks are led in x
+          before e; the owner leads e, so it takes trick e - 1 too, unless e is the next trick;
+        - a seat q wins a trick with a card of x only in a trick led in x, so before e; and
+          after each trick it wins before e it leads the next one, also before e, with a card
+          it cannot win with after e.  Its leads before e and its wins after e are distinct
+          cards: safe cards but the one it plays in e, submarines, and cards of x led in at
+          most ``spare`` tricks; its wins before e are at most its leads before e, less one
+          when it leads now.  So it wins at most (safe - 1) + submarines + min(x, spare) -
+          (1 if it leads now) tricks in all;
+        - a seat leading now whose only leads are the last safe card, cards of x when c is the
+          owner's one card of x (the owner would follow with c, which loses) and submarines
+          above every other hand's (they win, and it leads again) must in the end lead one of
+          the first two: lost.
+
+        Seat 0 must capture B1 and B3 and holds B1, the lowest blue; seat 1 leads.  Holding P3
+        B3 S3, it cannot lead P3 (its last safe card), B3 (seat 0 would follow with B1) or S3
+        (it wins, and seat 1 leads again):
+
+        >>> hands = [mask_of(["B1", "G2", "G3"]), mask_of(["P3", "B3", "S3"]), mask_of(["Y2", "B5", "S1"])]
+        >>> everything = hands[0] | hands[1] | hands[2]
+        >>> _Search._own_lowest(hands, everything, 0, mask_of(["B1", "B3"]), 1) is None
+        True
+
+        Holding P3 B3 P4, it leads P3 or P4 and wins no trick (it keeps the other for B1's trick
+        and B3 wins only a trick led in blue); seat 2 keeps Y2, wins with S1 at most; seat 0
+        takes two tricks at least:
+
+        >>> hands[1] = mask_of(["P3", "B3", "P4"])
+        >>> everything = hands[0] | hands[1] | hands[2]
+        >>> keep, most, own = _Search._own_lowest(hands, everything, 0, mask_of(["B1", "B3"]), 1)
+        >>> keep == mask_of(["Y2"]), most, own
+        (True, [1000, 0, 1], 2)
+        >>> _Search._own_lowest(hands, everything, 0, mask_of(["B3"]), 1)  # (B3 is seat 1's)
+        (0, None, 0)
+        """
+        subs = _SUITM[_SUB]
+        keep = 0
+        most: list[int] | None = None
+        own = 0
+        mine = missing & holding[owner] & ~subs
+        while mine:
+            low = mine & -mine
+            mine ^= low
+            x = _SUITM[_SUIT[low.bit_length() - 1]]
+            if unplayed & x & (low - 1):
+                continue  # (a lower card of its suit still to be played: not this case)
+            if most is None:
+                most = [1000] * len(holding)
+            safe = ~(x | subs)
+            spare = (holding[owner] & x).bit_count() - 1
+            for q, h in enumerate(holding):
+                if q == owner or not h:
+                    continue
+                ok = h & safe
+                if not ok:
+                    return None  # nothing to play under c
+                k = ok.bit_count()
+                if k == 1:
+                    keep |= ok
+                wins = (h & subs).bit_count() + min((h & x).bit_count(), spare) + k - 1 - (q == leader)
+                if wins < most[q]:
+                    most[q] = wins
+            if leader == owner:
+                own = max(own, 1 if not unplayed & x & ~holding[owner] else 2)
+                continue
+            own = 2
+            h = holding[leader]
+            beaten = (1 << (unplayed & subs & ~h).bit_length()) - 1  # up to the others' highest submarine
+            escape = h & subs & beaten  # a submarine another hand's may beat: it may lose the lead
+            if spare:
+                escape |= h & x  # the owner follows with another card of x
+            if not escape and (h & safe).bit_count() <= 1:
+                return None
+        return keep, most, own
 
     def _unbeaten(self, holding: list[int], unplayed: int) -> list[int]:
         """Per seat, how many of its submarines win their trick for sure if it plays them all: a
@@ -1239,7 +1370,7 @@ class _Search:
 
     def seen_lost(self, tracker: StatusTracker) -> bool:
         """Whether the necessary conditions alone see the position lost (at a trick boundary)."""
-        return not self.prefix and self._possible(tracker, self.t) is None
+        return not self.prefix and self._possible(tracker, self.t, self.leader) is None
 
     def run_plain(self, tracker: StatusTracker) -> _Steps:
         """The plain depth-first search, one step per completed trick evaluated."""
@@ -1293,7 +1424,7 @@ class _Search:
             for _, c in prefix:
                 blockers |= 1 << c
         else:
-            found = pre or self._possible(tracker, cap)
+            found = pre or self._possible(tracker, cap, leader)
             if found is None:
                 return None
             bad, allowed, hungry, _ = found
@@ -1326,7 +1457,7 @@ class _Search:
                 if number >= cap:
                     continue  # (after trick T the mission is over, R-13.3: never counted as a win)
                 undo = self._apply(plays, winner, number)
-                found = self._possible(tracker, cap)
+                found = self._possible(tracker, cap, winner)
                 self._undo(undo, winner)
             finally:
                 tracker.pop_trick(token, changed)
