@@ -413,6 +413,20 @@ Issue 31, tenth round: who must lead when (202600196 still unknown, its refutati
   force, every answer the same (the bound had a card to reason on in 9,690 of 59,896 calls);
   a bound one trick too tight, or a leader with two safe cards called trapped, is caught by
   the new property test.
+  Second step, the runs of leads: after each trick a seat wins before c's trick it leads the
+  next (R-10.1), and its last lead before then loses, so its leads and wins before c's trick
+  take one card more than those wins once it wins one or leads now; a seat that leads nothing
+  now and wins only after c's trick wins at most its safe cards but one and its submarines,
+  and no more than the tricks after c's (every other hand plays its cards of x first, one a
+  trick).  The first trick's refutation 72,283 -> 185 tricks, seat 0 trumping a green with
+  S1 431,917 -> 109,538; the 58 first tricks the order ranks before the line's, each refuted
+  alone: 6.8 million tricks in all (21,376-431,917 each) -> 2.0 million (148-265 where seat 0
+  takes trick 1 with P8, 85,703-109,538 where it trumps with S1, 19,074-44,008 where seat 2
+  or 4 takes it).  The ordered search finds the win from the start in 765,241 tricks (31 s of
+  CPU; none in 1,000,000 before) and after one trick in 169,067 (solve at the default
+  budget: 179,067, 6.5 s; a slow scenario test asserts it); from the start at the default
+  budget the deal is still unknown.  Soundness as above (1,658 positions with 3 tricks left and 271 with
+  4 against the brute force, every answer the same).
 Seed 2026, CPU time, the solver before (a copy of HEAD) and after run side by side in two
 processes, before -> after; every answer the same where both settle:
   full deal, 4 seats, 200 (--no-plain, load average 3.0): unknown 0 -> 0, median 3.3 -> 3.3 ms
@@ -433,7 +447,27 @@ processes, before -> after; every answer the same where both settle:
       ms, 159 -> 158 ms, 1.71x -> 1.76x; 4 left, 40: 0.3 -> 0.3 ms, 66 -> 70 ms, 1.69x -> 1.57x
       (load average 3.8-4.7; these three ran the bound before a speed-up of its loop that left
       every trick the same).
-  Still unknown: 202600196 (5 seats).
+After the second step, the same runs (the 200-deal ones and the other ratio runs with the
+loop before its last speed-up: the same tricks), before this round -> after:
+  full deal, 4 seats, 200 (--no-plain, load average 4.3): unknown 0 -> 0, median 3.4 -> 3.2 ms,
+      95th percentile 318 -> 312 ms (nodes 18,733 -> 17,336); the same 14 deals in fewer
+      tricks and 052 in more (4,764 -> 12,617); the 185 with the same node count 10.4 ->
+      10.5 s of CPU in all.
+  full deal, 5 seats, 200 (--no-plain, load average 5.0): unknown 1 -> 1 (196), median 9.8 ->
+      7.3 ms, 95th percentile 1.72 -> 1.53 s (nodes 72,645 -> 70,989); 7 deals in fewer tricks
+      (198 114,519 -> 37,535, 046 70,829 -> 35,401, 187 12,694 -> 9,125), none in more; the
+      193 with the same node count 36.2 -> 38.0 s of CPU in all (+5%).
+  --repeat 3, the ratio to the plain search interleaved (load average 4.3-5.7): full 5 seats,
+      30: median 4.9 -> 4.8 ms, 95th percentile 1.04 -> 1.07 s, worst 1.88x -> 1.84x; 6 left,
+      30: 0.9 -> 0.6 ms, 172 -> 170 ms, 2.03x -> 1.75x (the solver before over 2x once: the
+      load); 4 left, 40: 0.3 -> 0.3 ms, 65 -> 66 ms, 1.60x -> 1.74x; full 4 seats, 30 (the
+      final code, load average 3.7): 2.0 -> 2.0 ms, 0.49 -> 0.52 s, 1.93x -> 1.99x, none over
+      2x (202600014, the same 7,316 tricks,
+      92.0 -> 99.0 ms against 47.7 and 49.7 ms; the least of 7 runs each, interleaved with
+      the plain search in one process: 1.86x and 1.97x before, 1.93x and 1.91x after: the
+      load moves it by as much as the bound's cost, 3-5% a trick where it has a card to
+      reason on).
+  Still unknown: 202600196 (5 seats), won by the ordered search from the start in 765,241 tricks.
 """
 
 from __future__ import annotations

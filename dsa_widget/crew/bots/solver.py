@@ -77,8 +77,9 @@ the lowest of its suit still in play, wins only a trick that seat leads with it,
 neither its suit nor the submarines from every other hand, so every other hand keeps such a card
 until then, the owner takes that trick and the one before, no other seat may lead a card that
 would make it fail (the last such card, that suit when the owner has no other card of it), and a
-seat wins at most as many tricks as it holds cards it may lead or win with (R-10.1-10.3; "more
-than ..." then counts the others' tricks to come).  A trick that gives a seat a card it must not
+seat wins at most as many tricks as it holds cards it may lead or win with, one less once it
+leads (it leads after each trick it wins, and its last lead loses) (R-10.1-10.3; "more than ..."
+then counts the others' tricks to come).  A trick that gives a seat a card it must not
 capture (or a card another seat must capture), or that a seat must not take (an exact count
 reached, a trick position), is not evaluated at all.
 
@@ -886,7 +887,7 @@ class _Search:
                 lb = max([(missing & h).bit_count() for h in holding]) or 1
                 lower[owner] = max(lower[owner], lb)
                 if kind == "cards" and self.dummy is None:  # (Tonoja's hand plays no card it must)
-                    lowest = self._own_lowest(holding, unplayed, owner, missing, leader)
+                    lowest = self._own_lowest(holding, unplayed, owner, missing, leader, self.t - done)
                     if lowest is None:
                         return None
                     keep, wins, own = lowest
@@ -1073,7 +1074,7 @@ class _Search:
 
     @staticmethod
     def _own_lowest(
-        holding: list[int], unplayed: int, owner: int, missing: int, leader: int
+        holding: list[int], unplayed: int, owner: int, missing: int, leader: int, left: int = 1000
     ) -> tuple[int, list[int] | None, int] | None:
         """What a card the owner must capture from its own hand, the lowest of its suit still
         to be played, asks of the other hands; None when the mission is lost.  Otherwise: the
@@ -1093,13 +1094,15 @@ class _Search:
         - the owner holds c until e and must follow every trick led in x before it with
           another card of x: at most its other cards of x ("spare") tricks are led in x
           before e; the owner leads e, so it takes trick e - 1 too, unless e is the next trick;
-        - a seat q wins a trick with a card of x only in a trick led in x, so before e; and
-          after each trick it wins before e it leads the next one, also before e, with a card
-          it cannot win with after e.  Its leads before e and its wins after e are distinct
-          cards: safe cards but the one it plays in e, submarines, and cards of x led in at
-          most ``spare`` tricks; its wins before e are at most its leads before e, less one
-          when it leads now.  So it wins at most (safe - 1) + submarines + min(x, spare) -
-          (1 if it leads now) tricks in all;
+        - a seat q wins a trick with a card of x only in a trick led in x, so before e; after
+          each trick it wins before e it leads the next one (R-10.1), also before e, and its
+          last lead before e loses.  So its leads and wins before e take at least one card
+          more than those wins once it wins one or leads now, and its wins after e take other
+          cards, all of them among its safe cards but the one it plays in e, its submarines
+          and its cards of x in at most ``spare`` tricks: it wins at most that many tricks less
+          one, unless it leads no trick now and wins only after e: then at most its safe cards
+          but one and its submarines, and no more than the tricks after e (each other hand
+          plays its cards of x before e, one a trick; ``left``: the tricks left);
         - a seat leading now whose only leads are the last safe card, cards of x when c is the
           owner's one card of x (the owner would follow with c, which loses) and submarines
           above every other hand's (they win, and it leads again) must in the end lead one of
@@ -1123,14 +1126,23 @@ class _Search:
         >>> keep, most, own = _Search._own_lowest(hands, everything, 0, mask_of(["B1", "B3"]), 1)
         >>> keep == mask_of(["Y2"]), most, own
         (True, [1000, 0, 1], 2)
+
+        With two tricks left B1's trick is the last (B3 and B5 go first), so seat 2, which
+        leads no trick before it, would win with S1 after it: there is no trick after it.
+
+        >>> _Search._own_lowest(hands, everything, 0, mask_of(["B1", "B3"]), 1, left=2)[1]
+        [1000, 0, 0]
         >>> _Search._own_lowest(hands, everything, 0, mask_of(["B3"]), 1)  # (B3 is seat 1's)
         (0, None, 0)
         """
         subs = _SUITM[_SUB]
+        mine = missing & holding[owner] & ~subs
+        if not mine:
+            return 0, None, 0
         keep = 0
         most: list[int] | None = None
         own = 0
-        mine = missing & holding[owner] & ~subs
+        n = len(holding)
         while mine:
             low = mine & -mine
             mine ^= low
@@ -1138,10 +1150,13 @@ class _Search:
             if unplayed & x & (low - 1):
                 continue  # (a lower card of its suit still to be played: not this case)
             if most is None:
-                most = [1000] * len(holding)
+                most = [1000] * n
             safe = ~(x | subs)
             spare = (holding[owner] & x).bit_count() - 1
-            for q, h in enumerate(holding):
+            shed = 0 if leader == owner else 1  # the most cards of x a hand must play before c's trick
+            late = 0  # seats that may win only after c's trick: no card of x to win with
+            for q in range(n):
+                h = holding[q]
                 if q == owner or not h:
                     continue
                 ok = h & safe
@@ -1150,9 +1165,24 @@ class _Search:
                 k = ok.bit_count()
                 if k == 1:
                     keep |= ok
-                wins = (h & subs).bit_count() + min((h & x).bit_count(), spare) + k - 1 - (q == leader)
+                xs = (h & x).bit_count()
+                if xs > shed:
+                    shed = xs
+                if q != leader and (not xs or not spare):
+                    late |= 1 << q
+                    continue
+                wins = (h & subs).bit_count() + k - 2 + (xs if xs < spare else spare)
                 if wins < most[q]:
                     most[q] = wins
+            if late:
+                after = left - 1 - shed  # the tricks after c's, at most
+                for q in range(n):
+                    if late >> q & 1:
+                        h = holding[q]
+                        free = (h & subs).bit_count() + (h & safe).bit_count() - 1  # its cards but x
+                        wins = free if after >= free else free - 1
+                        if wins < most[q]:
+                            most[q] = wins
             if leader == owner:
                 own = max(own, 1 if not unplayed & x & ~holding[owner] else 2)
                 continue
