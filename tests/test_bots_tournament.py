@@ -10,7 +10,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from dsa_widget.cli import main
+from dsa_widget.core.registry import games
 from dsa_widget.core.tournament import TournamentResult, wilson_interval
+from dsa_widget.core.tournament import tournament as core_tournament
 from dsa_widget.deep_sea.bots import BotError, make_bot, tournament
 
 
@@ -233,3 +235,21 @@ def test_dives_banked_counts_every_banking_round():
             if e["type"] == "bank":
                 banks[e["seat"]] += 1
         assert [num for num, _ in summary["extra"]["bank_rate"]] == banks
+
+
+@pytest.mark.parametrize("spec", [g for g in games() if g.arena_of() is not None], ids=lambda g: g.name)
+@pytest.mark.parametrize("setup", [{"nonsense": 1}, {"seed": 3}, {"players": 3}])
+def test_a_bad_setup_key_is_a_value_error_in_every_game(spec, setup):
+    """A tournament's setups are data from a cell or a shell: a key the game takes no keyword for
+    (or one the tournament sets itself) is refused before any game is played, by a ``ValueError``
+    naming it, in every game (Submarine and Pig raised Python's ``TypeError`` mid-run)."""
+    bots = ["random"] * max(2, spec.seats[0])
+    key = next(iter(setup))
+    with pytest.raises(ValueError, match=f"'{key}'") as err:
+        core_tournament(bots, games=2, setups=[setup], workers=1, progress=False, game=spec.arena_of())
+    assert not isinstance(err.value, TypeError)
+
+
+def test_workers_must_be_a_count():
+    with pytest.raises(ValueError, match="workers must be None"):
+        tournament(["baseline", "air"], games=2, workers="2", progress=False)  # type: ignore[arg-type]

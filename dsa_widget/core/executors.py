@@ -30,7 +30,7 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from .browser import IN_BROWSER, NotInBrowserError
-from .errors import GameError
+from .errors import GameError, is_int
 
 __all__ = [
     "EXECUTORS",
@@ -463,7 +463,17 @@ def run_chunks(
 
 
 def default_workers(workers: int | None) -> int:
-    """``None`` → every core (one in the browser, which has no worker processes); else at least one."""
+    """``None`` → every core (one in the browser, which has no worker processes); else at least one.
+
+    >>> default_workers(3), default_workers(0)
+    (3, 1)
+    >>> default_workers("2")
+    Traceback (most recent call last):
+    ...
+    ValueError: workers must be None (every core) or a whole number of processes, got '2'
+    """
     if workers is None:
         return 1 if IN_BROWSER else (os.cpu_count() or 1)
-    return max(1, int(workers))
+    if not is_int(workers):
+        raise ValueError(f"workers must be None (every core) or a whole number of processes, got {workers!r}")
+    return max(1, workers)

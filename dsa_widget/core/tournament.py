@@ -11,6 +11,7 @@ to count); ``dsa_widget.deep_sea.bots.tournament`` is Deep Sea Adventure's.
 from __future__ import annotations
 
 import html
+import inspect
 import random
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -18,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any, TypeAlias, TypedDict
 
 from .bots import Bot, bot_name, play_bot_move, resolve_bot
+from .errors import GameError
 from .executors import EXECUTORS, ExecutorError, chunk_sizes, default_workers, ray_cpus, run_chunks
 from .progress import Progress, in_kernel
 from .stats import Z95, wilson
@@ -27,6 +29,7 @@ __all__ = [
     "Bots",
     "TournamentOptions",
     "TournamentResult",
+    "check_setup_keys",
     "play_game",
     "tournament",
     "wilson_interval",
@@ -83,6 +86,40 @@ class Arena:
     check_setup: Callable[[int, Mapping[str, Any]], None]
     watch: Callable[[Any, Callable[[Any], Any]], dict[str, list[tuple[float, float]]]] | None = None
     columns: tuple[tuple[str, str, str], ...] = ()
+
+
+def check_setup_keys(game_type: type, setup: Mapping[str, Any]) -> None:
+    """Raise a :class:`~dsa_widget.core.errors.GameError` (a ``ValueError``) naming a key of
+    ``setup`` that ``game_type`` takes no keyword for, or one the tournament gives itself
+    (``players``, ``seed``): a tournament's setups are data, and a game built from them would
+    otherwise fail with Python's ``TypeError`` in the middle of the run.  A game whose
+    constructor takes ``**kwargs`` checks its own keys.
+
+    >>> from dsa_widget.pig import Game
+    >>> check_setup_keys(Game, {"goal": 50})
+    >>> check_setup_keys(Game, {"gaol": 50})  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    dsa_widget.core.errors.GameError: setup key 'gaol': unknown; the keys are goal, first_player, ...
+    """
+    for key in ("players", "seed"):
+        if key in setup:
+            raise GameError(
+                f"setup key {key!r}: the tournament gives it (bots are the players, seed= seeds the games)"
+            )
+    params = inspect.signature(game_type).parameters.values()
+    if any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params):
+        return
+    known = [
+        p.name
+        for p in params
+        if p.kind in (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
+        and not p.name.startswith("_")
+        and p.name not in ("players", "seed")
+    ]
+    for key in setup:
+        if key not in known:
+            raise GameError(f"setup key {key!r}: unknown; the keys are {', '.join(known)}")
 
 
 def arena_of(game: Any) -> Arena:
@@ -389,8 +426,7 @@ def tournament(
     if not setups:
         raise ValueError("setups must list at least one setup")
     for s in setups:
-        if "players" in s:
-            raise ValueError("setups must not give players: the bots are the players")
+        check_setup_keys(arena.game_type, s)
         arena.check_setup(len(specs), s)  # raises the game's SetupError naming the key at fault
     n = len(specs)
     if executor not in EXECUTORS:
