@@ -147,8 +147,20 @@ def resolve_options(options: Mapping[str, Any] | None = None) -> dict[str, Any]:
 
 
 def table(options: Mapping[str, Any], name: str, players: int) -> int:
-    """The value of the per-player-count table ``name`` for ``players`` players."""
-    value: int = options[name][str(players)]
+    """The value of the per-player-count table ``name`` for ``players`` players; a count the
+    tables have no row for (Submarine is for 2 to 5) raises :class:`SetupError`.
+
+    >>> table(resolve_options(None), "cards_per_player", 4)
+    15
+    >>> table(resolve_options(None), "cards_per_player", 9)
+    Traceback (most recent call last):
+    ...
+    dsa_widget.submarine.errors.SetupError: Submarine is for 2 to 5 players, not 9
+    """
+    row = options[name]
+    if not is_int(players) or str(players) not in row:
+        raise SetupError(f"Submarine is for 2 to 5 players, not {short_repr(players)}", field="players")
+    value: int = row[str(players)]
     return value
 
 

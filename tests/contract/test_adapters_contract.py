@@ -353,3 +353,16 @@ def test_the_centralised_state_has_its_space_shape_on_both_adapters(spec: GameSp
 
 def test_every_game_with_an_encoding_has_an_openspiel_game() -> None:
     assert [g.name for g in ENCODED] == [g.name for g in SPIEL]
+
+
+@pytest.mark.parametrize("spec", SPIEL, ids=lambda s: s.name)
+def test_openspiel_refuses_a_seat_count_outside_the_game_with_a_value_error(spec: GameSpec) -> None:
+    """``pyspiel.load_game(name, {"players": n})`` for an ``n`` the game does not seat raises the
+    game's ``ValueError`` naming the players, in every game (Submarine raised ``KeyError: '9'``
+    from its per-player-count tables)."""
+    rules = spec.openspiel_rules()
+    lo, hi = spec.seats
+    for n in (lo - 1, hi + 1, 99):
+        with pytest.raises(ValueError, match="players") as err:
+            pyspiel.load_game(rules.short_name, {"players": n})
+        assert not isinstance(err.value, KeyError)
