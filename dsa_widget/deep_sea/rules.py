@@ -1643,13 +1643,20 @@ class Game:
     # ------------------------------------------------------------------ records
 
     def to_record(self) -> dict[str, Any]:
-        """The game as a RECORD.md document (setup with its path, every turn)."""
+        """The game as a RECORD.md document (setup with its path, every finished turn).
+
+        A record holds whole turns (RECORD.md: a turn is its dice with the choices around them),
+        so a turn in progress (dice rolled, the search not yet chosen; or a round's sink not yet
+        laid) is not in it: the record, and :meth:`save`, stop at the last finished turn, and
+        :meth:`from_record` gives the game as it stood then.
+        """
         from .record import game_to_record
 
         return game_to_record(self)
 
     def save(self, file: Any) -> None:
-        """Write :meth:`to_record` as JSON to a path or a text file object."""
+        """Write :meth:`to_record` as JSON to a path or a text file object (a turn in progress
+        is not written: see :meth:`to_record`)."""
         text = json.dumps(self.to_record(), indent=1)
         if hasattr(file, "write"):
             file.write(text)

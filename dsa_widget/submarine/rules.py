@@ -536,6 +536,22 @@ class SubmarineGame:
 
         return game_to_record(self)
 
+    def save(self, path: Any) -> None:
+        """Write the game's record (``submarine/record@1``) as JSON to ``path``, as every game's
+        ``save`` does; :meth:`from_record` and ``python -m dsa_widget replay`` read it back.
+
+        >>> import os, tempfile
+        >>> g = SubmarineGame(2, seed=1)
+        >>> g.apply(g.legal_actions()[0])
+        >>> path = os.path.join(tempfile.mkdtemp(), "game.json")
+        >>> g.save(path)
+        >>> SubmarineGame.from_record(path).history == g.history
+        True
+        """
+        from .record import save
+
+        save(self, path)
+
     @classmethod
     def from_record(cls, record: Any) -> SubmarineGame:
         from .record import load_record

@@ -388,3 +388,17 @@ def test_a_seat_an_index_or_a_count_is_never_a_boolean_nor_a_float(spec: GameSpe
                 assert refusal is not None, (path, wrong)
                 assert refusal.startswith(_where(path)), (path, wrong, refusal)
             old[path[-1]] = value
+
+
+@pytest.mark.parametrize("spec", GAMES, ids=IDS)
+def test_every_game_saves_to_a_file_that_it_and_replay_read_back(spec: GameSpec, tmp_path: Any) -> None:
+    """``g.save(path)`` is every game's way to write its record from a cell (Submarine had only
+    ``record.save(g, path)``): the file holds ``to_record()``, ``from_record(path)`` and
+    ``replay`` read it back to the same game."""
+    g = played(spec, seed=5, players=spec.seats[0], steps=30)
+    path = tmp_path / "game.json"
+    g.save(str(path))
+    assert json.loads(path.read_text(encoding="utf-8")) == json.loads(json.dumps(g.to_record()))
+    back = type(g).from_record(str(path))
+    assert shown(spec, back) == shown(spec, g)
+    assert replay(path) == spec.show(g)
