@@ -153,6 +153,7 @@ from .mission import Mission, campaign_mission
 from .options import resolve_options
 from .record import FORMAT, game_to_record, load_record
 from .record import save as _save_record
+from .record import state_dict as _record_state_dict
 from .status import FAILED, OPEN, StatusTracker, Trick
 from .tasks import Task, task_table
 
@@ -2013,6 +2014,29 @@ class CrewGame:
     def save(self, path: Any) -> None:
         """Write :meth:`to_record` as JSON to a path or a text file object."""
         _save_record(self, path)
+
+    def __repr__(self) -> str:
+        """The attempt in one line, as a cell shows it (the same for a state and its clone, which
+        OpenSpiel's state strings rely on).
+
+        >>> CrewGame(["Ann", "Bob", "Cy"], target=2, seed=1)
+        CrewGame(['Ann', 'Bob', 'Cy'], step='assign', trick 0 of 13, tasks [77, 46])
+        """
+        return (
+            f"CrewGame({list(self.players)!r}, step={self.step!r}, "
+            f"trick {len(self.tricks)} of {self.tricks_total}, tasks {list(self.task_ids)})"
+        )
+
+    def state_dict(self) -> dict[str, Any]:
+        """The whole attempt as JSON data, hidden cards included: what ``python -m dsa_widget
+        replay`` prints (:func:`dsa_widget.crew.record.state_dict`), as every game's
+        ``state_dict`` is.
+
+        >>> g = CrewGame(3, target=2, seed=1)
+        >>> CrewGame.from_record(g.to_record()).state_dict() == g.state_dict()
+        True
+        """
+        return _record_state_dict(self)
 
     @property
     def campaign(self) -> int | None:

@@ -402,3 +402,11 @@ def test_every_game_saves_to_a_file_that_it_and_replay_read_back(spec: GameSpec,
     back = type(g).from_record(str(path))
     assert shown(spec, back) == shown(spec, g)
     assert replay(path) == spec.show(g)
+
+
+@pytest.mark.parametrize("spec", GAMES, ids=IDS)
+def test_every_game_has_state_dict_which_is_what_replay_prints(spec: GameSpec) -> None:
+    """``g.state_dict()`` is what ``replay`` prints, in every game (The Crew had only the
+    module function ``record.state_dict(g)``)."""
+    g = played(spec, seed=6, players=spec.seats[0], steps=20)
+    assert json.dumps(g.state_dict(), sort_keys=True) == json.dumps(spec.show(g), sort_keys=True)
