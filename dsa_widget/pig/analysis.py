@@ -111,8 +111,31 @@ def win_probability(goal: int = 100) -> Table:
 
 def action_values(i: int, j: int, k: int, goal: int = 100) -> tuple[float, float]:
     """``(roll, hold)``: the chance to win after each choice at ``(i, j, k)`` (``hold`` is 0 when
-    the turn total is 0: holding nothing is not allowed)."""
-    p = win_probability(goal)
+    the turn total is 0: holding nothing is not allowed).  ``i`` and ``j`` are the banked scores
+    of the player to move and the other, each 0 to ``goal - 1``, and ``k`` the turn total, 0 to
+    ``goal - 1 - i`` (a position where nobody has won yet); anything else raises ``ValueError``.
+
+    >>> roll, hold = action_values(0, 0, 5, goal=50)  # 5 on the turn at 0-0: roll on
+    >>> round(roll, 4), round(hold, 4)
+    (0.5695, 0.5049)
+    >>> action_values(0, -1, 0, goal=50)
+    Traceback (most recent call last):
+    ...
+    ValueError: j must be a whole number from 0 to 49 (the other's banked score), got -1
+    """
+    _check_goal(goal)
+    for name, x, top, what in (
+        ("i", i, goal - 1, "the mover's banked score"),
+        ("j", j, goal - 1, "the other's banked score"),
+        ("k", k, goal - 1 - i if is_int(i) else goal - 1, "the turn total, with i banked"),
+    ):
+        if not is_int(x) or not 0 <= x <= top:
+            raise ValueError(f"{name} must be a whole number from 0 to {top} ({what}), got {x!r}")
+    return _action_values(win_probability(goal), i, j, k, goal)
+
+
+def _action_values(p: Table, i: int, j: int, k: int, goal: int) -> tuple[float, float]:
+    """:func:`action_values` from the solved table ``p``, for a position known to be in it."""
     ahead = sum(p[i][j][k + r] if i + k + r < goal else 1.0 for r in range(2, 7))
     return (1.0 - p[j][i][0] + ahead) / 6, (1.0 - p[j][i + k][0] if k else 0.0)
 
@@ -121,9 +144,10 @@ def action_values(i: int, j: int, k: int, goal: int = 100) -> tuple[float, float
 def optimal_policy(goal: int = 100) -> tuple[tuple[tuple[bool, ...], ...], ...]:
     """``[i][j][k]``: True where rolling is the optimal choice (ties hold), for drawing the
     roll/hold boundary."""
+    p = win_probability(goal)  # checks the goal
     return tuple(
         tuple(
-            tuple(r > h for r, h in (action_values(i, j, k, goal) for k in range(goal - i)))
+            tuple(r > h for r, h in (_action_values(p, i, j, k, goal) for k in range(goal - i)))
             for j in range(goal)
         )
         for i in range(goal)

@@ -124,3 +124,21 @@ def test_optimal_beats_hold_at_20() -> None:
     )
     row = res.row("optimal")
     assert row["games"] == 600 and row["win_rate"] > 0.53 and row["win_ci"][0] > 0.5
+
+
+@pytest.mark.parametrize(
+    "position",
+    [(-1, 0, 0), (0, -1, 0), (0, 0, -1), (50, 0, 0), (0, 50, 0), (10, 0, 40), (0.5, 0, 0), (True, 0, 0)],
+)
+def test_action_values_refuses_a_position_outside_the_goal(position) -> None:
+    """A position is two banked scores below the goal and a turn total that does not reach it:
+    anything else is refused by a ValueError naming the value (a negative score or turn total
+    was read from the far end of the table, a silently wrong chance; a large one raised
+    IndexError)."""
+    with pytest.raises(ValueError, match=r"must be a whole number from 0 to \d+"):
+        action_values(*position, goal=50)
+
+
+def test_optimal_policy_checks_its_goal() -> None:
+    with pytest.raises(ValueError, match="solved goals"):
+        optimal_policy(0)  # was an empty table
