@@ -43,7 +43,7 @@ from itertools import combinations
 from math import comb
 from typing import TYPE_CHECKING
 
-from ..core.errors import is_int
+from ..core.errors import is_int, short_repr
 from .errors import SubmarineError
 from .rules import COLOURS
 
@@ -222,8 +222,11 @@ def payments_owed(view: SubmarineView, space: str, seat: int | None = None) -> i
     >>> payments_owed(g.view(0), "2.1"), payments_owed(g.view(0), "2.3"), payments_owed(g.view(1), "2.1")
     (1, 1, 2)
     """
-    who = _seat(view) if seat is None else seat
     c, d = _space(space)
+    who = _seat(view) if seat is None else seat
+    seats = len(view.data["bathyscaphes"])
+    if not is_int(who) or not 0 <= who < seats:
+        raise OddsError(f"seat must be a seat of the game, 0 to {seats - 1}, not {short_repr(who)}")
     per_bathy = view.data["options"]["payment_basis"] == "per_bathyscaphe"
     owed = 0
     for q, spaces in enumerate(view.data["bathyscaphes"]):
@@ -276,6 +279,7 @@ def payment_cost(view: SubmarineView, space: str, colour: str) -> PaymentCost:
     """
     seat = _seat(view)
     colour = _colour(colour)
+    _space(space)  # a bad space is named before the hand is looked at
     hand = list(view.data["hand"] or [])
     if colour not in hand:
         raise OddsError(

@@ -269,3 +269,17 @@ def test_payments_in_real_play_match_the_count_and_the_expected_colours():
 
 def test_the_module_is_exported_from_the_package():
     assert odds.payment_cost is payment_cost
+
+
+def test_payments_owed_and_payment_cost_name_a_bad_seat_or_space() -> None:
+    """A seat the game has not is refused (payments_owed(view, '4.1', seat=7) answered 0), and
+    payment_cost names a bad space before it looks at the hand (it said 'no K1 card in the hand'
+    for the space '9.9')."""
+    g = SubmarineGame(3, seed=4)
+    view = g.view(0)
+    for seat in (7, -1, 1.0):
+        with pytest.raises(odds.OddsError, match="seat must be a seat of the game, 0 to 2"):
+            odds.payments_owed(view, "4.1", seat=seat)  # type: ignore[arg-type]
+    assert odds.payments_owed(view, "4.1", seat=2) == 0  # nobody has sailed yet
+    with pytest.raises(odds.OddsError, match="no space '9.9'"):
+        odds.payment_cost(view, "9.9", "K1")
