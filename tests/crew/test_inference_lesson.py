@@ -97,3 +97,11 @@ def test_calibration_pictures_and_scores(lesson):
 def test_lesson_is_quick(lesson):
     *_, seconds = lesson
     assert seconds < 120, f"the lesson took {seconds:.0f} s (budget about 60 s)"
+
+
+def test_the_sampled_column_is_labelled_an_estimate(lesson):
+    """The README's promise for the lessons: every figure says whether it is exact or an estimate.
+    The trick-by-trick table sets the exact uniform chances beside behaviour_chances drawn from
+    1,000 weighted deals, and its header said only 'uniform' and 'behaviour'."""
+    _, text, _ = lesson
+    assert "uniform (exact)    behaviour (estimate, 1,000 weighted deals)" in text
