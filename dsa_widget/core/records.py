@@ -364,7 +364,8 @@ def read_record(source: Any, fmt: str | None, error: Callable[..., GameError]) -
     except RecordFormatError as e:
         raise error(str(e), key=e.key, turn=e.turn) from None
     if fmt is not None and doc.get("format") != fmt:
-        raise refuse(("format",), f"expected {fmt!r}, got {short_repr(doc.get('format'))}", error)
+        got = f"got {short_repr(doc['format'])}" if "format" in doc else "it is missing"
+        raise refuse(("format",), f"expected {fmt!r}, {got}", error)
     return doc
 
 
@@ -374,9 +375,10 @@ def _format_of(doc: Mapping[str, Any]) -> GameSpec:
     fmt = known.get(name) if isinstance(name, str) else None
     if fmt is None:
         listed = ", ".join(repr(k) for k in sorted(known))
-        raise RecordFormatError(
-            f"key 'format': unknown record format {name!r}; known: {listed}", key="format"
+        what = (
+            "missing: a record names its format" if "format" not in doc else f"unknown record format {name!r}"
         )
+        raise RecordFormatError(f"key 'format': {what}; known: {listed}", key="format")
     return fmt
 
 

@@ -410,3 +410,17 @@ def test_every_game_has_state_dict_which_is_what_replay_prints(spec: GameSpec) -
     module function ``record.state_dict(g)``)."""
     g = played(spec, seed=6, players=spec.seats[0], steps=20)
     assert json.dumps(g.state_dict(), sort_keys=True) == json.dumps(spec.show(g), sort_keys=True)
+
+
+@pytest.mark.parametrize("spec", GAMES, ids=IDS)
+def test_a_record_without_its_format_says_the_key_is_missing(spec: GameSpec) -> None:
+    """A record whose ``format`` key is left out (or misspelt) is refused as missing it, by the
+    game's loader and by ``replay``: both said 'got None' / 'unknown record format None', as if
+    the file had named a format called None."""
+    doc = dict(played(spec, seed=7, players=spec.seats[0], steps=5).to_record())
+    doc["formt"] = doc.pop("format")
+    with pytest.raises(GameError, match="key 'format': missing") as err:
+        replay(doc)
+    assert "None" not in str(err.value)
+    with pytest.raises(record_error(spec), match="key 'format': expected '.*', it is missing"):
+        spec.from_record(doc)
