@@ -37,7 +37,9 @@ def test_the_lesson_runs_and_checks_what_it_says() -> None:
     assert "hold at 20: 8.1418 points per turn" in text and "best n: 20" in text
     assert "holds from a turn total of 21" in text
     assert "optimal moving first:  exact 57.15%" in text and "average of both seats: exact 53.99%" in text
-    m = re.search(r"exact 53\.99%; simulated ([\d.]+)% \[([\d.]+)%, ([\d.]+)%\] \(n = 600\)", text)
+    m = re.search(
+        r"exact 53\.99%; simulated ([\d.]+)% \[([\d.]+)%, ([\d.]+)%\] \(95% interval, 600 games\)", text
+    )
     assert m and float(m.group(2)) <= 53.99 <= float(m.group(3))
     assert "turn back 15.01, keep diving 15.27" in text
     assert "turn back exact 98.6%, dive one more turn exact 38.5%" in text
