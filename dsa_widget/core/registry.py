@@ -23,6 +23,7 @@ when imported).
 from __future__ import annotations
 
 import importlib
+import inspect
 import os
 import pkgutil
 from collections.abc import Callable, Mapping
@@ -44,6 +45,44 @@ __all__ = [
 
 class UnknownGameError(GameError):
     """A game name the registry does not know."""
+
+
+def check_setup_keys(
+    make: Callable[..., Any],
+    setup: Mapping[str, Any],
+    shown_without: tuple[str, ...] = (),
+    passes_to: Callable[..., Any] | None = None,
+) -> None:
+    """Raise a :class:`~dsa_widget.core.errors.GameError` (a ``ValueError``) naming a key of
+    ``setup`` that ``make`` (a game class or factory) takes no keyword for, and the keys it
+    takes (less ``shown_without``): setups come as data (a cell's dict, a tournament's setups, a
+    served table's settings), and Python's ``TypeError`` for an unexpected keyword would name
+    neither.  A ``make`` that takes ``**kwargs`` checks its own keys, unless it hands them on to
+    ``passes_to`` (a factory to its game class): then the keys of both are known.
+
+    >>> from dsa_widget.pig import Game
+    >>> check_setup_keys(Game, {"players": 3, "goal": 50})
+    >>> check_setup_keys(Game, {"gaol": 50})  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    dsa_widget.core.errors.GameError: setup key 'gaol': unknown; the keys are players, goal, seed, ...
+    """
+    keyword = (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
+    known: list[str] = []
+    for f in (make,) if passes_to is None else (make, passes_to):
+        try:
+            params = inspect.signature(f).parameters.values()
+        except (TypeError, ValueError):  # a callable Python cannot read: it checks its own keys
+            return
+        known += [p.name for p in params if p.kind in keyword and p.name not in known]
+        if not any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params):
+            break
+    else:  # the last callable asked takes **kwargs: it checks its own keys
+        return
+    for key in setup:
+        if key not in known:
+            shown = ", ".join(k for k in known if k not in shown_without and not k.startswith("_"))
+            raise GameError(f"setup key {key!r}: unknown; the keys are {shown}")
 
 
 def _resolve(ref: str) -> Any:
@@ -192,8 +231,11 @@ class GameSpec:
         return cls
 
     def new_game(self, **setup: Any) -> Any:
-        """A new game from setup keywords (the state class's, or the ``factory``'s)."""
+        """A new game from setup keywords (the state class's, or the ``factory``'s); a keyword
+        it does not take raises :class:`~dsa_widget.core.errors.GameError` naming the keys it
+        does (:func:`check_setup_keys`)."""
         make = self.state_class() if self.factory is None else _resolve(self.factory)
+        check_setup_keys(make, setup, passes_to=None if self.factory is None else self.state_class())
         return make(**setup)
 
     def from_record(self, document: Mapping[str, Any]) -> Any:

@@ -11,7 +11,6 @@ to count); ``dsa_widget.deep_sea.bots.tournament`` is Deep Sea Adventure's.
 from __future__ import annotations
 
 import html
-import inspect
 import random
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -22,6 +21,7 @@ from .bots import Bot, bot_name, play_bot_move, resolve_bot
 from .errors import GameError
 from .executors import EXECUTORS, ExecutorError, chunk_sizes, default_workers, ray_cpus, run_chunks
 from .progress import Progress, in_kernel
+from .registry import check_setup_keys as registry_check_setup_keys
 from .stats import Z95, wilson
 
 __all__ = [
@@ -89,37 +89,25 @@ class Arena:
 
 
 def check_setup_keys(game_type: type, setup: Mapping[str, Any]) -> None:
-    """Raise a :class:`~dsa_widget.core.errors.GameError` (a ``ValueError``) naming a key of
-    ``setup`` that ``game_type`` takes no keyword for, or one the tournament gives itself
-    (``players``, ``seed``): a tournament's setups are data, and a game built from them would
-    otherwise fail with Python's ``TypeError`` in the middle of the run.  A game whose
-    constructor takes ``**kwargs`` checks its own keys.
+    """Raise a :class:`~dsa_widget.core.errors.GameError` (a ``ValueError``) naming a key of a
+    tournament's ``setup`` that the tournament gives itself (``players``, ``seed``) or that
+    ``game_type`` takes no keyword for (:func:`~dsa_widget.core.registry.check_setup_keys`): a
+    tournament's setups are data, and a game built from them would otherwise fail with Python's
+    ``TypeError`` in the middle of the run.
 
     >>> from dsa_widget.pig import Game
     >>> check_setup_keys(Game, {"goal": 50})
-    >>> check_setup_keys(Game, {"gaol": 50})  # doctest: +ELLIPSIS
+    >>> check_setup_keys(Game, {"seed": 50})  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    dsa_widget.core.errors.GameError: setup key 'gaol': unknown; the keys are goal, first_player, ...
+    dsa_widget.core.errors.GameError: setup key 'seed': the tournament gives it (bots are the players, ...)
     """
     for key in ("players", "seed"):
         if key in setup:
             raise GameError(
                 f"setup key {key!r}: the tournament gives it (bots are the players, seed= seeds the games)"
             )
-    params = inspect.signature(game_type).parameters.values()
-    if any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params):
-        return
-    known = [
-        p.name
-        for p in params
-        if p.kind in (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
-        and not p.name.startswith("_")
-        and p.name not in ("players", "seed")
-    ]
-    for key in setup:
-        if key not in known:
-            raise GameError(f"setup key {key!r}: unknown; the keys are {', '.join(known)}")
+    registry_check_setup_keys(game_type, setup, shown_without=("players", "seed"))
 
 
 def arena_of(game: Any) -> Arena:

@@ -368,3 +368,14 @@ def test_a_served_table_resumes_where_it_stood_even_mid_turn(
     mid_turn = not table.game.at_turn_boundary
     again = make_table(resume=path)
     assert [again.game.game.view(q).to_dict() for q in range(len(again.players))] == before, mid_turn
+
+
+@pytest.mark.parametrize("spec", GAMES, ids=IDS)
+def test_a_setup_key_the_game_does_not_take_is_a_game_error_naming_the_keys(spec: GameSpec) -> None:
+    """``spec.new_game(**setup)`` (what a served table, a board's New game, ``game_env`` and a
+    tournament build games with) refuses an unknown key with a ``GameError`` naming it and the
+    keys there are: The Crew, Submarine and Pig raised Python's ``TypeError`` ('unexpected keyword
+    argument'), Deep Sea its own SetupError."""
+    with pytest.raises(GameError, match=r"setup key 'nonsense': unknown.*\bseed\b"):
+        spec.new_game(players=spec.seats[0], nonsense=1)
+    assert spec.new_game(players=spec.seats[0], seed=1) is not None
