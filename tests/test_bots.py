@@ -549,3 +549,24 @@ def test_engine_knob():
     ):
         with pytest.raises(ValueError, match="engine|kernel"):
             make_bot("mc", **bad)
+
+
+@pytest.mark.parametrize("name", ["take_n", "depth", "air", "baseline", "planner", "mc", "ismcts"])
+def test_a_knob_of_the_wrong_kind_is_refused_when_the_bot_is_made(name):
+    """A bot spec from a cell or a shell (``planner:slack=x``) is refused at once, naming the
+    knob: the rules of thumb took any value and failed with a TypeError at their first decision
+    (inside a tournament, after its workers had started), and mc/ismcts did the same for a
+    text max_time, margin_weight or c."""
+    from dsa_widget.deep_sea.bots import bot_class
+
+    knobs = bot_class(name).KNOBS
+    numeric = [k for k, v in knobs.items() if isinstance(v, (int, float)) and not isinstance(v, bool)]
+    numeric += [k for k in ("max_time",) if k in knobs]
+    assert numeric
+    for key in numeric:
+        for bad in ("x", [1]):
+            with pytest.raises(ValueError, match=key):
+                make_bot(name, **{key: bad})
+    g = Game(players=2, seed=1)
+    g.apply("roll")
+    assert make_bot(name, seed=1)(g.view(0), g.legal_choices()) in g.legal_choices()

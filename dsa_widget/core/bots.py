@@ -23,12 +23,13 @@ Bot *names* are looked up in the game's own :class:`BotRegistry`, which the game
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
 from typing import Any, ClassVar, TypeAlias
 
-from .errors import GameError
+from .errors import GameError, is_int, short_repr
 from .protocol import CHANCE, TERMINAL
 
 __all__ = [
@@ -175,6 +176,30 @@ class Bot:
 
     def _check_knobs(self) -> None:
         """Validate knob values (subclasses raise ValueError on bad ones)."""
+
+    def _check_number_knobs(self) -> None:
+        """Refuse, with a ``ValueError`` naming the knob, a value of
+        another kind than its default: a whole number where the default is an ``int`` (not a
+        ``bool``), a finite real number where it is a ``float``.  For bots whose knobs are all
+        numbers with such defaults (a rule of thumb's thresholds), called from their
+        :meth:`_check_knobs`: a text or ``None`` there would fail only mid-game, as a
+        ``TypeError`` inside a playout or a tournament.
+        """
+        for key, default in self.KNOBS.items():
+            value = self.knobs[key]
+            if isinstance(default, bool) or not isinstance(default, (int, float)):
+                continue
+            if isinstance(default, int) and not is_int(value):
+                want = "a whole number"
+            elif isinstance(default, float) and not (
+                (is_int(value) or isinstance(value, float)) and math.isfinite(value)
+            ):
+                want = "a number"
+            else:
+                continue
+            raise ValueError(
+                f"{self.name}: {key} must be {want} (default {default!r}), got {short_repr(value)}"
+            )
 
     def spawn(self, seed: int | None) -> Bot:
         """A fresh bot of the same kind and knobs with another seed."""

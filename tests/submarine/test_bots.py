@@ -160,3 +160,13 @@ def test_search_beats_greedy() -> None:
     above 1/2 at its default budget."""
     res = tournament(["search", "greedy"], games=20, seed=5, workers=1, progress=False)
     assert _lower_bound(res, "search") > 0.5
+
+
+def test_mc_refuses_a_time_limit_that_is_not_a_number() -> None:
+    """``mc:time_limit=x`` failed with a TypeError ('>' between str and int) instead of naming
+    the knob."""
+    from dsa_widget.submarine.bots import make_bot
+
+    with pytest.raises(ValueError, match="time_limit"):
+        make_bot("mc", time_limit="x")
+    assert make_bot("mc", time_limit=0.5).time_limit == 0.5

@@ -32,6 +32,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, ClassVar
 
 from ...core.bots import Bot
+from ...core.errors import is_int, short_repr
 from ..playouts import COMPILED as PLAYOUTS_COMPILED
 from ..playouts import Policy as KernelPolicy
 from ..playouts import playout_from
@@ -172,9 +173,15 @@ class _SearchBot(Bot):
             raise ValueError(
                 f"{self.name}: rollout must be one of {', '.join(ROLLOUT_POLICIES)}, got {self.rollout!r}"
             )
-        if not isinstance(self.playouts, int) or self.playouts < 1:
+        if not is_int(self.playouts) or self.playouts < 1:
             raise ValueError(f"{self.name}: playouts must be a positive int, got {self.playouts!r}")
-        if self.max_time is not None and not self.max_time > 0:
+        for key in ("margin_weight", "c"):  # weights in the search's arithmetic
+            x = self.knobs.get(key, 0.0)
+            if not ((is_int(x) or isinstance(x, float)) and math.isfinite(x)):
+                raise ValueError(f"{self.name}: {key} must be a number, got {short_repr(x)}")
+        if self.max_time is not None and not (
+            (is_int(self.max_time) or isinstance(self.max_time, float)) and self.max_time > 0
+        ):
             raise ValueError(f"{self.name}: max_time must be a positive number of seconds or None")
         self.self_names = self._self_names()
         if self.horizon not in HORIZONS:

@@ -70,7 +70,9 @@ class MonteCarloBot(Bot):
             raise ValueError(f"mc: samples must be a positive int, got {self.samples!r}")
         if self.horizon is not None and (not isinstance(self.horizon, int) or self.horizon < 1):
             raise ValueError(f"mc: horizon must be None or a positive int, got {self.horizon!r}")
-        if self.time_limit is not None and not self.time_limit > 0:
+        if self.time_limit is not None and not (
+            (is_int(self.time_limit) or isinstance(self.time_limit, float)) and self.time_limit > 0
+        ):
             raise ValueError(f"mc: time_limit must be None or positive, got {self.time_limit!r}")
 
     def decide(self, view: Any, legal: tuple[Any, ...]) -> tuple[Any, dict[str, Any]]:
