@@ -177,29 +177,29 @@ class Bot:
     def _check_knobs(self) -> None:
         """Validate knob values (subclasses raise ValueError on bad ones)."""
 
-    def _check_number_knobs(self) -> None:
-        """Refuse, with a ``ValueError`` naming the knob, a value of
-        another kind than its default: a whole number where the default is an ``int`` (not a
-        ``bool``), a finite real number where it is a ``float``.  For bots whose knobs are all
-        numbers with such defaults (a rule of thumb's thresholds), called from their
-        :meth:`_check_knobs`: a text or ``None`` there would fail only mid-game, as a
-        ``TypeError`` inside a playout or a tournament.
+    def _check_knob_kinds(self, keys: Sequence[str] | None = None) -> None:
+        """Refuse, with a ``ValueError`` naming the knob, a value of another kind than its
+        default: ``True`` or ``False`` where the default is a ``bool``, a whole number where it is
+        an ``int``, a finite real number where it is a ``float`` (other defaults, ``None`` among
+        them, are left to the bot).  ``keys``: the knobs to check (default: all).  Called from a
+        bot's :meth:`_check_knobs`: a text or ``None`` in a number knob would fail only
+        mid-game, as a ``TypeError`` inside a playout or a tournament.
         """
-        for key, default in self.KNOBS.items():
-            value = self.knobs[key]
-            if isinstance(default, bool) or not isinstance(default, (int, float)):
-                continue
-            if isinstance(default, int) and not is_int(value):
-                want = "a whole number"
-            elif isinstance(default, float) and not (
-                (is_int(value) or isinstance(value, float)) and math.isfinite(value)
-            ):
+        for key in self.KNOBS if keys is None else keys:
+            default, value = self.KNOBS[key], self.knobs[key]
+            if isinstance(default, bool):
+                ok, want = isinstance(value, bool), "True or False"
+            elif isinstance(default, int):
+                ok, want = is_int(value), "a whole number"
+            elif isinstance(default, float):
+                ok = (is_int(value) or isinstance(value, float)) and math.isfinite(value)
                 want = "a number"
             else:
                 continue
-            raise ValueError(
-                f"{self.name}: {key} must be {want} (default {default!r}), got {short_repr(value)}"
-            )
+            if not ok:
+                raise ValueError(
+                    f"{self.name}: {key} must be {want} (default {default!r}), got {short_repr(value)}"
+                )
 
     def spawn(self, seed: int | None) -> Bot:
         """A fresh bot of the same kind and knobs with another seed."""

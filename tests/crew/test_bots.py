@@ -405,3 +405,19 @@ def test_task_fit_prefers_hands_that_can_do_the_task() -> None:
     strong = mask_of(["P9", "Y9", "B9", "S4", "S3"])
     assert task_fit(TASKS[80], weak, 4) > task_fit(TASKS[80], strong, 4)  # take no trick
     assert task_fit(TASKS[92], strong, 4) > task_fit(TASKS[92], weak, 4)  # more than all others
+
+
+def test_crewmate_and_search_refuse_knobs_of_the_wrong_kind() -> None:
+    """communicate='x' passed for True (any text is a truth value) and samples=True for one
+    sample; each is refused by a ValueError naming the knob."""
+    from dsa_widget.crew.bots import make_bot
+
+    for name, knob, bad in (
+        ("crewmate", "communicate", "x"),
+        ("crewmate", "distress", 1),
+        ("search", "communicate", None),
+        ("search", "samples", True),
+    ):
+        with pytest.raises(ValueError, match=knob):
+            make_bot(name, **{knob: bad})
+    assert make_bot("crewmate", communicate=False).knobs["communicate"] is False

@@ -170,3 +170,12 @@ def test_mc_refuses_a_time_limit_that_is_not_a_number() -> None:
     with pytest.raises(ValueError, match="time_limit"):
         make_bot("mc", time_limit="x")
     assert make_bot("mc", time_limit=0.5).time_limit == 0.5
+
+
+def test_mc_refuses_weights_and_a_horizon_of_the_wrong_kind() -> None:
+    """win_weight='x' or prior=None failed mid-playout; horizon=True passed for a horizon of 1."""
+    from dsa_widget.submarine.bots import make_bot
+
+    for knob, bad in (("win_weight", "x"), ("prior", None), ("horizon", True)):
+        with pytest.raises(ValueError, match=knob):
+            make_bot("mc", **{knob: bad})

@@ -180,6 +180,9 @@ class CrewmateBot(Bot):
     summary = "rules of thumb: takes tasks its hand suits, plays for everyone's tasks, shows one card"
     KNOBS: ClassVar[dict[str, Any]] = {"communicate": True, "distress": False}
 
+    def _check_knobs(self) -> None:
+        self._check_knob_kinds()  # communicate='x' or distress=1 would pass for a truth value
+
     # ------------------------------------------------------------------ dispatch
 
     def decide(self, view: Any, legal: tuple[Any, ...]) -> tuple[Any, dict[str, Any]]:

@@ -30,6 +30,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from ...core.bots import Bot
+from ...core.errors import is_int
 from ..cards import card
 from ..errors import CrewError
 from ..playouts import PlayState, Policy, greedy_play, random_play
@@ -58,7 +59,7 @@ class SearchBot(Bot):
     }
 
     def _check_knobs(self) -> None:
-        if not isinstance(self.knobs["samples"], int) or self.knobs["samples"] < 1:
+        if not is_int(self.knobs["samples"]) or self.knobs["samples"] < 1:
             raise ValueError(f"samples must be an int >= 1, not {self.knobs['samples']!r}")
         if not isinstance(self.knobs["kernel"], bool):
             raise ValueError(f"kernel must be True or False, not {self.knobs['kernel']!r}")

@@ -359,7 +359,7 @@ class HeuristicBot(Bot):
         raise NotImplementedError
 
     def _check_knobs(self) -> None:
-        self._check_number_knobs()  # every rule of thumb's knob is a number
+        self._check_knob_kinds()  # every rule of thumb's knob is a number
         self.policy = self._policy()
 
     def decide(self, view: View, legal: tuple[str, ...]) -> tuple[str, dict[str, Any]]:

@@ -66,9 +66,10 @@ class MonteCarloBot(Bot):
     time_limit: float | None
 
     def _check_knobs(self) -> None:
+        self._check_knob_kinds(("win_weight", "prior"))
         if not is_int(self.samples) or self.samples < 1:
             raise ValueError(f"mc: samples must be a positive int, got {self.samples!r}")
-        if self.horizon is not None and (not isinstance(self.horizon, int) or self.horizon < 1):
+        if self.horizon is not None and (not is_int(self.horizon) or self.horizon < 1):
             raise ValueError(f"mc: horizon must be None or a positive int, got {self.horizon!r}")
         if self.time_limit is not None and not (
             (is_int(self.time_limit) or isinstance(self.time_limit, float)) and self.time_limit > 0
