@@ -421,3 +421,16 @@ def test_crewmate_and_search_refuse_knobs_of_the_wrong_kind() -> None:
         with pytest.raises(ValueError, match=knob):
             make_bot(name, **{knob: bad})
     assert make_bot("crewmate", communicate=False).knobs["communicate"] is False
+
+
+def test_success_table_text_lines_up_its_figures_and_ends_no_line_in_spaces() -> None:
+    """The table's text as a cell shows it: the figures right-aligned in their columns (as a
+    tournament's table has them), so rates of different widths line up, and no line ends in
+    spaces (the header ended in seven)."""
+    from dsa_widget.crew.bots import success_rates
+
+    table = repr(success_rates(["random"], seats=(3,), targets=(1, 2), games=12, progress=False))
+    lines = table.splitlines()[1:]
+    assert all(line == line.rstrip() for line in lines)
+    assert len({len(line) for line in lines}) == 1  # every column right-aligned to its width
+    assert lines[0].split()[:3] == ["bot", "seats", "target"]

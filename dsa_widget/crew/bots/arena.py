@@ -166,10 +166,14 @@ class SuccessTable:
     def __repr__(self) -> str:
         body = [self._cells(r) for r in self.rows]
         widths = [max(len(x) for x in col) for col in zip(self._HEAD, *body, strict=False)]
-        lines = [self._title(), "  ".join(h.ljust(w) for h, w in zip(self._HEAD, widths, strict=True))]
-        for cells in body:
-            lines.append("  ".join(c.ljust(w) for c, w in zip(cells, widths, strict=True)).rstrip())
-        return "\n".join(lines)
+
+        def line(cells: Sequence[str]) -> str:  # the bot's name to the left, figures to the right
+            return "  ".join(
+                c.ljust(w) if i == 0 else c.rjust(w)
+                for i, (c, w) in enumerate(zip(cells, widths, strict=True))
+            ).rstrip()
+
+        return "\n".join([self._title(), line(self._HEAD), *map(line, body)])
 
     def _repr_html_(self) -> str:
         e = html.escape
