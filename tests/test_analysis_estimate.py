@@ -296,3 +296,15 @@ def test_subclassed_heuristic_bots_are_called_as_themselves():
 
     bot = MyPlanner()
     assert _resolve_bots([bot, None], 2, 1)[0] is bot
+
+
+def test_a_table_whose_chances_add_up_past_one_says_why():
+    """Ties count as a win for each winner (the docstring's rule), so a table can show 9.2% and
+    92.0%; it now says so, and says nothing when the chances add up to at most 100%."""
+    from dsa_widget.deep_sea.analysis.estimate import WinEstimate
+
+    tied = WinEstimate(players=("Ann", "Bob"), wins=(30, 80), playouts=100, knowledge="what Ann knows")
+    assert "a tie counts as a win for each winner" in repr(tied)
+    assert "a tie counts as a win for each winner" in tied._repr_html_()
+    plain = WinEstimate(players=("Ann", "Bob"), wins=(30, 70), playouts=100, knowledge="what Ann knows")
+    assert "tie" not in repr(plain) and "tie" not in plain._repr_html_()

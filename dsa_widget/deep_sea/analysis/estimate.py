@@ -227,8 +227,15 @@ class WinEstimate:
     def rows(self) -> list[tuple[str, float, float, float]]:
         return [(name, self.chance(q), *self.interval(q)) for q, name in enumerate(self.players)]
 
+    def _ties(self) -> str:
+        """The note a table needs when the chances add up to more than 1 (ties won by several)."""
+        if sum(self.wins) <= self.playouts:
+            return ""
+        return "; a tie counts as a win for each winner, so the chances add up to more than 100%"
+
     def __repr__(self) -> str:
-        lines = [f"win chances from {self.playouts:,} playouts ({self.knowledge}); 95% Wilson intervals"]
+        head = f"win chances from {self.playouts:,} playouts ({self.knowledge}); 95% Wilson intervals"
+        lines = [head + self._ties()]
         for name, p, lo, hi in self.rows():
             lines.append(f"  {name:<12} {100 * p:5.1f}%  [{100 * lo:5.1f}%, {100 * hi:5.1f}%]")
         return "\n".join(lines)
@@ -247,7 +254,8 @@ class WinEstimate:
         )
         return (
             f"<table><caption>Win chances: {self.playouts:,} playouts ({html.escape(self.knowledge)}), "
-            f"95% Wilson intervals</caption><tr><th>player</th><th>estimate</th><th>95% interval</th>"
+            f"95% Wilson intervals{html.escape(self._ties())}</caption>"
+            "<tr><th>player</th><th>estimate</th><th>95% interval</th>"
             f"<th></th></tr>{body}</table>"
         )
 
