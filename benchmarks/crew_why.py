@@ -75,6 +75,22 @@ solved deals that part the cards on which it keeps the mission winnable; the cod
 kept) 0-88: 65 against 69 (1/5); ``planner:endgame=6`` 0-99: 79 against 79 (1/1), CPU a
 decision median 35 ms, p95 159, max 612.  Not a win at any CPU: the solver's verdicts from 8 to 10
 tricks left change few of the cards played, and those few both ways.
+
+Better information (issue 33, item 1; 4 seats, target 6, paired with the table's log, the same
+command): a partner model closer to the planner's own play (a partner's card odd unless the
+sighted rule would play it on the drawn deal, instead of the crewmate's rule; the code was not
+kept) attempts 0-193: 137 against 144 (7/14); the partners' communications weighing the deals
+(``planner:comm_trust=0.3``, off by default: a card shown or a pass that the ``resolve`` rule
+would not make on the drawn deal) 0-299: 226 against 222 (17/13, p=0.59), CPU a decision
+median 66 ms, p95 198, max 778; 5 seats (``--seats 5``, against ``crew5_46.jsonl``) 0-199: 141
+against 143 (10/12), CPU a decision median 55 ms, p95 223, max 860.  A stronger playout rule,
+the sighted rule dropping a card after which the mission fails in this very trick (Python and
+kernel, card for card; the code was not kept), 0-399: 304 against 296 (61/53, p=0.51; 0-299
+236 against 222, 300-399 68 against 74), CPU a decision median 58 ms, p95 286, max 788,
+although its playouts alone succeed more often (150 deals after the crewmate's assignment, 2
+playouts each: target 6 65 against 44, target 3 151 against 139).  None is a win: each changes
+few of the cards played (the partners' communications 5 of 66 choices in the first seven
+tricks of attempts 0-2), and those few both ways.
 """
 
 from __future__ import annotations

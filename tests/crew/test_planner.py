@@ -46,6 +46,9 @@ def test_registered_with_a_summary() -> None:
         {"task_survival": "long"},
         {"takes": 0},
         {"comm": "loud"},
+        {"comm_trust": 0},
+        {"comm_trust": 1.5},
+        {"comm_trust": "some"},
     ],
 )
 def test_bad_knobs_are_refused(knobs: dict[str, Any]) -> None:
@@ -122,6 +125,53 @@ def test_partners_cards_weigh_the_deals() -> None:
         weighed += "weighed down" in low.last_explanation["reason"]
         differ += low.last_explanation["values"] != flat.last_explanation["values"]
     assert checked >= 4 and weighed >= 1 and differ >= 1
+
+
+def _after_comms(seed: int, seats: int) -> CrewGame | None:
+    """An attempt of planners (few deals) at target 6 after the first trick's communications,
+    before the first card (None: nobody showed a card, or it ended)."""
+    g = CrewGame(seats, mission={"target": 6}, seed=seed, timed=True)
+    bots = [PlannerBot(seed=s, samples=2, task_samples=2, node_limit=0) for s in range(seats)]
+    while not g.is_over and not (g.step == "play" and g.view(g.to_move).communicated):
+        play_bot_move(g, bots[g.to_move])
+    return None if g.is_over else g
+
+
+@settings(max_examples=8, deadline=None)
+@given(seed=st.integers(0, 10_000), seats=st.sampled_from([3, 4, 5]))
+def test_partners_communications_fit_the_real_deal(seed: int, seats: int) -> None:
+    """Every card a planner showed (``comm="resolve"``) is the one its rule would show on the
+    real deal, and every pass one it would make: replayed at its moment on the real hands, no
+    communication is odd."""
+    g = _after_comms(seed, seats)
+    if g is None:
+        return
+    bot = PlannerBot(seed=1, comm_trust=0.5)
+    for seat in range(seats):
+        assert bot._comm_odd(g.view(seat), g, -1) == 0
+
+
+def test_partners_communications_weigh_the_deals() -> None:
+    """With ``comm_trust`` < 1, drawn deals on which a partner's shown card (or pass) is not
+    what the resolve rule would do there count less: on some drawn deals some communication is
+    odd, at most one a partner's communication window."""
+    odd = checked = 0
+    for seed in range(6):
+        g = _after_comms(seed, 4)
+        if g is None:
+            continue
+        me = g.to_move
+        view = g.view(me)
+        bot = PlannerBot(seed=3, comm_trust=0.5)
+        for d in bot._draw(view, 20):
+            checked += 1
+            k = bot._comm_odd(view, d, me)
+            windows = sum(s != me and (a == "pass" or a.startswith("comm ")) for s, a in view.public_history)
+            assert 0 <= k <= windows
+            odd += k > 0
+            w, n_odd = bot._weight(view, d, me)
+            assert n_odd >= k and w <= 0.5**k + 1e-12
+    assert checked >= 40 and 0 < odd < checked
 
 
 @settings(max_examples=3, deadline=None)

@@ -43,6 +43,19 @@ that fit the public facts — voids shown, cards communicated, the captain's S4)
   multiplies the deal's weight by ``trust`` (so deals where the partners' cards look like
   sensible play count more; ``trust=1`` weighs every deal the same, as ``search`` does).
   Any legal partner can be read this way: the weights only rank deals, none is ruled out.
+  With ``comm_trust`` < 1 (off by default) the partners' communications weigh the deals too:
+  each is replayed at its moment on the drawn deal (the partner's drawn hand then, the cards
+  gone, the tasks' needs then) through the ``comm="resolve"`` rule, and a card shown that the
+  rule would not show there, or a pass where it would show one, multiplies the deal's weight
+  by ``comm_trust`` (a planner's communications, passes included, are the rule's exactly:
+  ``tests/crew/test_planner.py``; at target 6 a pass often rules out most drawn deals).  On
+  the table's target-6 attempts it changed few cards (5 of 66 choices in the first seven
+  tricks of attempts 0-2, with 0.3 or 0.1): 4 seats, ``comm_trust=0.3``, attempts 0-299 226
+  against 222 (17 won that were lost, 13 lost that were won), 5 seats 0-199 141 against 143
+  (10 / 12): not the default.  A partner model closer to the planner's own play, a partner's
+  card counted odd unless the sighted rule would play it on the drawn deal, lost: attempts
+  0-193 137 against 144 (7 won that were lost, 14 lost that were won;
+  ``benchmarks/crew_why.py``).
   From ``early`` tricks left (off by default) the solver checks the same deals before the
   endgame, its verdict counting ``early_weight``: a card that loses the drawn deal is worth 0
   there, one that keeps it winnable ``early_weight`` + (1 - ``early_weight``) x its playouts'
@@ -96,7 +109,7 @@ from typing import Any, ClassVar
 from ...core.bots import Bot
 from ..cards import COLOURS, DECK, NCARDS, SUIT_MASK, card, suit
 from ..errors import CrewError
-from ..playouts import PlayState, greedy_play, sighted_play
+from ..playouts import Needs, PlayState, greedy_play, sighted_play
 from ..rules import CrewGame
 from ..tasks import task_table
 from ..view import CrewView
@@ -113,6 +126,49 @@ _POLICIES = {"greedy": greedy_play, "sighted": sighted_play}
 _COMMS = ("crewmate", "resolve", "silent")
 #: the least a communication must resolve (in cards whose holder it settles) to be worth a token
 _RESOLVE_MIN = 1.0
+
+
+def _comm_worth(nd: Needs, gone: int, seats: int) -> list[float]:
+    """Per card, what knowing its holder is worth to ``comm="resolve"``: 1 for a card a task asks
+    some seat to capture or to avoid, 1/2 for a higher card of its colour that could take it
+    (none of the cards ``gone``: played, or their holder already known)."""
+    key = 0
+    for s in range(seats):
+        key |= nd.must[s] | nd.want[s] | nd.never[s]
+    key &= ~gone
+    worth = [0.0] * NCARDS
+    for x in range(NCARDS):
+        if key >> x & 1:
+            worth[x] = 1.0
+    for su in COLOURS:
+        k = key & SUIT_MASK[su]
+        if k:
+            low = (k & -k).bit_length() - 1
+            for x in range(low + 1, SUIT_MASK[su].bit_length()):
+                if not gone >> x & 1 and worth[x] == 0.0:
+                    worth[x] = 0.5
+    return worth
+
+
+def _comm_value(
+    c: int, hand: int, gone: int, worth: list[float], seats: int, currents: bool
+) -> tuple[float, str]:
+    """What showing card ``c`` of ``hand`` settles (``comm="resolve"``) and its position: the
+    card's worth, and a share of the worth of the cards of its colour its position says are not
+    in the hand (none under currents: the partners learn only "no higher" or "no lower")."""
+    mask = SUIT_MASK[suit(c)]
+    colour = hand & mask
+    pos = "middle" if colour == 1 << c else "top" if colour >> c == 1 else "bottom"
+    k_seats = max(2, seats - 1)  # the seats a partner does not know the card's holder among
+    share = 1.0 - math.log(k_seats - 1) / math.log(k_seats)
+    settled = [x for x in range(NCARDS) if mask >> x & 1 and x != c and not (hand | gone) >> x & 1]
+    if currents:
+        settled = []
+    elif pos == "top":
+        settled = [x for x in settled if x > c]
+    elif pos == "bottom":
+        settled = [x for x in settled if x < c]
+    return worth[c] + share * sum(worth[x] for x in settled), pos
 
 
 class PlannerBot(Bot):
@@ -137,7 +193,9 @@ class PlannerBot(Bot):
     at or below ``endgame``, or ``node_limit=0``, changes nothing),
     ``task_survival`` (``survival`` for the task choice's playouts), ``takes`` (the most
     tasks tried at one ``take``), ``comm`` (``"crewmate"``, ``"resolve"`` or ``"silent"``: which
-    rule chooses the card to show)."""
+    rule chooses the card to show), ``comm_trust`` (a deal's weight is multiplied by it for
+    each partner communication, a pass included, that the ``"resolve"`` rule would not have
+    made on it: 1 = not weighed)."""
 
     name = "planner"
     summary = (
@@ -160,6 +218,7 @@ class PlannerBot(Bot):
         "task_survival": 0.0,
         "takes": 4,
         "comm": "resolve",
+        "comm_trust": 1.0,
     }
 
     def _check_knobs(self) -> None:
@@ -185,6 +244,9 @@ class PlannerBot(Bot):
             raise ValueError(f"comm must be one of {sorted(_COMMS)}, not {self.knobs['comm']!r}")
         if self.knobs["policy"] not in _POLICIES:
             raise ValueError(f"policy must be one of {sorted(_POLICIES)}, not {self.knobs['policy']!r}")
+        t = self.knobs["comm_trust"]
+        if isinstance(t, bool) or not isinstance(t, (int, float)) or not 0.0 < t <= 1.0:
+            raise ValueError(f"comm_trust must be a number in (0, 1], not {t!r}")
         t = self.knobs["trust"]
         if isinstance(t, bool) or not isinstance(t, (int, float)) or not 0.0 < t <= 1.0:
             raise ValueError(f"trust must be a number in (0, 1], not {t!r}")
@@ -242,50 +304,23 @@ class PlannerBot(Bot):
             st = PlayState.from_view(view)
         except ValueError:
             return None
-        nd = st.needs()
         hand = hand_mask(view)
         gone = 0
         for m in view.played_by:
             gone |= m
         for cm in view.communicated:
             gone |= 1 << card(cm.card)  # its holder is already known
-        key = 0
-        for s in range(view.seats):
-            key |= nd.must[s] | nd.want[s] | nd.never[s]
-        key &= ~gone
-        worth = [0.0] * NCARDS
-        for x in range(NCARDS):
-            if key >> x & 1:
-                worth[x] = 1.0
-        for su in COLOURS:
-            k = key & SUIT_MASK[su]
-            if k:
-                low = (k & -k).bit_length() - 1
-                for x in range(low + 1, SUIT_MASK[su].bit_length()):
-                    if not gone >> x & 1 and worth[x] == 0.0:
-                        worth[x] = 0.5
+        worth = _comm_worth(st.needs(), gone, view.seats)
         currents = view.communication == "currents"
-        k_seats = max(2, view.seats - 1)  # the seats a partner does not know the card's holder among
-        share = 1.0 - math.log(k_seats - 1) / math.log(k_seats)
         best: tuple[float, str] | None = None
         for a in legal:
             if not a.startswith("comm "):
                 continue
             parts = a.split()
             c = card(parts[1])
-            mask = SUIT_MASK[suit(c)]
-            colour = hand & mask
-            pos = "middle" if colour == 1 << c else "top" if colour >> c == 1 else "bottom"
+            v, pos = _comm_value(c, hand, gone, worth, view.seats, currents)
             if len(parts) > 2 and parts[2] != pos:
                 continue  # declare the true position only
-            settled = [x for x in range(NCARDS) if mask >> x & 1 and x != c and not (hand | gone) >> x & 1]
-            if currents:  # the partners are told only "no higher" or "no lower": nothing settled
-                settled = []
-            elif pos == "top":
-                settled = [x for x in settled if x > c]
-            elif pos == "bottom":
-                settled = [x for x in settled if x < c]
-            v = worth[c] + share * sum(worth[x] for x in settled)
             if best is None or v > best[0]:
                 best = (v, a)
         if best is None or best[0] < _RESOLVE_MIN:
@@ -306,19 +341,14 @@ class PlannerBot(Bot):
                 continue
         return out
 
-    def _weight(self, view: CrewView, game: CrewGame, me: int) -> tuple[float, int]:
-        """The weight of a drawn deal and how many partner cards the crewmate's rule would not
-        have played on it: the attempt's tricks replayed from the first card."""
-        trust = float(self.knobs["trust"])
-        if trust >= 1.0 or game.dummy is not None or not (view.all_tricks or view.current_trick):
-            return 1.0, 0
-        n = game.seats
-        hands = [game.hand_mask(s) for s in range(n)]
-        plays = [p for t in view.all_tricks for p in t.plays] + list(view.current_trick)
-        for s, c in plays:
+    @staticmethod
+    def _start(view: CrewView, game: CrewGame) -> PlayState:
+        """The drawn game's play phase at its first card (the cards played since given back)."""
+        hands = [game.hand_mask(s) for s in range(game.seats)]
+        for s, c in [p for t in view.all_tricks for p in t.plays] + list(view.current_trick):
             hands[s] |= 1 << c
         now = PlayState.from_game(game)
-        st = PlayState(
+        return PlayState(
             hands,
             list(zip(now.tasks, now.owners, strict=True)),
             captain=game.captain,
@@ -327,6 +357,91 @@ class PlannerBot(Bot):
             constraints=game.mission.constraints,
             lead_banned=now.lead_banned,
         )
+
+    def _comm_odd(self, view: CrewView, game: CrewGame, me: int) -> int:
+        """How many partners' communications ``comm="resolve"`` would not have made on the drawn
+        deal: each replayed at its moment (the cards played before it, the tasks' needs then,
+        the partner's drawn hand then).  A card shown is odd when it settles less than
+        ``_RESOLVE_MIN`` there or another card the partner could show settles more; a pass at a
+        communication (once every task is taken, by a seat that has not shown a card) is odd
+        when a card it could show settles ``_RESOLVE_MIN``."""
+        if game.dummy is not None:
+            return 0
+        n = game.seats
+        st = self._start(view, game)
+        hands = list(st.hands)
+        currents = view.communication == "currents"
+        comms = iter(view.communicated)
+        shown: set[int] = set()
+        gone = 0
+        odd = 0
+        takes = 0
+        setup = True  # still in the tasks' allocation: its passes say nothing about the cards
+        for s, a in view.public_history:
+            if setup:
+                takes += a.startswith("take ")
+                if takes >= len(view.task_ids) or not (a.startswith("take ") or a == "pass"):
+                    setup = False
+                continue
+            if a == "pass":
+                if s != me and s not in shown:
+                    hand = hands[s]
+                    worth = _comm_worth(st.needs(), gone, n)
+                    for su in COLOURS:
+                        col = hand & SUIT_MASK[su]
+                        if col and any(
+                            _comm_value(y, hand, gone, worth, n, currents)[0] >= _RESOLVE_MIN
+                            for y in {(col & -col).bit_length() - 1, col.bit_length() - 1}
+                        ):
+                            odd += 1
+                            break
+            elif a.startswith("play "):
+                c = card(a[5:])
+                st.play(c)
+                hands[s] &= ~(1 << c)
+                gone |= 1 << c
+            elif a.startswith("comm "):
+                cm = next(comms, None)
+                if cm is None:
+                    break
+                x = card(cm.card)
+                if cm.seat != me:
+                    worth = _comm_worth(st.needs(), gone, n)
+                    hand = hands[cm.seat]
+                    vx = _comm_value(x, hand, gone, worth, n, currents)[0]
+                    better = False
+                    for su in COLOURS:
+                        col = hand & SUIT_MASK[su]
+                        if not col:
+                            continue
+                        lo, hi = (col & -col).bit_length() - 1, col.bit_length() - 1
+                        for y in {lo, hi} - {x}:
+                            if _comm_value(y, hand, gone, worth, n, currents)[0] > vx + 1e-9:
+                                better = True
+                    odd += better or vx < _RESOLVE_MIN
+                shown.add(cm.seat)
+                gone |= 1 << x
+        return odd
+
+    def _weight(self, view: CrewView, game: CrewGame, me: int) -> tuple[float, int]:
+        """The weight of a drawn deal and how many partner cards (``comm_trust`` < 1: and
+        communications) the planner's rules would not have played on it."""
+        w, odd = self._weight_cards(view, game, me)
+        ct = float(self.knobs["comm_trust"])
+        if ct < 1.0:
+            k = self._comm_odd(view, game, me)
+            w *= ct**k
+            odd += k
+        return w, odd
+
+    def _weight_cards(self, view: CrewView, game: CrewGame, me: int) -> tuple[float, int]:
+        """The weight of a drawn deal and how many partner cards the crewmate's rule would not
+        have played on it: the attempt's tricks replayed from the first card."""
+        trust = float(self.knobs["trust"])
+        if trust >= 1.0 or game.dummy is not None or not (view.all_tricks or view.current_trick):
+            return 1.0, 0
+        plays = [p for t in view.all_tricks for p in t.plays] + list(view.current_trick)
+        st = self._start(view, game)
         odd = 0
         tie = random.Random(0)
         for s, c in plays:
