@@ -5,6 +5,7 @@ bot-parameterised ones in test_bots.py; its strength is the benchmark's:
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -98,7 +99,13 @@ def test_each_choice_is_one_readable_line() -> None:
         assert e is not None and e["choice"] == a
         line = bot.explain().splitlines()[0]
         # the choice in the game's words, as every bot of every game says it
-        assert line.startswith(f"planner: {action_words(bot.last_view, a)} — ") and len(line) < 200
+        said = action_words(bot.last_view, a)
+        assert line.startswith(f"planner: {said} — ") and len(line) < 200
+        # ... once: the reason does not say the choice again ("take task 26 — takes task 26")
+        reason = line.split(" — ", 1)[1]
+        assert not reason.startswith(("takes task", "passes", "plays ")), line
+        if a.startswith("take"):
+            assert re.match(r"\d+ of \d+ drawn deals succeed with it(; next best, .+: \d+ of \d+)?$", reason)
         if "values" in e:
             assert set(e["values"]) <= set(legal)
             kinds.add(a.split()[0])

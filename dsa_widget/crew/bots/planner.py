@@ -484,10 +484,11 @@ class PlannerBot(Bot):
                     score[a] += lasting * lasted
         best = max(cands, key=lambda a: (round(score[a], 9), fit[a]))
         others = sorted((a for a in cands if a != best), key=lambda a: -score[a])
-        nxt = f"; next best {others[0]!r}: {wins[others[0]]}" if others else ""
-        what = "passes" if best == "pass" else f"takes task {best[5:]}"
+        n = len(deals)
+        nxt = f"; next best, {others[0]!r}: {wins[others[0]]} of {n}" if others else ""
         return best, {
-            "reason": f"{what}: {wins[best]} of {len(deals)} drawn deals succeed with it{nxt}",
+            # the first line says the choice already ("planner: take task 26 — ...")
+            "reason": f"{wins[best]} of {n} drawn deals succeed with it{nxt}",
             "values": {a: score[a] / len(deals) for a in cands},
             "samples": len(deals),
         }
@@ -622,10 +623,7 @@ class PlannerBot(Bot):
         trust = f", {odd_deals} weighed down by partners' cards that do not fit them" if odd_deals else ""
         dd_words = f"; the solver checked {solved} of them" if solved else ""
         return best, {
-            "reason": (
-                f"plays {card_words(DECK[card(best[5:])])}: value {values[best]:.0%} on "
-                f"{len(deals)} drawn deals (weighted{trust}){dd_words}"
-            ),
+            "reason": f"worth {values[best]:.0%} on {len(deals)} drawn deals (weighted{trust}){dd_words}",
             "values": values,
             "samples": len(deals),
         }
