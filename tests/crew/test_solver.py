@@ -256,6 +256,16 @@ def test_another_hand_that_beats_every_card_caps_the_tricks() -> None:
     assert not brute(g)
 
 
+#: the benchmark's 5-seat full deal 202600196 (bench_crew_solver.py, seed 2026), seats 0-4
+DEAL_196 = [
+    ["P3", "P8", "B3", "B5", "B8", "S1", "S2", "S3"],
+    ["P4", "G1", "G2", "G7", "G9", "B1", "B6", "S4"],
+    ["P1", "P5", "P6", "G6", "B4", "B7", "Y1", "Y3"],
+    ["G3", "G5", "B2", "Y4", "Y5", "Y6", "Y8", "Y9"],
+    ["P2", "P7", "P9", "G4", "G8", "B9", "Y2", "Y7"],
+]
+
+
 @pytest.mark.slow
 def test_the_full_deal_202600205_is_lost_within_the_default_budget() -> None:
     # The benchmark's 5-seat full deal 202600205 (bench_crew_solver.py, seed 2026): task 92
@@ -289,13 +299,7 @@ def test_the_full_deal_202600196_is_a_win_the_solver_finds_after_one_trick() -> 
     # on who must lead when; after two tricks 402), and from the start it must never call the
     # deal lost (it says unknown at the default budget: the win needs a first trick its order
     # ranks 59th of 395; the ordered search alone finds it in 765,241 tricks).
-    deal = [
-        ["P3", "P8", "B3", "B5", "B8", "S1", "S2", "S3"],
-        ["P4", "G1", "G2", "G7", "G9", "B1", "B6", "S4"],
-        ["P1", "P5", "P6", "G6", "B4", "B7", "Y1", "Y3"],
-        ["G3", "G5", "B2", "Y4", "Y5", "Y6", "Y8", "Y9"],
-        ["P2", "P7", "P9", "G4", "G8", "B9", "Y2", "Y7"],
-    ]
+    deal = DEAL_196
     line = [
         ["G1", "G6", "G3", "G4", "B5"],  # seat 2 takes it; seat 0 throws away a blue
         ["Y1", "Y4", "Y2", "B8", "S4"],  # the captain trumps with S4
@@ -334,13 +338,7 @@ def test_a_card_to_capture_that_must_be_led_decides_who_may_lead() -> None:
     # each trick leads the next": seat 0 leads now, and P3 (then it has nothing to play under
     # B1) and B3 or B5 (the captain must follow with B1, which loses) all fail.  Seen with no
     # trick searched (before this bound: 452).
-    deal = [
-        ["P3", "P8", "B3", "B5", "B8", "S1", "S2", "S3"],
-        ["P4", "G1", "G2", "G7", "G9", "B1", "B6", "S4"],
-        ["P1", "P5", "P6", "G6", "B4", "B7", "Y1", "Y3"],
-        ["G3", "G5", "B2", "Y4", "Y5", "Y6", "Y8", "Y9"],
-        ["P2", "P7", "P9", "G4", "G8", "B9", "Y2", "Y7"],
-    ]
+    deal = DEAL_196
     g = _dealt(deal, {91: 0, 6: 1})
     for trick in [
         ["P4", "P1", "Y4", "P2", "P8"],
@@ -365,6 +363,22 @@ def test_a_card_to_capture_that_must_be_led_decides_who_may_lead() -> None:
 _LOW_CARD_TASKS = [2, 6, 12, 14, 15, 1]
 
 
+def _agrees_with_brute_force(players: int, seed: int, tasks: list[int], mid_trick: bool) -> None:
+    """A random position with 3 tricks left and these tasks (skipped when none is dealt): both
+    searches answer exactly, as the brute force does, and a win's line plays out."""
+    try:
+        g = random_position(players, seed, 3, mid_trick=mid_trick, careful=True, tasks=tasks)
+    except CrewError:  # (a task the seat count cannot take, e.g. against the captain)
+        g = None
+    assume(g is not None)
+    assert g is not None
+    truth = brute(g)
+    for search in ("auto", "ordered"):
+        sol = solve(g, search=search)
+        assert sol.exact and sol.winnable is truth, (players, seed, tasks, search)
+        check_solution(g, sol)
+
+
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     players=st.sampled_from([3, 4, 5]),
@@ -387,17 +401,7 @@ def test_property_cards_the_owner_must_lead_agree_with_brute_force(
     force's."""
     if extra is not None:
         tasks = [*tasks, extra]
-    try:
-        g = random_position(players, seed, 3, mid_trick=mid_trick, careful=True, tasks=tasks)
-    except CrewError:
-        g = None
-    assume(g is not None)
-    assert g is not None
-    truth = brute(g)
-    for search in ("auto", "ordered"):
-        sol = solve(g, search=search)
-        assert sol.exact and sol.winnable is truth, (players, seed, tasks, search)
-        check_solution(g, sol)
+    _agrees_with_brute_force(players, seed, tasks, mid_trick)
 
 
 def test_a_run_still_to_take_counts_all_its_tricks() -> None:
@@ -734,17 +738,7 @@ def test_property_count_tasks_agree_with_brute_force(
     is the brute force's."""
     if extra is not None and extra not in tasks:
         tasks = [*tasks, extra]
-    try:
-        g = random_position(players, seed, 3, mid_trick=mid_trick, careful=True, tasks=tasks)
-    except CrewError:  # (a task the seat count cannot take, e.g. against the captain)
-        g = None
-    assume(g is not None)
-    assert g is not None
-    truth = brute(g)
-    for search in ("auto", "ordered"):
-        sol = solve(g, search=search)
-        assert sol.exact and sol.winnable is truth, (players, seed, tasks, search)
-        check_solution(g, sol)
+    _agrees_with_brute_force(players, seed, tasks, mid_trick)
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -762,17 +756,7 @@ def test_property_submarines_that_must_be_played_agree_with_brute_force(
     submarine wins), beside a card, trick-count or run task: the solver's exact answer is the
     brute force's."""
     tasks = [49] if extra is None else [49, extra]
-    try:
-        g = random_position(players, seed, 3, mid_trick=mid_trick, careful=True, tasks=tasks)
-    except CrewError:
-        g = None
-    assume(g is not None)
-    assert g is not None
-    truth = brute(g)
-    for search in ("auto", "ordered"):
-        sol = solve(g, search=search)
-        assert sol.exact and sol.winnable is truth, (players, seed, tasks, search)
-        check_solution(g, sol)
+    _agrees_with_brute_force(players, seed, tasks, mid_trick)
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -791,17 +775,7 @@ def test_property_the_tricks_other_hands_allow_agree_with_brute_force(
     that make a seat take tricks (92 more than the others combined, 91, 94, exact counts) and
     a card or submarine task: the solver's exact answer is the brute force's."""
     tasks = [task] if extra is None else [task, extra]
-    try:
-        g = random_position(players, seed, 3, mid_trick=mid_trick, careful=True, tasks=tasks)
-    except CrewError:
-        g = None
-    assume(g is not None)
-    assert g is not None
-    truth = brute(g)
-    for search in ("auto", "ordered"):
-        sol = solve(g, search=search)
-        assert sol.exact and sol.winnable is truth, (players, seed, tasks, search)
-        check_solution(g, sol)
+    _agrees_with_brute_force(players, seed, tasks, mid_trick)
 
 
 @pytest.mark.parametrize("players", [3, 4, 5])
@@ -845,17 +819,7 @@ def test_property_fewer_than_each_other_agrees_with_brute_force(
     submarine task (5, 49) or a position task (71): the solver's exact answer is the brute
     force's."""
     tasks = [93] if extra is None else [93, extra]
-    try:
-        g = random_position(players, seed, 3, mid_trick=mid_trick, careful=True, tasks=tasks)
-    except CrewError:
-        g = None
-    assume(g is not None)
-    assert g is not None
-    truth = brute(g)
-    for search in ("auto", "ordered"):
-        sol = solve(g, search=search)
-        assert sol.exact and sol.winnable is truth, (players, seed, tasks, search)
-        check_solution(g, sol)
+    _agrees_with_brute_force(players, seed, tasks, mid_trick)
 
 
 def test_count_tasks_ordered_search_agrees_with_plain_search() -> None:
