@@ -47,6 +47,10 @@ class UnknownGameError(GameError):
     """A game name the registry does not know."""
 
 
+#: the platform's seat server, every game's unless it names its own (``GameSpec.table``)
+_SESSION_TABLE = "dsa_widget.server.session_table:SessionTable"
+
+
 def check_setup_keys(
     make: Callable[..., Any],
     setup: Mapping[str, Any],
@@ -205,7 +209,7 @@ class GameSpec:
     arena: str | None = None
     encoding: str | None = None
     openspiel: str | None = None
-    table: str | None = "dsa_widget.server.session_table:SessionTable"
+    table: str | None = _SESSION_TABLE
     presenter: str | None = None
     widget: str | None = None
     bundle: str | None = None
@@ -272,7 +276,12 @@ class GameSpec:
         return None if self.openspiel is None else _resolve(self.openspiel)
 
     def table_class(self) -> Any:
-        return None if self.table is None else _resolve(self.table)
+        """The seat server's class; ``None`` when the game has none, or is served by the
+        platform's :class:`SessionTable` but has no presenter yet (a game half added: its pages
+        would have no board)."""
+        if self.table is None or (self.table == _SESSION_TABLE and self.presenter is None):
+            return None
+        return _resolve(self.table)
 
     def presenter_class(self) -> Any:
         return None if self.presenter is None else _resolve(self.presenter)

@@ -379,3 +379,19 @@ def test_a_setup_key_the_game_does_not_take_is_a_game_error_naming_the_keys(spec
     with pytest.raises(GameError, match=r"setup key 'nonsense': unknown.*\bseed\b"):
         spec.new_game(players=spec.seats[0], nonsense=1)
     assert spec.new_game(players=spec.seats[0], seed=1) is not None
+
+
+def test_a_game_without_a_presenter_is_not_served_as_a_blank_page():
+    """``GameSpec.table`` defaults to the platform's SessionTable, which draws a game through
+    its presenter: a game half added (no presenter yet) has no seat server, and serving it says
+    so instead of handing out pages with no board."""
+    import dataclasses
+
+    from dsa_widget.core import registry as reg
+    from dsa_widget.server import make_table
+
+    spec = dataclasses.replace(reg.game("pig"), presenter=None)
+    assert spec.table_class() is None
+    assert reg.game("pig").table_class() is not None
+    with pytest.raises(ValueError, match="cannot be served yet"):
+        make_table(game=spec)
