@@ -38,7 +38,7 @@ export function withMode(st, words) {
  * nobody is to act. Games that draw the turn themselves use these words too. */
 export function whoseTurn(st, actor = st.actor) {
   const who = st.players?.[actor];
-  if (who === undefined) return "";
+  if (who === undefined || st.waiting) return ""; // a served table not started, or closed
   return actor === st.seat || st.can_act ? "Your turn" : `${who}'s turn`;
 }
 

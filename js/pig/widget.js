@@ -31,7 +31,7 @@ function draw(st, act, { pending }) {
   const turn = h(
     "p",
     { class: "pig-turn-line" },
-    `${whoseTurn(st, st.current)}: `,
+    whoseTurn(st, st.current) ? `${whoseTurn(st, st.current)}: ` : "",
     rolls.length
       ? rolls.map((f) => h("span", { class: "pig-die", title: `rolled ${f}`, text: FACES[f] }))
       : "no roll yet",

@@ -55,4 +55,6 @@ test("whose turn, in the shell's words for every game that draws the turn itself
   // a hot-seat board (no seat of its own) may act for whoever is to play
   assert.equal(whoseTurn({ ...st, seat: null, can_act: true }), "Your turn");
   assert.equal(whoseTurn({ ...st, actor: null }), "");
+  // a served table before its start (or after its close): nobody's turn yet
+  assert.equal(whoseTurn({ ...st, actor: 0, waiting: "Waiting for the host to start the game." }), "");
 });
