@@ -570,3 +570,17 @@ def test_a_knob_of_the_wrong_kind_is_refused_when_the_bot_is_made(name):
     g = Game(players=2, seed=1)
     g.apply("roll")
     assert make_bot(name, seed=1)(g.view(0), g.legal_choices()) in g.legal_choices()
+
+
+def test_a_knob_may_be_numpys_number():
+    """The kind check takes any whole or real number, not only Python's: a knob swept with
+    numpy (``np.arange``) is a ``numpy.int64`` / ``numpy.float64``; ``True`` stays refused."""
+    np = pytest.importorskip("numpy")
+    g = Game(players=2, seed=1)
+    g.apply("roll")
+    bot = make_bot("take_n", n=np.int64(3), seed=1)
+    assert bot(g.view(0), g.legal_choices()) in g.legal_choices()
+    with pytest.raises(ValueError, match="n must be a whole number"):
+        make_bot("take_n", n=True)
+    with pytest.raises(ValueError, match="n must be a whole number"):
+        make_bot("take_n", n=np.float64(3.0))

@@ -107,6 +107,9 @@ def test_bad_tournament_input():
         tournament(["baseline", "air"], games=2, setups=[{"air": -3}], progress=False)
     with pytest.raises(ValueError, match="players"):
         tournament(["baseline", "air"], games=2, setups=[{"players": 3}], progress=False)
+    # the tournament's games keep no event log: it failed mid-run with "multiple values"
+    with pytest.raises(ValueError, match="events"):
+        tournament(["baseline", "air"], games=2, setups=[{"events": True}], progress=False)
 
 
 @pytest.mark.parametrize("workers", [1, 2])

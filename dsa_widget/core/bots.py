@@ -24,12 +24,13 @@ Bot *names* are looked up in the game's own :class:`BotRegistry`, which the game
 from __future__ import annotations
 
 import math
+import numbers
 import random
 from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
 from typing import Any, ClassVar, TypeAlias
 
-from .errors import GameError, is_int, short_repr
+from .errors import GameError, short_repr
 from .protocol import CHANCE, TERMINAL
 
 __all__ = [
@@ -189,10 +190,11 @@ class Bot:
             default, value = self.KNOBS[key], self.knobs[key]
             if isinstance(default, bool):
                 ok, want = isinstance(value, bool), "True or False"
-            elif isinstance(default, int):
-                ok, want = is_int(value), "a whole number"
+            elif isinstance(default, int):  # numpy's whole numbers too (a knob swept with arange)
+                ok = isinstance(value, numbers.Integral) and not isinstance(value, bool)
+                want = "a whole number"
             elif isinstance(default, float):
-                ok = (is_int(value) or isinstance(value, float)) and math.isfinite(value)
+                ok = isinstance(value, numbers.Real) and not isinstance(value, bool) and math.isfinite(value)
                 want = "a number"
             else:
                 continue

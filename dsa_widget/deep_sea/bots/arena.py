@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from ...core.tournament import Arena, Bots, TournamentOptions, TournamentResult
 from ...core.tournament import tournament as _tournament
+from ..errors import SetupError
 from ..rules import ROLL_STEP, TURN_BACK_STEP, Game
 
 if TYPE_CHECKING:
@@ -30,6 +31,8 @@ def _new_game(labels: Sequence[str], seed: int, setup: Mapping[str, Any]) -> Gam
 
 
 def _check_setup(n: int, setup: Mapping[str, Any]) -> None:
+    if "events" in setup:  # the tournament's games keep no event log (they would only slow it)
+        raise SetupError("events", "the tournament sets it (its games keep no event log)")
     Game(players=n, **setup)  # raises SetupError naming the key at fault
 
 
