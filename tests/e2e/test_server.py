@@ -197,7 +197,7 @@ def test_the_notebook_lobby_starts_a_served_game_and_a_bot_fills_the_empty_seat(
     expect(lobby.locator('tr[data-seat="0"] img.dsa-lobby-qr')).to_be_visible()
     # its buttons look like buttons (they were plain words), "Spectators" is not cut in two
     start = lobby.locator('button[data-action="start"]')
-    assert start.evaluate("b => getComputedStyle(b).borderTopStyle") == "solid"
+    expect(start).to_have_css("border-top-style", "solid")
     lines = "td => { const r = new Range(); r.selectNodeContents(td); return r.getClientRects().length; }"
     assert lobby.locator('tr[data-seat="spectator"] td').first.evaluate(lines) == 1
     ann = Screen(browser, url)
@@ -208,7 +208,8 @@ def test_the_notebook_lobby_starts_a_served_game_and_a_bot_fills_the_empty_seat(
         copy = lobby.locator('tr[data-seat="1"] button[data-action="copy"]')
         copy.click()
         expect(copy).to_have_attribute("data-copied", re.compile("^[01]$"))
-        expect(copy).not_to_have_text("Copy")
+        copied = copy.get_attribute("data-copied") == "1"  # the words follow what happened
+        expect(copy).to_have_text("Copied" if copied else re.compile("^Not copied"))
         lobby.locator("select.dsa-lobby-fill").select_option("random")
         lobby.locator('button[data-action="start"]').click()
         expect(lobby).to_have_attribute("data-started", "1")
