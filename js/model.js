@@ -103,7 +103,8 @@ const CHOICE_HELP =
 export const GAME_HELP = `${CHOICE_HELP} · D roll the chosen dice (what-if) · H hints`;
 /** At a served table: no what-if and no hints there, so only the choices' keys. */
 export const SERVED_GAME_HELP = CHOICE_HELP;
-export const GAME_ARIA = "R Space T N B C L 1 2 3 4 5 6 7 8 9 D H";
+export const SERVED_GAME_ARIA = "R Space T N B C L 1 2 3 4 5 6 7 8 9";
+export const GAME_ARIA = `${SERVED_GAME_ARIA} D H`;
 
 /** The choice a key stands for, if legal. */
 export function choiceForKey(key, legal) {

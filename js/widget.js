@@ -13,7 +13,7 @@ import { COLS, drawBoard } from "./board.js";
 import { drawControls } from "./controls.js";
 import { h, replaceChildren } from "./dom.js";
 import { drawLog } from "./log.js";
-import { choiceForKey, GAME_ARIA, GAME_HELP, SERVED_GAME_HELP, statusText } from "./model.js";
+import { choiceForKey, GAME_ARIA, GAME_HELP, SERVED_GAME_ARIA, SERVED_GAME_HELP, statusText } from "./model.js";
 import { drawHints, drawLanding } from "./overlay.js";
 import { drawPlayers } from "./players.js";
 import { mountShell } from "./shell.js";
@@ -256,7 +256,7 @@ function renderView(model, el) {
       onEscape,
       status: statusText, // the shell says which step of the history, or that it is a what-if
       help: remote ? SERVED_GAME_HELP : GAME_HELP,
-      aria: GAME_ARIA,
+      aria: remote ? SERVED_GAME_ARIA : GAME_ARIA, // a served page's D and H only say why not
       drawCompare,
       botClock: (st) => (st.kinds?.[st.actor] ?? "human") !== "human" && !summaryHolds(),
       // the round and game summaries tell the end, with their own Play again
