@@ -212,3 +212,34 @@ def test_the_history_says_passes_and_the_distress_signal_in_words():
         seen
     )
     assert "asked for the distress signal" in seen
+
+
+def test_a_what_ifs_log_hides_the_cards_other_seats_pass_in_it():
+    """R-9.2: a distress pass is face down to the others.  A what-if's own steps join the log
+    (Session.branch_steps): a seat reads its own pass with its card, the others' without, and a
+    spectator's screen reads none of them."""
+    w = Crew(
+        players=["Ann", "Bob", "Cy"],
+        viewer=0,
+        seats={1: "random", 2: "random"},
+        target=2,
+        seed=3,
+        options={"distress_activation": "any_human"},
+    )
+    play_until(w, random.Random(3), lambda s: any(a.startswith("distress") for a in s["legal"]))
+    w.branch()
+    w.handle_intent({"type": "intent", "seq": w.seq, "choice": "distress cw"})
+    while w.state["step"].startswith("distress"):
+        s = w.state
+        if s["can_act"]:
+            w.handle_intent({"type": "intent", "seq": w.seq, "choice": s["legal"][0]})
+        else:
+            w.handle_intent({"type": "bot_step", "seq": w.seq})
+    gives = {q: a.split()[1] for q, a in w.session.branch_steps if str(a).startswith("give ")}
+    assert set(gives) == {0, 1, 2}
+    told = w.state["history"]["labels"]
+    assert f"Ann passed {gives[0]} on" in told
+    assert {"Bob chose a card to pass on", "Cy chose a card to pass on"} <= set(told)
+    for who, hidden in ((0, [gives[1], gives[2]]), (None, list(gives.values()))):
+        words = " ".join(w.session.screen(who)["history"]["labels"])
+        assert not any(c in words.split() for c in hidden), (who, hidden)
