@@ -1041,15 +1041,30 @@ class Session:
         if self.presenter is None:
             return []
         done = self._label_cache.setdefault(who, [])
-        if len(done) < len(self.steps):
-            frames = self.frames()
-            for i in range(len(done), len(self.steps)):
-                q, a = self.steps[i]
-                if a is OUTSIDE:
-                    done.append("the game was changed from a cell")
-                else:
-                    done.append(self.presenter.label(frames[i], frames[i + 1], q, a, who))
+        self._word_steps(done, self.steps, len(self.steps), self.frames, who)
         return list(done)
+
+    def _word_steps(
+        self,
+        done: list[str],
+        steps: list[tuple[int | None, Any]],
+        upto: int,
+        frames: Callable[[], list[Any]],
+        who: int | None,
+    ) -> None:
+        """Extend ``done``, the words of the first steps of a line as ``who`` may read them, to
+        its first ``upto`` ``steps`` (``frames()``: the line's states, read only when a step
+        is still to be worded)."""
+        assert self.presenter is not None
+        if len(done) >= upto:
+            return
+        shown = frames()
+        for i in range(len(done), upto):
+            q, a = steps[i]
+            if a is OUTSIDE:
+                done.append("the game was changed from a cell")
+            else:
+                done.append(self.presenter.label(shown[i], shown[i + 1], q, a, who))
 
     def _whatif_labels_for(self, who: int | None) -> list[str]:
         """The words of the steps that led to the what-if's current state, as ``who`` may read
@@ -1060,11 +1075,7 @@ class Session:
         if self.presenter is None:
             return real
         words = self._branch_words.setdefault(who, [])
-        if len(words) < line.index:
-            frames = list(line.frames())
-            for i in range(len(words), line.index):
-                q, a = self.branch_steps[i]
-                words.append(self.presenter.label(frames[i], frames[i + 1], q, a, who))
+        self._word_steps(words, self.branch_steps, line.index, lambda: list(line.frames()), who)
         return real + words[: line.index]
 
     def screen(self, viewer: int | None | str = "screen") -> dict[str, Any]:
@@ -1094,7 +1105,7 @@ class Session:
         # the words of the steps that led to the state shown (in a what-if: the real game's
         # before it began, then its own); none at all when none are sent (not even worded)
         told = [] if not sent else self._whatif_labels_for(who) if mode == "whatif" else self._labels_for(who)
-        labels = told[-sent:] if sent else []
+        labels = told[-sent:]  # (none sent: told is empty)
         out.update(
             seq=self.seq,
             mode=mode,
