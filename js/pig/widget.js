@@ -28,10 +28,11 @@ function draw(st, act, { pending }) {
     ),
   );
   const rolls = st.moves.filter((m) => typeof m === "number");
+  const whose = whoseTurn(st, st.current);
   const turn = h(
     "p",
     { class: "pig-turn-line" },
-    whoseTurn(st, st.current) ? `${whoseTurn(st, st.current)}: ` : "",
+    whose ? `${whose}: ` : "",
     rolls.length
       ? rolls.map((f) => h("span", { class: "pig-die", title: `rolled ${f}`, text: FACES[f] }))
       : "no roll yet",
