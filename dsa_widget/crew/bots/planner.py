@@ -150,6 +150,18 @@ def _comm_worth(nd: Needs, gone: int, seats: int) -> list[float]:
     return worth
 
 
+def _comm_cards(hand: int) -> list[int]:
+    """The cards of ``hand`` it may show (R-11.4: the highest, lowest or only card of a colour;
+    never a submarine), each once."""
+    out: list[int] = []
+    for su in COLOURS:
+        col = hand & SUIT_MASK[su]
+        if col:
+            lo, hi = (col & -col).bit_length() - 1, col.bit_length() - 1
+            out += [lo] if lo == hi else [lo, hi]
+    return out
+
+
 def _comm_value(
     c: int, hand: int, gone: int, worth: list[float], seats: int, currents: bool
 ) -> tuple[float, str]:
@@ -387,14 +399,10 @@ class PlannerBot(Bot):
                 if s != me and s not in shown:
                     hand = hands[s]
                     worth = _comm_worth(st.needs(), gone, n)
-                    for su in COLOURS:
-                        col = hand & SUIT_MASK[su]
-                        if col and any(
-                            _comm_value(y, hand, gone, worth, n, currents)[0] >= _RESOLVE_MIN
-                            for y in {(col & -col).bit_length() - 1, col.bit_length() - 1}
-                        ):
-                            odd += 1
-                            break
+                    odd += any(
+                        _comm_value(y, hand, gone, worth, n, currents)[0] >= _RESOLVE_MIN
+                        for y in _comm_cards(hand)
+                    )
             elif a.startswith("play "):
                 c = card(a[5:])
                 st.play(c)
@@ -409,15 +417,11 @@ class PlannerBot(Bot):
                     worth = _comm_worth(st.needs(), gone, n)
                     hand = hands[cm.seat]
                     vx = _comm_value(x, hand, gone, worth, n, currents)[0]
-                    better = False
-                    for su in COLOURS:
-                        col = hand & SUIT_MASK[su]
-                        if not col:
-                            continue
-                        lo, hi = (col & -col).bit_length() - 1, col.bit_length() - 1
-                        for y in {lo, hi} - {x}:
-                            if _comm_value(y, hand, gone, worth, n, currents)[0] > vx + 1e-9:
-                                better = True
+                    better = any(
+                        _comm_value(y, hand, gone, worth, n, currents)[0] > vx + 1e-9
+                        for y in _comm_cards(hand)
+                        if y != x
+                    )
                     odd += better or vx < _RESOLVE_MIN
                 shown.add(cm.seat)
                 gone |= 1 << x
