@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TypeGuard
 
-__all__ = ["GameError", "IllegalActionError", "is_int", "short_repr"]
+__all__ = ["GameError", "IllegalActionError", "is_int", "is_number", "short_repr"]
 
 
 class GameError(ValueError):
@@ -40,6 +40,16 @@ def is_int(x: object) -> TypeGuard[int]:
     (True, False, False)
     """
     return isinstance(x, int) and not isinstance(x, bool)
+
+
+def is_number(x: object) -> TypeGuard[int | float]:
+    """Whether ``x`` is a number as input checks mean it: an ``int`` (not a ``bool``) or a
+    ``float`` (a weight, a share, seconds).
+
+    >>> is_number(3), is_number(0.5), is_number(True), is_number("1")
+    (True, True, False, False)
+    """
+    return is_int(x) or isinstance(x, float)
 
 
 def short_repr(x: object, limit: int = 60) -> str:

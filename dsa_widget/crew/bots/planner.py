@@ -107,6 +107,7 @@ import random
 from typing import Any, ClassVar
 
 from ...core.bots import Bot
+from ...core.errors import is_int, is_number
 from ..cards import COLOURS, DECK, NCARDS, SUIT_MASK, card, suit
 from ..errors import CrewError
 from ..playouts import Needs, PlayState, greedy_play, sighted_play
@@ -236,31 +237,31 @@ class PlannerBot(Bot):
     def _check_knobs(self) -> None:
         for k in ("samples", "task_samples", "rollouts", "takes"):
             v = self.knobs[k]
-            if not isinstance(v, int) or isinstance(v, bool) or v < 1:
+            if not is_int(v) or v < 1:
                 raise ValueError(f"{k} must be an int >= 1, not {v!r}")
         for k in ("endgame", "node_limit", "solver_samples", "early"):
             v = self.knobs[k]
-            if not isinstance(v, int) or isinstance(v, bool) or v < 0:
+            if not is_int(v) or v < 0:
                 raise ValueError(f"{k} must be an int >= 0, not {v!r}")
         d = self.knobs["doubt"]
-        if isinstance(d, bool) or not isinstance(d, (int, float)) or not 0.0 <= d <= 1.0:
+        if not is_number(d) or not 0.0 <= d <= 1.0:
             raise ValueError(f"doubt must be a number in [0, 1], not {d!r}")
         v = self.knobs["early_weight"]
-        if isinstance(v, bool) or not isinstance(v, (int, float)) or not 0.0 <= v <= 1.0:
+        if not is_number(v) or not 0.0 <= v <= 1.0:
             raise ValueError(f"early_weight must be a number in [0, 1], not {v!r}")
         for k in ("survival", "task_survival"):
             v = self.knobs[k]
-            if isinstance(v, bool) or not isinstance(v, (int, float)) or not 0.0 <= v < 1.0:
+            if not is_number(v) or not 0.0 <= v < 1.0:
                 raise ValueError(f"{k} must be a number in [0, 1), not {v!r}")
         if self.knobs["comm"] not in _COMMS:
             raise ValueError(f"comm must be one of {sorted(_COMMS)}, not {self.knobs['comm']!r}")
         if self.knobs["policy"] not in _POLICIES:
             raise ValueError(f"policy must be one of {sorted(_POLICIES)}, not {self.knobs['policy']!r}")
         t = self.knobs["comm_trust"]
-        if isinstance(t, bool) or not isinstance(t, (int, float)) or not 0.0 < t <= 1.0:
+        if not is_number(t) or not 0.0 < t <= 1.0:
             raise ValueError(f"comm_trust must be a number in (0, 1], not {t!r}")
         t = self.knobs["trust"]
-        if isinstance(t, bool) or not isinstance(t, (int, float)) or not 0.0 < t <= 1.0:
+        if not is_number(t) or not 0.0 < t <= 1.0:
             raise ValueError(f"trust must be a number in (0, 1], not {t!r}")
         self._crewmate = CrewmateBot(seed=self.seed)
         self._crewmate.rng = self.rng  # one generator: the same view and seed give the same choice

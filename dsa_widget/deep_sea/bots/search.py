@@ -32,7 +32,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, ClassVar
 
 from ...core.bots import Bot
-from ...core.errors import is_int, short_repr
+from ...core.errors import is_int, is_number, short_repr
 from ..playouts import COMPILED as PLAYOUTS_COMPILED
 from ..playouts import Policy as KernelPolicy
 from ..playouts import playout_from
@@ -177,11 +177,9 @@ class _SearchBot(Bot):
             raise ValueError(f"{self.name}: playouts must be a positive int, got {self.playouts!r}")
         for key in ("margin_weight", "c"):  # weights in the search's arithmetic
             x = self.knobs.get(key, 0.0)
-            if not ((is_int(x) or isinstance(x, float)) and math.isfinite(x)):
+            if not (is_number(x) and math.isfinite(x)):
                 raise ValueError(f"{self.name}: {key} must be a number, got {short_repr(x)}")
-        if self.max_time is not None and not (
-            (is_int(self.max_time) or isinstance(self.max_time, float)) and self.max_time > 0
-        ):
+        if self.max_time is not None and not (is_number(self.max_time) and self.max_time > 0):
             raise ValueError(f"{self.name}: max_time must be a positive number of seconds or None")
         self.self_names = self._self_names()
         if self.horizon not in HORIZONS:

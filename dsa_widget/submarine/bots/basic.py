@@ -28,6 +28,7 @@ from typing import Any, ClassVar
 
 from ...core import bots as core_bots
 from ...core.bots import Bot
+from ...core.errors import is_number
 
 __all__ = ["GreedyBot", "RandomBot", "ViewFacts"]
 
@@ -110,7 +111,7 @@ class GreedyBot(Bot):
     def _check_knobs(self) -> None:
         for k in self.KNOBS:
             v = self.knobs[k]
-            if isinstance(v, bool) or not isinstance(v, (int, float)):
+            if not is_number(v):
                 raise ValueError(f"greedy: {k} must be a number, got {v!r}")
 
     # ------------------------------------------------------------ valuations

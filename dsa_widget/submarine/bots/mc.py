@@ -28,7 +28,7 @@ import time
 from typing import Any, ClassVar
 
 from ...core.bots import Bot
-from ...core.errors import is_int
+from ...core.errors import is_int, is_number
 from ..fast import FastState, playout
 from .basic import GreedyBot, ViewFacts
 
@@ -71,9 +71,7 @@ class MonteCarloBot(Bot):
             raise ValueError(f"mc: samples must be a positive int, got {self.samples!r}")
         if self.horizon is not None and (not is_int(self.horizon) or self.horizon < 1):
             raise ValueError(f"mc: horizon must be None or a positive int, got {self.horizon!r}")
-        if self.time_limit is not None and not (
-            (is_int(self.time_limit) or isinstance(self.time_limit, float)) and self.time_limit > 0
-        ):
+        if self.time_limit is not None and not (is_number(self.time_limit) and self.time_limit > 0):
             raise ValueError(f"mc: time_limit must be None or positive, got {self.time_limit!r}")
 
     def decide(self, view: Any, legal: tuple[Any, ...]) -> tuple[Any, dict[str, Any]]:

@@ -34,7 +34,7 @@ import random
 from typing import Any, ClassVar
 
 from ...core.bots import Bot
-from ...core.errors import is_int
+from ...core.errors import is_int, is_number
 from ..fast import FastState, playout
 from .basic import GreedyBot, ViewFacts
 from .mc import rollout_value
@@ -81,7 +81,7 @@ class SearchBot(Bot):
             raise ValueError(f"search: rollout must be 'greedy' or 'random', got {self.rollout!r}")
         for k in ("win_weight", "prior"):
             v = self.knobs[k]
-            if isinstance(v, bool) or not isinstance(v, (int, float)):
+            if not is_number(v):
                 raise ValueError(f"search: {k} must be a number, got {v!r}")
 
     def decide(self, view: Any, legal: tuple[Any, ...]) -> tuple[Any, dict[str, Any]]:
