@@ -363,20 +363,26 @@ def test_a_card_to_capture_that_must_be_led_decides_who_may_lead() -> None:
 _LOW_CARD_TASKS = [2, 6, 12, 14, 15, 1]
 
 
+def _searches_agree(g: CrewGame, context: tuple[Any, ...]) -> None:
+    """Both searches answer ``g`` exactly, as the brute force does, and a win's line plays out
+    (``context``: what the failure message names)."""
+    truth = brute(g)
+    for search in ("auto", "ordered"):
+        sol = solve(g, search=search)
+        assert sol.exact and sol.winnable is truth, (*context, search)
+        check_solution(g, sol)
+
+
 def _agrees_with_brute_force(players: int, seed: int, tasks: list[int], mid_trick: bool) -> None:
-    """A random position with 3 tricks left and these tasks (skipped when none is dealt): both
-    searches answer exactly, as the brute force does, and a win's line plays out."""
+    """A random position with 3 tricks left and these tasks (skipped when none is dealt), as
+    :func:`_searches_agree` checks it."""
     try:
         g = random_position(players, seed, 3, mid_trick=mid_trick, careful=True, tasks=tasks)
     except CrewError:  # (a task the seat count cannot take, e.g. against the captain)
         g = None
     assume(g is not None)
     assert g is not None
-    truth = brute(g)
-    for search in ("auto", "ordered"):
-        sol = solve(g, search=search)
-        assert sol.exact and sol.winnable is truth, (players, seed, tasks, search)
-        check_solution(g, sol)
+    _searches_agree(g, (players, seed, tasks))
 
 
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -710,11 +716,7 @@ def test_property_solver_agrees_with_brute_force(
     g = random_position(players, seed, 2, mid_trick=mid_trick, careful=True, tasks=tasks)
     assume(g is not None)
     assert g is not None
-    truth = brute(g)
-    for search in ("auto", "ordered"):
-        sol = solve(g, search=search)
-        assert sol.exact and sol.winnable is truth, (players, seed, tasks, search)
-        check_solution(g, sol)
+    _searches_agree(g, (players, seed, tasks))
 
 
 # the trick-count tasks (CREW.md: exact counts, runs, positions, counts against the captain or
@@ -797,11 +799,7 @@ def test_relative_counts_agree_with_brute_force(players: int) -> None:
         if g is None:
             continue
         compared += 1
-        truth = brute(g)
-        for search in ("auto", "ordered"):
-            sol = solve(g, search=search)
-            assert sol.exact and sol.winnable is truth, (players, seed, tasks, search)
-            check_solution(g, sol)
+        _searches_agree(g, (players, seed, tasks))
 
 
 @settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
