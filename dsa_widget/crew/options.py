@@ -91,7 +91,8 @@ def resolve_options(options: Mapping[str, Any] | None = None) -> dict[str, Any]:
 
 
 #: the options as a setup form shows them (:class:`~dsa_widget.core.registry.Option`), in the
-#: order of :data:`OPTIONS`, each with its current default and every allowed value
+#: order of :data:`OPTIONS`, each with its current default and every value a game takes
+#: (``failure_evaluation="diagnostic"``, which :class:`CrewGame` refuses, is not offered)
 SCHEMA: tuple[Option, ...] = (
     Option(
         "extra_card_seat",
@@ -327,10 +328,10 @@ SCHEMA: tuple[Option, ...] = (
         "failure_evaluation",
         "How a failed task is spotted",
         "public",
-        choices=(
-            ("public", "from what everyone has seen"),
-            ("diagnostic", "also from the hidden hands (solvers only)"),
-        ),
-        help="a game at the table always judges from what everyone has seen (CREW.md 13.1)",
+        # "diagnostic" (also from the hidden hands) is for solvers only: CrewGame refuses it, so
+        # the form does not offer a choice that can only be refused
+        choices=(("public", "from what everyone has seen"),),
+        help="a game at the table always judges from what everyone has seen; judging from the "
+        "hidden hands too is for solvers only (CREW.md 13.1)",
     ),
 )

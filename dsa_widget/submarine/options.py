@@ -34,7 +34,16 @@ from ..core.errors import is_int, short_repr
 from ..core.registry import Option
 from .errors import SetupError
 
-__all__ = ["CHOICES", "DEFAULTS", "NAMED_TABLES", "SCHEMA", "WHOLE", "resolve_options", "table"]
+__all__ = [
+    "CHOICES",
+    "DEFAULTS",
+    "NAMED_TABLES",
+    "SCHEMA",
+    "WHOLE",
+    "as_named",
+    "resolve_options",
+    "table",
+]
 
 #: the per-player-count tables that have names (SUBMARINE.md §2.3, §2.4)
 NAMED_TABLES: dict[str, dict[str, dict[str, int]]] = {
@@ -143,6 +152,25 @@ def resolve_options(options: Mapping[str, Any] | None = None) -> dict[str, Any]:
             if not (is_int(value) and lo <= value <= hi):
                 raise SetupError(f"option {name!r} must be a whole number {lo}..{hi}", field=name)
             out[name] = value
+    return out
+
+
+def as_named(options: Mapping[str, Any]) -> dict[str, Any]:
+    """``options`` (as :func:`resolve_options` gives them) with each per-player-count table
+    that has a name in :data:`NAMED_TABLES` given by that name, as the setup form offers it (a
+    table of the user's own stays a table).
+
+    >>> as_named(resolve_options({"cards_per_player": "linear"}))["cards_per_player"]
+    'linear'
+    >>> as_named(resolve_options({"cards_per_player": {2: 9}}))["cards_per_player"]["2"]
+    9
+    """
+    out = dict(options)
+    for name, named in NAMED_TABLES.items():
+        given = out.get(name)
+        if isinstance(given, Mapping):
+            given = {str(k): v for k, v in given.items()}
+        out[name] = next((word for word, t in named.items() if t == given), out.get(name))
     return out
 
 

@@ -32,6 +32,7 @@ from typing import Any, ClassVar
 from ..bridge import GameWidget
 from ..core.session import BasePresenter, Session
 from . import words
+from .options import as_named
 
 __all__ = ["Submarine", "SubmarinePresenter"]
 
@@ -84,6 +85,13 @@ class SubmarinePresenter(BasePresenter):
     def replay_setup(self, state: Any, setup: Mapping[str, Any]) -> dict[str, Any]:
         """Play again: the same players and rule options (the game's, however it was made)."""
         return {**super().replay_setup(state, setup), "options": dict(state.options)}
+
+    def setup_values(self, state: Any, setup: Mapping[str, Any]) -> dict[str, Any]:
+        """The form's settings: the per-player-count tables by the names the form offers (the
+        game holds them as tables, which the form cannot show: it showed the usual table, and
+        Start with nothing changed went back to it)."""
+        out = self.replay_setup(state, setup)
+        return {**out, "options": as_named(out["options"])}
 
     def compare_row(self, name: str, state: Any, viewer: int | None) -> dict[str, Any]:
         v = state.view(viewer).to_dict()
