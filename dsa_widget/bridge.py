@@ -546,7 +546,14 @@ class GameWidget(anywidget.AnyWidget):
         if s.presenter is not None:
             frames = s.frames()
             for i in range(len(done), len(frames)):
-                full = s.presenter.past_screen(s, frames[i], who)
+                # the session's own keys of a step of the past, as a scrub with a kernel shows
+                # them (Session.screen): who was to act then, and no bot's words (they are the
+                # live game's); without them a saved page kept the live game's for every step
+                full = {
+                    **s.presenter.past_screen(s, frames[i], who),
+                    "actor": s.actor(frames[i]),
+                    "bot_said": {},
+                }
                 done.append({k: v for k, v in full.items() if k not in last or last[k] != v})
                 last.clear()
                 last.update(full)

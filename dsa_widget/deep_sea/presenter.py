@@ -392,5 +392,4 @@ class DeepSeaPresenter(BasePresenter):
         for key in _LIVE_ONLY:
             st.pop(key, None)
         st["log"] = st["log"][-PAST_LOG_LINES:]
-        st["bot_said"] = {}  # what the bots said is the live game's
         return st
