@@ -835,3 +835,14 @@ def test_the_backend_option():
         raw = e.unwrapped
         assert np.array_equal(raw.action_mask(), e.last()[0]["action_mask"])
         assert not raw.action_mask("player_2").any()
+
+
+def test_the_generic_environment_draws_deep_sea_as_its_own_does():
+    # game_env("deep-sea", render_mode="ansi") drew the game's repr, one line, where env()
+    # draws the board: the text picture is now the game's encoding's, for both
+    from dsa_widget.adapters.pettingzoo import game_env
+
+    mine, generic = env(players=3, render_mode="ansi"), game_env("deep-sea", players=3, render_mode="ansi")
+    mine.reset(seed=4)
+    generic.reset(seed=4)
+    assert generic.render() == mine.render() and "spaces  1-8" in mine.render()

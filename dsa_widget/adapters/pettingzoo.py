@@ -918,11 +918,6 @@ class raw_env(GameEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envi
         self._deads_step_first()
         self._accumulate_rewards()
 
-    def render_text(self, game: GameState) -> str:
-        from ..deep_sea.picture import board_text
-
-        return board_text(game)  # type: ignore[arg-type]
-
     def render_rgb(self, game: GameState) -> Any:
         from ..deep_sea.picture import board_rgb
 

@@ -348,6 +348,13 @@ class Encoding:
                 out[so + (p - 1) * width + 9 + slot[s]] = 1.0
         return out
 
+    def render_text(self, game: Game) -> str:
+        """The adapters' ``ansi`` picture: the public board
+        (:func:`~dsa_widget.deep_sea.picture.board_text`)."""
+        from .picture import board_text
+
+        return board_text(game)
+
     def tracker(self, game: Game, new_buffer: Callable[[int], Any] | None = None) -> ObservationTracker:
         """An :class:`ObservationTracker` of ``game``: every seat's :meth:`observe` kept up to
         date as the game goes on, rewriting only what changed (``new_buffer(size)`` makes each

@@ -178,6 +178,12 @@ class SubmarineEncoding:
             out[self.index(a)] = 1
         return out
 
+    def render_text(self, game: Any) -> str:
+        """The adapters' ``ansi`` picture: the public sea (:func:`~dsa_widget.submarine.words.board_text`)."""
+        from .words import board_text
+
+        return board_text(game.view(None).to_dict())
+
     def observe(self, view: SubmarineView) -> list[float]:
         """The observation of a seat's view (see the module docstring and :attr:`layout`)."""
         d = view.data

@@ -27,6 +27,7 @@ __all__ = [
     "COLOUR_NAMES",
     "END_WORDS",
     "action_words",
+    "board_text",
     "breakdown",
     "choice_words",
     "ending",
@@ -435,3 +436,65 @@ def primer(options: Mapping[str, Any], players: int) -> list[list[str]]:
         ],
         ["The end", f"The game ends when {_or(ends)}. Most treasure types wins. {tie}"],
     ]
+
+
+#: a colour's letter in :func:`board_text` (red, yellow, green, blue, purple)
+_LETTER = {"K1": "R", "K2": "Y", "K3": "G", "K4": "B", "K5": "P"}
+
+
+def _tile_code(name: str) -> str:
+    """``"T07K3"`` -> ``"7G"``; a shell ``"SHK2"`` -> ``"sY"``."""
+    if name.startswith("SH"):
+        return "s" + _LETTER.get(name[2:], "?")
+    return f"{int(name[1:3])}{_LETTER.get(name[3:], '?')}"
+
+
+def board_text(v: Mapping[str, Any]) -> str:
+    """The sea as lines of text, from a view's dict (what that view's seat may know; the public
+    view, ``view(None)``, is what the adapters' ``ansi`` picture shows): who is to move, the
+    ships, every space's treasure and bathyscaphes by depth and column, then a line per player.
+
+    >>> from dsa_widget.submarine.rules import SubmarineGame
+    >>> g = SubmarineGame(["Ann", "Bob"], seed=1, options={"start_player": 0})
+    >>> g.apply("place 3")
+    >>> print(board_text(g.view(None).to_dict()).splitlines()[0])
+    Submarine: Bob's turn: place a bathyscaphe in the top row (depth 1). 9 still to place.
+    """
+    players = [str(p) for p in v["players"]]
+    result = v.get("result")
+    if result:
+        head = ending(result, players, list(v["scores"]))
+    else:
+        head = prompt(v) + (f" ({turn_words(v)})" if turn_words(v) else "")
+    where: dict[str, list[str]] = {}
+    for q, spaces in enumerate(v["bathyscaphes"]):
+        for space in spaces:
+            if space is not None:
+                where.setdefault(str(space), []).append("ABCDE"[q])
+    tiles = v["tiles"]
+    cells = {
+        (c, d): " ".join(
+            [_tile_code(t) for t in tiles.get(f"{c}.{d}", [])] + ["".join(where.get(f"{c}.{d}", []))]
+        ).strip()
+        or "."
+        for c in range(1, 7)
+        for d in range(1, 5)
+    }
+    width = max(len(x) for x in cells.values()) + 2
+    ships = ", ".join(f"{'ABCDE'[q]} {_position(str(pos))}" for q, pos in enumerate(v["ships"]))
+    lines = [
+        f"Submarine: {head}",
+        f"ships: {ships}",
+        "column  " + "".join(f"{c:<{width}}" for c in range(1, 7)).rstrip(),
+    ]
+    for d in range(1, 5):
+        lines.append(f"depth {d} " + "".join(f"{cells[c, d]:<{width}}" for c in range(1, 7)).rstrip())
+    for q, name in enumerate(players):
+        held = len(v["held_jokers"][q])
+        lines.append(
+            f"{'ABCDE'[q]} {name}: score {v['scores'][q]}, {v['hand_counts'][q]} cards in hand, "
+            f"{v['pile_sizes'][q]} in the pile, {held} joker{'s' * (held != 1)} held, collected "
+            + (" ".join(_tile_code(t) for t in v["slots"][q]) or "nothing")
+        )
+    lines.append("(7G: the green treasure 7, sY: a yellow shell; A-E: a player's bathyscaphes)")
+    return "\n".join(lines)

@@ -238,3 +238,27 @@ def test_the_first_turn_of_play_is_turn_1_whatever_the_placement_took() -> None:
     while w.state["active"] == first and not w.state["result"]:
         w.apply(w.state["legal"][-1])
     assert w.state["words"]["turn"] == "turn 2"
+
+
+def test_the_adapters_ansi_picture_is_the_public_sea():
+    # the PettingZoo environment's ansi picture of Submarine was the game's repr, one line
+    # naming the phase and the turn: now the sea (every tile of every space, the bathyscaphes),
+    # the ships and each player's counts, the same whatever the hidden cards are
+    from dsa_widget.adapters.pettingzoo import game_env
+
+    e = game_env("submarine", players=3, render_mode="ansi")
+    e.reset(seed=2)
+    g = e.unwrapped.game
+    rng = random.Random(2)
+    for _ in range(50):
+        g.apply(rng.choice(g.legal_actions()))
+    text = e.render()
+    v = g.view(None).to_dict()
+    rows = text.splitlines()[3:7]
+    codes = [w for row in rows for w in row.split()[2:] if re.fullmatch(r"\d+[RYGBP]|s[RYGBP]", w)]
+    assert len(codes) == sum(len(t) for t in v["tiles"].values())
+    letters = "".join(w for row in rows for w in row.split()[2:] if re.fullmatch(r"[A-C]+", w))
+    assert sorted(letters) == sorted("ABC"[q] for q, bs in enumerate(v["bathyscaphes"]) for b in bs if b)
+    for q in range(3):  # what a seat cannot see, dealt afresh, changes nothing in the picture
+        twin = g.view(q).sample(random.Random(q))
+        assert e.unwrapped.render_text(twin) == text
