@@ -15,6 +15,7 @@ from typing import Any, ClassVar
 
 from ..bridge import GameWidget
 from ..core.session import BasePresenter, Session
+from .rules import ROLL
 
 __all__ = ["Pig", "PigPresenter"]
 
@@ -72,3 +73,28 @@ class Pig(GameWidget):
 
     GAME: ClassVar[str] = "pig"
     PRESENTER = PigPresenter
+
+    def roll(self, face: int | None = None) -> None:
+        """The seat to act rolls, in the what-if when one is open, else in the real game;
+        ``face`` (1 to 6) chooses what the die shows, to try things or to teach (the die is
+        otherwise thrown at once, so no chance step waits for :meth:`chance`).  A roll that is
+        not legal now or a face the die does not have raises and changes nothing.
+
+        >>> w = Pig(players=["You", "Bot"], seats={1: "hold_at_20"}, seed=1)
+        >>> w.branch(); w.roll(6); w.roll(1)   # what if the second roll were a 1?
+        >>> w.game.turn_total, w.branch_game.scores, w.branch_game.current_player
+        (0, (0, 0), 1)
+        """
+        if face is None:
+            self.apply(ROLL)
+            return
+        s = self.session
+        trial = (s.branch_line or s.real).current.copy()
+        trial.apply(ROLL)  # the game's own errors, on a copy
+        trial.apply_chance(face)
+        s.hold_chance = True  # the roll waits for the face chosen
+        try:
+            s.apply(ROLL)
+        finally:
+            s.hold_chance = False
+        self._do(s.chance, face)

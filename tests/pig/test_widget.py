@@ -1,0 +1,71 @@
+"""Pig's board tries a chosen die in a what-if, as Deep Sea Adventure's tries chosen dice.
+
+Found trying what-if in every game as a teacher would: Pig's die is thrown as soon as a player
+rolls (no chance step waits), so neither the board nor ``w.chance(face)`` could show "what if
+this roll were a 1?".  ``w.roll(face)`` does, in the what-if when one is open."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from dsa_widget.pig import Pig
+
+
+def board() -> Pig:
+    return Pig(players=["You", "Bot"], seats={1: "hold_at_20"}, seed=1)
+
+
+@settings(max_examples=30, deadline=None)
+@given(faces=st.lists(st.integers(1, 6), min_size=1, max_size=8))
+def test_a_chosen_face_follows_the_rules_and_leaves_the_real_game_alone(faces: list[int]) -> None:
+    # the rules of Pig: a roll of 2-6 adds its face to the turn's total; a 1 loses the turn's
+    # points and passes the die
+    w = board()
+    real = json.dumps(w.game.to_record())
+    w.branch()
+    for face in faces:
+        g = w.branch_game
+        if g.is_over or g.current_player != 0:
+            break
+        total = g.turn_total
+        w.roll(face)
+        after = w.branch_game
+        if face == 1:
+            assert after.turn_total == 0 and after.current_player == 1 and after.scores == g.scores
+        else:
+            assert after.turn_total == total + face and after.current_player == 0
+        assert w.state["history"]["labels"][-1] == (
+            "You rolled a 1 and lost the turn" if face == 1 else f"You rolled a {face}"
+        )
+    assert json.dumps(w.game.to_record()) == real
+    w.back_to_real()
+    assert json.dumps(w.game.to_record()) == real
+
+
+@pytest.mark.parametrize("face", [0, 7, "3", 2.0, True, None])
+def test_a_face_the_die_does_not_have_is_refused_and_changes_nothing(face: object) -> None:
+    w = board()
+    w.branch()
+    before = json.dumps(w.state, sort_keys=True)
+    if face is None:  # no face: the die is thrown as usual
+        w.roll()
+        assert w.branch_game.turn_total > 0 or w.branch_game.current_player == 1
+        return
+    with pytest.raises(ValueError):
+        w.roll(face)  # type: ignore[arg-type]
+    assert json.dumps(w.state, sort_keys=True) == before
+
+
+def test_a_roll_that_is_not_legal_now_is_refused_and_changes_nothing() -> None:
+    w = Pig(players=["You", "Bot"], seats={}, goal=5, seed=1)
+    w.roll(6)  # the real game: You bank 6 at the next hold, and win
+    w.apply("hold")
+    assert w.game.is_over
+    before = json.dumps(w.state, sort_keys=True)
+    with pytest.raises(ValueError):
+        w.roll(3)
+    assert json.dumps(w.state, sort_keys=True) == before
