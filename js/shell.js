@@ -290,8 +290,9 @@ function tool(text, action, key, enabled, onclick) {
  * action), with a saved page too), log: false, setup: false, playAgain: false, curtain: false
  * (the board draws its own curtain), botClock: false (the game moves its bots itself) or a
  * function botClock(st) -> bool (is a bot's step due?); onEscape(ev) -> bool (Escape used).
- * draw's third argument also has root, redraw(), focus() (give the board the keys) and say(words)
- * (the game's own words on the refusal line, until the next change).
+ * draw's third argument also has root, redraw(), focus() (give the board the keys), say(words)
+ * (the game's own words on the refusal line, until the next change) and kernel (false on a saved
+ * page, where no bot will move: nothing may say one is thinking).
  */
 export function mountShell({ model, el }, game) {
   const root = h("div", {
@@ -546,7 +547,18 @@ export function mountShell({ model, el }, game) {
     const curtain = game.curtain !== false && st.curtain;
     if (curtain) parts.push(drawCurtain(st.curtain, { pending, show: () => act({ type: "show_seat" }) }));
     else
-      parts.push(game.draw(st, act, { pending, remote: remote(), model, root, redraw: draw, focus: keys.focus, say }));
+      parts.push(
+        game.draw(st, act, {
+          pending,
+          remote: remote(),
+          kernel: !noKernel(),
+          model,
+          root,
+          redraw: draw,
+          focus: keys.focus,
+          say,
+        }),
+      );
     // how the game ended, and Play again, right under the board
     if (st.over && game.banner !== false)
       parts.push(h("p", { class: "dsa-banner dsa-over", role: "status", "data-action": "game-over", text: status }));

@@ -93,7 +93,7 @@ export function createCrewRenderer() {
     return el;
   }
 
-  function draw(st, act, { pending, remote, model, root }) {
+  function draw(st, act, { pending, remote, kernel = true, model, root }) {
     const todo = anim.plan(st, root); // read off the board still on screen
     if (root && keySkip !== root) {
       keySkip = root;
@@ -121,7 +121,8 @@ export function createCrewRenderer() {
       paused: !!st.paused,
       onIntent: intent,
       canAct: ok,
-      botTurn: st.mode === "real" && !st.outcome && isBot(st.kinds?.[st.actor]),
+      // a saved page (no kernel) waits for the bot, which will not move there: not "thinking"
+      botTurn: kernel && st.mode === "real" && !st.outcome && isBot(st.kinds?.[st.actor]),
       help: model?.get("bot_help") || {},
       onRetry: (tasks) => act({ type: "next_attempt", tasks }),
       served: !!remote,

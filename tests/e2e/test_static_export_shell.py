@@ -111,3 +111,36 @@ def test_a_saved_crew_page_replays_the_mission_with_no_kernel(static_export, pag
     expect(root).to_have_attribute("data-mode", "real")
     assert root.get_attribute("data-seq") == str(expected["seq"])
     console.assert_no_errors()
+
+
+BOT_TURN_CELLS = [
+    """\
+from dsa_widget.crew.widget import Crew
+w = Crew(players=['Ann', 'Bob', 'Cy'], seats={1: 'crewmate', 2: 'crewmate'}, viewer=0, seed=3, target=1)
+for _ in range(60):  # Ann plays until a bot is to move (no browser asks the bots here)
+    if w.is_bot_turn() or w.game.is_over or not w.state['legal']:
+        break
+    w.apply(w.state['legal'][0])
+w""",
+    "import json; print(json.dumps({'bot': w.is_bot_turn(), 'actor': w.state['actor']}))",
+]
+
+
+def test_a_saved_crew_page_at_a_bots_turn_does_not_say_the_bot_is_thinking(
+    static_export, page, console, tmp_path
+):
+    # found opening a Crew page saved at a bot's turn: "Bob (crewmate bot) is thinking..." under
+    # the hand, on a page where no bot will ever move
+    nb = static_mod.execute_notebook(static_mod.new_notebook(BOT_TURN_CELLS), cwd=tmp_path)
+    expected = json.loads("".join(o.get("text", "") for o in nb.cells[1].outputs))
+    assert expected["bot"], expected
+    html_path = tmp_path / "crew-bot.html"
+    static_mod.export_html(nb, html_path)
+    static_export.open(html_path)
+    root = page.locator(".crew-root")
+    expect(root).to_have_count(1, timeout=30_000)
+    expect(root).to_have_attribute("data-kernel", "none")
+    name = ["Ann", "Bob", "Cy"][expected["actor"]]
+    expect(root.locator(".crew-hint")).to_have_text(f"Waiting for {name}.")
+    assert "thinking" not in root.inner_text()
+    console.assert_no_errors()
