@@ -463,6 +463,12 @@ class GameWidget(anywidget.AnyWidget):
         for o in self.spec.setup_schema():  # the form's own fields, as its schema allows
             if o.key in setup:
                 o.check(setup[o.key])
+        options = setup.get("options")
+        if isinstance(options, Mapping):  # the rule options too, refused in the form's words
+            schema = {o.key: o for o in self.spec.option_schema()}
+            for key, value in options.items():
+                if key in schema:  # (an unknown one: the game names the options it has)
+                    schema[key].check(tuple(value) if isinstance(value, list) else value)  # JSON: no tuples
         seed = out.get("seed")
         if seed is not None and not (is_int(seed) and 0 <= seed < 2**63):
             raise TypeError("the seed is empty (a new shuffle) or a whole number from 0")

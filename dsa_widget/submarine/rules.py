@@ -222,7 +222,11 @@ class SubmarineGame:
             raise SetupError("Submarine is for 2 to 5 players", field="players")
         opts = resolve_options(options)
         if opts["start_player"] != "random" and opts["start_player"] >= n:
-            raise SetupError(f"start_player must be a seat 0..{n - 1}", field="start_player")
+            raise SetupError(
+                f"start_player must be a seat 0..{n - 1}: the first player is Player 1 to Player {n}"
+                f" in a game of {n}, not Player {opts['start_player'] + 1}",
+                field="start_player",
+            )
         per_colour = 12 if opts["deck"] == "60" else 15
         ncards = table(opts, "cards_per_player", n)
         if ncards * n > per_colour * 5:

@@ -202,6 +202,22 @@ def test_every_rule_option_the_form_offers_starts_a_game_and_the_form_keeps_it(s
             assert json.loads(json.dumps(w.setup))["options"].get(o.key) == sent, (o.key, value)
 
 
+@pytest.mark.parametrize("spec", PLATFORM, ids=IDS)
+def test_a_rule_option_the_form_cannot_take_is_refused_in_the_forms_words(spec: GameSpec) -> None:
+    # found typing a turn limit of 0 into Submarine's New game form: the refusal named the
+    # option by its identifier ("option 'turn_limit' must be a whole number 1..5000"), not by
+    # the label the form shows ("Turn limit"), as the form's own fields are
+    w = board(spec, seats={})
+    for o in spec.option_schema():
+        bad: Any = "no such choice" if o.choices else (o.maximum or 0) + 1
+        shown = json.loads(json.dumps(w.setup))
+        before = screen(w)
+        form = {"players": shown["players"], "kinds": shown["kinds"], **shown["values"]}
+        w.handle_intent({"type": "new_game", "seq": w.seq, "setup": {**form, "options": {o.key: bad}}})
+        assert w.error["kind"] == "setup" and w.error["message"].startswith(o.label), (o.key, w.error)
+        assert screen(w) == before
+
+
 #: keys a saved page's scrub may show otherwise than a kernel's: Deep Sea sends the last lines
 #: of its log with each past step (the whole log stays in Python), and The Crew's step that was
 #: live when it was sent keeps its prompt (drawn only for a seat that can act, which a past
