@@ -278,13 +278,18 @@ export const STEP_WORDS = {
   assignment: "choose a task",
   propose: "propose who takes which task",
   confirm: "confirm the proposal",
+  decide: "keep the tasks or give them to a player",
+  accept: "accept or decline the tasks",
+  volunteer: "volunteer for the tasks?",
   distress: "distress signal?",
+  distress_vote: "agree to the distress signal?",
   distress_give: "choose a card to pass",
   predict: "predict a number of tricks",
   prediction: "predict a number of tricks",
   communicate: "communicate a card, or pass",
   comm: "communicate a card, or pass",
   play: "play a card",
+  failure_vote: "was the failure unavoidable?",
   over: "the attempt is over",
 };
 

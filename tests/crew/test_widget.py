@@ -722,3 +722,22 @@ def test_a_card_that_cannot_go_is_refused_in_a_players_words():
         assert w.error["message"].startswith("Follow suit:") and "legal:" not in w.error["message"]
         return
     pytest.fail("no off-suit card found to try")
+
+
+def test_the_board_words_every_step_of_the_rules():
+    # found scrubbing a Crew table's history in JupyterLab: the header said "Cy (crewmate bot):
+    # distress_vote", the engine's name of the step; js/crew/cards.js's STEP_WORDS had no words
+    # for it, nor for the allocation steps decide, accept and volunteer or the failure vote
+    from dsa_widget.crew import rules
+
+    steps = {
+        getattr(rules, name)
+        for name in ("TIMING", "ASSIGN", "PROPOSE", "CONFIRM", "DECIDE", "ACCEPT", "VOLUNTEER", "PREDICT")
+        + ("DISTRESS", "DISTRESS_VOTE", "DISTRESS_GIVE", "COMMUNICATE", "PLAY", "OVER", "FAILURE_VOTE")
+    }
+    js = (ROOT / "js" / "crew" / "cards.js").read_text()
+    block = re.search(r"export const STEP_WORDS = \{(.*?)\n\};", js, re.S)
+    assert block
+    worded = dict(re.findall(r"^\s*(\w+): \"([^\"]+)\",", block.group(1), re.M))
+    assert steps <= worded.keys(), sorted(steps - worded.keys())
+    assert all("_" not in words for words in worded.values())
