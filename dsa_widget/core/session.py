@@ -75,6 +75,9 @@ class Presenter(Protocol):
     #: resolve a chance step as soon as an action leads to it (Pig's die after "roll"); else a
     #: chance step waits for its player's click (Deep Sea Adventure's "Roll")
     auto_chance: bool
+    #: every seat sees the whole game (Pig): a what-if starts from the game itself, and the
+    #: board does not say that what the viewer cannot see was drawn again
+    hides_nothing: bool
     #: intents of the game's own: message type -> the presenter's method name, called as
     #: ``method(session, message, seat)`` (it raises :class:`Refusal` to refuse, and returns
     #: ``False`` when it quietly had nothing to do)
@@ -148,6 +151,7 @@ class BasePresenter:
     seat acts at a time (the one to move), every seat is someone's, nothing is forced."""
 
     auto_chance = False
+    hides_nothing = False
     INTENTS: ClassVar[Mapping[str, str]] = {}
     labels_sent = LABELS_SENT
 
@@ -687,8 +691,9 @@ class Session:
 
     def branch(self, step: int | None = None, *, start: Any = None, label: str | None = None) -> None:
         """A what-if branch from the real game after ``step`` steps (default: the step shown).
-        Unless the game is over (or the table reveals everything), what the viewer cannot see
-        is drawn again (``view.sample``), so trying things never shows the hidden truth.
+        Unless the game is over (or the table reveals everything, or the game hides nothing),
+        what the viewer cannot see is drawn again (``view.sample``), so trying things never
+        shows the hidden truth.
 
         ``start``: the branch's first state as the caller made it (a game whose screens hide
         what the real game hides; it replaces a branch already open), with ``label``, the
@@ -704,7 +709,7 @@ class Session:
             self.seek(step)
         base = self.shown
         viewer = self.viewer
-        if base.is_over or self.reveal:
+        if base.is_over or self.reveal or (self.presenter is not None and self.presenter.hides_nothing):
             state, sampled = base.clone(), False
         else:  # what the screen's seat cannot see is drawn again (a spectator: all that is hidden)
             state, sampled = self.hooks.sample_for(base, viewer, self._rng), True

@@ -25,6 +25,7 @@ class PigPresenter(BasePresenter):
     soon as the player rolls."""
 
     auto_chance = True
+    hides_nothing = True  # a what-if starts from the game itself: nothing to draw again
 
     def reasons_public(self, session: Session) -> bool:
         return True  # Pig hides nothing: every seat knows what a bot knew when it chose

@@ -69,3 +69,13 @@ def test_a_roll_that_is_not_legal_now_is_refused_and_changes_nothing() -> None:
     with pytest.raises(ValueError):
         w.roll(3)
     assert json.dumps(w.state, sort_keys=True) == before
+
+
+def test_a_what_if_of_a_game_that_hides_nothing_does_not_say_it_drew_anything_again() -> None:
+    # found trying a what-if on Pig's board in JupyterLab: it said "What-if (what you cannot see
+    # is drawn again)", where every player sees everything; the branch starts from the game
+    w = board()
+    w.roll(4)
+    w.branch()
+    assert w.state["whatif"]["sampled"] is False
+    assert json.dumps(w.branch_game.to_record()) == json.dumps(w.game.to_record())
