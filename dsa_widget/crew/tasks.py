@@ -6,8 +6,9 @@ change the table (CREW.md section 16): ``task13_cards`` and ``task11_difficulty`
 >>> t = TASKS[17]
 >>> t.kind, t.params["card"], t.difficulty, t.difficulty_for(4)
 ('win_card_in_trick', 'G2', (3, 4, 5), 4)
->>> task_table({"task13_cards": "Y7+B7"})[13].params["cards"]
-['Y7', 'B7']
+>>> t13 = task_table({"task13_cards": "Y7+B7"})[13]
+>>> t13.params["cards"], t13.summary
+(['Y7', 'B7'], 'Capture yellow 7 and blue 7.')
 >>> len(TASKS), sorted({t.kind for t in TASKS.values()})[:3]
 (96, ['all_of_a_suit', 'avoid_cards', 'card_count'])
 """
@@ -22,6 +23,7 @@ from importlib import resources
 from typing import Any
 
 from .cards import DECK, SUBMARINES, SUIT_MASK
+from .words import card_words
 
 __all__ = ["KINDS", "TASKS", "Task", "selector_mask", "task_table"]
 
@@ -118,8 +120,10 @@ def task_table(options: Mapping[str, Any] | None = None) -> dict[int, Task]:
         return TASKS
     rows = copy.deepcopy(_ROWS)
     for r in rows:
-        if r["id"] == 13:
-            r["params"]["cards"] = t13.split("+")
+        if r["id"] == 13:  # its cards, and the words a player reads on it
+            cards = t13.split("+")
+            r["params"]["cards"] = cards
+            r["summary"] = "Capture " + " and ".join(card_words(c) for c in cards) + "."
         if r["id"] == 11:
             r["difficulty"] = t11
     return _build(rows)

@@ -741,3 +741,18 @@ def test_the_board_words_every_step_of_the_rules():
     worded = dict(re.findall(r"^\s*(\w+): \"([^\"]+)\",", block.group(1), re.M))
     assert steps <= worded.keys(), sorted(steps - worded.keys())
     assert all("_" not in words for words in worded.values())
+
+
+@pytest.mark.parametrize("cards", ["Y9+B7", "Y7+B7"])
+def test_task_13_reads_the_cards_the_option_makes_it_check(cards):
+    # found spot-checking the rule options (CREW.md 16, task13_cards): with "Y7+B7" the task
+    # was judged on yellow 7 and blue 7 but its card on the board still read "Capture yellow 9
+    # and blue 7."
+    from dsa_widget.crew.tasks import task_table
+    from dsa_widget.crew.words import card_words
+
+    w = Crew(players=["Ann", "Bob", "Cy"], seed=1, tasks=[13], options={"task13_cards": cards})
+    task = next(t for t in w.state["tasks"] if t["id"] == 13)
+    want = " and ".join(card_words(c) for c in cards.split("+"))
+    assert task["summary"] == f"Capture {want}."
+    assert task_table(w.game.options)[13].params["cards"] == cards.split("+")  # what is judged
