@@ -337,6 +337,9 @@ class Session:
         #: seat -> why its bot made its last choice (the bot's ``explain()``; shown only at a
         #: table that reveals everything: the reason may rest on the bot's own cards)
         self.bot_said: dict[int, str] = {}
+        #: the same for the bots' choices in the what-if open (forgotten when it closes): a
+        #: what-if showed the real game's reasons, and the real game then showed the what-if's
+        self._branch_said: dict[int, str] = {}
         self._viewer_spec = viewer
         self._bots: dict[int, Any] = {}
         self._labels = [self._fixed.get(q, HUMAN) for q in range(n)]
@@ -604,8 +607,9 @@ class Session:
             self._branch_step(g.current_player)
         self._settle(line)
 
-    def _bot_choice(self, g: Any, t: int, bot: Any) -> tuple[Any, str | None]:
-        """``bot``'s answer for seat ``t`` in ``g``, or ``(None, why it failed)``."""
+    def _bot_choice(self, g: Any, t: int, bot: Any, into: dict[int, str]) -> tuple[Any, str | None]:
+        """``bot``'s answer for seat ``t`` in ``g``, or ``(None, why it failed)``; what it said
+        of its choice goes into ``into``."""
         legal = tuple(g.legal_actions())
         view = g.view(t)
         try:
@@ -619,7 +623,7 @@ class Session:
             return None, "it answered an action that is not legal now"
         explain = getattr(bot, "explain", None)
         said = explain() if callable(explain) else None
-        self.bot_said[t] = str(said or f"{bot_name(bot)}: {action_words(view, choice)}")[:300]
+        into[t] = str(said or f"{bot_name(bot)}: {action_words(view, choice)}")[:300]
         return choice, None
 
     def bot_words(self, reasons: bool) -> dict[str, str]:
@@ -627,9 +631,10 @@ class Session:
         seat may know what the bot knew: :meth:`Presenter.reasons_public`), else its name and
         that its reasons stay hidden (the history says what it chose, as each viewer may read
         it)."""
+        said = self.bot_said if self.branch_line is None else self._branch_said
         if reasons:
-            return {str(q): text for q, text in self.bot_said.items()}
-        return {str(q): f"{text.partition(':')[0]}: {HIDDEN_REASONS}" for q, text in self.bot_said.items()}
+            return {str(q): text for q, text in said.items()}
+        return {str(q): f"{text.partition(':')[0]}: {HIDDEN_REASONS}" for q, text in said.items()}
 
     def bot_move(self) -> Any:
         """The bot to act plays one step (in the what-if when one is open: there a human's seat
@@ -648,7 +653,7 @@ class Session:
         if bot is None:  # a what-if: a human's seat plays at random
             choice: Any = self._rng.choice(tuple(g.legal_actions()))
         else:
-            choice, why = self._bot_choice(g, t, bot)
+            choice, why = self._bot_choice(g, t, bot, self.bot_said if in_real else self._branch_said)
             if why is not None:
                 if in_real:
                     return self._bot_failed(t, why)
@@ -721,6 +726,7 @@ class Session:
     def _forget_branch_steps(self) -> None:
         self.branch_steps = []
         self._branch_words = {}
+        self._branch_said = {}
 
     def undo(self, n: int = 1) -> None:
         """Undo ``n`` steps: in the what-if, else in the real game (for a teacher or a

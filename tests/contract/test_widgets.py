@@ -259,6 +259,30 @@ def test_a_saved_pages_history_step_shows_what_a_kernels_shows(spec: GameSpec) -
     w.seek(None)
 
 
+@pytest.mark.parametrize("spec", PLATFORM, ids=IDS)
+def test_a_what_if_shows_its_own_bots_words_and_the_real_game_gets_its_own_back(spec: GameSpec) -> None:
+    # found saving a Pig page in a what-if: Bob's seat showed "why: roll the die - 22 banked
+    # makes 22" beside a what-if where Bob had chosen nothing (the real game's words), and a
+    # bot's choice in a what-if stayed under its seat once back in the real game
+    lo, _ = spec.seats
+    w = spec.widget_class()(
+        players=[f"P{q}" for q in range(lo)], seats=dict.fromkeys(range(lo), "random"), seed=3, bot_seed=1
+    )
+    while not w.state["bot_said"] and not w.game.is_over:
+        w.bot_move()
+    real = w.state["bot_said"]
+    assert real
+    w.branch()
+    assert w.state["bot_said"] == {}
+    for _ in range(50):
+        if w.state["bot_said"] or w.branch_game.is_over:
+            break
+        w.bot_move()
+    assert w.state["bot_said"], "a bot chose in the what-if"
+    w.back_to_real()
+    assert w.state["bot_said"] == real
+
+
 def _broken_bot(view: Any, legal: tuple[Any, ...]) -> Any:
     raise RuntimeError("the bot's own bug")
 
