@@ -50,8 +50,10 @@ def _cmd_demo(args: argparse.Namespace) -> int:
     return 0 if same else 1
 
 
-def _option_value(schema: Sequence[Option], key: str, text: str) -> Any:
-    """``text`` read as the value of rule option ``key`` (its schema says which values exist)."""
+def _option_value(schema: Sequence[Option], key: str, text: str, flag: str = "") -> Any:
+    """``text`` read as the value of rule option ``key`` (its schema says which values exist);
+    ``flag``: how an error names it (default ``--option KEY``)."""
+    flag = flag or f"--option {key}"
     for opt in schema:
         if opt.key != key:
             continue
@@ -59,7 +61,7 @@ def _option_value(schema: Sequence[Option], key: str, text: str) -> Any:
             try:
                 return int(text)
             except ValueError:
-                raise ValueError(f"--option {key}: a whole number, got {text!r}") from None
+                raise ValueError(f"{flag}: a whole number, got {text!r}") from None
         for value, _words in opt.choices:
             spelled = ",".join(map(str, value)) if isinstance(value, tuple) else str(value)
             if spelled.lower() == text.lower():
@@ -72,7 +74,7 @@ def _option_value(schema: Sequence[Option], key: str, text: str) -> Any:
             else str(v)
             for v, _ in opt.choices
         )
-        raise ValueError(f"--option {key}: one of {listed}, got {text!r}")
+        raise ValueError(f"{flag}: one of {listed}, got {text!r}")
     known = ", ".join(o.key for o in schema) or "none"
     raise ValueError(f"--option: unknown option {key!r}; this game's options: {known}")
 
@@ -93,7 +95,8 @@ def _setup(spec: GameSpec, args: argparse.Namespace, *, players: bool) -> dict[s
             continue
         if key not in own:
             raise ValueError(f"--{key} is not a setting of {spec.title}")
-        setup[key] = value
+        # a number, or a word where the setup form offers words (The Crew's --communication)
+        setup[key] = _option_value(spec.setup_schema(), key, value, f"--{key}")
     schema = spec.option_schema()
     options: dict[str, Any] = {}
     for opt in args.option or []:
@@ -116,11 +119,12 @@ def _add_setup_flags(p: argparse.ArgumentParser) -> None:
     for spec in registry.games():
         for opt in spec.setup_schema():
             if opt.key not in _SETUP_FLAGS:
-                _SETUP_FLAGS[opt.key] = f"{spec.name}: {opt.label.lower()} (default {opt.default})"
+                words = f": one of {', '.join(str(v) for v, _ in opt.choices)}" if opt.choices else ""
+                _SETUP_FLAGS[opt.key] = f"{spec.name}: {opt.label.lower()}{words} (default {opt.default})"
             else:
                 _SETUP_FLAGS[opt.key] += f"; {spec.name}: default {opt.default}"
     for key, text in _SETUP_FLAGS.items():
-        p.add_argument(f"--{key}", type=int, default=None, help=text)
+        p.add_argument(f"--{key}", default=None, help=text)  # read by the game's schema
     p.add_argument("--option", action="append", metavar="KEY=VALUE", help="a rule option, repeatable")
 
 

@@ -375,3 +375,27 @@ def test_a_served_timed_mission_ends_when_its_clock_runs_out() -> None:
     timers.calls[-1][1]()
     assert w.game.outcome is not None and w.game.outcome.result == "failure"
     assert table.game.deadline() is None  # nothing more is due
+
+
+def test_the_command_lines_setup_flags_take_the_words_the_setup_form_offers():
+    # found serving a Crew mission from a shell as the README shows: `serve --game crew
+    # --communication currents` stopped with "argument --communication: invalid int value:
+    # 'currents'", every game's setup flag being read as a number
+    import argparse
+
+    from dsa_widget import cli
+    from dsa_widget.core.registry import game
+
+    p = argparse.ArgumentParser()
+    cli._add_setup_flags(p)
+    spec = game("crew")
+    args = p.parse_args(["--communication", "currents", "--allocation", "free", "--target", "4"])
+    assert cli._setup(spec, args, players=False) == {
+        "communication": "currents",
+        "allocation": "free",
+        "target": 4,
+    }
+    with pytest.raises(ValueError, match="--communication: one of normal, currents, rapture, terrain, none"):
+        cli._setup(spec, p.parse_args(["--communication", "loud"]), players=False)
+    with pytest.raises(ValueError, match="--target: a whole number, got 'four'"):
+        cli._setup(spec, p.parse_args(["--target", "four"]), players=False)
