@@ -116,14 +116,18 @@ _SETUP_FLAGS: dict[str, str] = {}
 
 
 def _add_setup_flags(p: argparse.ArgumentParser) -> None:
+    # gathered afresh for each command that has them (adding to the texts of an earlier one
+    # said each game's default twice: "crew: mission difficulty (default 3); crew: default 3")
+    flags: dict[str, str] = {}
     for spec in registry.games():
         for opt in spec.setup_schema():
-            if opt.key not in _SETUP_FLAGS:
+            if opt.key not in flags:
                 words = f": one of {', '.join(str(v) for v, _ in opt.choices)}" if opt.choices else ""
-                _SETUP_FLAGS[opt.key] = f"{spec.name}: {opt.label.lower()}{words} (default {opt.default})"
+                flags[opt.key] = f"{spec.name}: {opt.label.lower()}{words} (default {opt.default})"
             else:
-                _SETUP_FLAGS[opt.key] += f"; {spec.name}: default {opt.default}"
-    for key, text in _SETUP_FLAGS.items():
+                flags[opt.key] += f"; {spec.name}: default {opt.default}"
+    _SETUP_FLAGS.update(flags)
+    for key, text in flags.items():
         p.add_argument(f"--{key}", default=None, help=text)  # read by the game's schema
     p.add_argument("--option", action="append", metavar="KEY=VALUE", help="a rule option, repeatable")
 

@@ -399,3 +399,7 @@ def test_the_command_lines_setup_flags_take_the_words_the_setup_form_offers():
         cli._setup(spec, p.parse_args(["--communication", "loud"]), players=False)
     with pytest.raises(ValueError, match="--target: a whole number, got 'four'"):
         cli._setup(spec, p.parse_args(["--target", "four"]), players=False)
+    # the second command's --help (serve after tournament) said each default twice
+    again = argparse.ArgumentParser()
+    cli._add_setup_flags(again)
+    assert again._option_string_actions["--target"].help == "crew: mission difficulty (default 3)"
