@@ -85,3 +85,11 @@ def test_the_figures_it_states_are_the_librarys(lesson):
     assert len(re.findall(r"in 2,000 real deals", text)) == 3
     m = re.search(r"(\d+) card collections; the number paid matched the helper in (\d+)", text)
     assert m and m.group(1) == m.group(2)
+
+
+def test_each_figure_says_whether_it_is_exact_or_counted_in_real_deals(lesson):
+    # a reader's look: "expected colours missing: 2.53;  in the real hands: 2.52" said neither
+    # which figure was exact nor how many hands the other was counted in
+    _, text, _ = lesson
+    assert "expected colours missing: exact 4324/1711 ≈ 2.53;  mean of the 2,000 real hands: 2." in text
+    assert "9 or more red: exact 0.0000" in text
