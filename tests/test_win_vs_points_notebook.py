@@ -34,7 +34,9 @@ def test_the_lesson_runs_and_checks_what_it_says() -> None:
     # the open small versions and the figures the text and the key quote
     assert "hold at 2: 10/3 points per turn" in text
     assert "goal 2, first player: 0.8571 = 6/7" in text
-    assert "hold at 20: 8.1418 points per turn" in text and "best n: 20" in text
+    assert "hold at 20: exact 8.1418 points per turn" in text and "best n: 20" in text
+    # a reader's look: every figure says whether it is exact, solved or simulated
+    assert "solo policy, expected points (solved, not simulated): turn back" in text
     assert "holds from a turn total of 21" in text
     assert "optimal moving first:  exact 57.15%" in text and "average of both seats: exact 53.99%" in text
     m = re.search(
