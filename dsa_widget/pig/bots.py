@@ -12,8 +12,8 @@ leading opponent: a sensible heuristic, no longer optimal.  ``max_turns`` is ign
 >>> for m in ("roll", 6, "roll", 6, "roll", 5, "roll", 6):
 ...     g.apply(m) if isinstance(m, str) else g.apply_chance(m)
 >>> bot = BOTS.make_bot("optimal")
->>> play_bot_move(g, bot), bot.explain().splitlines()[0]
-('hold', 'optimal: hold (bank the turn total) — 23 banked makes 23; holding wins 64.2% vs rolling 63.9%')
+>>> play_bot_move(g, bot), bot.explain().splitlines()[0].split(" — ")[1]
+('hold', 'holding banks 23 for a score of 23; the chance to win is 64.2% holding, 63.9% rolling (solved)')
 >>> play_bot_move(g, "hold_at_20"), play_bot_move(g, "hold_at_20")
 ('roll', 'roll')
 >>> from dsa_widget.core.tournament import tournament
@@ -43,7 +43,7 @@ class PigBot(Bot):
 
     def decide(self, view: PigView, legal: tuple[Any, ...]) -> tuple[Any, dict[str, Any]]:
         me, k = view.current, view.turn_total
-        made = f"{k} banked makes {view.scores[me] + k}"
+        made = f"holding banks {k} for a score of {view.scores[me] + k}"
         if legal == (ROLL,):
             return ROLL, {"reason": "a turn starts with a roll"}
         if legal == (HOLD,):
@@ -94,7 +94,8 @@ class OptimalBot(PigBot):
         roll, hold = action_values(view.scores[me], view.scores[opp], view.turn_total, view.goal)
         choice = ROLL if roll > hold else HOLD
         return choice, {
-            "reason": f"{made}; holding wins {hold:.1%} vs rolling {roll:.1%}",
+            # the solved table's chances (both playing this policy), not an estimate
+            "reason": f"{made}; the chance to win is {hold:.1%} holding, {roll:.1%} rolling (solved)",
             "values": {ROLL: roll, HOLD: hold},
         }
 

@@ -71,12 +71,13 @@ def test_the_bots_explain_in_one_line() -> None:
     assert play_bot_move(g.clone(), opt) == choice
     said = action_words(g.view(2), choice)
     assert opt.explain().splitlines()[0] == (
-        f"optimal: {said} — 12 banked makes 12; holding wins {hold:.1%} vs rolling {roll:.1%}"
+        f"optimal: {said} — holding banks 12 for a score of 12; the chance to win is {hold:.1%} holding,"
+        f" {roll:.1%} rolling (solved)"
     )
     assert play_bot_move(g.clone(), h20) == "hold"
     assert (
-        h20.explain()
-        == "hold_at_20: hold (bank the turn total) — 12 banked makes 12; the turn total reached 12"
+        h20.explain() == "hold_at_20: hold (bank the turn total) — holding banks 12 for a score of 12;"
+        " the turn total reached 12"
     )
     assert BOTS.make_bot("hold_at_20")(g.view(2), g.legal_actions()) == "roll"
     assert BOTS.make_bot("random", seed=1)(g.view(2), g.legal_actions()) in ("roll", "hold")
@@ -85,7 +86,9 @@ def test_the_bots_explain_in_one_line() -> None:
         g.apply(m) if isinstance(m, str) else g.apply_chance(m)
     assert play_bot_move(g, h20) == "hold"  # the only legal action: holding wins
     assert (
-        h20.explain() == "hold_at_20: hold (bank the turn total) — 11 banked makes 11 (goal 10): holding wins"
+        h20.explain()
+        == "hold_at_20: hold (bank the turn total) — holding banks 11 for a score of 11 (goal 10):"
+        " holding wins"
     )
 
 
