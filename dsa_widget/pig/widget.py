@@ -14,10 +14,26 @@ from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from ..bridge import GameWidget
-from ..core.session import BasePresenter, Session
+from ..core.session import BasePresenter, Refusal, Session
 from .rules import ROLL
 
-__all__ = ["Pig", "PigPresenter"]
+__all__ = ["Pig", "PigPresenter", "roll_with"]
+
+
+def roll_with(session: Session, face: Any) -> None:
+    """The seat to act rolls, in the what-if when one is open, else in the real game, and the
+    die shows ``face`` (the die is otherwise thrown at once: the roll holds its chance step
+    for it).  Checked first on a copy: a roll that is not legal now, or a face the die does not
+    have, raises the game's error and changes nothing."""
+    trial = (session.branch_line or session.real).current.copy()
+    trial.apply(ROLL)
+    trial.apply_chance(face)
+    session.hold_chance = True
+    try:
+        session.apply(ROLL)
+    finally:
+        session.hold_chance = False
+    session.chance(face)
 
 
 class PigPresenter(BasePresenter):
@@ -26,6 +42,14 @@ class PigPresenter(BasePresenter):
 
     auto_chance = True
     hides_nothing = True  # a what-if starts from the game itself: nothing to draw again
+    INTENTS: ClassVar[Mapping[str, str]] = {"roll_face": "roll_face"}
+
+    def roll_face(self, session: Session, msg: Mapping[str, Any], who: int | None) -> None:
+        """The board's face buttons in a what-if: roll, and the die shows ``msg["face"]`` (from
+        a cell, :meth:`Pig.roll` does the same, in the real game too)."""
+        if not session.in_what_if:
+            raise Refusal("whatif", "a chosen face is for trying things: open a what-if first (W)")
+        roll_with(session, msg.get("face"))
 
     def reasons_public(self, session: Session) -> bool:
         return True  # Pig hides nothing: every seat knows what a bot knew when it chose
@@ -89,13 +113,4 @@ class Pig(GameWidget):
         if face is None:
             self.apply(ROLL)
             return
-        s = self.session
-        trial = (s.branch_line or s.real).current.copy()
-        trial.apply(ROLL)  # the game's own errors, on a copy
-        trial.apply_chance(face)
-        s.hold_chance = True  # the roll waits for the face chosen
-        try:
-            s.apply(ROLL)
-        finally:
-            s.hold_chance = False
-        self._do(s.chance, face)
+        self._do(roll_with, self.session, face)

@@ -50,6 +50,29 @@ function draw(st, act, { pending }) {
       text,
       h("kbd", { text: key }),
     );
+  // in a what-if, the die can be made to show a chosen face (as Deep Sea's chosen dice)
+  const faces =
+    st.mode === "whatif" && st.can_act && st.legal.includes("roll")
+      ? h(
+          "div",
+          { class: "pig-faces", role: "group", "aria-label": "Roll a chosen face (what-if)" },
+          h("span", { class: "pig-faces-label", text: "Roll a chosen face:" }),
+          [1, 2, 3, 4, 5, 6].map((f) =>
+            h(
+              "button",
+              {
+                class: "dsa-btn",
+                "data-face": f,
+                title: `roll, and the die shows ${f}`,
+                disabled: pending,
+                onclick: () => act({ type: "roll_face", face: f }),
+              },
+              FACES[f],
+              h("kbd", { text: String(f) }),
+            ),
+          ),
+        )
+      : null;
   return h(
     "div",
     { class: "pig-board" },
@@ -59,10 +82,15 @@ function draw(st, act, { pending }) {
     st.can_act
       ? h("div", { class: "pig-actions" }, button("roll", "Roll", "R"), button("hold", `Hold ${st.turn_total}`, "H"))
       : null,
+    faces,
   );
 }
 
 function onKey(ev, st, act) {
+  if (/^[1-6]$/.test(ev.key) && st.mode === "whatif" && st.legal.includes("roll")) {
+    act({ type: "roll_face", face: Number(ev.key) });
+    return true;
+  }
   const choice = { r: "roll", h: "hold" }[ev.key.toLowerCase()];
   if (!choice || !st.legal.includes(choice)) return false;
   act({ type: "intent", choice });
@@ -71,5 +99,12 @@ function onKey(ev, st, act) {
 
 export default () => ({
   render: (ctx) =>
-    mountShell(ctx, { title: "Pig", cls: "pig-root", draw, onKey, help: "Game keys: R roll · H hold", aria: "R H" }),
+    mountShell(ctx, {
+      title: "Pig",
+      cls: "pig-root",
+      draw,
+      onKey,
+      help: "Game keys: R roll · H hold · 1–6 roll that face (what-if)",
+      aria: "R H 1 2 3 4 5 6",
+    }),
 });

@@ -101,3 +101,22 @@ def test_pig_plays_by_click_and_key_on_the_shell(lab, page, console):
     moved(page, root, seq)
     assert nb.eval("w.state['goal'], w.state['history']['n']") == "(30, 0)"
     console.assert_no_errors()
+
+
+def test_a_what_if_rolls_a_chosen_face_by_button_and_by_key(lab, page, console):
+    # Pig's die is thrown as soon as a player rolls: a what-if could not try "what if this roll
+    # were a 1?" from the board. Its buttons 1-6 (and keys 1-6) roll that face, in a what-if only
+    nb = lab.open("pig_faces.ipynb", [CELL])
+    nb.run_all()
+    root = nb.output(0).locator(".pig-root")
+    expect(root).to_be_visible()
+    expect(root.locator("button[data-face]")).to_have_count(0)  # the real game: no chosen faces
+    root.locator('button[data-action="what-if"]').click()
+    expect(root).to_have_attribute("data-mode", "whatif")
+    expect(root.locator("button[data-face]")).to_have_count(6)
+    root.locator('button[data-face="4"]').click()
+    expect(root.locator(".dsa-log li").last).to_have_text("You rolled a 4")
+    page.keyboard.press("1")
+    expect(root.locator(".dsa-log li").last).to_have_text("You rolled a 1 and lost the turn")
+    assert json.loads(nb.execute("import json; print(json.dumps(w.game.turn_total))").stdout) == 0
+    console.assert_no_errors()

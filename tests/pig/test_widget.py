@@ -79,3 +79,22 @@ def test_a_what_if_of_a_game_that_hides_nothing_does_not_say_it_drew_anything_ag
     w.branch()
     assert w.state["whatif"]["sampled"] is False
     assert json.dumps(w.branch_game.to_record()) == json.dumps(w.game.to_record())
+
+
+def test_the_boards_face_buttons_roll_a_chosen_face_in_a_what_if_only() -> None:
+    # the board's "Roll a chosen face" (a what-if's buttons 1-6) sends roll_face: the same
+    # roll as w.roll(face); in the real game it is refused in words and changes nothing
+    w = board()
+    before = json.dumps(w.state, sort_keys=True)
+    w.handle_intent({"type": "roll_face", "seq": w.seq, "face": 1})
+    assert w.error["kind"] == "whatif" and "open a what-if first" in w.error["message"]
+    assert json.dumps(w.state, sort_keys=True) == before
+    w.branch()
+    w.handle_intent({"type": "roll_face", "seq": w.seq, "face": 5})
+    assert not w.error and w.branch_game.turn_total == 5
+    assert w.state["history"]["labels"][-1] == "You rolled a 5"
+    shown = json.dumps(w.state, sort_keys=True)
+    for bad in (0, 7, "5", None):
+        w.handle_intent({"type": "roll_face", "seq": w.seq, "face": bad})
+        assert w.error["kind"] == "illegal" and "a die shows 1 to 6" in w.error["message"]
+        assert json.dumps(w.state, sort_keys=True) == shown
