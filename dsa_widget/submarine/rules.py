@@ -223,8 +223,8 @@ class SubmarineGame:
         opts = resolve_options(options)
         if opts["start_player"] != "random" and opts["start_player"] >= n:
             raise SetupError(
-                f"start_player must be a seat 0..{n - 1}: the first player is Player 1 to Player {n}"
-                f" in a game of {n}, not Player {opts['start_player'] + 1}",
+                f"First player: a game of {n} has Player 1 to Player {n}, not Player"
+                f" {opts['start_player'] + 1} (start_player must be a seat 0..{n - 1})",
                 field="start_player",
             )
         per_colour = 12 if opts["deck"] == "60" else 15

@@ -218,6 +218,19 @@ def test_a_rule_option_the_form_cannot_take_is_refused_in_the_forms_words(spec: 
         assert screen(w) == before
 
 
+def test_a_first_player_the_game_has_no_seat_for_is_refused_in_the_forms_words() -> None:
+    # Submarine's form offers Player 1 to Player 5 as the first player, whatever the number of
+    # players: Player 4 in a game of two was refused as "start_player must be a seat 0..1"
+    from dsa_widget.core.registry import game
+
+    spec = game("submarine")
+    w = board(spec, seats={})
+    shown = json.loads(json.dumps(w.setup))
+    form = {"players": shown["players"], "kinds": shown["kinds"], **shown["values"]}
+    w.handle_intent({"type": "new_game", "seq": w.seq, "setup": {**form, "options": {"start_player": 3}}})
+    assert w.error["message"].startswith("First player: a game of 2 has Player 1 to Player 2, not Player 4")
+
+
 #: keys a saved page's scrub may show otherwise than a kernel's: Deep Sea sends the last lines
 #: of its log with each past step (the whole log stays in Python), and The Crew's step that was
 #: live when it was sent keeps its prompt (drawn only for a seat that can act, which a past
