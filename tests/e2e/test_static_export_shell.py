@@ -6,6 +6,7 @@ history_tail), each step as the screen's seat saw it."""
 from __future__ import annotations
 
 import json
+import re
 
 from playwright.sync_api import expect
 
@@ -21,6 +22,7 @@ for _ in range(150):
 w""",
     """\
 import json
+import re
 print(json.dumps({'seq': w.seq, 'n': w.state['history']['n'], 'scores': list(w.game.scores),
                   'after1': list(w.game_after(1).scores)}))""",
 ]
@@ -68,6 +70,7 @@ while not w.game.is_over and w.bot_move() is not None:
 w""",
     """\
 import json
+import re
 print(json.dumps({'seq': w.seq, 'n': w.state['history']['n'], 'result': w.game.outcome.result,
                   'hand': len(w.game.hand(0)), 'hand0': len(w.game_after(0).hand(0)),
                   'hand1': len(w.game_after(1).hand(0))}))""",
@@ -143,4 +146,54 @@ def test_a_saved_crew_page_at_a_bots_turn_does_not_say_the_bot_is_thinking(
     name = ["Ann", "Bob", "Cy"][expected["actor"]]
     expect(root.locator(".crew-hint")).to_have_text(f"Waiting for {name}.")
     assert "thinking" not in root.inner_text()
+    console.assert_no_errors()
+
+
+SUB_CELLS = [
+    """\
+from dsa_widget.submarine import Submarine
+w = Submarine(players=['Ann', 'Bob', 'Cy'], seats={1: 'greedy', 2: 'greedy'}, seed=1, bot_seed=1)
+import random
+rng = random.Random(3)
+for _ in range(30):
+    if w.game.is_over:
+        break
+    if w.state['legal']:
+        w.apply(rng.choice(w.state['legal']))
+    else:
+        w.bot_move()
+w""",
+    """\
+import json
+import re
+print(json.dumps({'seq': w.seq, 'n': w.state['history']['n'], 'actor': w.state['actor'],
+                  'actors': [w.session.actor(w.game_after(k)) for k in range(w.state['history']['n'])]}))""",
+]
+
+
+def test_a_saved_submarine_page_replays_the_game_and_marks_who_was_to_move(
+    static_export, page, console, tmp_path
+):
+    # found scrubbing a saved Submarine page: every past step marked the live game's seat
+    # "to move" under a header naming another seat's turn
+    nb = static_mod.execute_notebook(static_mod.new_notebook(SUB_CELLS), cwd=tmp_path)
+    expected = json.loads("".join(o.get("text", "") for o in nb.cells[1].outputs))
+    html_path = tmp_path / "submarine.html"
+    static_mod.export_html(nb, html_path)
+    static_export.open(html_path)
+    root = page.locator(".sub-root")
+    expect(root).to_have_count(1, timeout=30_000)
+    expect(root).to_have_attribute("data-kernel", "none")
+    active = root.locator(".sub-player.sub-active")
+    expect(active).to_have_class(re.compile(rf"\bsub-seat-{expected['actor']}\b"))
+    root.focus()
+    page.keyboard.press("Home")
+    for k in range(4):
+        expect(root).to_have_attribute("data-scrub", str(k))
+        expect(root.locator(".dsa-status")).to_contain_text(f"History, step {k} of {expected['n']}")
+        expect(active).to_have_class(re.compile(rf"\bsub-seat-{expected['actors'][k]}\b"))
+        page.keyboard.press("PageDown")
+    root.locator('button[data-action="live"]').click()
+    expect(root).to_have_attribute("data-scrub", "")
+    expect(active).to_have_class(re.compile(rf"\bsub-seat-{expected['actor']}\b"))
     console.assert_no_errors()
