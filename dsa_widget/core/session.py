@@ -75,8 +75,8 @@ class Presenter(Protocol):
     #: resolve a chance step as soon as an action leads to it (Pig's die after "roll"); else a
     #: chance step waits for its player's click (Deep Sea Adventure's "Roll")
     auto_chance: bool
-    #: every seat sees the whole game (Pig): a what-if starts from the game itself, and the
-    #: board does not say that what the viewer cannot see was drawn again
+    #: every seat sees the whole game (Pig): a what-if's board does not say that what the
+    #: viewer cannot see was drawn again (only its chance to come is fresh)
     hides_nothing: bool
     #: intents of the game's own: message type -> the presenter's method name, called as
     #: ``method(session, message, seat)`` (it raises :class:`Refusal` to refuse, and returns
@@ -696,9 +696,9 @@ class Session:
 
     def branch(self, step: int | None = None, *, start: Any = None, label: str | None = None) -> None:
         """A what-if branch from the real game after ``step`` steps (default: the step shown).
-        Unless the game is over (or the table reveals everything, or the game hides nothing),
-        what the viewer cannot see is drawn again (``view.sample``), so trying things never
-        shows the hidden truth.
+        Unless the game is over (or the table reveals everything), what the viewer cannot see
+        is drawn again (``view.sample``), its chance to come too, so trying things never shows
+        the hidden truth nor the real game's next dice.
 
         ``start``: the branch's first state as the caller made it (a game whose screens hide
         what the real game hides; it replaces a branch already open), with ``label``, the
@@ -714,10 +714,13 @@ class Session:
             self.seek(step)
         base = self.shown
         viewer = self.viewer
-        if base.is_over or self.reveal or (self.presenter is not None and self.presenter.hides_nothing):
+        if base.is_over or self.reveal:
             state, sampled = base.clone(), False
-        else:  # what the screen's seat cannot see is drawn again (a spectator: all that is hidden)
-            state, sampled = self.hooks.sample_for(base, viewer, self._rng), True
+        else:  # what the screen's seat cannot see is drawn again (a spectator: all that is hidden),
+            # the chance to come included (a what-if must not foretell the real game's dice);
+            # a game that hides nothing only gets fresh chance, which the board need not announce
+            state = self.hooks.sample_for(base, viewer, self._rng)
+            sampled = not (self.presenter is not None and self.presenter.hides_nothing)
         self.branch_from = len(self.steps) if self.scrub is None else self.scrub
         self.branch_line, self.branch_sampled, self.scrub = Timeline(state), sampled, None
         self.branch_origin, self.kept = None, []

@@ -41,7 +41,7 @@ class PigPresenter(BasePresenter):
     soon as the player rolls."""
 
     auto_chance = True
-    hides_nothing = True  # a what-if starts from the game itself: nothing to draw again
+    hides_nothing = True  # a what-if draws nothing again but its die
     INTENTS: ClassVar[Mapping[str, str]] = {"roll_face": "roll_face"}
 
     def roll_face(self, session: Session, msg: Mapping[str, Any], who: int | None) -> None:
