@@ -12,6 +12,21 @@ from playwright.sync_api import expect
 
 from . import static as static_mod
 
+
+def _saved_page(static_export, page, tmp_path, cells, name, root_class):
+    """Run ``cells`` with nbclient, export the notebook to ``name``.html, open it with no kernel;
+    the board's root (checked to have found no kernel) and what the second cell printed."""
+    nb = static_mod.execute_notebook(static_mod.new_notebook(cells), cwd=tmp_path)
+    expected = json.loads("".join(o.get("text", "") for o in nb.cells[1].outputs))
+    html_path = tmp_path / f"{name}.html"
+    static_mod.export_html(nb, html_path)
+    static_export.open(html_path)
+    root = page.locator(root_class)
+    expect(root).to_have_count(1, timeout=30_000)
+    expect(root).to_have_attribute("data-kernel", "none")  # no answer to its hello
+    return root, expected
+
+
 CELLS = [
     """\
 from dsa_widget.pig import Pig
@@ -29,15 +44,8 @@ print(json.dumps({'seq': w.seq, 'n': w.state['history']['n'], 'scores': list(w.g
 
 
 def test_a_saved_page_replays_the_game_with_no_kernel(static_export, page, console, tmp_path):
-    nb = static_mod.execute_notebook(static_mod.new_notebook(CELLS), cwd=tmp_path)
-    expected = json.loads("".join(o.get("text", "") for o in nb.cells[1].outputs))
-    html_path = tmp_path / "pig.html"
-    static_mod.export_html(nb, html_path)
-    static_export.open(html_path)
-    root = page.locator(".pig-root")
-    expect(root).to_have_count(1, timeout=30_000)
+    root, expected = _saved_page(static_export, page, tmp_path, CELLS, "pig", ".pig-root")
     assert root.get_attribute("data-seq") == str(expected["seq"])
-    expect(root).to_have_attribute("data-kernel", "none")  # no answer to its hello
     expect(root.locator(".dsa-static-note")).to_contain_text("No Python is running this board")
     expect(root.locator(".pig-name").nth(1)).to_have_text("<b>Bob</b>")  # a name is text
     assert root.locator("b").count() == 0
@@ -78,15 +86,8 @@ print(json.dumps({'seq': w.seq, 'n': w.state['history']['n'], 'result': w.game.o
 
 
 def test_a_saved_crew_page_replays_the_mission_with_no_kernel(static_export, page, console, tmp_path):
-    nb = static_mod.execute_notebook(static_mod.new_notebook(CREW_CELLS), cwd=tmp_path)
-    expected = json.loads("".join(o.get("text", "") for o in nb.cells[1].outputs))
-    html_path = tmp_path / "crew.html"
-    static_mod.export_html(nb, html_path)
-    static_export.open(html_path)
-    root = page.locator(".crew-root")
-    expect(root).to_have_count(1, timeout=30_000)
+    root, expected = _saved_page(static_export, page, tmp_path, CREW_CELLS, "crew", ".crew-root")
     assert root.get_attribute("data-seq") == str(expected["seq"])
-    expect(root).to_have_attribute("data-kernel", "none")
     expect(root.locator(".dsa-static-note")).to_contain_text("No Python is running this board")
     expect(root.locator(".crew-seat-name").nth(1)).to_have_text("<b>Bob</b>")  # a name is text
     assert root.locator("b").count() == 0
@@ -134,15 +135,8 @@ def test_a_saved_crew_page_at_a_bots_turn_does_not_say_the_bot_is_thinking(
 ):
     # found opening a Crew page saved at a bot's turn: "Bob (crewmate bot) is thinking..." under
     # the hand, on a page where no bot will ever move
-    nb = static_mod.execute_notebook(static_mod.new_notebook(BOT_TURN_CELLS), cwd=tmp_path)
-    expected = json.loads("".join(o.get("text", "") for o in nb.cells[1].outputs))
+    root, expected = _saved_page(static_export, page, tmp_path, BOT_TURN_CELLS, "crew-bot", ".crew-root")
     assert expected["bot"], expected
-    html_path = tmp_path / "crew-bot.html"
-    static_mod.export_html(nb, html_path)
-    static_export.open(html_path)
-    root = page.locator(".crew-root")
-    expect(root).to_have_count(1, timeout=30_000)
-    expect(root).to_have_attribute("data-kernel", "none")
     name = ["Ann", "Bob", "Cy"][expected["actor"]]
     expect(root.locator(".crew-hint")).to_have_text(f"Waiting for {name}.")
     assert "thinking" not in root.inner_text()
@@ -176,14 +170,7 @@ def test_a_saved_submarine_page_replays_the_game_and_marks_who_was_to_move(
 ):
     # found scrubbing a saved Submarine page: every past step marked the live game's seat
     # "to move" under a header naming another seat's turn
-    nb = static_mod.execute_notebook(static_mod.new_notebook(SUB_CELLS), cwd=tmp_path)
-    expected = json.loads("".join(o.get("text", "") for o in nb.cells[1].outputs))
-    html_path = tmp_path / "submarine.html"
-    static_mod.export_html(nb, html_path)
-    static_export.open(html_path)
-    root = page.locator(".sub-root")
-    expect(root).to_have_count(1, timeout=30_000)
-    expect(root).to_have_attribute("data-kernel", "none")
+    root, expected = _saved_page(static_export, page, tmp_path, SUB_CELLS, "submarine", ".sub-root")
     active = root.locator(".sub-player.sub-active")
     expect(active).to_have_class(re.compile(rf"\bsub-seat-{expected['actor']}\b"))
     root.focus()
