@@ -91,6 +91,8 @@ class GameWidget(anywidget.AnyWidget):
     history_tail = traitlets.List(traitlets.Dict()).tag(sync=True)
     #: the answer to a view's "hello" (its number): a kernel is there (a saved page has none)
     hello = traitlets.Int(-1).tag(sync=True)
+    #: the board shows its game's chances (the "Chances" panel; key H), where the game has any
+    hints = traitlets.Bool(True).tag(sync=True)
 
     CHUNK: ClassVar[int] = 32
 
@@ -161,9 +163,10 @@ class GameWidget(anywidget.AnyWidget):
             presenter=presenter,
             **setup,
         )
+        self.session.hints = bool(self.hints)
         self.session.on_change(self._publish)
         #: the history's screens as changes, per viewer (with the last full one), for a generation
-        self._frames_generation: tuple[int, bool] = (-1, False)
+        self._frames_generation: tuple[int, bool, bool] = (-1, False, False)
         self._frames_by_viewer: dict[int | None, tuple[list[dict[str, Any]], dict[str, Any]]] = {}
         #: the setup form's settings of the game now, for a generation (see _current_settings)
         self._settings_key = -1
@@ -374,6 +377,7 @@ class GameWidget(anywidget.AnyWidget):
             if not isinstance(served, SessionTable) or served.spec.name != self.spec.name:
                 raise ValueError(f"{os.fspath(resume)} is not a record of a {self.spec.title} table")
             self.session = served.session  # the resumed table's session is this board's now
+            self.session.hints = bool(self.hints)
             self.session.on_change(self._publish)
         else:
             table = make_table(self, record=record, limits=limits, bot_delay=delay)
@@ -545,8 +549,8 @@ class GameWidget(anywidget.AnyWidget):
         or an undo starts them afresh)."""
         s = self.session
         who = s.viewer
-        if self._frames_generation != (s.generation, s.reveal):
-            self._frames_generation, self._frames_by_viewer = (s.generation, s.reveal), {}
+        if self._frames_generation != (s.generation, s.reveal, s.hints):
+            self._frames_generation, self._frames_by_viewer = (s.generation, s.reveal, s.hints), {}
         kept = self._frames_by_viewer.setdefault(who, ([], {}))
         done, last = kept
         if s.presenter is not None:
@@ -560,6 +564,8 @@ class GameWidget(anywidget.AnyWidget):
                     "actor": s.actor(frames[i]),
                     "bot_said": {},
                 }
+                if s.hooks.shows_chances:  # the step's own figures, as a kernel's scrub shows
+                    full["chances"] = s.chances(frames[i], who)
                 done.append({k: v for k, v in full.items() if k not in last or last[k] != v})
                 last.clear()
                 last.update(full)
@@ -575,6 +581,17 @@ class GameWidget(anywidget.AnyWidget):
         self.history_tail = tail
         if self.serving:
             self._server.notify()  # the seats' screens follow a cell's change
+
+    @traitlets.observe("hints")
+    def _on_hints(self, change: Any) -> None:
+        """The board's H (or ``w.hints = False``): the screens carry the game's chances, or not
+        (each seat's computed from its own view, at a served table too)."""
+        session = getattr(self, "session", None)
+        if session is None:  # set before the table is made: it reads the trait then
+            return
+        session.hints = bool(change["new"])
+        if session.hooks.shows_chances:
+            self._publish()  # a view setting: the game did not move, so its state number stays
 
     @traitlets.observe("paused")
     def _paused_changed(self, change: Any) -> None:

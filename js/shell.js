@@ -26,6 +26,9 @@ const NO_KERNEL = "Not sent: no kernel is running this board (a saved page repla
 /** How many of the last steps the log under the board tells. */
 const LOG_LINES = 6;
 
+/** H alone (no Ctrl, Alt or ⌘): the hints key. */
+const isHintsKey = (ev) => ev.key?.toLowerCase() === "h" && !ev.ctrlKey && !ev.metaKey && !ev.altKey;
+
 /** The header's words with the view they are about: the history step shown or a what-if, in
  * one wording for every game (the game's own words say whose turn and what to do). */
 export function withMode(st, words) {
@@ -266,6 +269,58 @@ export function drawCompare(rows, labels = {}) {
   );
 }
 
+/**
+ * The "Chances" panel under the board, for a game whose screens carry `chances` (its presenter's
+ * figures, computed in Python from the screen's seat's view only): null while the hints are off,
+ * else a list of {label, text, kind, kind_words}. Each figure says what it is in words ("exact",
+ * "solved, if both play the optimal policy", "estimate 41–47%, 95%, n = 400"); every text is set
+ * as text, never as HTML. A past step shows its own figures (a saved page's synced history keeps
+ * them per step too); its title names the step. A game without chances (undefined): no panel.
+ */
+export function drawChances(st, { remote = false } = {}) {
+  if (st.chances === undefined) return null;
+  const on = Array.isArray(st.chances);
+  const where =
+    st.mode === "history" ? `step ${st.history?.at} of ${st.history?.n}` : st.mode === "whatif" ? "the what-if" : "";
+  let body;
+  if (!on)
+    body = h("p", {
+      class: "dsa-chances-note",
+      text: remote ? "Hidden (the host's board shows them or not)." : "Hidden: H shows them.",
+    });
+  else if (!st.chances.length) body = h("p", { class: "dsa-chances-note", text: "No figure for this position." });
+  else
+    body = h(
+      "ul",
+      { class: "dsa-chances-list" },
+      st.chances.map((f) =>
+        h(
+          "li",
+          { "data-kind": f.kind },
+          h("span", { class: "dsa-chance-label", text: f.label }),
+          h("span", { class: "dsa-chance-value", text: f.text }),
+          h("span", { class: "dsa-chance-kind", text: f.kind_words }),
+        ),
+      ),
+    );
+  return h(
+    "section",
+    { class: "dsa-chances", "aria-label": "Chances", "data-hints": on ? "on" : "off" },
+    h("h4", { class: "dsa-chances-title", text: where ? `Chances (${where})` : "Chances" }),
+    body,
+  );
+}
+
+/** Set a synced trait of the board's own (the hints switch) and send it to Python. */
+export function saveTrait(model, name, value) {
+  model.set(name, value);
+  try {
+    model.save_changes();
+  } catch {
+    /* no kernel: the page keeps it on its own */
+  }
+}
+
 /** A button of the shell's bars: its key in a <kbd>, its action in data-action. */
 function tool(text, action, key, enabled, onclick) {
   return h(
@@ -427,6 +482,14 @@ export function mountShell({ model, el }, game) {
         if (!tools[action](st)) say(keyRefusal(action, st)); // a refused key says why
         return true;
       }
+      // H: the chances panel on or off, the one key for hints in every game (Deep Sea
+      // Adventure's board, which draws its own hints, handles its H itself)
+      if (st.chances !== undefined && isHintsKey(ev)) {
+        if (remote()) say("H: the host's board shows the chances or not");
+        else if (noKernel()) say(NO_KERNEL);
+        else saveTrait(model, "hints", !model.get("hints"));
+        return true;
+      }
       const used = game.onKey ? game.onKey(ev, st, act) : false;
       const spectator = remote() && model.get("remote").seat == null;
       const why = used ? null : gameKeyRefusal(ev, game.aria, st, { spectator });
@@ -559,6 +622,10 @@ export function mountShell({ model, el }, game) {
           say,
         }),
       );
+    // the game's chances, under the board (not behind a curtain)
+    if (!curtain) parts.push(drawChances(st, { remote: remote() }));
+    if (st.chances !== undefined && !/(^| )H( |$)/.test(root.getAttribute("aria-keyshortcuts")))
+      root.setAttribute("aria-keyshortcuts", `${root.getAttribute("aria-keyshortcuts")} H`);
     // how the game ended, and Play again, right under the board
     if (st.over && game.banner !== false)
       parts.push(h("p", { class: "dsa-banner dsa-over", role: "status", "data-action": "game-over", text: status }));
@@ -612,7 +679,10 @@ export function mountShell({ model, el }, game) {
       );
     }
     notes.push(
-      h("p", { class: "dsa-keys dsa-game-keys", text: game.help }),
+      h("p", {
+        class: "dsa-keys dsa-game-keys",
+        text: st.chances !== undefined ? `${game.help} · H chances on/off` : game.help,
+      }),
       h("p", { class: "dsa-keys dsa-common-keys", text: remote() ? SERVED_HELP : COMMON_HELP }),
     );
     replaceChildren(tail, notes);

@@ -16,21 +16,12 @@ import { drawLog } from "./log.js";
 import { choiceForKey, GAME_ARIA, GAME_HELP, SERVED_GAME_ARIA, SERVED_GAME_HELP, statusText } from "./model.js";
 import { drawHints, drawLanding } from "./overlay.js";
 import { drawPlayers } from "./players.js";
-import { mountShell } from "./shell.js";
+import { mountShell, saveTrait } from "./shell.js";
 import { drawSummary } from "./summary.js";
 import { drawCompare, drawDicePicker } from "./whatif.js";
 
 /** From this width of the output area on, the players' cards and hints sit beside the board. */
 const WIDE_PX = 880;
-
-function saveTrait(model, name, value) {
-  model.set(name, value);
-  try {
-    model.save_changes();
-  } catch {
-    /* no kernel: the page keeps it on its own */
-  }
-}
 
 /** One view of the board on the shell. */
 function renderView(model, el) {

@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, Protocol
 
 from .bots import action_words, bot_name, draw_chance
+from .chances import Figure
 from .errors import GameError, is_int, short_repr
 from .protocol import CHANCE
 from .registry import GameSpec, game, game_of
@@ -85,6 +86,8 @@ class Presenter(Protocol):
     #: how many of the history's last words a screen carries (``0``: the game's own log tells
     #: the steps, and the screen need not carry them twice)
     labels_sent: int
+    #: the game supplies figures for the board's "Chances" panel (:meth:`chances`)
+    shows_chances: bool
 
     def screen(self, session: Session, state: Any, viewer: int | None) -> dict[str, Any]:
         """The game's part of ``viewer``'s screen, built from ``state.view(viewer)`` only."""
@@ -97,6 +100,12 @@ class Presenter(Protocol):
     def label(self, before: Any, after: Any, seat: int | None, action: Any, viewer: int | None) -> str:
         """The history's words for ``seat``'s ``action`` (``None``: a chance step), which led
         from ``before`` to ``after``, as ``viewer`` may read them."""
+
+    def chances(self, view: Any) -> Sequence[Figure]:
+        """The figures of the board's "Chances" panel (:class:`~dsa_widget.core.chances.Figure`),
+        from one seat's view only (a spectator's: public knowledge), so that they tell nothing
+        the screen's seat may not know; asked only when :attr:`shows_chances` and the board's
+        hints are on; none (an empty sequence) where it has nothing to say."""
 
     def seat_kind(self, state: Any, seat: int) -> str | None:
         """The label of a seat nobody sits at (The Crew's Tonoja, played by the captain), else
@@ -154,6 +163,10 @@ class BasePresenter:
     hides_nothing = False
     INTENTS: ClassVar[Mapping[str, str]] = {}
     labels_sent = LABELS_SENT
+    shows_chances = False
+
+    def chances(self, view: Any) -> Sequence[Figure]:
+        return ()
 
     def past_screen(self, session: Session, state: Any, viewer: int | None) -> dict[str, Any]:
         return dict(self.screen(session, state, viewer))  # type: ignore[attr-defined]
@@ -275,6 +288,9 @@ class Session:
         self.hold_chance = False
         self.hot_seat = bool(hot_seat)
         self.reveal = bool(reveal)
+        #: the screens carry the game's chances (:meth:`Presenter.chances`): a board's ``hints``
+        #: switch sets it (off by default, so a table served on its own shows none)
+        self.hints = False
         self.bot_seed = bot_seed
         self.setup = dict(setup)
         self._rng = random.Random(bot_seed)
@@ -1092,6 +1108,14 @@ class Session:
         self._word_steps(words, self.branch_steps, line.index, lambda: list(line.frames()), who)
         return real + words[: line.index]
 
+    def chances(self, state: Any, viewer: int | None) -> list[dict[str, Any]] | None:
+        """The figures of the board's "Chances" panel for ``state`` as ``viewer`` may know it
+        (:meth:`Presenter.chances`, given ``state.view(viewer)`` and nothing else); ``None``
+        while the hints are off or the game has none."""
+        if not (self.hints and self.hooks.shows_chances):
+            return None
+        return [f.to_dict() for f in self.hooks.chances(state.view(viewer))]
+
     def screen(self, viewer: int | None | str = "screen") -> dict[str, Any]:
         """What ``viewer``'s screen draws: the game's part (its presenter's, from that
         viewer's view only) and the table's (seq, mode, seats, who acts, curtain, history,
@@ -1120,6 +1144,8 @@ class Session:
         # before it began, then its own); none at all when none are sent (not even worded)
         told = [] if not sent else self._whatif_labels_for(who) if mode == "whatif" else self._labels_for(who)
         labels = told[-sent:]  # (none sent: told is empty)
+        if self.hooks.shows_chances:  # none behind a curtain
+            out["chances"] = self.chances(state, who) if cur is None else None
         out.update(
             seq=self.seq,
             mode=mode,
