@@ -9,7 +9,9 @@
 //   S  bot move (a paused bot's step, or the what-if's bot)
 //   Z  pause / resume the bots            Esc  release the keys (back to the notebook)
 // Each game's own action keys stay in its file and use none of these: Deep Sea Adventure
-// R/Space T N B C L 1–9 D H; The Crew ←/→ (↑/↓) Enter C 0–9 P A R N K; Submarine 1–9 Enter.
+// R/Space T N B C L 1–9 D H; The Crew ←/→ (↑/↓) Enter C 0–9 P A R N K; Submarine 1–9 Enter;
+// Pig R B 1–6. H is the hints key of every board: the shell's (js/shell.js) toggles the
+// "Chances" panel of a game that has one, Deep Sea Adventure's its own overlay.
 //
 // ONE focus rule: the board's root is focusable (tabindex 0); it takes the focus when it appears
 // (unless the user is typing somewhere) and after every click inside it, and keeps it when a

@@ -14,10 +14,19 @@ from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from ..bridge import GameWidget
+from ..core.chances import Figure
 from ..core.session import BasePresenter, Refusal, Session
+from .analysis import action_values
 from .rules import ROLL
+from .view import PigView
 
-__all__ = ["Pig", "PigPresenter", "roll_with"]
+__all__ = ["CHANCES_GOAL", "Pig", "PigPresenter", "roll_with"]
+
+#: the largest goal whose chances the board shows: its solved table is built once per Python in
+#: about half a second at goal 100 (four seconds at 200, too long for a board to wait)
+CHANCES_GOAL = 100
+#: the condition the solved figures hold under, in the words the optimal bot's reasons use
+OPTIMAL = "if both play the optimal policy"
 
 
 def roll_with(session: Session, face: Any) -> None:
@@ -50,6 +59,38 @@ class PigPresenter(BasePresenter):
         if not session.in_what_if:
             raise Refusal("whatif", "a chosen face is for trying things: open a what-if first (W)")
         roll_with(session, msg.get("face"))
+
+    shows_chances = True
+
+    def chances(self, view: PigView) -> tuple[Figure, ...]:
+        """The chance that the player to move wins, rolling now and holding now, from the
+        solved game (:func:`dsa_widget.pig.analysis.action_values`): two players, goal up to
+        :data:`CHANCES_GOAL`, no turn limit (the solved game has none); else none.
+
+        >>> from dsa_widget.pig import PigGame
+        >>> g = PigGame(["Ann", "Bob"], goal=50, seed=1)
+        >>> [(f.label, round(f.value, 4), f.words()) for f in PigPresenter().chances(g.view(None))]
+        [('Win chance for Ann, rolling now', 0.5462, 'solved, if both play the optimal policy')]
+        """
+        if view.winners or len(view.players) != 2 or view.max_turns is not None or view.goal > CHANCES_GOAL:
+            return ()
+        me = view.current
+        i, j, k = view.scores[me], view.scores[1 - me], view.turn_total
+        name = view.players[me]
+        if i + k >= view.goal:  # holding now reaches the goal: a sure win
+            return (Figure(f"Win chance for {name}, holding {k} now", 1.0, "exact"),)
+        roll, hold = action_values(i, j, k, view.goal)
+        out = [
+            Figure(
+                f"Win chance for {name}, rolling {'on' if view.rolling else 'now'}",
+                roll,
+                "solved",
+                given=OPTIMAL,
+            )
+        ]
+        if k and not view.rolling:  # holding nothing is not allowed
+            out.append(Figure(f"Win chance for {name}, holding {k} now", hold, "solved", given=OPTIMAL))
+        return tuple(out)
 
     def reasons_public(self, session: Session) -> bool:
         return True  # Pig hides nothing: every seat knows what a bot knew when it chose

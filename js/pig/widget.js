@@ -1,5 +1,5 @@
 // Pig's renderer on the platform's shell (js/shell.js): the scores on the way to the goal, this
-// turn's rolls, Roll and Hold. Everything else (transport, keys, history, what-if, setup) is the
+// turn's rolls, Roll and Hold (the chances panel is the shell's). Everything else (transport, keys, history, what-if, setup) is the
 // shell's.
 import { h } from "../dom.js";
 import { botSaid } from "../said.js";
@@ -80,7 +80,7 @@ function draw(st, act, { pending }) {
     rows,
     st.over ? null : turn,
     st.can_act
-      ? h("div", { class: "pig-actions" }, button("roll", "Roll", "R"), button("hold", `Hold ${st.turn_total}`, "H"))
+      ? h("div", { class: "pig-actions" }, button("roll", "Roll", "R"), button("hold", `Hold ${st.turn_total}`, "B"))
       : null,
     faces,
   );
@@ -91,7 +91,8 @@ function onKey(ev, st, act) {
     act({ type: "roll_face", face: Number(ev.key) });
     return true;
   }
-  const choice = { r: "roll", h: "hold" }[ev.key.toLowerCase()];
+  // B banks the turn (hold): H is the chances' key, as on every board
+  const choice = { r: "roll", b: "hold" }[ev.key.toLowerCase()];
   if (!choice || !st.legal.includes(choice)) return false;
   act({ type: "intent", choice });
   return true;
@@ -104,7 +105,7 @@ export default () => ({
       cls: "pig-root",
       draw,
       onKey,
-      help: "Game keys: R roll · H hold · 1–6 roll that face (what-if)",
-      aria: "R H 1 2 3 4 5 6",
+      help: "Game keys: R roll · B hold (bank the turn) · 1–6 roll that face (what-if)",
+      aria: "R B 1 2 3 4 5 6",
     }),
 });

@@ -27,6 +27,11 @@ SHOWING = [spec for spec in games() if spec.presenter and spec.presenter_class()
 IDS = [spec.name for spec in SHOWING]
 
 
+def test_a_game_shows_chances() -> None:
+    # the platform's panel has a game to show: Pig (issue ux5)
+    assert "pig" in IDS
+
+
 def played(spec: GameSpec, seed: int, steps: int) -> Any:
     """A game of ``spec`` after up to ``steps`` random steps (chance at its own odds)."""
     rng = random.Random(seed)

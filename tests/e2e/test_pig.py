@@ -1,5 +1,5 @@
 """Pig, the fourth game, in real Chromium inside a real JupyterLab: the platform's shell draws
-it (js/shell.js + js/pig/widget.js). A click rolls, a key holds, the optimal bot answers on its
+it (js/shell.js + js/pig/widget.js). A click rolls, a key (B) holds, the optimal bot answers on its
 own, the keys never reach the notebook, what-if and back by keys, and a refusal in words."""
 
 from __future__ import annotations
@@ -7,6 +7,8 @@ from __future__ import annotations
 import json
 
 from playwright.sync_api import expect
+
+from .harness import set_theme
 
 CELL = (
     "from dsa_widget.pig import Pig\n"
@@ -28,9 +30,9 @@ def test_pig_plays_by_click_and_key_on_the_shell(lab, page, console):
     expect(root).to_have_attribute("data-keys", "on")
     expect(root.locator(".dsa-game-keys")).to_contain_text("R roll")
     cells = nb.panel.locator(".jp-Cell").count()
-    # H at a turn's start (only a roll is legal) says why it did nothing, instead of nothing
-    page.keyboard.press("h")
-    expect(root.locator(".dsa-error").first).to_have_text("H: not a choice now")
+    # B (hold) at a turn's start (only a roll is legal) says why it did nothing, instead of nothing
+    page.keyboard.press("b")
+    expect(root.locator(".dsa-error").first).to_have_text("B: not a choice now")
     # a click on Roll: Python applies it and throws the die, the board redraws with the step
     seq = int(root.get_attribute("data-seq"))
     root.locator('button[data-choice="roll"]').click()
@@ -51,7 +53,7 @@ def test_pig_plays_by_click_and_key_on_the_shell(lab, page, console):
         if actor == 0 and any(label.startswith("Bot ") for label in labels):
             break
         if actor == 0:
-            page.keyboard.press("h" if "hold" in legal else "r")
+            page.keyboard.press("b" if "hold" in legal else "r")
         moved(page, root, seq)  # our move, or the bot's
     page.wait_for_function(
         "([root, seq]) => Number(root.dataset.seq) >= seq && !root.dataset.pending",
@@ -119,4 +121,35 @@ def test_a_what_if_rolls_a_chosen_face_by_button_and_by_key(lab, page, console):
     page.keyboard.press("1")
     expect(root.locator(".dsa-log li").last).to_have_text("You rolled a 1 and lost the turn")
     assert json.loads(nb.execute("import json; print(json.dumps(w.game.turn_total))").stdout) == 0
+    console.assert_no_errors()
+
+
+def test_the_chances_panel_shows_the_solved_figures_and_h_toggles_it(lab, page, console):
+    # issue ux5: the platform's "Chances" panel under Pig's board, the chance to win rolling now
+    # and holding now (solved, for optimal play by both), and H (every board's hints key) hides
+    # and shows it; the figures follow the step the history shows
+    nb = lab.open("pig_chances.ipynb", [CELL])
+    nb.run_all()
+    root = nb.output(0).locator(".pig-root")
+    panel = root.locator(".dsa-chances")
+    expect(panel).to_have_attribute("data-hints", "on")
+    expect(panel.locator("li")).to_have_count(1)  # a turn's start: only a roll is allowed
+    expect(panel.locator(".dsa-chance-kind").first).to_have_text("solved, if both play the optimal policy")
+    want = nb.eval("w.state['chances'][0]['text']")
+    expect(panel.locator(".dsa-chance-value").first).to_have_text(want.strip("'"))
+    expect(root.locator(".dsa-game-keys")).to_contain_text("H chances on/off")
+    root.focus()
+    page.keyboard.press("h")
+    expect(panel).to_have_attribute("data-hints", "off")
+    expect(panel).to_contain_text("Hidden: H shows them.")
+    assert nb.eval("w.hints") == "False"
+    page.keyboard.press("h")
+    expect(panel).to_have_attribute("data-hints", "on")
+    expect(panel.locator("li")).to_have_count(1)
+    # the dark theme: the panel takes the theme's colours (its text is not the light theme's)
+    light = panel.evaluate("(el) => getComputedStyle(el).color")
+    set_theme(page, "dark")
+    expect(panel).not_to_have_css("color", light)
+    set_theme(page, "light")  # (the theme is the server's setting: the next test's too)
+    expect(panel).to_have_css("color", light)
     console.assert_no_errors()

@@ -56,6 +56,10 @@ def test_a_saved_page_replays_the_game_with_no_kernel(static_export, page, conso
     page.keyboard.press("Home")
     expect(root).to_have_attribute("data-scrub", "0")
     assert [int(x) for x in root.locator(".pig-score").all_inner_texts()] == [0, 0]
+    # the chances panel shows the step's own figures (issue ux5), not the saved game's
+    panel = root.locator(".dsa-chances")
+    expect(panel.locator(".dsa-chances-title")).to_have_text(f"Chances (step 0 of {expected['n']})")
+    expect(panel.locator(".dsa-chance-label")).to_have_text(["Win chance for Ann, rolling now"])
     page.keyboard.press("PageDown")
     expect(root).to_have_attribute("data-scrub", "1")
     assert [int(x) for x in root.locator(".pig-score").all_inner_texts()] == expected["after1"]
@@ -63,6 +67,7 @@ def test_a_saved_page_replays_the_game_with_no_kernel(static_export, page, conso
     root.locator('button[data-action="live"]').click()
     expect(root).to_have_attribute("data-scrub", "")
     assert [int(x) for x in root.locator(".pig-score").all_inner_texts()] == expected["scores"]
+    expect(panel).to_contain_text("No figure for this position.")  # the game is over
     # a click that needs Python changes nothing
     assert root.get_attribute("data-seq") == str(expected["seq"])
     console.assert_no_errors()

@@ -1,0 +1,119 @@
+"""Pig's board shows its chances (issue ux5): the chance that the player to move wins, rolling
+now and holding now, from the solved game (Neller & Presser), in the platform's "Chances" panel,
+while the board's hints are on.  No kernel: the widget's own traits."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from dsa_widget.core.chances import Figure, FigureError
+from dsa_widget.pig import Pig, PigGame
+from dsa_widget.pig.analysis import action_values
+from dsa_widget.pig.widget import CHANCES_GOAL, OPTIMAL, PigPresenter
+
+
+def board(**kw: object) -> Pig:
+    return Pig(players=["You", "Bot"], seats={1: "hold_at_20"}, goal=30, seed=1, **kw)  # type: ignore[arg-type]
+
+
+def values(w: Pig) -> list[float]:
+    return [f["value"] for f in w.state["chances"]]
+
+
+def test_hints_on_by_default_off_and_on_again() -> None:
+    w = board()
+    assert w.hints is True  # as Deep Sea Adventure's board
+    assert [f["kind"] for f in w.state["chances"]] == ["solved"]
+    assert w.state["chances"][0]["kind_words"] == f"solved, {OPTIMAL}"
+    seq = w.seq
+    w.hints = False  # the board's H
+    assert w.state["chances"] is None and w.seq == seq  # a view setting: the game did not move
+    w.hints = True
+    assert w.state["chances"][0]["label"] == "Win chance for You, rolling now"
+
+
+@settings(max_examples=20, deadline=None)
+@given(faces=st.lists(st.integers(2, 6), min_size=1, max_size=4))
+def test_the_figures_are_the_solved_games_roll_and_hold(faces: list[int]) -> None:
+    # Pig's rules: a roll of 2-6 adds its face to the turn total; the player may then hold
+    # (bank it) or roll on.  The panel gives both choices' chances to win, under optimal play
+    w = board()
+    for face in faces:
+        if w.game.current_player != 0 or 30 - w.game.turn_total <= 6:
+            break
+        w.roll(face)
+    g = w.game
+    i, j, k = g.scores[0], g.scores[1], g.turn_total
+    roll, hold = action_values(i, j, k, 30)
+    assert values(w) == [roll, hold]
+    assert w.state["chances"][1]["label"] == f"Win chance for You, holding {k} now"
+
+
+def test_holding_nothing_is_not_a_figure_and_a_sure_win_is_exact() -> None:
+    p = PigPresenter()
+    # at a turn's start only a roll is allowed ("holding nothing is not allowed"): one figure
+    g = PigGame(["Ann", "Bob"], goal=20, seed=1)
+    assert [f.label for f in p.chances(g.view(0))] == ["Win chance for Ann, rolling now"]
+    # a turn total reaching the goal: holding wins for sure, an exact figure
+    w = Pig(players=["Ann", "Bob"], goal=20, seed=1)
+    for face in (6, 6, 6, 2):
+        w.roll(face)
+    assert w.state["chances"] == [Figure("Win chance for Ann, holding 20 now", 1.0, "exact").to_dict()]
+    # no solved game to quote: three players, a turn limit, a goal beyond the solved boards'
+    assert p.chances(PigGame(3, goal=20, seed=1).view(0)) == ()
+    assert p.chances(PigGame(2, goal=20, seed=1, max_turns=10).view(0)) == ()
+    assert p.chances(PigGame(2, goal=CHANCES_GOAL + 1, seed=1).view(0)) == ()
+
+
+def test_a_scrub_shows_the_figures_of_the_step_shown() -> None:
+    w = board()
+    w.roll(5)
+    w.roll(4)
+    live = values(w)
+    w.seek(0)  # the game as it began: the turn total 0, only a roll
+    assert w.state["mode"] == "history"
+    assert values(w) == [action_values(0, 0, 0, 30)[0]] != live
+    w.seek(None)
+    assert values(w) == live
+
+
+def test_a_what_if_shows_its_own_figures_and_a_served_seat_its_own() -> None:
+    w = board()
+    w.branch()
+    w.roll(6)
+    assert values(w) == list(action_values(0, 0, 6, 30))
+    w.back_to_real()
+    assert values(w) == [action_values(0, 0, 0, 30)[0]]
+    # each seat's screen is computed from its own view (the board's switch decides)
+    s = w.session
+    assert s.screen(1)["chances"] == s.screen(None)["chances"] == w.state["chances"]
+
+
+@pytest.mark.parametrize(
+    ("kw", "why"),
+    [
+        ({"value": -0.1}, "probability"),
+        ({"kind": "guess"}, "kind"),
+        ({"kind": "estimate"}, "interval"),
+        ({"kind": "estimate", "low": 0.5, "high": 0.6, "n": 10}, "hold its value"),
+        ({"kind": "estimate", "low": 0.3, "high": 0.6, "n": 0}, "sample size"),
+        ({"low": 0.3}, "only an estimate"),
+        ({"label": " "}, "label"),
+    ],
+)
+def test_a_bad_figure_is_refused_in_words(kw: dict[str, object], why: str) -> None:
+    args: dict[str, object] = {"label": "a 6", "value": 0.4, "kind": "exact", **kw}
+    with pytest.raises(FigureError, match=why):
+        Figure(**args)  # type: ignore[arg-type]
+    assert issubclass(FigureError, ValueError)
+
+
+def test_an_estimate_says_its_interval_and_sample() -> None:
+    f = Figure("Bob makes it home", 0.44, "estimate", low=0.41, high=0.47, n=400)
+    assert f.to_dict()["kind_words"] == "estimate 41–47%, 95%, n = 400"
+    assert (
+        Figure("x", 0.001, "estimate", low=0.0, high=0.004, n=1000).words()
+        == "estimate 0.0–0.4%, 95%, n = 1000"
+    )
