@@ -30,11 +30,18 @@ from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from ..bridge import GameWidget
+from ..core.chances import Figure
 from ..core.session import BasePresenter, Session
 from . import words
+from .odds import draw_chance
 from .options import as_named
+from .rules import COLOURS
 
 __all__ = ["Submarine", "SubmarinePresenter"]
+
+#: the model the card figures are exact under (:mod:`dsa_widget.submarine.odds`, its first
+#: assumption: exactly true at the deal, later the other hands' choices are not read)
+POOL = "if every card you cannot see is as likely as any other to be next"
 
 
 class SubmarinePresenter(BasePresenter):
@@ -46,6 +53,31 @@ class SubmarinePresenter(BasePresenter):
     options in force, and at the end why the game ended and what scored how much."""
 
     auto_chance = False
+    shows_chances = True
+
+    def chances(self, view: Any) -> tuple[Figure, ...]:
+        """The colour of the next card the seat draws from its own pile (its refill and its
+        exchange draw from the top), each colour's chance from what the seat sees
+        (:func:`dsa_widget.submarine.odds.draw_chance`: the unseen cards as one shuffled pool);
+        none for a spectator (no pile of its own), an empty pile or a game over.
+
+        >>> from dsa_widget.submarine import SubmarineGame
+        >>> figures = SubmarinePresenter().chances(SubmarineGame(2, seed=3).view(0))
+        >>> [f"{f.label}: {f.value:.3f}" for f in figures][:2]
+        ["Your pile's next card is red: 0.211", "Your pile's next card is yellow: 0.211"]
+        """
+        d = view.data
+        if view.seat is None or d["result"] is not None or not d["pile_sizes"][view.seat]:
+            return ()
+        return tuple(
+            Figure(
+                f"Your pile's next card is {words.colour_words(c)}",
+                float(draw_chance(view, c, 1, draws=1)),
+                "exact",
+                given=POOL,
+            )
+            for c in COLOURS
+        )
 
     def screen(self, session: Session, state: Any, viewer: int | None) -> dict[str, Any]:
         st = dict(state.view(viewer).to_dict())
