@@ -278,16 +278,13 @@ export function drawCompare(rows, labels = {}) {
  * them per step too); its title names the step. A game without chances (undefined): no panel.
  */
 export function drawChances(st, { remote = false } = {}) {
-  if (st.chances === undefined) return null;
   const on = Array.isArray(st.chances);
+  // a served page shows the figures its seat was sent, else nothing (the host decides)
+  if (st.chances === undefined || (remote && !on)) return null;
   const where =
     st.mode === "history" ? `step ${st.history?.at} of ${st.history?.n}` : st.mode === "whatif" ? "the what-if" : "";
   let body;
-  if (!on)
-    body = h("p", {
-      class: "dsa-chances-note",
-      text: remote ? "Hidden (the host's board shows them or not)." : "Hidden: H shows them.",
-    });
+  if (!on) body = h("p", { class: "dsa-chances-note", text: "Hidden: H shows them." });
   else if (!st.chances.length) body = h("p", { class: "dsa-chances-note", text: "No figure for this position." });
   else
     body = h(
