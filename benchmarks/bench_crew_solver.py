@@ -498,10 +498,10 @@ confirm; not kept.
   So the honest figure for "every full deal settled within the default budget": seed 2026 399
   of 400, fresh deals 788 of 800 (seeds 2027 and 2028: 4 seats 2 and 3 unknown of 200, 5 seats
   3 and 4; every unknown a search that ran out, never a guess).  Those 12 with ten times the
-  budget (solve(g, node_limit=2_000_000), the bench's _position, CPU on a loaded machine): 5
-  settled, 3 lost (4 seats 202700048 in 223,011 tricks; 5 seats 202700099 1,835,787, 202800001
+  budget (solve(g, node_limit=2_000_000), the bench's _position, CPU on a loaded machine): 6
+  settled, 4 lost (4 seats 202700048 in 223,011 tricks; 5 seats 202700099 1,835,787, 202800001
   1,149,380, 202800209 1,274,461) and 2 won (5 seats 202800133 563,495, 202800024 1,934,635);
-  7 still unknown at 2,000,000 (4 seats 202700053, 202800016, 202800123, 202800209; 5 seats
+  6 still unknown at 2,000,000 (4 seats 202700053, 202800016, 202800123, 202800209; 5 seats
   202700018, 202700053), 26-58 s of CPU each.  Settling every full deal at the default
   budget would take more than ten times less search on these: not a matter of another bound or
   order fitted to one deal.

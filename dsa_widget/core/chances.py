@@ -7,8 +7,10 @@ are on, and the shell (``js/shell.js``) draws them in its "Chances" panel under 
 
 The kinds:
 
-* ``"exact"``: the probability itself, no model but the rules' own chance;
-* ``"solved"``: exact under a stated condition (``given``: "if both play the optimal policy");
+* ``"exact"``: the probability itself, computed, not sampled (with ``given``, under the model
+  it states: Submarine's "if every card you cannot see is as likely as any other to be next");
+* ``"solved"``: the value of a game solved for the players' policy (``given``: "if both play
+  the optimal policy");
 * ``"estimate"``: a sample's proportion, with its 95% interval and its sample size ``n``.
 
 >>> Figure("Ann wins if she rolls", 0.6198, "solved", given="if both play the optimal policy").words()
