@@ -37,20 +37,36 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from ..bridge import GameWidget
+from ..core.chances import Figure
 from ..core.errors import is_int
 from ..core.session import BasePresenter, Refusal, Session
+from .analysis.holding import chance, holding_chances
+from .cards import DECK, SUIT_MASK, card
 from .errors import IllegalActionError
+from .knowledge import InconsistentKnowledge
+from .tasks import task_table
+from .words import card_words
 
 __all__ = ["Crew", "CrewPresenter", "ending_words", "prompt_words"]
 
 TONOJA = "tonoja"
 _DIRECTION_WORDS = {"cw": "clockwise, to the next player", "ccw": "counterclockwise, to the previous player"}
 _SUIT_WORDS = {"P": "pink", "Y": "yellow", "B": "blue", "G": "green", "S": "submarine"}
+#: the model the figures of the Chances panel are exact under (:mod:`dsa_widget.crew.analysis`)
+DEALS = "if every deal that fits what you know is equally likely"
+#: at most so many task figures, so that the panel stays short (two more for the trick)
+_TASK_FIGURES = 3
 
 
 def _name(st: Mapping[str, Any], seat: Any) -> str:
     players = st.get("players") or []
     return str(players[seat]) if is_int(seat) and 0 <= seat < len(players) else "?"
+
+
+def _name_of(view: Any, seat: int) -> str:
+    """A seat's player name, from a view, cut to 24 characters (a figure's label is short)."""
+    name = str(view.players[seat])
+    return name if len(name) <= 24 else name[:23] + "…"
 
 
 def _dummy_words(st: Mapping[str, Any]) -> str:
@@ -165,6 +181,112 @@ class CrewPresenter(BasePresenter):
     """The Crew's screens, history words and rules of the table (no chance after the deal)."""
 
     INTENTS: ClassVar[Mapping[str, str]] = {"next_attempt": "next_attempt", "timeout": "timeout"}
+
+    shows_chances = True
+
+    def chances(self, view: Any) -> tuple[Figure, ...]:
+        """The figures of the board's Chances panel, from ``view`` alone (the seat's knowledge,
+        :meth:`~dsa_widget.crew.view.CrewView.knowledge`; a spectator's is the public one), exact
+        under the model of :mod:`dsa_widget.crew.analysis` (every deal that fits it is equally
+        likely; the players' choices are not read):
+
+        * for up to three open tasks that need a card captured (R-13.3 ``win_cards``,
+          ``win_card_in_trick``) whose card nobody has shown: the chance the task's owner holds
+          it, or, for the viewer's own task or one not taken yet, who most likely holds it;
+        * while a trick is under way and the viewer has still to play in it: the chance that a
+          seat after the viewer can follow the led suit (R-10.2), and that the highest card of
+          that suit the viewer cannot see is with a seat after the viewer.
+
+        None during the deal's timing, for a game over, or when no deal fits the knowledge.
+
+        >>> from dsa_widget.crew.rules import CrewGame
+        >>> g = CrewGame(["Ann", "Bob", "Cy", "Di"], seed=3, tasks=[4], assignment={4: 1})
+        >>> [(f.label, f"{f.value:.3f}") for f in CrewPresenter().chances(g.view(0))]
+        [("Task 4's green 6 is in its owner Bob's hand", '0.310')]
+        """
+        if view.outcome is not None or view.step == "timing":
+            return ()
+        try:
+            k = view.knowledge()
+            out = list(self._task_figures(view, k))
+            out += self._trick_figures(view, k)
+        except InconsistentKnowledge:  # no deal fits: nothing to say (the model has no case)
+            return ()
+        return tuple(out)
+
+    @staticmethod
+    def _task_figures(view: Any, k: Any) -> list[Figure]:
+        """Who holds the cards the open capture tasks need (R-13.3), for cards nobody showed."""
+        table = task_table(view.options)
+        wanted: list[tuple[int, int | None, str]] = []
+        for tid, owner, status, _pred, _prog, _hidden in view.tasks:
+            t = table[tid]
+            if status != "open" or t.kind not in ("win_cards", "win_card_in_trick"):
+                continue
+            cards = t.params["cards"] if t.kind == "win_cards" else [t.params["card"]]
+            wanted += [(tid, owner, c) for c in cards if k.pool >> card(c) & 1]
+        if not wanted:
+            return []
+        held = holding_chances(k)
+        out = []
+        for tid, owner, c in wanted[:_TASK_FIGURES]:
+            per = held[c]
+            if owner is not None and owner != view.seat:
+                who = owner
+                label = f"Task {tid}'s {card_words(c)} is in its owner {_name_of(view, who)}'s hand"
+            else:  # the viewer's own task, or nobody's yet: the likeliest holder
+                who = max(range(len(per)), key=lambda s: (per[s], -s))
+                whose = "yours" if owner is not None else "not taken yet"
+                alike = sum(x == per[who] for x in per) - 1  # other hands just as likely
+                where = f"in {_name_of(view, who)}'s hand"
+                if alike:
+                    where += f" (as likely as in {alike} other hand{'s' if alike > 1 else ''})"
+                else:
+                    where = "likeliest " + where
+                label = f"Task {tid}'s {card_words(c)} ({whose}) is {where}"
+            out.append(Figure(label, float(per[who]), "exact", given=DEALS))
+        return out
+
+    @staticmethod
+    def _trick_figures(view: Any, k: Any) -> list[Figure]:
+        """While the trick is under way and the viewer still plays in it: can a seat after the
+        viewer follow the led suit (R-10.2), and is the highest card of that suit the viewer
+        cannot see with one of them."""
+        me, trick, n = view.seat, view.current_trick, view.seats
+        if me is None or not trick or view.leader is None or view.step != "play":
+            return []
+        position = (me - view.leader) % n
+        if len(trick) > position:  # the viewer has played in this trick already
+            return []
+        after = [(view.leader + j) % n for j in range(position + 1, n)]
+        if not after:
+            return []
+        led = DECK[trick[0][1]][0]
+        mine = k.known[me] if me < len(k.known) else 0
+        unseen = [c for c in range(len(DECK)) if SUIT_MASK[led] >> c & 1 and k.pool >> c & 1]
+        others = [c for c in range(len(DECK)) if SUIT_MASK[led] >> c & 1 and not mine >> c & 1]
+        suit = _SUIT_WORDS[led]
+        later = "someone after you" if len(after) > 1 else _name_of(view, after[0])
+        out = [
+            Figure(
+                f"{'Someone after you' if len(after) > 1 else later} can still follow "
+                + ("with a submarine" if led == "S" else f"in {suit}"),
+                float(chance(k, after, others)) if others else 0.0,
+                "exact",
+                given=DEALS,
+            )
+        ]
+        if unseen:
+            top = DECK[max(unseen, key=lambda c: int(DECK[c][1:]))]
+            out.append(
+                Figure(
+                    f"The highest {suit} you cannot see, the {top[1:]}, is with {later}",
+                    float(chance(k, after, top)),
+                    "exact",
+                    given=DEALS,
+                )
+            )
+        return out
 
     def __init__(self) -> None:
         #: when the real game's clock started (``time.monotonic``), and its length

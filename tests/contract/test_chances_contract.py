@@ -28,8 +28,8 @@ IDS = [spec.name for spec in SHOWING]
 
 
 def test_a_game_shows_chances() -> None:
-    # the platform's panel has a game to show: Pig (issue ux5)
-    assert "pig" in IDS
+    # the platform's panel has games to show: Pig, Submarine (issue ux5), The Crew (issue ux6)
+    assert {"pig", "submarine", "crew"} <= set(IDS)
 
 
 def played(spec: GameSpec, seed: int, steps: int) -> Any:
