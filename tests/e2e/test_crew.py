@@ -159,6 +159,10 @@ def test_the_board_plays_by_click_and_key_refuses_scrubs_compares_and_starts_ane
     hand = py_json(nb, "sorted(w.game.hand(0))")
     expect(root.locator(".crew-hand button.crew-card-btn")).to_have_count(len(hand))
     expect(root.locator(".dsa-game-keys")).to_contain_text("Enter play the focused card")
+    # the Chances panel (issue ux6): task 77 needs no card captured, so no figure yet
+    chances = root.locator(".dsa-chances")
+    expect(chances).to_have_attribute("data-hints", "on")
+    expect(chances).to_contain_text("No figure for this position.")
 
     # a click: Ann takes the task offered (the only one of a target-1 mission)
     assert py_json(nb, "w.state['legal']") == ["take 77", "pass"]
@@ -252,7 +256,7 @@ def test_the_board_plays_by_click_and_key_refuses_scrubs_compares_and_starts_ane
     form.locator('[data-field="name-3"]').fill("Di")
     form.locator('[data-field="kind-3"]').select_option("random")
     form.locator('[data-field="target"]').fill("2")
-    form.locator('[data-field="seed"]').fill("11")
+    form.locator('[data-field="seed"]').fill("24")  # tasks 1 and 2: capture P3, capture Y1
     form.locator('button[data-action="new-game"]').click()
     wait_eval(nb, "list(w.game.players)", "['Ann', 'Bob', 'Cy', 'Di']")
     assert nb.eval("w.seats") == "['human', 'random', 'random', 'random']"
@@ -260,6 +264,11 @@ def test_the_board_plays_by_click_and_key_refuses_scrubs_compares_and_starts_ane
     expect(root.locator("li.crew-seat")).to_have_count(4)
     expect(root.locator("li.crew-seat").nth(3)).to_contain_text("Di")
     expect(root.locator(".crew-hand button.crew-card-btn")).to_have_count(len(py_json(nb, "w.game.hand(0)")))
+    # Ann holds neither P3 nor Y1: the panel says who holds them, exact under the stated model
+    expect(chances.locator("li").first).to_contain_text("Task ")
+    expect(chances.locator(".dsa-chance-kind").first).to_have_text(
+        "exact, if every deal that fits what you know is equally likely"
+    )
     console.assert_no_errors()
 
 
