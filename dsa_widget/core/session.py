@@ -366,6 +366,8 @@ class Session:
         self.problem: dict[str, Any] | None = None
         #: the exception of the last bot that failed (for the notebook's user; never sent)
         self.last_bot_error: BaseException | None = None
+        #: why the game's Chances figures last failed (the panel then shows none), else None
+        self.chances_error: BaseException | None = None
         self.branch_line: Timeline[Any] | None = None
         self.branch_from: int | None = None
         #: the comparison's name of a branch's first state given by the caller (``branch(start=)``)
@@ -1114,7 +1116,11 @@ class Session:
         while the hints are off or the game has none."""
         if not (self.hints and self.hooks.shows_chances):
             return None
-        return [f.to_dict() for f in self.hooks.chances(state.view(viewer))]
+        try:
+            return [f.to_dict() for f in self.hooks.chances(state.view(viewer))]
+        except Exception as exc:  # noqa: BLE001 - the figures are optional: the board goes on
+            self.chances_error = exc  # kept for whoever debugs the game's figures
+            return None
 
     def screen(self, viewer: int | None | str = "screen") -> dict[str, Any]:
         """What ``viewer``'s screen draws: the game's part (its presenter's, from that

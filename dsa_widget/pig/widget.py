@@ -58,6 +58,11 @@ class PigPresenter(BasePresenter):
         a cell, :meth:`Pig.roll` does the same, in the real game too)."""
         if not session.in_what_if:
             raise Refusal("whatif", "a chosen face is for trying things: open a what-if first (W)")
+        g = session.branch_line.current  # type: ignore[union-attr]
+        t = session.actor(g)
+        # whose roll it is, as for a click on Roll (Session._choice)
+        if who is None or (t != who and not session.hooks.legal_for(g, who)):
+            raise Refusal("not_your_turn", "it is not your turn to roll; nothing changed")
         roll_with(session, msg.get("face"))
 
     shows_chances = True

@@ -128,7 +128,8 @@ class SessionTable:
 
     def version(self) -> Hashable:
         s = self.session
-        return (s.generation, id(s.real), len(s.steps), s.paused, tuple(s.seats))
+        # the board's hints switch too: its seats' screens carry the Chances panel or not
+        return (s.generation, id(s.real), len(s.steps), s.paused, tuple(s.seats), s.hints)
 
     @property
     def is_over(self) -> bool:

@@ -114,3 +114,18 @@ def test_the_boards_face_buttons_roll_a_chosen_face_in_a_what_if_only() -> None:
         w.handle_intent({"type": "roll_face", "seq": w.seq, "face": bad})
         assert w.error["kind"] == "illegal" and "a die shows 1 to 6" in w.error["message"]
         assert json.dumps(w.state, sort_keys=True) == shown
+
+
+def test_a_chosen_face_is_refused_from_a_seat_whose_roll_it_is_not() -> None:
+    # a raw roll_face from a seat that is not to act (the bot's turn in a what-if, a spectator)
+    # is refused as a click on Roll would be, and changes nothing
+    w = board()
+    w.branch()
+    s = w.session
+    shown = json.dumps(w.state, sort_keys=True)
+    for who in (1, None):
+        with pytest.raises(Exception, match="not your turn"):
+            s.hooks.roll_face(s, {"face": 3}, who)
+        assert json.dumps(w.state, sort_keys=True) == shown
+    s.hooks.roll_face(s, {"face": 3}, 0)
+    assert w.branch_game.turn_total == 3
