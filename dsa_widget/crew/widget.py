@@ -45,13 +45,12 @@ from .cards import DECK, SUIT_MASK, card
 from .errors import IllegalActionError
 from .knowledge import InconsistentKnowledge
 from .tasks import task_table
-from .words import card_words
+from .words import SUIT_NAMES, card_words
 
 __all__ = ["Crew", "CrewPresenter", "ending_words", "prompt_words"]
 
 TONOJA = "tonoja"
 _DIRECTION_WORDS = {"cw": "clockwise, to the next player", "ccw": "counterclockwise, to the previous player"}
-_SUIT_WORDS = {"P": "pink", "Y": "yellow", "B": "blue", "G": "green", "S": "submarine"}
 #: the model the figures of the Chances panel are exact under (:mod:`dsa_widget.crew.analysis`)
 DEALS = "if every deal that fits what you know is equally likely"
 #: at most so many task figures, so that the panel stays short (two more for the trick)
@@ -84,7 +83,7 @@ def _follow_words(st: Mapping[str, Any], cards: list[str], who: str = "You lead"
     if not plays:
         return f" {who} this trick: any card may go."
     led = str(plays[0]["card"])[0]
-    suit = _SUIT_WORDS.get(led, led)
+    suit = SUIT_NAMES.get(led, led)
     if any(c.startswith(led) for c in cards):
         return f" {suit.capitalize()} was led: follow suit with a {suit} card."
     return f" {suit.capitalize()} was led and there is none to follow with: any card may go."
@@ -192,10 +191,12 @@ class CrewPresenter(BasePresenter):
 
         * for up to three open tasks that need a card captured (R-13.3 ``win_cards``,
           ``win_card_in_trick``) whose card nobody has shown: the chance the task's owner holds
-          it, or, for the viewer's own task or one not taken yet, who most likely holds it;
+          it, or, for the viewer's own task or one not taken yet, who most likely holds it
+          (a hidden card of Tonoja's is among its face-down cards: not playable yet, R-4.8);
         * while a trick is under way and the viewer has still to play in it: the chance that a
           seat after the viewer can follow the led suit (R-10.2), and that the highest card of
-          that suit the viewer cannot see is with a seat after the viewer.
+          that suit the viewer cannot see is with a seat after the viewer.  Tonoja (two
+          players) counts with its face-up cards only, which everyone sees (R-4.8, R-4.9).
 
         None during the deal's timing, for a game over, or when no deal fits the knowledge.
 
@@ -229,16 +230,24 @@ class CrewPresenter(BasePresenter):
             return []
         held = holding_chances(k)
         out = []
+
+        def hand(s: int, owner: str = "") -> str:
+            """Where the card would be: a hidden card of Tonoja's is face down, so it cannot be
+            played before its column's face-up card is (R-4.8)."""
+            if s == view.dummy:
+                return f"among {owner}{_name_of(view, s)}'s face-down cards"
+            return f"in {owner}{_name_of(view, s)}'s hand"
+
         for tid, owner, c in wanted[:_TASK_FIGURES]:
             per = held[c]
             if owner is not None and owner != view.seat:
                 who = owner
-                label = f"Task {tid}'s {card_words(c)} is in its owner {_name_of(view, who)}'s hand"
+                label = f"Task {tid}'s {card_words(c)} is {hand(who, 'its owner ')}"
             else:  # the viewer's own task, or nobody's yet: the likeliest holder
                 who = max(range(len(per)), key=lambda s: (per[s], -s))
                 whose = "yours" if owner is not None else "not taken yet"
                 alike = sum(x == per[who] for x in per) - 1  # other hands just as likely
-                where = f"in {_name_of(view, who)}'s hand"
+                where = hand(who)
                 if alike:
                     where += f" (as likely as in {alike} other hand{'s' if alike > 1 else ''})"
                 else:
@@ -251,9 +260,12 @@ class CrewPresenter(BasePresenter):
     def _trick_figures(view: Any, k: Any) -> list[Figure]:
         """While the trick is under way and the viewer still plays in it: can a seat after the
         viewer follow the led suit (R-10.2), and is the highest card of that suit the viewer
-        cannot see with one of them."""
+        cannot see with one of them.  Tonoja (the dummy) plays and follows with its face-up
+        cards only (R-4.8, R-4.9), which everyone sees: it follows for sure if one is of the
+        led suit, never with a face-down card, and holds no card the viewer cannot see that it
+        may play now."""
         me, trick, n = view.seat, view.current_trick, view.seats
-        if me is None or not trick or view.leader is None or view.step != "play":
+        if me is None or me == view.dummy or not trick or view.leader is None or view.step != "play":
             return []
         position = (me - view.leader) % n
         if len(trick) > position:  # the viewer has played in this trick already
@@ -265,23 +277,32 @@ class CrewPresenter(BasePresenter):
         mine = k.known[me] if me < len(k.known) else 0
         unseen = [c for c in range(len(DECK)) if SUIT_MASK[led] >> c & 1 and k.pool >> c & 1]
         others = [c for c in range(len(DECK)) if SUIT_MASK[led] >> c & 1 and not mine >> c & 1]
-        suit = _SUIT_WORDS[led]
-        later = "someone after you" if len(after) > 1 else _name_of(view, after[0])
-        out = [
-            Figure(
-                f"{'Someone after you' if len(after) > 1 else later} can still follow "
-                + ("with a submarine" if led == "S" else f"in {suit}"),
-                float(chance(k, after, others)) if others else 0.0,
-                "exact",
-                given=DEALS,
-            )
-        ]
-        if unseen:
+        suit = SUIT_NAMES[led]
+        follow = "with a submarine" if led == "S" else f"in {suit}"
+        dummy = view.dummy if view.dummy in after else None
+        players = [s for s in after if s != dummy]  # the seats that play from a hidden hand
+        if dummy is None:
+            who = "Someone after you" if len(players) > 1 else _name_of(view, players[0])
+        elif not players:
+            who = _name_of(view, dummy)
+            follow = "with a face-up submarine" if led == "S" else f"{follow} with a face-up card"
+        else:
+            d = _name_of(view, dummy)
+            ppl = "someone else after you" if len(players) > 1 else _name_of(view, players[0])
+            who = f"{ppl[0].upper()}{ppl[1:]}, or {d} with a face-up card,"
+        up = [u for u, _down in view.dummy_columns or ()] if dummy is not None else []
+        if any(u is not None and u[0] == led for u in up):
+            can = 1.0  # Tonoja must follow with it (R-4.9): certain, whatever the others hold
+        else:
+            can = float(chance(k, players, others)) if players and others else 0.0
+        out = [Figure(f"{who} can still follow {follow}", can, "exact", given=DEALS)]
+        if unseen and players:  # Tonoja's face-down cards cannot be played in this trick
             top = DECK[max(unseen, key=lambda c: int(DECK[c][1:]))]
+            later = "someone after you" if len(players) > 1 else _name_of(view, players[0])
             out.append(
                 Figure(
                     f"The highest {suit} you cannot see, the {top[1:]}, is with {later}",
-                    float(chance(k, after, top)),
+                    float(chance(k, players, top)),
                     "exact",
                     given=DEALS,
                 )
@@ -331,7 +352,7 @@ class CrewPresenter(BasePresenter):
         plays = (v.get("trick") or {}).get("plays") or []
         led = str(plays[0]["card"])[0] if plays else None
         if led is not None and card[0] != led and any(c[0] == led for c in hand):
-            suit = _SUIT_WORDS[led]
+            suit = SUIT_NAMES[led]
             return f"Follow suit: {suit} was led and you hold {suit}, so play one of those."
         return None
 

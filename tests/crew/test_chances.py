@@ -23,6 +23,9 @@ from dsa_widget.crew.rules import CrewGame
 from dsa_widget.crew.widget import DEALS, CrewPresenter
 from dsa_widget.crew.words import card_words
 
+from .test_rules import play, tonoja_deal
+from .test_rules import to_play as up_to_a_card
+
 NAMES = ["Ann", "Bob", "Cy", "Di"]
 # Ann: S4 (captain, R-4.3) B1 P1-P8; Bob: B2-B7 Y1-Y4; Cy: B8 P9 Y5-Y9 S1-S3; Di: B9 G1-G9
 HANDS = [
@@ -117,13 +120,15 @@ def test_a_revealed_void_counts() -> None:
     }
 
 
-TASK = re.compile(r"^Task \d+'s (\w+ \d) .*in (?:its owner )?(\w+)'s hand$")
+TASK = re.compile(r"^Task \d+'s (\w+ \d) .*(?:in|among) (?:its owner )?(\w+)'s (?:hand|face-down cards)$")
 CARD_OF = {card_words(c): c for c in DECK}
 
 
 @settings(max_examples=15, deadline=None)
-@given(seed=st.integers(0, 2**16), steps=st.integers(0, 50), players=st.integers(3, 5))
+@given(seed=st.integers(0, 2**16), steps=st.integers(0, 50), players=st.integers(2, 5))
 @example(seed=13961, steps=18, players=4)  # the voids shown leave one hand for a task's card: 100%
+@example(seed=6, steps=24, players=2)  # Tonoja follows with a face-up card; a task card face down
+@example(seed=9, steps=6, players=2)  # submarine led, Tonoja has no face-up submarine: 0
 def test_task_figures_are_the_holding_chances(seed: int, steps: int, players: int) -> None:
     g = CrewGame(["Ann", "Bob", "Cy", "Di", "Ed"][:players], seed=seed)
     rng = random.Random(seed)
@@ -150,6 +155,12 @@ def test_task_figures_are_the_holding_chances(seed: int, steps: int, players: in
                         chances.count(max(chances)) == 1
                     )
                 assert k.pool >> DECK.index(CARD_OF[m[1]]) & 1  # a card nobody showed (may be deduced)
+            if f.label.startswith("Tonoja can still follow"):
+                assert f.label.endswith(
+                    ("with a face-up card", "with a face-up submarine")
+                )  # R-4.9: its face-up cards only
+                led = DECK[v.current_trick[0][1]][0]
+                assert f.value == any(u and u[0] == led for u, _d in v.dummy_columns or ())
 
 
 def test_the_board_publishes_them_and_hints_hide_them() -> None:
@@ -169,3 +180,32 @@ def test_long_names_keep_the_labels_short() -> None:
     labels = [f.label for f in CrewPresenter().chances(g.view(1))]
     assert len(labels) == 3 and all(len(x) <= 120 for x in labels)
     assert labels[0] == f"Task 4's green 6 is in its owner {'A' * 23}…'s hand"
+
+
+def tonoja_to_play(down: list[str], up: list[str]) -> CrewGame:
+    """Two players (R-4.5: Ann, Bob, then Tonoja, the dummy), Ann (S4, captain) leads P1, Bob
+    is to play and only Tonoja plays after him.  Task 4 (capture G6) is Tonoja's."""
+    deal = tonoja_deal(h0=["S4", "P1"], h1=["P2"], down=down, up=up)
+    g = CrewGame(["Ann", "Bob"], deal=deal, tasks=[4], assignment={4: 2})
+    play(g, "P1")
+    up_to_a_card(g)
+    assert g.players[2] == "Tonoja" and g.dummy == 2 and g.to_move == 1
+    return g
+
+
+def test_tonoja_follows_only_with_its_face_up_cards() -> None:
+    # R-4.8 / R-4.9: Tonoja plays and follows only with its face-up cards, which all see; its
+    # face-down P9 cannot be played in this trick, so Tonoja cannot follow in pink (0), and no
+    # card Bob cannot see can win the trick for a seat after him (no highest-card figure).
+    # Task 4's G6 is face down with Tonoja: Bob sees his 13 cards, Tonoja's 7 face-up ones, S4
+    # and P1: of the 18 unseen, Ann holds 11 and Tonoja's face-down pile 7.
+    up = ["Y1", "Y2", "Y3", "B1", "B2", "B3", "G1"]
+    g = tonoja_to_play(down=["P9", "G6"], up=up)
+    assert shown(g, 1) == {
+        "Task 4's green 6 is among its owner Tonoja's face-down cards": 7 / 18,
+        "Tonoja can still follow in pink with a face-up card": 0.0,
+    }
+    # a face-up pink must be played (R-4.9): Tonoja follows for sure
+    g = tonoja_to_play(down=["P8", "G6"], up=["P9", *up[1:]])
+    assert shown(g, 1)["Tonoja can still follow in pink with a face-up card"] == 1.0
+    assert len(shown(g, 1)) == 2
