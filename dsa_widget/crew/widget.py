@@ -240,7 +240,8 @@ class CrewPresenter(BasePresenter):
 
         for tid, owner, c in wanted[:_TASK_FIGURES]:
             per = held[c]
-            if owner is not None and owner != view.seat:
+            # Tonoja's own link is nobody's seat: its tasks are the captain's to play (R-4.7)
+            if owner is not None and (owner != view.seat or owner == view.dummy):
                 who = owner
                 label = f"Task {tid}'s {card_words(c)} is {hand(who, 'its owner ')}"
             else:  # the viewer's own task, or nobody's yet: the likeliest holder

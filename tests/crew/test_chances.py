@@ -143,6 +143,8 @@ def test_task_figures_are_the_holding_chances(seed: int, steps: int, players: in
             assert figures == ()
             continue
         assert len(figures) <= 5
+        if seat is not None and seat == g.dummy:  # Tonoja's link: nobody's hand, no trick of its own
+            assert not any("yours" in f.label or "follow" in f.label for f in figures)
         k = v.knowledge()
         held = holding_chances(k) if figures else {}
         for f in figures:
