@@ -5,6 +5,7 @@ Usage::
 
     python benchmarks/crew_why.py --targets 6 --games 100            # the default planner
     python benchmarks/crew_why.py --spec planner:endgame=7 --targets 3,6 --json why.lines
+    python benchmarks/crew_why.py --no-why --targets 6 --open-hands   # CHEATS: a diagnostic
 
 The deals are :func:`bench_bots.crew_attempt`'s (seed 2026, the arena's derivation); the bots'
 seeds are derived from ``--label`` (default ``planner``), so the default spec replays the
@@ -91,6 +92,24 @@ although its playouts alone succeed more often (150 deals after the crewmate's a
 playouts each: target 6 65 against 44, target 3 151 against 139).  None is a win: each changes
 few of the cards played (the partners' communications 5 of 66 choices in the first seven
 tricks of attempts 0-2), and those few both ways.
+
+Where the gap to the bound is (issue 33, item 1): ``--open-hands`` is a CHEATING DIAGNOSTIC,
+never a bot a player can use (:func:`open_hands`: the same planner, seed and knobs, whose
+drawn deals are all the true deal; its playouts, task choice, communication and endgame solver
+unchanged; the planner in ``dsa_widget`` still draws from its view and its no-cheat tests
+stand).  Its successes split the gap between the bound (the solver's "winnable" at the first
+card, the table's log) and the planner on the same attempts: bound - open hands is what the
+planner's playouts and search lose even knowing every hand, open hands - planner what hidden
+information costs it.  ``--no-why --targets 6 --open-hands`` (``--seats 5`` for five), paired
+with the table's logs: 4 seats, attempts 0-199, bound 186, open hands 157, planner 149 (30
+won that were lost, 22 lost that were won; p = 0.33): of the 18.5 points, 14.5 are lost even
+with every hand known, 4.0 (not significant) to hidden information; 5 seats, attempts 0-159,
+bound 153, open hands 134, planner 115 (30 / 11, p = 0.004): of 23.8 points, 11.9 and 11.9.
+CPU a decision (open hands) median 36 ms, p95 129, max 749 (4 seats); 25, 139, 803 (5 seats).
+So at 4 seats the points are in the search: on the true deal its value of a card is one
+playout of the sighted rule (ties apart, the 96 deals give the same playout), and that rule's
+line is often not the winning one the solver finds; at 5 seats the hidden hands cost as much
+again.
 """
 
 from __future__ import annotations
@@ -106,15 +125,56 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 
+def open_hands(bots: list[Any], game: Any) -> list[Any]:
+    """A CHEATING DIAGNOSTIC (``--open-hands``; never a bot a player can use): each planner of
+    ``bots`` replaced by the same planner (its seed and knobs) whose drawn deals are all the
+    true deal of ``game``, read at every decision: everything else (its playouts, task choice,
+    communication, endgame solver) unchanged.  Raises ValueError for a bot that is not a planner.
+
+    >>> from dsa_widget.crew.bots.arena import attempt_table
+    >>> game, bots = attempt_table("planner:samples=2", "planner", 3, 1, 0, 2026)
+    >>> [type(b).__name__ for b in open_hands(bots, game)]
+    ['OpenHandPlanner', 'OpenHandPlanner', 'OpenHandPlanner']
+    """
+    from dsa_widget.crew.bots.planner import PlannerBot
+    from dsa_widget.crew.rules import CrewGame
+    from dsa_widget.crew.view import CrewView
+
+    class OpenHandPlanner(PlannerBot):
+        """The planner drawing the true deal (the game it is handed, as it stands) every time."""
+
+        def _draw(self, view: CrewView, count: int) -> list[CrewGame]:
+            hands = [game.hand_mask(s) for s in range(game.seats)]
+            return [CrewGame.from_view(view, hands, self.rng) for _ in range(count)]
+
+    out = []
+    for b in bots:
+        if type(b) is not PlannerBot:
+            raise ValueError(f"--open-hands needs planner bots, not {type(b).__name__}")
+        out.append(OpenHandPlanner(seed=b.seed, **b.knobs))
+    return out
+
+
 def run_attempt(
-    spec: str, label: str, seats: int, target: int, i: int, seed: int, limit: int, why: bool = True
+    spec: str,
+    label: str,
+    seats: int,
+    target: int,
+    i: int,
+    seed: int,
+    limit: int,
+    why: bool = True,
+    cheat: bool = False,
 ) -> dict[str, Any]:
-    """One attempt of ``spec`` and, when it fails, where it was lost (see the module docstring)."""
+    """One attempt of ``spec`` and, when it fails, where it was lost (see the module docstring);
+    with ``cheat`` the planners see every hand (:func:`open_hands`, a diagnostic)."""
     from dsa_widget.core.bots import play_bot_move
     from dsa_widget.crew.bots.arena import attempt_table
     from dsa_widget.crew.bots.solver import solve
 
     game, bots = attempt_table(spec, label, seats, target, i, seed)
+    if cheat:
+        bots = open_hands(bots, game)
     first = None
     snaps: list[tuple[Any, int, int, str]] = []  # (game before the card, trick, seat, action)
     cpu: list[float] = []
@@ -200,18 +260,35 @@ def main() -> None:
     ap.add_argument("--node-limit", type=int, default=60_000)
     ap.add_argument("--no-why", action="store_true", help="only the successes and the CPU (faster)")
     ap.add_argument("--json", help="append one JSON line an attempt to this file")
+    ap.add_argument(
+        "--open-hands",
+        action="store_true",
+        help="CHEATING DIAGNOSTIC: every planner's drawn deals are the true deal (it sees every "
+        "hand); what the planner loses to hidden information (see the docstring)",
+    )
     args = ap.parse_args()
     for target in (int(x) for x in args.targets.split(",")):
         recs = []
         c0 = time.process_time()
         for i in range(args.start, args.start + args.games):
             r = run_attempt(
-                args.spec, args.label, args.seats, target, i, args.seed, args.node_limit, not args.no_why
+                args.spec,
+                args.label,
+                args.seats,
+                target,
+                i,
+                args.seed,
+                args.node_limit,
+                not args.no_why,
+                args.open_hands,
             )
             recs.append(r)
             if args.json:
                 with open(args.json, "a") as f:
-                    f.write(json.dumps(dict(r, spec=args.spec, cpu=sum(r["cpu"]))) + "\n")
+                    f.write(
+                        json.dumps(dict(r, spec=args.spec, open_hands=args.open_hands, cpu=sum(r["cpu"])))
+                        + "\n"
+                    )
             print(f"\r  target {target}: {len(recs)}/{args.games}", end="", file=sys.stderr, flush=True)
         print(file=sys.stderr)
         ok = sum(r["success"] for r in recs)
@@ -219,6 +296,7 @@ def main() -> None:
         cpu = sorted(c for r in recs for c in r["cpu"])
         med, p95, top = (1000 * cpu[int(q * (len(cpu) - 1))] for q in (0.5, 0.95, 1.0)) if cpu else (0, 0, 0)
         print(
+            f"{'OPEN HANDS (cheating) ' if args.open_hands else ''}"
             f"{args.spec} {args.seats} seats target {target}: {ok}/{len(recs)} ({lo:.0%}-{hi:.0%}); "
             f"CPU a decision ms median {med:.0f}, p95 {p95:.0f}, max {top:.0f}; "
             f"{time.process_time() - c0:.0f} s CPU"
