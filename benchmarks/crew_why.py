@@ -106,10 +106,20 @@ won that were lost, 22 lost that were won; p = 0.33): of the 18.5 points, 14.5 a
 with every hand known, 4.0 (not significant) to hidden information; 5 seats, attempts 0-159,
 bound 153, open hands 134, planner 115 (30 / 11, p = 0.004): of 23.8 points, 11.9 and 11.9.
 CPU a decision (open hands) median 36 ms, p95 129, max 749 (4 seats); 25, 139, 803 (5 seats).
-So at 4 seats the points are in the search: on the true deal its value of a card is one
-playout of the sighted rule (ties apart, the 96 deals give the same playout), and that rule's
-line is often not the winning one the solver finds; at 5 seats the hidden hands cost as much
-again.
+So at 4 seats the points are in the search: on the true deal a card's value is one line of
+the sighted rule after it (its only draws break ties), and the lines it misses are most of the
+gap; at 5 seats the hidden hands cost as much again.
+
+The levers the split points to, more work a decision (4 seats, target 6, paired with the
+table's log, ``--no-why --targets 6 --spec SPEC``; CPU a decision median / p95 / max):
+``planner:samples=192`` attempts 0-299 220 against 222 (32/34, p = 0.90), 85 / 218 / 755 ms;
+``planner:rollouts=2`` 0-199 150 against 149 (14/13), 48 / 150 / 776 ms (the sighted rule
+draws only to break ties, so a second playout of a deal seldom differs: ``rollouts=4`` and
+``samples=384`` were not run); ``planner:task_samples=144`` (three times the deals a task
+choice) 0-399 309 against 296 (58/45, p = 0.24; 0-199 155 against 149, 200-399 154
+against 147), 43 / 276 / 786 ms, leaning the same way as ``task_samples=160`` above but not
+clearly.  None is a clear win: more of the same playouts do not
+find the lines the solver finds.
 """
 
 from __future__ import annotations
@@ -286,7 +296,15 @@ def main() -> None:
             if args.json:
                 with open(args.json, "a") as f:
                     f.write(
-                        json.dumps(dict(r, spec=args.spec, open_hands=args.open_hands, cpu=sum(r["cpu"])))
+                        json.dumps(
+                            dict(
+                                r,
+                                spec=args.spec,
+                                open_hands=args.open_hands,
+                                cpu=sum(r["cpu"]),
+                                cpu_ms=[round(1000 * c, 1) for c in r["cpu"]],
+                            )
+                        )
                         + "\n"
                     )
             print(f"\r  target {target}: {len(recs)}/{args.games}", end="", file=sys.stderr, flush=True)

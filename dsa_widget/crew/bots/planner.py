@@ -7,15 +7,16 @@ that fit the public facts — voids shown, cards communicated, the captain's S4)
 * **tasks** (normal allocation, ``take``/``pass``): every candidate (the crewmate's best few by
   :func:`~dsa_widget.crew.bots.crewmate.task_fit`, and ``pass`` where legal) is tried on the
   same ``task_samples`` drawn deals (48; with 12 the candidates barely differed at target
-  6): the rest of the assignment is finished by the crewmate's rules for every seat, and
-  the attempt played out with the playout card rule (below) on the drawn hands; it takes
-  the candidate with the most successful playouts (ties: the better fit).  ``takes`` (4)
-  bounds the tasks tried; with ``task_survival`` > 0 a failed playout counts that share of
-  a success, scaled by the tricks it lasted (as ``survival`` does for cards), so that when
-  every candidate's playouts fail the one whose attempts last longer wins.
+  6; 144, 4 seats, target 6, 309/400 against 296, not clearly better): the rest of the
+  assignment is finished by the crewmate's rules for every seat, and the attempt played out
+  with the playout card rule (below) on the drawn hands; it takes the candidate with the most
+  successful playouts (ties: the better fit).  ``takes`` (4) bounds the tasks tried; with
+  ``task_survival`` > 0 a failed playout counts that share of a success, scaled by the tricks
+  it lasted (as ``survival`` does for cards), so that when every candidate's playouts fail
+  the one whose attempts last longer wins.
 * **cards**: every legal card is tried on ``samples`` drawn deals (96; against 32 it played
-  fewer losing cards in the middle game and won a little more at targets 5 and 6:
-  ``benchmarks/crew_why.py``), followed by ``rollouts``
+  fewer losing cards in the middle game and won a little more at targets 5 and 6; 192 no
+  better, 220/300 against 222 at target 6: ``benchmarks/crew_why.py``), followed by ``rollouts``
   playouts of the rest of the attempt (the playout card rule for every seat; on the compiled
   kernel, :func:`~dsa_widget.crew.kernel.kernel_rollouts`, where it can play the position,
   else in Python).  The playout card rule (``policy``) is by default the crewmate's rule
@@ -87,6 +88,10 @@ that fit the public facts — voids shown, cards communicated, the captain's S4)
 It never looks at the game, only at the view and the deals it draws from it, so its choices
 do not change when the cards it cannot know are reshuffled (``tests/crew/test_bots.py``).
 Each choice comes with one line saying what it found (:meth:`~dsa_widget.core.bots.Bot.explain`).
+Where its gap to the double-dummy bound goes (target 6; ``benchmarks/crew_why.py
+--open-hands``, a cheating diagnostic whose planner draws the true deal every time): with 4
+seats 14.5 of 18.5 points are lost even knowing every hand and 4.0 to the hidden hands; with 5
+seats 11.9 and 11.9.
 
 >>> from dsa_widget.crew.rules import CrewGame
 >>> from dsa_widget.core.bots import play_bot_move
