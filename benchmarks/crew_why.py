@@ -118,8 +118,11 @@ draws only to break ties, so a second playout of a deal seldom differs: ``rollou
 ``samples=384`` were not run); ``planner:task_samples=144`` (three times the deals a task
 choice) 0-399 309 against 296 (58/45, p = 0.24; 0-199 155 against 149, 200-399 154
 against 147), 43 / 276 / 786 ms, leaning the same way as ``task_samples=160`` above but not
-clearly.  None is a clear win: more of the same playouts do not
-find the lines the solver finds.
+clearly (target 5, ``--targets 5``, 0-99: 80 against 80, 9/9).  None is a clear win: more
+of the same playouts do not find the lines the solver finds.  At 5 seats, where the hidden
+hands cost half the gap, the partners' cards weighing the deals harder (``--seats 5 --spec
+planner:trust=0.25``: a deal a quarter as likely for each card the crewmate's rule would not
+play) changed little: 0-99 70 against 69 (4/3), 32 / 178 / 758 ms.
 """
 
 from __future__ import annotations
