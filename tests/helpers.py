@@ -17,8 +17,19 @@ from pathlib import Path
 from typing import Any
 
 from dsa_widget import Game, Setup
+from dsa_widget.core.protocol import CHANCE
 
 ROOT = Path(__file__).resolve().parents[1]
+
+
+def random_step(g: Any, rng: random.Random) -> None:
+    """One step of any registered game at random: at a chance step an outcome drawn at its own
+    odds (the game's generator), else a legal action drawn uniformly with ``rng``."""
+    if g.to_move == CHANCE:
+        g.sample_chance()
+    else:
+        legal = g.legal_actions()
+        g.apply(legal[rng.randrange(len(legal))])
 
 
 def run_python(

@@ -10,6 +10,7 @@ from array import array
 from pathlib import Path
 
 import pytest
+from helpers import random_step
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -26,10 +27,7 @@ def random_game(seed: int, players: int, turns: int) -> Game:
     rng = random.Random(seed)
     g = Game(players=players, seed=seed)
     while not g.is_over and g.turn_number < turns:
-        if g.to_move == CHANCE:
-            g.sample_chance()
-        else:
-            g.apply(rng.choice(g.legal_actions()))
+        random_step(g, rng)
     return g
 
 
@@ -198,10 +196,7 @@ def test_a_tracker_observes_what_the_encoding_does(seed, players, reveal, sink_o
                 assert tracker.observe_list(s) == array("f", enc.observe(g.view(s))).tolist()
         if g.is_over:
             break
-        if g.to_move == CHANCE:
-            g.sample_chance()
-        else:
-            g.apply(rng.choice(g.legal_actions()))
+        random_step(g, rng)
     for s in range(players):
         assert tracker.observe(s) == array("f", enc.observe(g.view(s)))
         assert tracker.observe_list(s) == array("f", enc.observe(g.view(s))).tolist()
@@ -219,10 +214,7 @@ def test_trackers_of_one_encoding_share_pieces_only_where_they_agree():
         for g, t in zip(games, trackers, strict=True):
             if g.is_over:
                 continue
-            if g.to_move == CHANCE:
-                g.sample_chance()
-            else:
-                g.apply(rng.choice(g.legal_actions()))
+            random_step(g, rng)
             for s in range(3):
                 want = array("f", enc.observe(g.view(s)))
                 assert t.observe_list(s) == want.tolist() and t.observe(s) == want

@@ -15,10 +15,10 @@ import random
 from typing import Any
 
 import pytest
+from helpers import random_step
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dsa_widget.core import CHANCE
 from dsa_widget.core.chances import KINDS
 from dsa_widget.core.registry import GameSpec, games
 from dsa_widget.core.session import Session
@@ -39,10 +39,7 @@ def played(spec: GameSpec, seed: int, steps: int) -> Any:
     for _ in range(steps):
         if g.is_over:
             break
-        if g.to_move == CHANCE:
-            g.sample_chance()
-        else:
-            g.apply(rng.choice(g.legal_actions()))
+        random_step(g, rng)
     return g
 
 

@@ -27,7 +27,7 @@ from fractions import Fraction
 from typing import Any
 
 import pytest
-from helpers import play_choices
+from helpers import play_choices, random_step
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
@@ -227,11 +227,7 @@ def to_boundary(g: Any, rng: random.Random) -> Any:
     for _ in range(10 * MAX_STEPS):
         if g.at_turn_boundary or g.is_over:
             return g
-        if g.to_move == CHANCE:
-            g.sample_chance()
-        else:
-            legal = g.legal_actions()
-            g.apply(legal[rng.randrange(len(legal))])
+        random_step(g, rng)
     pytest.fail("no turn boundary within the bound")
 
 

@@ -30,12 +30,11 @@ import tempfile
 from typing import Any
 
 import pytest
-from helpers import replay_cli
+from helpers import random_step, replay_cli
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from dsa_widget.cli import main as cli_main
-from dsa_widget.core import CHANCE
 from dsa_widget.core.errors import GameError
 from dsa_widget.core.records import replay
 from dsa_widget.core.registry import GameSpec, games
@@ -79,11 +78,7 @@ def played(spec: GameSpec, seed: int, players: int, steps: int | None) -> Any:
         g = spec.new_game(players=players, seed=seed)
     done, limit = 0, LONGEST if steps is None else steps
     while not g.is_over and (done < limit or not g.at_turn_boundary):
-        if g.to_move == CHANCE:
-            g.sample_chance()
-        else:
-            legal = g.legal_actions()
-            g.apply(legal[rng.randrange(len(legal))])
+        random_step(g, rng)
         done += 1
     return g
 

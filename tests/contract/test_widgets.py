@@ -20,6 +20,7 @@ import random
 from typing import Any
 
 import pytest
+from helpers import random_step
 
 from dsa_widget.bridge import GameWidget
 from dsa_widget.core.registry import GameSpec, Option, games
@@ -377,11 +378,7 @@ def test_a_seats_screen_depends_only_on_what_it_may_know(spec: GameSpec) -> None
         for _ in range(rng.randrange(30)):
             if g.is_over:
                 break
-            if g.to_move < 0:
-                g.sample_chance()
-            else:
-                legal = g.legal_actions()
-                g.apply(legal[rng.randrange(len(legal))])
+            random_step(g, rng)
         other = g.view(0).sample(random.Random(k))
         a = spec.widget_class()(game=g.clone(), viewer=0)
         b = spec.widget_class()(game=other, viewer=0)
