@@ -43,6 +43,8 @@ MAX_AUTO = 5000
 #: a screen carries the history's words for the last this many steps (``history.first`` says
 #: where they start), so a long game's updates stay small; ``Session.labels`` has them all
 LABELS_SENT = 60
+#: the states whose Chances figures a session keeps (per viewer), for its screens and history
+CHANCES_KEPT = 512
 #: the action of a step made outside the session (the real game changed from a cell)
 OUTSIDE = "(changed from a cell)"
 #: what a screen shows of a bot's reasons where they may rest on what only its seat knows
@@ -368,6 +370,7 @@ class Session:
         self.last_bot_error: BaseException | None = None
         #: why the game's Chances figures last failed (the panel then shows none), else None
         self.chances_error: BaseException | None = None
+        self._chances_seen: dict[tuple[int, int | None], tuple[Any, list[dict[str, Any]]]] = {}
         self.branch_line: Timeline[Any] | None = None
         self.branch_from: int | None = None
         #: the comparison's name of a branch's first state given by the caller (``branch(start=)``)
@@ -1116,11 +1119,22 @@ class Session:
         while the hints are off or the game has none."""
         if not (self.hints and self.hooks.shows_chances):
             return None
+        # a stored frame never changes (Timeline.current), so its figures for a viewer are
+        # worked out once: the live screen and its history frame are one state, and H rebuilds
+        # every past frame (the entry keeps the state, so its id is not reused meanwhile)
+        key = (id(state), viewer)
+        seen = self._chances_seen.get(key)
+        if seen is not None and seen[0] is state:
+            return list(seen[1])
         try:
-            return [f.to_dict() for f in self.hooks.chances(state.view(viewer))]
+            figures = [f.to_dict() for f in self.hooks.chances(state.view(viewer))]
         except Exception as exc:  # noqa: BLE001 - the figures are optional: the board goes on
             self.chances_error = exc  # kept for whoever debugs the game's figures
             return None
+        if len(self._chances_seen) >= CHANCES_KEPT:
+            self._chances_seen.clear()
+        self._chances_seen[key] = (state, figures)
+        return list(figures)
 
     def screen(self, viewer: int | None | str = "screen") -> dict[str, Any]:
         """What ``viewer``'s screen draws: the game's part (its presenter's, from that

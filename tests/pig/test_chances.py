@@ -148,3 +148,26 @@ def test_a_failing_figure_leaves_the_board_playable() -> None:
     w.apply("roll")
     assert w.state["chances"] is None and w.seq > before and w.state["history"]["labels"]
     assert isinstance(w.session.chances_error, RuntimeError)
+
+
+def test_each_states_figures_are_worked_out_once_per_viewer() -> None:
+    # a move's screen and its history frame are one stored state (frames never change), and H
+    # rebuilds every past frame: the figures come from the game once per state and viewer
+    w = board()
+    asked: list[object] = []
+    real = w.session.hooks.chances
+
+    def counting(view: object) -> object:
+        asked.append(view)
+        return real(view)
+
+    w.session.hooks.chances = counting  # type: ignore[method-assign]
+    before = w.session.real.index
+    w.apply("roll")
+    once = len(asked)
+    assert once == w.session.real.index - before >= 1  # each new frame once, the live one too
+    w.hints = False
+    w.hints = True
+    assert len(asked) == once and w.state["chances"]  # the past frames' figures were kept
+    w.seek(0)
+    assert len(asked) == once and values(w) == [action_values(0, 0, 0, 30)[0]]
