@@ -24,7 +24,8 @@ notebook and at a served table.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, ClassVar, Protocol
 
@@ -286,7 +287,8 @@ class Session:
         #: the only human is not asked when one action is all they may do (``Presenter.forced``)
         self.auto_pass = bool(auto_pass)
         #: chance steps wait for :meth:`chance` even where the presenter resolves them at once
-        #: (a served table replaying a turn under way whose outcomes it knows)
+        #: (a served table replaying a turn under way whose outcomes it knows; see
+        #: :meth:`chance_held`)
         self.hold_chance = False
         self.hot_seat = bool(hot_seat)
         self.reveal = bool(reveal)
@@ -607,6 +609,17 @@ class Session:
         self._step(line, who, action)
         if line is self.real and who not in self._bots:
             self._follow = who
+
+    @contextmanager
+    def chance_held(self) -> Iterator[None]:
+        """Within it, chance steps wait for :meth:`chance` even where the presenter resolves
+        them at once: for a caller that knows the outcomes (a served table replaying a turn
+        under way, Pig's chosen face)."""
+        self.hold_chance = True
+        try:
+            yield
+        finally:
+            self.hold_chance = False
 
     def chance(self, outcome: Any = None) -> None:
         """At a chance step: ``outcome`` (one of ``chance_outcomes()``: chosen dice, to try

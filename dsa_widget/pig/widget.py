@@ -34,14 +34,11 @@ def roll_with(session: Session, face: Any) -> None:
     die shows ``face`` (the die is otherwise thrown at once: the roll holds its chance step
     for it).  Checked first on a copy: a roll that is not legal now, or a face the die does not
     have, raises the game's error and changes nothing."""
-    trial = (session.branch_line or session.real).current.copy()
+    trial = (session.branch_line or session.real).current.clone()
     trial.apply(ROLL)
     trial.apply_chance(face)
-    session.hold_chance = True
-    try:
+    with session.chance_held():
         session.apply(ROLL)
-    finally:
-        session.hold_chance = False
     session.chance(face)
 
 

@@ -63,12 +63,9 @@ class SessionTable:
                 bot_seed=bot_seed,
                 presenter=None if presenter is None else presenter(),
             )
-        self.session.hold_chance = True  # the turn under way comes with its own outcomes
-        try:
+        with self.session.chance_held():  # the turn under way comes with its own outcomes
             for a in pending or ():
                 self._replay(a)
-        finally:
-            self.session.hold_chance = False
         self.bot_delay_ms = int(bot_delay_ms)
         self._first: set[int | None] = set()
 
