@@ -641,9 +641,15 @@ class Session:
             self._branch_step(g.current_player)
         self._settle(line)
 
-    def _bot_choice(self, g: Any, t: int, bot: Any, into: dict[int, str]) -> tuple[Any, str | None]:
+    @property
+    def _said(self) -> dict[int, str]:
+        """What the bots said of their last choices on the line the verbs act on: the real
+        game's (:attr:`bot_said`) or the open what-if's."""
+        return self.bot_said if self.branch_line is None else self._branch_said
+
+    def _bot_choice(self, g: Any, t: int, bot: Any) -> tuple[Any, str | None]:
         """``bot``'s answer for seat ``t`` in ``g``, or ``(None, why it failed)``; what it said
-        of its choice goes into ``into``."""
+        of its choice is kept for the line it plays on (:attr:`_said`)."""
         legal = tuple(g.legal_actions())
         view = g.view(t)
         try:
@@ -657,7 +663,7 @@ class Session:
             return None, "it answered an action that is not legal now"
         explain = getattr(bot, "explain", None)
         said = explain() if callable(explain) else None
-        into[t] = str(said or f"{bot_name(bot)}: {action_words(view, choice)}")[:300]
+        self._said[t] = str(said or f"{bot_name(bot)}: {action_words(view, choice)}")[:300]
         return choice, None
 
     def bot_words(self, reasons: bool) -> dict[str, str]:
@@ -665,7 +671,7 @@ class Session:
         seat may know what the bot knew: :meth:`Presenter.reasons_public`), else its name and
         that its reasons stay hidden (the history says what it chose, as each viewer may read
         it)."""
-        said = self.bot_said if self.branch_line is None else self._branch_said
+        said = self._said
         if reasons:
             return {str(q): text for q, text in said.items()}
         return {str(q): f"{text.partition(':')[0]}: {HIDDEN_REASONS}" for q, text in said.items()}
@@ -687,7 +693,7 @@ class Session:
         if bot is None:  # a what-if: a human's seat plays at random
             choice: Any = self._rng.choice(tuple(g.legal_actions()))
         else:
-            choice, why = self._bot_choice(g, t, bot, self.bot_said if in_real else self._branch_said)
+            choice, why = self._bot_choice(g, t, bot)
             if why is not None:
                 if in_real:
                     return self._bot_failed(t, why)

@@ -1,6 +1,6 @@
 // Pig's renderer on the platform's shell (js/shell.js): the scores on the way to the goal, this
-// turn's rolls, Roll and Hold (the chances panel is the shell's). Everything else (transport, keys, history, what-if, setup) is the
-// shell's.
+// turn's rolls, Roll and Hold. Everything else (transport, keys, history, what-if, setup, the
+// Chances panel) is the shell's.
 import { h } from "../dom.js";
 import { botSaid } from "../said.js";
 import { mountShell, whoseTurn } from "../shell.js";
