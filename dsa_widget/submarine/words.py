@@ -438,8 +438,8 @@ def primer(options: Mapping[str, Any], players: int) -> list[list[str]]:
     ]
 
 
-#: a colour's letter in :func:`board_text` (red, yellow, green, blue, purple)
-_LETTER = {"K1": "R", "K2": "Y", "K3": "G", "K4": "B", "K5": "P"}
+#: a colour's letter in :func:`board_text`: its name's first (R, Y, G, B, P)
+_LETTER = {k: name[0].upper() for k, name in COLOUR_NAMES.items()}
 
 
 def _tile_code(name: str) -> str:
