@@ -3,8 +3,9 @@
 Both show what every player may see (an onlooker's view, ``game.view(0, knower=None)``):
 levels, never an unbanked chip's value; banked values and scores only when the ``reveal``
 option makes them public, or once the game is over.  :func:`board_text` is plain ASCII;
-:func:`board_rgb` is an ``H x W x 3`` ``uint8`` array drawn with numpy alone (imported on
-first use), the same size all game long for one setup.
+:func:`board_rgb` is an ``H x W x 3`` ``uint8`` array drawn with the platform's raster toolkit
+(:mod:`dsa_widget.core.raster`, numpy imported on first use), the same size all game long for
+one setup.
 
 >>> from dsa_widget import Game
 >>> g = Game(players=["Ann", "Bob"], seed=1)
@@ -29,6 +30,7 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING, Any
 
+from ..core.raster import rgb
 from .render import LEVEL_COLORS, PLAYER_COLORS
 
 if TYPE_CHECKING:
@@ -131,13 +133,8 @@ _WHITE = (255, 255, 255)
 _DARK = (20, 20, 20)
 
 
-def _rgb(hex_colour: str) -> tuple[int, int, int]:
-    h = hex_colour.lstrip("#")
-    return int(h[0:2], 16), int(h[2:4], 16), int(h[4:6], 16)
-
-
-_PLAYER_RGB = tuple(_rgb(c) for c in PLAYER_COLORS)
-_LEVEL_RGB = {lv: _rgb(c) for lv, c in LEVEL_COLORS.items()}
+_PLAYER_RGB = tuple(rgb(c) for c in PLAYER_COLORS)
+_LEVEL_RGB = {lv: rgb(c) for lv, c in LEVEL_COLORS.items()}
 
 
 def image_size(chips: int, players: int) -> tuple[int, int]:
@@ -153,7 +150,86 @@ def image_size(chips: int, players: int) -> tuple[int, int]:
 
 
 def board_rgb(game: Game) -> Any:
-    """The board as a small ``uint8`` image (``H x W x 3``, numpy only).
+    """The board as a small ``uint8`` image (``H x W x 3``), drawn on a
+    :class:`~dsa_widget.core.raster.Canvas`.
+
+    Top: the air left (a cyan bar), a square in the colour of the seat to act and one pip per
+    round (white up to the round being played).  Then the path in rows of eight cells after
+    the submarine (yellow): each cell coloured by its chip's level (yellow, orange, red,
+    purple), grey for a blank, a stack framed in black; a diver is a square in the seat's
+    colour (with a white top edge once heading up); divers in the submarine are small squares
+    in it.  At the bottom, one row per seat: its colour, then a tick per carried chip and,
+    after a gap, a tick per banked chip, coloured by level.
+    """
+    from ..core.raster import Canvas
+
+    v = _public(game)
+    n = len(v.players)
+    height, width = image_size(len(v.levels), n)
+    canvas = Canvas(height, width, _BACKGROUND)
+    box = canvas.fill
+
+    # header: air, who acts, rounds
+    bar_w = width - 2 * MARGIN
+    box(MARGIN, MARGIN, 6, bar_w, _AIR_EMPTY)
+    box(MARGIN, MARGIN, 6, round(bar_w * max(0, v.air) / v.start_air), _AIR)
+    y = MARGIN + 8
+    if v.current_player is not None and not v.finished:
+        box(y, MARGIN, 6, 6, _PLAYER_RGB[v.current_player])
+    for r in range(min(v.rounds, (bar_w - 10) // 6)):
+        box(y + 1, MARGIN + 10 + 6 * r, 4, 4, _WHITE if r < v.round else _GRID)
+    # the path
+    rows = max(1, math.ceil(len(v.levels) / COLS))
+    box(_BOARD_TOP, MARGIN, rows * CELL, (COLS + 1) * CELL, _GRID)
+    box(_BOARD_TOP + 1, MARGIN + 1, CELL - 2, CELL - 2, _SUBMARINE)
+
+    def cell(i: int) -> tuple[int, int]:
+        row, col = divmod(i - 1, COLS)
+        return _BOARD_TOP + row * CELL, MARGIN + (col + 1) * CELL
+
+    for i, item in enumerate(v.path[1:], start=1):
+        cy, cx = cell(i)
+        if item is None:
+            box(cy + 1, cx + 1, CELL - 2, CELL - 2, _BLANK)
+            continue
+        colour = _LEVEL_RGB[max(v.levels[c] for c in item)]
+        if len(item) > 1:
+            box(cy + 1, cx + 1, CELL - 2, CELL - 2, _DARK)
+            box(cy + 3, cx + 3, CELL - 6, CELL - 6, colour)
+        else:
+            box(cy + 1, cx + 1, CELL - 2, CELL - 2, colour)
+    for q in range(n):
+        p = v.positions[q]
+        colour = _PLAYER_RGB[q]
+        if p == 0 or v.returned[q]:
+            box(_BOARD_TOP + 3 + (q // 3) * 5, MARGIN + 2 + (q % 3) * 4, 3, 3, colour)
+            continue
+        cy, cx = cell(p)
+        box(cy + 4, cx + 4, CELL - 8, CELL - 8, colour)
+        if v.heading_up[q]:
+            box(cy + 4, cx + 4, 2, CELL - 8, _WHITE)
+    # one row per seat: colour, carried chips, banked chips
+    y0 = _BOARD_TOP + rows * CELL + 4
+    for q in range(n):
+        y = y0 + q * _SEAT_ROW
+        box(y, MARGIN, 6, 6, _PLAYER_RGB[q])
+        x = MARGIN + 10
+        for it in v.carrying[q]:
+            for c in it:
+                if x + 2 <= width - MARGIN:
+                    box(y, x, 6, 2, _LEVEL_RGB[v.levels[c]])
+                x += 3
+        x = max(x + 6, MARGIN + 10 + (width - 2 * MARGIN - 10) // 2)
+        for c in v.banked[q]:
+            if x + 2 <= width - MARGIN:
+                box(y, x, 6, 2, _LEVEL_RGB[v.levels[c]])
+            x += 3
+    return canvas.pixels
+
+
+def _board_rgb_by_hand(game: Game) -> Any:
+    """The board as :func:`board_rgb` drew it before the raster toolkit (kept for one commit:
+    the test that the toolkit draws the same pixels).
 
     Top: the air left (a cyan bar), a square in the colour of the seat to act and one pip per
     round (white up to the round being played).  Then the path in rows of eight cells after

@@ -1,0 +1,99 @@
+"""The platform's pixel toolkit (:mod:`dsa_widget.core.raster`) and Deep Sea Adventure's picture
+drawn with it."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+from helpers import random_step
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from dsa_widget import Game
+from dsa_widget.core.raster import GLYPH_HEIGHT, Canvas, RasterError, blend, rgb, text_width
+from dsa_widget.deep_sea.picture import _board_rgb_by_hand, board_rgb
+
+WHITE, BLACK, RED = (255, 255, 255), (0, 0, 0), (255, 0, 0)
+
+
+def lit(c: Canvas, colour: tuple[int, int, int]) -> set[tuple[int, int]]:
+    return {(int(y), int(x)) for y, x in zip(*np.nonzero((c.pixels == colour).all(axis=2)), strict=True)}
+
+
+@settings(max_examples=60, deadline=None)
+@given(y=st.integers(-12, 12), x=st.integers(-12, 12), h=st.integers(0, 12), w=st.integers(0, 12))
+def test_fill_paints_exactly_the_part_of_the_rectangle_inside_the_canvas(
+    y: int, x: int, h: int, w: int
+) -> None:
+    c = Canvas(8, 10, WHITE)
+    c.fill(y, x, h, w, RED)
+    want = {(r, q) for r in range(y, y + h) for q in range(x, x + w) if 0 <= r < 8 and 0 <= q < 10}
+    assert lit(c, RED) == want
+    assert c.pixels.dtype == np.uint8 and c.pixels.shape == (8, 10, 3)
+
+
+@settings(max_examples=40, deadline=None)
+@given(h=st.integers(1, 9), w=st.integers(1, 9), t=st.integers(1, 3))
+def test_an_outline_is_the_rectangle_less_its_inside(h: int, w: int, t: int) -> None:
+    c = Canvas(10, 10, WHITE)
+    c.outline(0, 0, h, w, RED, thickness=t)
+    box = {(r, q) for r in range(h) for q in range(w)}
+    inside = {(r, q) for r in range(t, h - t) for q in range(t, w - t)}
+    assert lit(c, RED) == box - inside
+
+
+def test_text_draws_each_glyph_in_its_own_cell_and_says_where_the_next_starts() -> None:
+    c = Canvas(GLYPH_HEIGHT, 40, WHITE)
+    end = c.text(0, 0, "10", BLACK)
+    assert end == 8 == text_width("10") + 1
+    # "1" and "0" differ, and nothing is drawn in the gap column between them
+    assert not lit(c, BLACK) & {(r, 3) for r in range(GLYPH_HEIGHT)}
+    left = {(r, q) for r, q in lit(c, BLACK) if q < 3}
+    right = {(r, q - 4) for r, q in lit(c, BLACK) if 4 <= q < 7}
+    assert left and right and left != right
+    big = Canvas(2 * GLYPH_HEIGHT, 20, WHITE)
+    big.text(0, 0, "1", BLACK, scale=2)
+    assert len(lit(big, BLACK)) == 4 * len(left)
+
+
+def test_bad_colours_and_unknown_glyphs_raise_and_draw_nothing() -> None:
+    with pytest.raises(RasterError, match="rrggbb"):
+        rgb("#12345")
+    with pytest.raises(ValueError, match="rrggbb"):
+        rgb("zz0000")
+    c = Canvas(5, 20, WHITE)
+    with pytest.raises(RasterError, match="'Q'"):
+        c.text(0, 0, "1Q", BLACK)
+    assert not lit(c, BLACK)
+    with pytest.raises(RasterError):
+        Canvas(0, 3, WHITE)
+
+
+def test_colours() -> None:
+    assert rgb("#1976d2") == rgb("1976D2") == (25, 118, 210)
+    assert blend(RED, WHITE, 1.0) == RED and blend(RED, WHITE, 0.0) == WHITE
+    assert blend(RED, BLACK, 0.5) == (128, 0, 0)
+
+
+# ---------------------------------------------------------------------- Deep Sea's picture
+
+
+def played(seed: int, players: int, steps: int) -> Game:
+    rng = random.Random(seed)
+    g = Game(players=players, seed=seed, air=12 + seed % 14)
+    for _ in range(steps):
+        if g.is_over:
+            break
+        random_step(g, rng)
+    return g
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 2**16), players=st.integers(2, 6), steps=st.integers(0, 400))
+def test_deep_sea_picture_on_the_toolkit_is_the_picture_drawn_by_hand(
+    seed: int, players: int, steps: int
+) -> None:
+    g = played(seed, players, steps)
+    assert np.array_equal(board_rgb(g), _board_rgb_by_hand(g))
