@@ -17,10 +17,11 @@ from dsa_widget.adapters.pettingzoo import (
     REGISTRY_ID,
     IllegalActionError,
     env,
+    game_env,
     make,
     raw_env,
 )
-from dsa_widget.core.encoding import encoding_of
+from dsa_widget.core.encoding import encoding_of, render_modes
 
 # PettingZoo's api_test warns about dict observations for every environment that is not one
 # of its own classic games; those warnings say nothing about this one.
@@ -82,6 +83,31 @@ def test_pettingzoo_render_test():
         },
     )
     assert size["shape"][2] == 3
+
+
+def test_render_modes_are_the_encodings_picture_hooks():
+    class Plain:
+        pass
+
+    class Pixels:
+        def render_rgb(self, game):
+            return None
+
+    class Both(Pixels):
+        def render_svg(self, game):
+            return "<svg/>"
+
+    assert render_modes(Plain()) == ["human", "ansi"]
+    assert render_modes(Pixels()) == ["human", "ansi", "rgb_array"]
+    assert render_modes(Both()) == ["human", "ansi", "rgb_array", "svg"]
+    # Deep Sea's environment draws through its encoding's hooks, like every game's
+    raw = env(players=2, render_mode="svg").unwrapped
+    assert raw.metadata["render_modes"] == render_modes(raw.encoding) == ["human", "ansi", "rgb_array", "svg"]
+    raw.reset(seed=1)
+    assert raw.render() == raw.encoding.render_svg(raw.game)
+    # a mode the game's encoding does not draw is refused, naming the ones it draws
+    with pytest.raises(ValueError, match="one of human, ansi"):
+        game_env("pig", render_mode="svg")
 
 
 def test_metadata_and_spaces():

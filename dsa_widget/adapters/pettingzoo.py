@@ -133,7 +133,7 @@ from pettingzoo.utils import wrappers
 from pettingzoo.utils.env_logger import EnvLogger
 from pettingzoo.utils.wrappers.order_enforcing import AECOrderEnforcingIterable
 
-from ..core.encoding import Encoding, encoding_of, legal_action, observation_bounds
+from ..core.encoding import Encoding, encoding_of, legal_action, observation_bounds, render_modes
 from ..core.errors import GameError, is_int, short_repr
 from ..core.protocol import CHANCE, TERMINAL, GameState
 
@@ -183,9 +183,11 @@ class GameEnv(AECEnv):  # type: ignore[misc]
 
     ``new_game(seed)`` builds the game a ``reset(seed=seed)`` starts (a
     :class:`~dsa_widget.core.protocol.GameState` whose class names an ``ENCODING``); every
-    game it builds must have the same seats and sizes.  Subclasses set ``metadata`` and draw
-    the pictures (:meth:`render_text`, and :meth:`render_rgb` / :meth:`render_svg` when their
-    ``render_modes`` list those modes).
+    game it builds must have the same seats and sizes.  The pictures are the encoding's
+    optional hooks (:mod:`dsa_widget.core.encoding`): ``render_text`` for ``"ansi"`` and
+    ``"human"`` (``repr(game)`` without it), ``render_rgb`` for ``"rgb_array"`` and
+    ``render_svg`` for ``"svg"``; ``metadata["render_modes"]`` lists ``"rgb_array"`` and
+    ``"svg"`` exactly when the encoding has the hook.
     """
 
     metadata: dict[str, Any] = {
@@ -205,9 +207,6 @@ class GameEnv(AECEnv):  # type: ignore[misc]
         skip_forced: bool = False,
     ) -> None:
         super().__init__()
-        modes = self.metadata["render_modes"]
-        if render_mode is not None and render_mode not in modes:
-            raise ValueError(f"render_mode must be None or one of {', '.join(modes)}; got {render_mode!r}")
         if max_cycles is not None and (not is_int(max_cycles) or max_cycles < 1):
             raise ValueError(f"max_cycles must be None or a positive int; got {short_repr(max_cycles)}")
         if not isinstance(skip_forced, bool):
@@ -215,6 +214,10 @@ class GameEnv(AECEnv):  # type: ignore[misc]
         self._new_game = new_game
         probe = new_game(0)
         self.encoding: Encoding = encoding_of(probe)
+        modes = render_modes(self.encoding)
+        if render_mode is not None and render_mode not in modes:
+            raise ValueError(f"render_mode must be None or one of {', '.join(modes)}; got {render_mode!r}")
+        self.metadata = {**self.metadata, "render_modes": modes}
         #: the reward options of this game (its encoding's ``reward_modes``, else :data:`REWARDS`)
         self.reward_modes: tuple[str, ...] = tuple(getattr(self.encoding, "reward_modes", REWARDS))
         if reward is None:
@@ -442,17 +445,17 @@ class GameEnv(AECEnv):  # type: ignore[misc]
     def close(self) -> None:
         """Nothing to release (no window, no process)."""
 
-    # ------------------------------------------------------------------ pictures (per game)
+    # ------------------------------------------------------------------ pictures (the encoding's)
 
     def render_text(self, game: GameState) -> str:
         own = getattr(self.encoding, "render_text", None)
         return repr(game) if own is None else str(own(game))
 
     def render_rgb(self, game: GameState) -> Any:
-        raise NotImplementedError
+        return self.encoding.render_rgb(game)  # type: ignore[attr-defined]
 
     def render_svg(self, game: GameState) -> str:
-        raise NotImplementedError
+        return str(self.encoding.render_svg(game))  # type: ignore[attr-defined]
 
     # ------------------------------------------------------------------ internals
 
@@ -918,16 +921,6 @@ class raw_env(GameEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envi
         self._deads_step_first()
         self._accumulate_rewards()
 
-    def render_rgb(self, game: GameState) -> Any:
-        from ..deep_sea.picture import board_rgb
-
-        return board_rgb(game)  # type: ignore[arg-type]
-
-    def render_svg(self, game: GameState) -> str:
-        from ..deep_sea.render import game_svg
-
-        return game_svg(game)  # type: ignore[arg-type]
-
 
 def env(
     players: int | Sequence[str] = 4,
@@ -1103,7 +1096,7 @@ def game_env(
         max_cycles=max_cycles,
         skip_forced=skip_forced,
     )
-    e.metadata = {**GameEnv.metadata, "name": f"{spec.name.replace('-', '_')}_v0"}
+    e.metadata = {**e.metadata, "name": f"{spec.name.replace('-', '_')}_v0"}
     if illegal_reward is not None:
         e = wrappers.TerminateIllegalWrapper(e, illegal_reward=float(illegal_reward))
     return _OrderEnforcing(_AssertOutOfBounds(e))

@@ -22,8 +22,11 @@ An encoding may also give what only its game needs; the PettingZoo adapter asks 
 ``getattr`` and does without: ``agent_seats`` (the seats that are agents, in order, when not
 every seat is: The Crew's dummy seat is none), ``reward_modes`` and ``final_rewards(game,
 mode)`` (a game's own rewards, the first mode the default), ``full_state(game)`` and
-``state_size`` (the centralised training state), ``render_text(game)`` (the ``ansi`` picture)
-and ``tracker`` (observations kept up to date).
+``state_size`` (the centralised training state), ``render_text(game)`` (the ``ansi`` picture),
+``render_rgb(game)`` (the ``rgb_array`` picture: an ``H x W x 3`` ``uint8`` array of what an
+onlooker may see, the same size all game long, drawn with :mod:`dsa_widget.core.raster`),
+``render_svg(game)`` (an ``svg`` picture) and ``tracker`` (observations kept up to date).
+:func:`render_modes` says which pictures an encoding draws.
 """
 
 from __future__ import annotations
@@ -34,7 +37,15 @@ from typing import Any, Protocol, runtime_checkable
 
 from .errors import GameError
 
-__all__ = ["Encoding", "EncodingError", "Field", "encoding_of", "legal_action", "observation_bounds"]
+__all__ = [
+    "Encoding",
+    "EncodingError",
+    "Field",
+    "encoding_of",
+    "legal_action",
+    "observation_bounds",
+    "render_modes",
+]
 
 
 class EncodingError(GameError):
@@ -140,3 +151,17 @@ def observation_bounds(enc: Any) -> tuple[list[float], list[float]]:
     if len(low) != size or len(high) != size:  # pragma: no cover - a game's own wiring
         raise TypeError(f"{type(enc).__name__}.bounds() is not {size} long")
     return low, high
+
+
+def render_modes(enc: Any) -> list[str]:
+    """The PettingZoo ``render_modes`` an encoding's pictures give: ``"human"`` and ``"ansi"``
+    always (text: its ``render_text``, else the game's ``repr``), then ``"rgb_array"`` and
+    ``"svg"`` when it has the ``render_rgb`` / ``render_svg`` hook.
+
+    >>> from dsa_widget.pig.encoding import PigEncoding
+    >>> from dsa_widget import Game
+    >>> render_modes(PigEncoding()), render_modes(encoding_of(Game(players=2, seed=1)))
+    (['human', 'ansi'], ['human', 'ansi', 'rgb_array', 'svg'])
+    """
+    hooks = (("rgb_array", "render_rgb"), ("svg", "render_svg"))
+    return ["human", "ansi", *(mode for mode, hook in hooks if callable(getattr(enc, hook, None)))]

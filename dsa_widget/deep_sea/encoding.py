@@ -355,6 +355,20 @@ class Encoding:
 
         return board_text(game)
 
+    def render_rgb(self, game: Game) -> Any:
+        """The adapters' ``rgb_array`` picture: the public board as pixels
+        (:func:`~dsa_widget.deep_sea.picture.board_rgb`)."""
+        from .picture import board_rgb
+
+        return board_rgb(game)
+
+    def render_svg(self, game: Game) -> str:
+        """The adapters' ``svg`` picture: the public board
+        (:func:`~dsa_widget.deep_sea.render.game_svg`)."""
+        from .render import game_svg
+
+        return game_svg(game)
+
     def tracker(self, game: Game, new_buffer: Callable[[int], Any] | None = None) -> ObservationTracker:
         """An :class:`ObservationTracker` of ``game``: every seat's :meth:`observe` kept up to
         date as the game goes on, rewriting only what changed (``new_buffer(size)`` makes each

@@ -196,5 +196,5 @@ def pig_env(
     setup: dict[str, Any] = {"players": players, "goal": goal, "max_turns": max_turns}
     PigGame(**setup)
     e = GameEnv(functools.partial(_new_game, setup), **kwargs)
-    e.metadata = {**GameEnv.metadata, "name": "pig_v0"}
+    e.metadata = {**e.metadata, "name": "pig_v0"}
     return _OrderEnforcing(_AssertOutOfBounds(e))
