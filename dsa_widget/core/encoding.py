@@ -161,7 +161,7 @@ def render_modes(enc: Any) -> list[str]:
     >>> from dsa_widget.pig.encoding import PigEncoding
     >>> from dsa_widget import Game
     >>> render_modes(PigEncoding()), render_modes(encoding_of(Game(players=2, seed=1)))
-    (['human', 'ansi'], ['human', 'ansi', 'rgb_array', 'svg'])
+    (['human', 'ansi', 'rgb_array'], ['human', 'ansi', 'rgb_array', 'svg'])
     """
     hooks = (("rgb_array", "render_rgb"), ("svg", "render_svg"))
     return ["human", "ansi", *(mode for mode, hook in hooks if callable(getattr(enc, hook, None)))]

@@ -85,6 +85,13 @@ class PigEncoding:
     def mask(self, legal: Sequence[Any]) -> list[int]:
         return [int(a in legal) for a in self.actions]
 
+    def render_rgb(self, game: PigGame) -> Any:
+        """The adapters' ``rgb_array`` picture: the scores, the turn total and the last die
+        (:func:`~dsa_widget.pig.picture.board_rgb`)."""
+        from .picture import board_rgb
+
+        return board_rgb(game)
+
 
 def _observe(me: int, goal: int, scores: Sequence[int], current: int | None, turn_total: int) -> list[float]:
     """The observation of seat ``me`` (``current`` None once the game is over)."""
@@ -184,8 +191,9 @@ def pig_env(
 ) -> Any:
     """Pig as a PettingZoo AEC environment: the generic
     :class:`~dsa_widget.adapters.pettingzoo.GameEnv` (``reward``, ``render_mode`` ``"ansi"`` /
-    ``"human"`` and ``max_cycles`` as there), wrapped as ``dsa_widget.adapters.pettingzoo.env``
-    wraps it (no ``illegal_reward``).  A bad setup raises :class:`~dsa_widget.pig.rules.SetupError` here.
+    ``"human"`` / ``"rgb_array"`` and ``max_cycles`` as there), wrapped as
+    ``dsa_widget.adapters.pettingzoo.env`` wraps it (no ``illegal_reward``).  A bad setup raises
+    :class:`~dsa_widget.pig.rules.SetupError` here.
 
     >>> e = pig_env(goal=20); e.reset(seed=3)
     >>> e.agent_selection, e.last()[0]["action_mask"].tolist()
