@@ -3,7 +3,7 @@ observation vector of a seat's view.  The game registry names :class:`CrewEncodi
 generic adapters serve The Crew as they serve every game (the PettingZoo environment
 :func:`dsa_widget.adapters.pettingzoo.game_env` and the OpenSpiel game of
 :mod:`dsa_widget.adapters.openspiel`); what only The Crew needs (its rewards, the seats that
-are agents, its text picture) it gives through the encoding's optional hooks
+are agents, its text and pixel pictures) it gives through the encoding's optional hooks
 (:mod:`dsa_widget.core.encoding`).  Plain Python: it imports neither library.
 
 **Actions** (``NUM_ACTIONS`` = 371 numbers, the same for every setup; ``c`` is a card int 0-39 in
@@ -38,7 +38,8 @@ are refused (:func:`check_supported`).  ``timeout`` is not a player's choice and
 into ``OBSERVATION_SIZE`` floats (all >= 0), field by field as :data:`LAYOUT` says.  Seats are
 *relative*: slot 0 is the observer, slot k the seat k places clockwise after it; slots of seats
 the game does not have are zeros.  Only the view is read, so nothing the seat may not know can
-enter it.  :func:`crew_text` draws the public table as text (the adapters' ``ansi`` picture).
+enter it.  :func:`crew_text` draws the public table as text (the adapters' ``ansi`` picture),
+:func:`dsa_widget.crew.picture.board_rgb` as pixels (``rgb_array``).
 
 >>> from dsa_widget.crew.rules import CrewGame
 >>> enc = CrewEncoding()
@@ -368,6 +369,13 @@ class CrewEncoding:
     def render_text(self, game: Any) -> str:
         """The adapters' ``ansi`` picture: the public table (:func:`crew_text`)."""
         return crew_text(game)
+
+    def render_rgb(self, game: Any) -> Any:
+        """The adapters' ``rgb_array`` picture: the public table as pixels
+        (:func:`~dsa_widget.crew.picture.board_rgb`)."""
+        from .picture import board_rgb
+
+        return board_rgb(game)
 
     def action(self, index: int) -> str:
         """The action with this number (a proposal as ``"propose all:<seat>"``)."""
