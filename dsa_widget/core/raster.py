@@ -48,6 +48,7 @@ _FONT_ROWS: dict[str, tuple[str, str, str, str, str]] = {
     "E": ("###", "#..", "##.", "#..", "###"),
     "G": (".##", "#..", "#.#", "#.#", ".##"),
     "K": ("#.#", "#.#", "##.", "#.#", "#.#"),
+    "M": ("#.#", "###", "###", "#.#", "#.#"),
     "O": (".#.", "#.#", "#.#", "#.#", ".#."),
     "P": ("##.", "#.#", "##.", "#..", "#.."),
     "R": ("##.", "#.#", "##.", "#.#", "#.#"),
@@ -141,7 +142,7 @@ class Canvas:
         self.fill(y, x + w - t, h, t, colour)
 
     def text(self, y: int, x: int, text: str, colour: Colour, scale: int = 1) -> int:
-        """Draw ``text`` (digits, a few capitals ``ABCDEGKOPRSTXY`` and ``/-+? ``) with its top
+        """Draw ``text`` (digits, a few capitals ``ABCDEGKMOPRSTXY`` and ``/-+? ``) with its top
         left at ``(y, x)``, each dot ``scale`` pixels square; returns the column after it (the
         next glyph's start).  Raises :class:`RasterError` for a character the font lacks,
         before drawing anything."""

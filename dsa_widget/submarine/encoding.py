@@ -184,6 +184,13 @@ class SubmarineEncoding:
 
         return board_text(game.view(None).to_dict())
 
+    def render_rgb(self, game: Any) -> Any:
+        """The adapters' ``rgb_array`` picture: the public sea as pixels
+        (:func:`~dsa_widget.submarine.picture.board_rgb`)."""
+        from .picture import board_rgb
+
+        return board_rgb(game)
+
     def observe(self, view: SubmarineView) -> list[float]:
         """The observation of a seat's view (see the module docstring and :attr:`layout`)."""
         d = view.data
