@@ -96,3 +96,12 @@ def test_the_trick_the_tasks_and_the_communications_are_drawn_where_they_belong(
         x, y = pic.MARGIN + s * pic.COL + 3, pic._TOP + 19
         colour = pic._SUIT[comm.card[0]]
         assert at(img, y, x) == (pic.blend(colour, pic._BG, 0.35) if comm.played else colour)
+
+
+def test_crew_env_records_these_frames() -> None:
+    from dsa_widget.adapters.crew_pettingzoo import crew_env
+
+    e = crew_env(players=2, render_mode="rgb_array")
+    e.reset(seed=2)
+    assert np.array_equal(e.render(), board_rgb(e.unwrapped.game))
+    assert e.render().shape == (*image_size(True), 3)

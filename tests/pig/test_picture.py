@@ -84,3 +84,13 @@ def test_one_size_for_a_number_of_seats_and_the_die_is_the_last_roll(
     img = board_rgb(g)
     assert img.shape == (*image_size(players), 3) and img.dtype == np.uint8
     assert last_die(g.view(None)) == rolled
+
+
+def test_pig_env_records_these_frames() -> None:
+    from dsa_widget.pig.encoding import pig_env
+
+    e = pig_env(3, goal=30, render_mode="rgb_array")
+    e.reset(seed=2)
+    e.step(0)  # roll
+    assert np.array_equal(e.render(), board_rgb(e.unwrapped.game))
+    assert e.render().shape == (*image_size(3), 3)
