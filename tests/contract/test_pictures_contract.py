@@ -8,7 +8,8 @@ and its encoding's ``render_rgb`` hook (:mod:`dsa_widget.core.encoding`).
   (at least four steps in five change the frame);
 * a picture shows only what an onlooker may see: with everything an onlooker cannot see drawn
   again (the presenter's ``sample_for(state, None, rng)``, as the what-if of a spectator's
-  screen does) the frame is the same array, and the check catches a picture that draws a hand.
+  screen does) the frame is the same array, and the check catches a picture that draws a hand;
+* docs/AI.md's table of render modes by game is what the environments list.
 """
 
 from __future__ import annotations
@@ -126,3 +127,20 @@ def test_the_no_leak_check_catches_a_picture_that_draws_a_hand(spec: GameSpec) -
     if twin.view(0).to_dict() == g.view(0).to_dict():
         pytest.skip(f"{spec.title} hides nothing from an onlooker at the start")
     assert first_leak(spec, _draws_seat_0s_view) is not None
+
+
+def test_docs_table_of_render_modes_is_the_code() -> None:
+    # docs/AI.md, "Render modes by game": one row per game, "—" where it has no such picture
+    from pathlib import Path
+
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "AI.md").read_text()
+    after = doc.split("**Render modes by game.**", 1)[1].split("| Game", 1)[1].splitlines()[2:]
+    lines = after[: next(i for i, line in enumerate(after) if not line.startswith("|"))]
+    rows = {
+        cells[0]: cells[1:] for line in lines for cells in [[c.strip() for c in line.strip("|").split("|")]]
+    }
+    assert set(rows) == {spec.title.split(":")[0] for spec in ENCODED}
+    for spec in ENCODED:
+        modes = game_env(spec.name, players=spec.seats[0]).unwrapped.metadata["render_modes"]
+        text, pixels, svg = rows[spec.title.split(":")[0]]
+        assert ("rgb_array" in modes) == (pixels != "—") and ("svg" in modes) == (svg != "—")
