@@ -84,8 +84,9 @@ def test_the_trick_the_tasks_and_the_communications_are_drawn_where_they_belong(
     for s in range(v.seats):
         cx = pic.MARGIN + s * pic.COL + (pic.COL - 1 - pic.CARD_W) // 2
         cy = pic._TOP + 11 + 8 + pic.CARD_H + 3
-        want = pic._SUIT[DECK[trick[s]][0]] if s in trick else pic._BG
-        assert at(img, cy + 1, cx + 1) == want
+        # (the card's corner: a submarine's inner frame is white, an empty slot is framed)
+        want = pic._SUIT[DECK[trick[s]][0]] if s in trick else pic._BORDER
+        assert at(img, cy, cx) == want
     # a task's box is green once done, red once failed, white while open
     for i, (_tid, _owner, status, *_rest) in enumerate(v.tasks[: pic.TASK_BOXES]):
         y, x = task_box(v, i)
