@@ -59,6 +59,28 @@ def test_text_draws_each_glyph_in_its_own_cell_and_says_where_the_next_starts() 
     assert len(lit(big, BLACK)) == 4 * len(left)
 
 
+@settings(max_examples=60, deadline=None)
+@given(
+    text=st.text(alphabet="0123456789ABCDEGKMOPRSTXY/-+? ", max_size=6),
+    y=st.integers(-8, 12),
+    x=st.integers(-20, 30),
+    scale=st.integers(1, 3),
+)
+def test_text_is_its_glyphs_dots_each_scale_pixels_square_clipped_to_the_canvas(
+    text: str, y: int, x: int, scale: int
+) -> None:
+    from dsa_widget.core.raster import _FONT
+
+    c = Canvas(12, 30, WHITE)
+    end = c.text(y, x, text, RED, scale=scale)
+    assert end == x + len(text) * 4 * scale
+    want = Canvas(12, 30, WHITE)  # the definition: one filled square per lit dot
+    for i, ch in enumerate(text):
+        for r, q in _FONT[ch]:
+            want.fill(y + r * scale, x + (4 * i + q) * scale, scale, scale, RED)
+    assert np.array_equal(c.pixels, want.pixels)
+
+
 def test_bad_colours_and_unknown_glyphs_raise_and_draw_nothing() -> None:
     with pytest.raises(RasterError, match="rrggbb"):
         rgb("#12345")

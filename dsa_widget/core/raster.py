@@ -16,6 +16,7 @@ video encoder can take every frame of a game.  numpy is imported when the first 
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from .errors import GameError
@@ -149,9 +150,25 @@ class Canvas:
         missing = sorted({ch for ch in text if ch not in _FONT})
         if missing:
             raise RasterError(f"the built-in font has no glyph for {''.join(missing)!r}")
-        step = (GLYPH_WIDTH + 1) * scale
-        for i, ch in enumerate(text):
-            left = x + i * step
-            for r, c in _FONT[ch]:
-                self.fill(y + r * scale, left + c * scale, scale, scale, colour)
-        return x + len(text) * step
+        mask = _text_mask(text, scale)
+        h, w = mask.shape
+        y0, x0, y1, x1 = max(0, y), max(0, x), min(self.height, y + h), min(self.width, x + w)
+        if y0 < y1 and x0 < x1:
+            self.pixels[y0:y1, x0:x1][mask[y0 - y : y1 - y, x0 - x : x1 - x]] = colour
+        return x + len(text) * (GLYPH_WIDTH + 1) * scale
+
+
+@functools.lru_cache(maxsize=1024)
+def _text_mask(text: str, scale: int) -> Any:
+    """The dots of ``text`` as a read-only boolean array (one paint per text instead of one per
+    dot: the pictures' numbers are few and short, so they are kept)."""
+    import numpy as np
+
+    mask = np.zeros((GLYPH_HEIGHT, max(0, len(text) * (GLYPH_WIDTH + 1) - 1)), dtype=bool)
+    for i, ch in enumerate(text):
+        for r, c in _FONT[ch]:
+            mask[r, i * (GLYPH_WIDTH + 1) + c] = True
+    if scale > 1:
+        mask = mask.repeat(scale, axis=0).repeat(scale, axis=1)
+    mask.flags.writeable = False
+    return mask
