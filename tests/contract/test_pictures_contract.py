@@ -120,12 +120,25 @@ def _draws_seat_0s_view(g: Any) -> Any:
     return np.frombuffer(honest.tobytes() + secret, dtype=np.uint8)
 
 
-@pytest.mark.parametrize("spec", ENCODED, ids=IDS)
-def test_the_no_leak_check_catches_a_picture_that_draws_a_hand(spec: GameSpec) -> None:
+def _seat_0_knows_more(spec: GameSpec) -> bool:
+    """Whether at the start seat 0 knows something an onlooker does not (The Crew's and
+    Submarine's hands; not Pig, which hides nothing, nor Deep Sea Adventure by default, where
+    no seat knows an unbanked chip's value and banked ones are public)."""
     g = spec.new_game(players=spec.seats[0], seed=1)
     twin = spec.presenter_class()().sample_for(g, None, random.Random(3))
-    if twin.view(0).to_dict() == g.view(0).to_dict():
-        pytest.skip(f"{spec.title} hides nothing from an onlooker at the start")
+    return bool(twin.view(0).to_dict() != g.view(0).to_dict())
+
+
+#: the games where a picture could leak a seat's knowledge, so the check can be shown to catch it
+HIDING = [spec for spec in ENCODED if _seat_0_knows_more(spec)]
+
+
+def test_some_game_has_a_seat_that_knows_more_than_an_onlooker() -> None:
+    assert {spec.name for spec in HIDING} >= {"crew", "submarine"}
+
+
+@pytest.mark.parametrize("spec", HIDING, ids=[spec.name for spec in HIDING])
+def test_the_no_leak_check_catches_a_picture_that_draws_a_hand(spec: GameSpec) -> None:
     assert first_leak(spec, _draws_seat_0s_view) is not None
 
 
