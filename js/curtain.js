@@ -6,7 +6,7 @@ import { isYou } from "./model.js";
 /** The curtain's words for `curtain` = {seat, name}. */
 export function curtainText(curtain) {
   const who = isYou(curtain.name) ? "yourself" : curtain.name;
-  return `Pass the device to ${who}, then press Show. The board stays hidden until then.`;
+  return `Pass the device to ${who}, then press Show (Enter). The board stays hidden until then.`;
 }
 
 /** The curtain panel; `show()` asks Python for the seat's view. */

@@ -103,6 +103,9 @@ export function commonAction(ev) {
   return (k !== "Escape" && ACTION_OF[k]) || null;
 }
 
+/** A key refused behind the hot seat's curtain: why, and the key that lifts it. */
+const CURTAIN_DOWN = "not while the curtain is down (Enter shows the board)";
+
 /**
  * Why a common key does nothing now, in words ("U: nothing to undo"), for the board's refusal
  * line: a key whose button would be disabled says so instead of nothing.  `st` is the screen
@@ -123,7 +126,7 @@ export function keyRefusal(action, st) {
       return wi ? `${key}: the history is the real game's (Q leaves the what-if)` : `${key}: this is the live game`;
     case "whatIf":
       if (wi) return `${key}: already in a what-if (Q goes back to the real game)`;
-      return st.curtain ? `${key}: not while the curtain is down` : `${key}: no what-if in this game`;
+      return st.curtain ? `${key}: ${CURTAIN_DOWN}` : `${key}: no what-if in this game`;
     case "undo":
       return wi ? `${key}: nothing to undo` : inWhatIf("undo");
     case "redo":
@@ -149,15 +152,23 @@ export function keyRefusal(action, st) {
 /**
  * Why one of the game's own keys (listed in `aria`, its aria-keyshortcuts) did nothing, in words
  * ("T: not a choice now"), or null for any other key, a key with Ctrl/⌘/Alt, and Space or Enter
- * on a focused button (the browser presses the button).  `st` is the screen; `spectator`: a
+ * on a focused button (the browser presses the button; on one marked aria-disabled, which does
+ * nothing, its label says why: "Enter: pink 2, not playable now").  `st` is the screen; `spectator`: a
  * served table's spectator page, which never plays.
  *
  *   gameKeyRefusal({ key: "t" }, "R T", { mode: "real", can_act: true })  // "T: not a choice now"
  */
 export function gameKeyRefusal(ev, aria, st, { spectator = false } = {}) {
   if (ev.ctrlKey || ev.metaKey || ev.altKey || typeof ev.key !== "string") return null;
-  if ((ev.key === " " || ev.key === "Enter") && ev.target?.closest?.("button")) return null;
   const name = ev.key === " " ? "Space" : ev.key.length === 1 ? ev.key.toUpperCase() : ev.key;
+  const button = ev.target?.closest?.("button");
+  if ((ev.key === " " || ev.key === "Enter") && button) {
+    // a button that stays focusable but does nothing now (aria-disabled: a card of the hand
+    // that cannot go) says so, in its own words; any other button the browser presses
+    if (button.getAttribute?.("aria-disabled") !== "true") return null;
+    const label = String(button.getAttribute("aria-label") || button.textContent || "").trim();
+    return `${name}: ${label}${/\bnow$/.test(label) ? "" : " (not now)"}`;
+  }
   if (
     !String(aria || "")
       .split(" ")
@@ -166,7 +177,7 @@ export function gameKeyRefusal(ev, aria, st, { spectator = false } = {}) {
     return null;
   if (st.over && st.mode !== "history") return `${name}: the game is over`;
   if (st.mode === "history") return `${name}: this is the past (End goes back to the live game)`;
-  if (st.curtain) return `${name}: not while the curtain is down`;
+  if (st.curtain) return `${name}: ${CURTAIN_DOWN}`;
   if (spectator) return `${name}: a spectator's screen does not play`;
   if (st.waiting) return `${name}: ${st.waiting.replace(/\.$/, "").replace(/^./, (c) => c.toLowerCase())}`;
   if (!st.can_act) return `${name}: it is not your turn`;
@@ -183,6 +194,23 @@ export function isSaveKey(ev) {
   return (ev.ctrlKey || ev.metaKey) && !ev.altKey && !ev.shiftKey && String(ev.key).toLowerCase() === "s";
 }
 
+/** The attributes that name a control of the board across redraws (its choice, its action, its
+ * card...): a redraw makes a new element with the same ones. */
+const NAMING = ["data-action", "data-choice", "data-face", "data-card", "data-task", "data-die", "data-ov-choice"];
+
+/**
+ * What names a focused control of the board across redraws ("BUTTON[data-choice=\"roll\"]"),
+ * as a selector, or null for an element no attribute names (the root, a text field).
+ *
+ *   focusKey(<button data-choice="roll">)  // 'BUTTON[data-choice="roll"]'
+ */
+export function focusKey(el) {
+  const parts = NAMING.filter((a) => el?.hasAttribute?.(a)).map(
+    (a) => `[${a}="${String(el.getAttribute(a)).replace(/["\\]/g, "\\$&")}"]`,
+  );
+  return parts.length ? `${el.tagName}${parts.join("")}` : null;
+}
+
 const SUPPRESS = "data-lm-suppress-shortcuts";
 const TYPING = "input, select, textarea, [contenteditable], .cm-editor";
 const ON_TEXT = "⌨ keys on";
@@ -194,7 +222,8 @@ const OFF_TEXT = "keys off: click the board";
  *   the common action of the key or null.  Return true when the board used the key (its default
  *   is then prevented; a common key's always is).  Whatever it returns, JupyterLab never sees it.
  * opts.onEscape(ev): optional; return true when the game used Escape (the keys stay).
- * Returns {badge (the "keys on/off" element for the header), focus(), release(), dispose()}.
+ * Returns {badge (the "keys on/off" element for the header), focus(), release(), owning(),
+ * dispose()}.
  */
 export function attachKeys(root, { onKey, onEscape } = {}) {
   const doc = root.ownerDocument || document;
@@ -205,6 +234,11 @@ export function attachKeys(root, { onKey, onEscape } = {}) {
   root.setAttribute(SUPPRESS, "true");
   // the board had the focus and the user did not take it elsewhere (a redraw may have removed it)
   let owns = false;
+  // the control of the board that had the focus last (focusKey), and that control while a
+  // redraw has taken it away (the root holds the focus meanwhile, and gives it back to the
+  // control's new copy once there is one that takes the focus: Enter on Roll, then Enter again)
+  let lastKey = null;
+  let wanted = null;
   let restoreSuppress = null;
 
   const has = () => root.contains(doc.activeElement);
@@ -216,8 +250,18 @@ export function attachKeys(root, { onKey, onEscape } = {}) {
     if (root.isConnected && !has()) root.focus({ preventScroll: true });
   }
   /** Escape: the focus goes back to the board's notebook cell (command mode), or nowhere. */
+  /** Give the focus back to the control `wanted` names, if the board has an enabled one now. */
+  function refocus() {
+    if (!wanted) return false;
+    const el = [...root.querySelectorAll(wanted)].find((e) => !e.disabled && e.getClientRects().length);
+    if (!el) return false;
+    wanted = null;
+    el.focus({ preventScroll: true });
+    return doc.activeElement === el;
+  }
   function release() {
     owns = false;
+    wanted = null;
     if (has() && doc.activeElement !== root) doc.activeElement.blur?.();
     const cell = root.closest(".jp-Cell");
     const target = [cell, root.closest(".jp-Notebook")].find((n) => n?.hasAttribute("tabindex"));
@@ -235,6 +279,7 @@ export function attachKeys(root, { onKey, onEscape } = {}) {
       return;
     }
     ev.stopPropagation(); // whatever the key, the notebook's shortcuts never see it
+    if (ev.key === "Tab") forget();
     if (ev.key === "Escape" && !(ev.ctrlKey || ev.metaKey || ev.altKey)) {
       ev.preventDefault();
       if (!onEscape?.(ev)) release();
@@ -246,9 +291,13 @@ export function attachKeys(root, { onKey, onEscape } = {}) {
     // a board key's default (PageUp scrolls the notebook, Space too) is not wanted either
     if (used || action || (ev.key === " " && !ev.target?.closest?.("button"))) ev.preventDefault();
   };
-  const onFocusIn = () => {
+  const onFocusIn = (ev) => {
     owns = true;
     show(true);
+    if (ev.target !== root) {
+      lastKey = focusKey(ev.target);
+      wanted = null;
+    }
   };
   const onFocusOut = (ev) => {
     if (!root.contains(ev.relatedTarget)) show(false);
@@ -258,6 +307,10 @@ export function attachKeys(root, { onKey, onEscape } = {}) {
     owns = true;
     focus();
   };
+  // a pointer moves the focus on purpose (Tab too): no control is waited for any more
+  const forget = () => {
+    wanted = null;
+  };
   // the user gave the focus to something else: the board leaves it there
   const onDocFocusIn = (ev) => {
     if (!root.contains(ev.target)) owns = false;
@@ -265,12 +318,17 @@ export function attachKeys(root, { onKey, onEscape } = {}) {
   const onDocPointer = (ev) => {
     if (!root.contains(ev.target)) owns = false;
   };
-  // a redraw removed (or disabled) the element that had the focus: the board takes it back
+  // a redraw removed (or disabled) the element that had the focus: the board takes it back, on
+  // the new copy of that control when there is one (else on the root, until there is one)
   const observer =
     typeof MutationObserver === "function"
       ? new MutationObserver(() => {
           const a = doc.activeElement;
-          if (owns && (!a || a === doc.body) && root.isConnected) focus();
+          if (!owns || !root.isConnected) return;
+          if (!a || a === doc.body) {
+            wanted = lastKey;
+            if (!refocus()) focus();
+          } else if (a === root) refocus();
         })
       : null;
   observer?.observe(root, {
@@ -283,6 +341,7 @@ export function attachKeys(root, { onKey, onEscape } = {}) {
   root.addEventListener("focusin", onFocusIn);
   root.addEventListener("focusout", onFocusOut);
   root.addEventListener("click", onClick);
+  root.addEventListener("pointerdown", forget);
   doc.addEventListener("focusin", onDocFocusIn, true);
   doc.addEventListener("pointerdown", onDocPointer, true);
   show(has());
@@ -298,6 +357,8 @@ export function attachKeys(root, { onKey, onEscape } = {}) {
     badge,
     focus,
     release,
+    /** Has the board the keys (the focus was in it and the user did not take it elsewhere)? */
+    owning: () => owns,
     dispose() {
       observer?.disconnect();
       clearTimeout(restoreSuppress);
@@ -305,6 +366,7 @@ export function attachKeys(root, { onKey, onEscape } = {}) {
       root.removeEventListener("focusin", onFocusIn);
       root.removeEventListener("focusout", onFocusOut);
       root.removeEventListener("click", onClick);
+      root.removeEventListener("pointerdown", forget);
       doc.removeEventListener("focusin", onDocFocusIn, true);
       doc.removeEventListener("pointerdown", onDocPointer, true);
     },

@@ -6,7 +6,7 @@
 // curtain, the history and what-if bar (with the what-if's comparison table and Keep), the help
 // line, the setup form generated from the game's option schema, and the static-export rule (no
 // kernel: the controls that need Python are disabled and a note says why).
-import { drawCurtain } from "./curtain.js";
+import { curtainText, drawCurtain } from "./curtain.js";
 import { h, replaceChildren } from "./dom.js";
 import {
   attachKeys,
@@ -28,6 +28,48 @@ const LOG_LINES = 6;
 
 /** H alone (no Ctrl, Alt or ⌘): the hints key. */
 const isHintsKey = (ev) => ev.key?.toLowerCase() === "h" && !ev.ctrlKey && !ev.metaKey && !ev.altKey;
+
+/** The first line of a bot's words on its last choice, without its name: "why: ..." on screen. */
+const reasonOf = (text) =>
+  String(text)
+    .split("\n")[0]
+    .replace(/^[^:]*: /, "");
+
+/**
+ * What the board's live region says after a redraw: only what is new since the redraw before
+ * (`prev`, null for the first: a screen reader reads the page then), so a redraw that changes
+ * nothing says nothing. `now` = {view ("real", "whatif" or "history 3"), total (steps told so
+ * far), lines (the last steps' words), said ({seat: a bot's words}), status (the header's
+ * words), curtain (its words, or ""), problem}. A new view says its status (and a past step
+ * its words); new steps say their words, a bot's new reason follows ("Why: ..."), then the
+ * status if it changed (whose turn, or how the game ended), or the curtain's words when it
+ * came down. Every word of it is from the screen drawn now (behind a curtain: nobody's hand).
+ *
+ *   const was = { view: "real", total: 4, lines: [], said: {}, status: "Your turn.", curtain: "", problem: "" };
+ *   announcement(was, { ...was, total: 5, lines: ["Bot held 12"], status: "Your turn." })  // "Bot held 12."
+ */
+export function announcement(prev, now) {
+  if (!prev) return "";
+  const out = [];
+  if (now.view !== prev.view && !now.curtain) {
+    out.push(now.status);
+    if (now.view.startsWith("history") && now.lines.length) out.push(now.lines[now.lines.length - 1]);
+  } else {
+    const k = now.total - prev.total;
+    if (k > 0) out.push(...now.lines.slice(-Math.min(k, LOG_LINES)));
+    for (const [q, text] of Object.entries(now.said || {}))
+      if (text && text !== prev.said?.[q]) out.push(`Why: ${reasonOf(text)}`);
+    // behind the curtain (the board hidden until the next player shows it): its words instead
+    if (now.curtain) {
+      if (now.curtain !== prev.curtain) out.push(now.curtain);
+    } else if (now.status !== prev.status || k < 0 || prev.curtain) out.push(now.status);
+  }
+  if (now.problem && now.problem !== prev.problem) out.push(now.problem);
+  return out
+    .filter((t) => t && String(t).trim())
+    .map((t) => (/[.!?…]$/.test(String(t).trim()) ? String(t).trim() : `${String(t).trim()}.`))
+    .join(" ");
+}
 
 /** The header's words with the view they are about: the history step shown or a what-if, in
  * one wording for every game (the game's own words say whose turn and what to do). */
@@ -342,6 +384,8 @@ function tool(text, action, key, enabled, onclick) {
  * action), with a saved page too), log: false, setup: false, playAgain: false, curtain: false
  * (the board draws its own curtain), botClock: false (the game moves its bots itself) or a
  * function botClock(st) -> bool (is a bot's step due?); onEscape(ev) -> bool (Escape used).
+ * told(st) -> {total, lines}: the steps told so far and the last ones' words, for the live
+ * region (default: the history's labels; a game with a log of its own gives it).
  * draw's third argument also has root, redraw(), focus() (give the board the keys), say(words)
  * (the game's own words on the refusal line, until the next change) and kernel (false on a saved
  * page, where no bot will move: nothing may say one is thinking).
@@ -359,7 +403,27 @@ export function mountShell({ model, el }, game) {
   const view = h("div", { class: "dsa-shell-view" });
   const setupBox = h("div", { class: "dsa-shell-setup" });
   const tail = h("div", { class: "dsa-shell-tail" });
-  root.append(view, setupBox, tail);
+  // the one live region of the board: kept across redraws (a region drawn anew each time is
+  // read again, or not at all), it says each new step, a bot's reason, a refusal and the end
+  // once (announcement); out of sight, the screen shows the same words
+  const announcer = h("div", {
+    class: "dsa-announce dsa-sr-only",
+    role: "status",
+    "aria-live": "polite",
+    "aria-atomic": "true",
+  });
+  root.append(announcer, view, setupBox, tail);
+  let heard = null; // what the live region knew at the last redraw (announcement's `prev`)
+  let heardError = "";
+  let told = 0;
+  /** Say `words` in the live region (the same words again are said again). */
+  function announce(words) {
+    if (!words) return;
+    told += 1;
+    // a trailing no-break space on every other one: the same words twice are a change too
+    announcer.textContent = told % 2 ? words : `${words}\u00a0`;
+    announcer.dataset.told = String(told);
+  }
   let setupKey = null;
   el.append(root);
   let pending = false;
@@ -423,6 +487,7 @@ export function mountShell({ model, el }, game) {
     }
     clearTimeout(watchdog);
     watchdog = setTimeout(() => {
+      queued = null;
       pending = false;
       delete root.dataset.pending;
       draw();
@@ -460,40 +525,74 @@ export function mountShell({ model, el }, game) {
       act({ type: "bot_step" }),
     pause: () => act({ type: "pause", paused: !model.get("paused") }),
   };
-  const keys = attachKeys(root, {
-    onEscape: game.onEscape,
-    onKey(ev, action) {
-      const st = live();
-      if (game.bars === false) return st.players ? game.onKey(ev, st, act, action) : !!action;
-      if (!st.players || pending) return !!action;
-      if (action && noKernel()) {
-        if (offline[action]) offline[action](st);
-        else say(NO_KERNEL);
-        return true;
-      }
-      if (action && remote()) {
-        say(servedKeyRefusal(action)); // a served page has no history, what-if or bot keys
-        return true;
-      }
-      if (action && tools[action]) {
-        if (!tools[action](st)) say(keyRefusal(action, st)); // a refused key says why
-        return true;
-      }
-      // H: the chances panel on or off, the one key for hints in every game (Deep Sea
-      // Adventure's board, which draws its own hints, handles its H itself)
-      if (st.chances !== undefined && isHintsKey(ev)) {
-        if (remote()) say("H: the host's board shows the chances or not");
-        else if (noKernel()) say(NO_KERNEL);
-        else saveTrait(model, "hints", !model.get("hints"));
-        return true;
-      }
-      const used = game.onKey ? game.onKey(ev, st, act) : false;
-      const spectator = remote() && model.get("remote").seat == null;
-      const why = used ? null : gameKeyRefusal(ev, game.aria, st, { spectator });
-      if (why) say(why); // one of the game's keys that did nothing says why
-      return used || !!why;
-    },
-  });
+  // a board key pressed while the last intent is still being answered: kept (the last such
+  // key only) and handled once the answer is in, instead of being lost without a word
+  let queued = null;
+  const isBoardKey = (ev, action) =>
+    !!action ||
+    (!(ev.ctrlKey || ev.metaKey || ev.altKey) &&
+      !((ev.key === "Enter" || ev.key === " ") && ev.target?.closest?.("button")) &&
+      String(game.aria || "")
+        .split(" ")
+        .includes(ev.key === " " ? "Space" : ev.key.length === 1 ? ev.key.toUpperCase() : ev.key));
+  function onBoardKey(ev, action) {
+    const st = live();
+    if (game.bars === false) return st.players ? game.onKey(ev, st, act, action) : !!action;
+    if (pending && st.players && isBoardKey(ev, action)) {
+      // the event itself is spent by then (its currentTarget gone): what a key handler reads
+      const { key, ctrlKey, metaKey, altKey, shiftKey, target } = ev;
+      const noop = () => {};
+      queued = [
+        {
+          key,
+          ctrlKey,
+          metaKey,
+          altKey,
+          shiftKey,
+          target,
+          currentTarget: root,
+          preventDefault: noop,
+          stopPropagation: noop,
+        },
+        action,
+      ];
+      return true;
+    }
+    if (!st.players || pending) return !!action;
+    if (action && noKernel()) {
+      if (offline[action]) offline[action](st);
+      else say(NO_KERNEL);
+      return true;
+    }
+    if (action && remote()) {
+      say(servedKeyRefusal(action)); // a served page has no history, what-if or bot keys
+      return true;
+    }
+    if (action && tools[action]) {
+      if (!tools[action](st)) say(keyRefusal(action, st)); // a refused key says why
+      return true;
+    }
+    // the curtain is down: Enter (or Space) on the board presses its Show button
+    const plain = !(ev.ctrlKey || ev.metaKey || ev.altKey || ev.target?.closest?.("button"));
+    if (st.curtain && game.curtain !== false && plain && (ev.key === "Enter" || ev.key === " ")) {
+      act({ type: "show_seat" });
+      return true;
+    }
+    // H: the chances panel on or off, the one key for hints in every game (Deep Sea
+    // Adventure's board, which draws its own hints, handles its H itself)
+    if (st.chances !== undefined && isHintsKey(ev)) {
+      if (remote()) say("H: the host's board shows the chances or not");
+      else if (noKernel()) say(NO_KERNEL);
+      else saveTrait(model, "hints", !model.get("hints"));
+      return true;
+    }
+    const used = game.onKey ? game.onKey(ev, st, act) : false;
+    const spectator = remote() && model.get("remote").seat == null;
+    const why = used ? null : gameKeyRefusal(ev, game.aria, st, { spectator });
+    if (why) say(why); // one of the game's keys that did nothing says why
+    return used || !!why;
+  }
+  const keys = attachKeys(root, { onEscape: game.onEscape, onKey: onBoardKey });
 
   function scheduleBot(st) {
     clearTimeout(botTimer);
@@ -588,18 +687,21 @@ export function mountShell({ model, el }, game) {
       { class: "dsa-header" },
       // the outcome is told once, in the banner under the board (where Play again is): the
       // header then only says the game is over
+      // (not a live region: the board's one live region says what changed, once)
       h("span", {
         class: "dsa-status",
-        role: "status",
-        "aria-live": "polite",
         text: st.over && game.banner !== false && st.mode === "real" ? "Game over" : status,
       }),
       keys.badge,
     );
     const words = err.message || said;
-    const refusal = h("p", { class: "dsa-error", role: "alert", hidden: !words, text: words || "" });
+    const refusal = h("p", { class: "dsa-error", hidden: !words, text: words || "" });
     const parts = [header, refusal];
-    if (st.problem) parts.push(h("p", { class: "dsa-error", role: "alert", text: st.problem.message }));
+    if (st.problem) parts.push(h("p", { class: "dsa-error", text: st.problem.message }));
+    if ((err.message || "") !== heardError) {
+      heardError = err.message || "";
+      announce(heardError);
+    }
     if (!st.players) {
       replaceChildren(view, parts);
       return;
@@ -625,7 +727,7 @@ export function mountShell({ model, el }, game) {
       root.setAttribute("aria-keyshortcuts", `${root.getAttribute("aria-keyshortcuts")} H`);
     // how the game ended, and Play again, right under the board
     if (st.over && game.banner !== false)
-      parts.push(h("p", { class: "dsa-banner dsa-over", role: "status", "data-action": "game-over", text: status }));
+      parts.push(h("p", { class: "dsa-banner dsa-over", "data-action": "game-over", text: status }));
     if (st.over && st.mode === "real" && !remote() && game.playAgain !== false)
       parts.push(
         h("button", {
@@ -658,7 +760,29 @@ export function mountShell({ model, el }, game) {
         ),
       );
     }
+    const hadKeys = keys.owning();
     replaceChildren(view, parts);
+    // the curtain came down while the board had the keys: the focus goes to its Show button
+    // (the button the next player presses), not back to the board's frame
+    const a = root.ownerDocument.activeElement;
+    if (curtain && !heard?.curtain && hadKeys && (!a || a === root || a === root.ownerDocument.body))
+      view.querySelector("[data-action='show-seat']")?.focus({ preventScroll: true });
+    // the live region: what is new since the last redraw (the steps' words, a bot's reason,
+    // whose turn or the end), from what this screen may know
+    const steps = game.told
+      ? game.told(st)
+      : { total: (st.history?.first || 0) + labels.length, lines: labels.slice(-LOG_LINES) };
+    const now = {
+      view: st.mode === "history" ? `history ${st.history.at}` : st.mode || "real",
+      total: steps.total,
+      lines: steps.lines,
+      said: st.bot_said || {},
+      status,
+      curtain: curtain ? curtainText(st.curtain) : "",
+      problem: st.problem?.message || "",
+    };
+    announce(announcement(heard, now));
+    heard = now;
     const setup = model.get("setup") || {};
     const key = !remote() && game.setup !== false ? JSON.stringify(setup) : "";
     if (key !== setupKey) {
@@ -689,6 +813,7 @@ export function mountShell({ model, el }, game) {
   function say(words) {
     said = words || "";
     draw();
+    announce(said);
   }
   const onChange = () => {
     said = "";
@@ -696,6 +821,11 @@ export function mountShell({ model, el }, game) {
     delete root.dataset.pending;
     clearTimeout(watchdog);
     draw();
+    if (queued && root.isConnected) {
+      const [ev, action] = queued;
+      queued = null;
+      onBoardKey(ev, action);
+    }
   };
   for (const name of ["state", "error", "paused", "setup"]) model.on(`change:${name}`, onChange);
   draw();

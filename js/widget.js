@@ -249,6 +249,8 @@ function renderView(model, el) {
       help: remote ? SERVED_GAME_HELP : GAME_HELP,
       aria: remote ? SERVED_GAME_ARIA : GAME_ARIA, // a served page's D and H only say why not
       drawCompare,
+      // the live region tells the turn log's new lines (Deep Sea sends no history labels)
+      told: (st) => ({ total: st.log_total ?? 0, lines: (st.log || []).slice(-6) }),
       botClock: (st) => (st.kinds?.[st.actor] ?? "human") !== "human" && !summaryHolds(),
       // the round and game summaries tell the end, with their own Play again
       banner: false,

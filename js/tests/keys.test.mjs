@@ -206,7 +206,10 @@ test("a common key that does nothing now says why, naming its key", () => {
   assert.equal(keyRefusal("live", real), "End: this is the live game");
   assert.equal(keyRefusal("back", real), "Q: this is the real game");
   assert.equal(keyRefusal("whatIf", whatif), "W: already in a what-if (Q goes back to the real game)");
-  assert.equal(keyRefusal("whatIf", { ...real, curtain: {} }), "W: not while the curtain is down");
+  assert.equal(
+    keyRefusal("whatIf", { ...real, curtain: {} }),
+    "W: not while the curtain is down (Enter shows the board)",
+  );
   assert.equal(keyRefusal("botMove", real), "S: it is not a bot's turn");
   assert.equal(keyRefusal("botMove", { ...real, over: true }), "S: the game is over");
   assert.equal(keyRefusal("playOut", { ...whatif, can_act: true }), "O: it is your turn");
