@@ -74,6 +74,8 @@ export function drawHints(st, ov, { hints, picked, folded = false, onHints, onPi
       "data-action": "fold-hints",
       "aria-expanded": folded ? "false" : "true",
       title: folded ? "Show the hints' figures" : "Fold the hints panel",
+      // a screen reader says the words, not the arrow glyph
+      "aria-label": folded ? "Show the hints' figures" : "Fold the hints panel",
       onclick: () => onFold(!folded),
       text: folded ? "▸ show" : "▾ fold",
     }),

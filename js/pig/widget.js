@@ -34,7 +34,10 @@ function draw(st, act, { pending }) {
     { class: "pig-turn-line" },
     whose ? `${whose}: ` : "",
     rolls.length
-      ? rolls.map((f) => h("span", { class: "pig-die", title: `rolled ${f}`, text: FACES[f] }))
+      ? // a die face is a glyph: a screen reader gets its number
+        rolls.map((f) =>
+          h("span", { class: "pig-die", role: "img", "aria-label": String(f), title: `rolled ${f}`, text: FACES[f] }),
+        )
       : "no roll yet",
     ` — ${st.turn_total} on the turn`,
   );
@@ -64,6 +67,7 @@ function draw(st, act, { pending }) {
                 class: "dsa-btn",
                 "data-face": f,
                 title: `roll, and the die shows ${f}`,
+                "aria-label": `Roll, and the die shows ${f} (${f})`,
                 disabled: pending,
                 onclick: () => act({ type: "roll_face", face: f }),
               },
