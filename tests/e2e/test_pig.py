@@ -116,7 +116,11 @@ def test_a_what_if_rolls_a_chosen_face_by_button_and_by_key(lab, page, console):
     root.locator('button[data-action="what-if"]').click()
     expect(root).to_have_attribute("data-mode", "whatif")
     expect(root.locator("button[data-face]")).to_have_count(6)
+    # a screen reader hears what a face button does, not the die glyph "⚃ 4"
+    expect(root.get_by_role("button", name="Roll, and the die shows 4 (4)")).to_have_count(1)
     root.locator('button[data-face="4"]').click()
+    # the rolled die is a number to a screen reader too
+    expect(root.locator(".pig-die").last).to_have_attribute("aria-label", "4")
     expect(root.locator(".dsa-log li").last).to_have_text("You rolled a 4")
     page.keyboard.press("1")
     expect(root.locator(".dsa-log li").last).to_have_text("You rolled a 1 and lost the turn")
