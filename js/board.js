@@ -131,6 +131,32 @@ function airGauge(state, width) {
 }
 
 /** Draw the whole board; returns the <svg>. */
+/**
+ * The path in words, for a screen reader (the board's picture is one image to it): runs of
+ * spaces that hold the same, then who is where. Only what the board draws (its titles' words).
+ *
+ *   pathWords({ path: [[[1]], [[1]], 0], divers: [{ pos: 2, up: false }], players: ["Ann"] })
+ *   // ["Spaces 1 to 2: level-1 chip", "Space 3: blank", "Ann (A): space 2, heading down"]
+ */
+export function pathWords(state) {
+  const out = [];
+  let from = 1;
+  const words = (i) => {
+    const space = state.path[i - 1];
+    return space === 0 ? "blank" : itemText(space);
+  };
+  for (let i = 1; i <= state.path.length; i++) {
+    if (i < state.path.length && words(i + 1) === words(i)) continue;
+    out.push(`${from === i ? `Space ${i}` : `Spaces ${from} to ${i}`}: ${words(i)}`);
+    from = i + 1;
+  }
+  for (const [q, d] of (state.divers || []).entries()) {
+    const where = d.pos ? `space ${d.pos}, heading ${d.up ? "up" : "down"}` : "in the submarine";
+    out.push(`${state.players[q]} (${letter(q)}): ${where}${d.items?.length ? `, carrying ${d.items.length}` : ""}`);
+  }
+  return out;
+}
+
 export function drawBoard(state, cols = COLS) {
   const nSpaces = state.path.length;
   const rows = Math.max(1, Math.ceil(nSpaces / cols));

@@ -9,7 +9,7 @@
 // the turn log and the comparison's table. Python decides.
 
 import { Animator, drawDice } from "./animate.js";
-import { COLS, drawBoard } from "./board.js";
+import { COLS, drawBoard, pathWords } from "./board.js";
 import { drawControls } from "./controls.js";
 import { h, replaceChildren } from "./dom.js";
 import { drawLog } from "./log.js";
@@ -160,7 +160,13 @@ function renderView(model, el) {
     const first = drawnKey === null;
     animator.skip();
     const svg = drawBoard(st, cols);
-    replaceChildren(boardBox, svg);
+    // the picture is one image to a screen reader: the path and the divers in words beside it
+    const words = h(
+      "ol",
+      { class: "dsa-sr-only dsa-path-words", "aria-label": "The path in words" },
+      pathWords(st).map((w) => h("li", { text: w })),
+    );
+    replaceChildren(boardBox, svg, words);
     // the dice show the latest roll of the game shown: the step scrubbed to, the what-if, or
     // the live game (never a stale roll of another of them)
     if (st.events.some((e) => e.type === "roll")) replaceChildren(dice, drawDice(st.events, first ? null : animator));

@@ -2,7 +2,7 @@
 
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { COLS, diverXY, polygonPoints, spaceXY } from "../board.js";
+import { COLS, diverXY, pathWords, polygonPoints, spaceXY } from "../board.js";
 import { commonAction } from "../keys.js";
 import {
   choiceForKey,
@@ -111,4 +111,24 @@ test("a player called You reads in the second person", () => {
   assert.equal(obj("You"), "you");
   const over = { ...state, over: true, winners: [0], players: ["You", "Bot"] };
   assert.equal(statusText(over), "Game over: You win.");
+});
+
+test("the path in words: runs of like spaces, then each diver (what a screen reader gets of the picture)", () => {
+  const st = {
+    path: [[[1]], [[1]], 0, [[2, 7]], [[3], [4]]],
+    divers: [
+      { pos: 3, up: true, items: [[1]] },
+      { pos: 0, up: false, items: [] },
+    ],
+    players: ["Ann", "Bob"],
+  };
+  assert.deepEqual(pathWords(st), [
+    "Spaces 1 to 2: level-1 chip",
+    "Space 3: blank",
+    "Space 4: level-2 chip worth 7",
+    "Space 5: stack of 2 (levels 3+4)",
+    "Ann (A): space 3, heading up, carrying 1",
+    "Bob (B): in the submarine",
+  ]);
+  assert.deepEqual(pathWords({ path: [], divers: [], players: [] }), []);
 });

@@ -27,6 +27,7 @@ class Game:
     cell: str
     root: str
     move_key: str  # the first seat's first move, by key
+    picture: str = ""  # a board drawn as one picture: the name of its words for a screen reader
 
 
 def _cell(make: str) -> str:
@@ -42,6 +43,7 @@ GAMES = {
         ),
         ".dsa-deep-sea",
         "r",
+        "The path in words",
     ),
     "crew": Game(
         _cell(
@@ -241,6 +243,10 @@ def test_a_keyboard_and_screen_reader_player_plays_each_board(lab, page, console
     last = root.locator(".dsa-log-list li, .dsa-shell-log li").last.inner_text().strip()
     assert last in told, (last, told)
     focus_in(root)
+    if g.picture:  # the picture's words say where the diver who moved is now
+        words = root.get_by_role("list", name=g.picture)
+        pos = root.locator(".dsa-diver[data-seat='0']").get_attribute("data-pos")
+        expect(words.get_by_role("listitem").filter(has_text="Ann (A): ")).to_contain_text(f"space {pos}")
 
     # a redraw with nothing new (the bots' pause switched twice) says nothing
     nb.execute("w.paused = False; w.paused = True")
