@@ -12,6 +12,8 @@ function tileEl(name) {
     "span",
     {
       class: `sub-tile sub-col-${t.colour}${t.kind === "shell" ? " sub-shell" : ""}`,
+      // an image with its words: a screen reader says "yellow treasure 6", not "6 Y▲"
+      role: "img",
       title: tileWords(name),
       "aria-label": tileWords(name),
       "data-tile": name,

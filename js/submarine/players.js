@@ -21,7 +21,7 @@ export function drawPlayers(st) {
         cells.push(
           slots[i]
             ? h("span", { class: "sub-slot sub-filled" }, tileEl(slots[i]))
-            : h("span", { class: "sub-slot", "aria-label": "empty slot", text: "·" }),
+            : h("span", { class: "sub-slot", role: "img", "aria-label": "empty slot", text: "·" }),
         );
       }
       const kind = st.kinds?.[q] ?? "human";
@@ -52,7 +52,11 @@ export function drawPlayers(st) {
         h("div", { class: "sub-slots-title", text: `Collection: ${slots.length} of 12 treasure types` }),
         h(
           "div",
-          { class: "sub-slots", "aria-label": `${name}'s collection: ${slots.length} of 12 treasure types` },
+          {
+            class: "sub-slots",
+            role: "group",
+            "aria-label": `${name}'s collection: ${slots.length} of 12 treasure types`,
+          },
           cells,
         ),
       );

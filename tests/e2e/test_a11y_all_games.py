@@ -27,6 +27,7 @@ class Game:
     cell: str
     root: str
     move_key: str  # the first seat's first move, by key
+    named: str  # how the board's cards, tiles or scores are named to a screen reader (a regex)
     picture: str = ""  # a board drawn as one picture: the name of its words for a screen reader
 
 
@@ -43,6 +44,7 @@ GAMES = {
         ),
         ".dsa-deep-sea",
         "r",
+        r"listitem: \"?Spaces? \d+(?: to \d+)?: (?:blank|level-\d)",
         "The path in words",
     ),
     "crew": Game(
@@ -53,6 +55,7 @@ GAMES = {
         ),
         ".crew-root",
         "1",
+        r'img "(?:pink|yellow|blue|green|submarine) \d"',
     ),
     "submarine": Game(
         _cell(
@@ -62,6 +65,7 @@ GAMES = {
         ),
         ".sub-root",
         "1",
+        r'img "(?:red|yellow|green|blue|purple) (?:treasure \d+|shell)"',
     ),
     "pig": Game(
         _cell(
@@ -71,6 +75,7 @@ GAMES = {
         ),
         ".pig-root",
         "r",
+        r'img "Ann: \d+ of 30"',
     ),
 }
 
@@ -105,6 +110,10 @@ def unnamed(root) -> list[str]:
     """The board's controls whose accessible name has no word in it (none, or a glyph)."""
     lines = [CONTROL.match(line) for line in root.aria_snapshot().splitlines()]
     return [m.group(0).strip() for m in lines if m and not re.search(r'"[^"]*[A-Za-z]{3}', m.group(2))]
+
+
+#: a card or tile's short code as a screen reader would get it, bare ("6 Y▲" not "yellow treasure 6")
+BARE_CODE = re.compile(r"^\s*- '?(?:text|cell[^:]*|listitem[^:]*): .*\d [RYGBP][●▲■◆★]", re.M)
 
 
 def heard(page) -> list[str]:
@@ -234,6 +243,8 @@ def test_a_keyboard_and_screen_reader_player_plays_each_board(lab, page, console
     assert any("turn" in w or ":" in w for w in wait_heard(page)), "the seat's turn is told"
     focus_in(root)
     assert unnamed(root) == []  # every control says what it does, in words
+    tree = root.aria_snapshot()  # cards and tiles are named in words, not by their short codes
+    assert re.search(g.named, tree) and not BARE_CODE.findall(tree), tree
 
     # a move by key: its words are told once (the log's last line), the focus stays in the board
     seq = int(root.get_attribute("data-seq"))
