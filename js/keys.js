@@ -15,7 +15,8 @@
 //
 // ONE focus rule: the board's root is focusable (tabindex 0); it takes the focus when it appears
 // (unless the user is typing somewhere) and after every click inside it, and keeps it when a
-// redraw removes the element that had it.  While the board has the focus its keys are live: the
+// redraw removes the element that had it (on that control's new copy once there is one, named by
+// focusKey; else on the root).  While the board has the focus its keys are live: the
 // header badge says "keys on" and the root carries data-keys="on" (else "off"), and no key
 // reaches JupyterLab's shortcuts (which edit the notebook in command mode: X cuts the cell, R
 // makes it raw...): the root carries `data-lm-suppress-shortcuts` (Lumino matches no shortcut

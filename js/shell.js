@@ -4,8 +4,10 @@
 // at a time, with a watchdog), the bot clock, the focus rule and common keys (js/keys.js), the
 // header with the status and the keys badge, the refusal line (Python's words, as text), the
 // curtain, the history and what-if bar (with the what-if's comparison table and Keep), the help
-// line, the setup form generated from the game's option schema, and the static-export rule (no
-// kernel: the controls that need Python are disabled and a note says why).
+// line, the setup form generated from the game's option schema, the board's one live region
+// (what a screen reader hears: each new step, a bot's reason, a refusal, the curtain, the end,
+// once each) and the static-export rule (no kernel: the controls that need Python are disabled
+// and a note says why).
 import { curtainText, drawCurtain } from "./curtain.js";
 import { h, replaceChildren } from "./dom.js";
 import {
