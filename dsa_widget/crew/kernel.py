@@ -74,7 +74,7 @@ from collections.abc import Mapping, MutableSequence, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from ..core.errors import is_int
+from ..core.errors import is_int, is_number
 from ..core.jit import COMPILED as _COMPILED
 from ..core.jit import jit as _jit
 from ..core.jit import np as _np
@@ -503,7 +503,7 @@ def _deal(s: Buf, tk: Buf, tn: Buf, si: int, n: int, T: int, tr: Buf, trace: boo
     s[NPLAYED] = 0
     s[NTASK] = k
     s[NEED_R] = -1
-    return _play_out(s, tk, base, n, T, RANDOM, tr, trace)
+    return _play_out(s, tk, base, n, T, RANDOM, 0, tr, trace)
 
 
 # --------------------------------------------------------------------------- playing
@@ -614,15 +614,22 @@ def _nth(m: int, i: int) -> int:
 
 
 @_jit
-def _play_out(s: Buf, tk: Buf, base: int, n: int, T: int, policy: int, tr: Buf, trace: bool) -> int:
+def _play_out(
+    s: Buf, tk: Buf, base: int, n: int, T: int, policy: int, noise: int, tr: Buf, trace: bool
+) -> int:
     """Play to the end with ``policy`` for every seat: 1 success, 0 failure (-2: a seat to
-    move holds no card, a broken position)."""
+    move holds no card, a broken position).  ``noise`` (greedy and sighted policies; in
+    ten-thousandths): a seat with a choice plays, with that probability, one of its other legal
+    cards (uniform) instead of the rule's; 0 draws no extra number."""
     while True:
         legal = _legal(s, n)
         if not legal:
             return -2
         if policy != RANDOM:
             c = _greedy(s, tk, base, n, T, legal, policy == SIGHTED)
+            if noise and legal & (legal - 1) and _below(s, RNG, 10000) < noise:
+                other = legal & ~(1 << c)
+                c = _nth(other, _below(s, RNG, _pop(other)))
         else:
             c = _nth(legal, _below(s, RNG, _pop(legal)))
         v = _put(s, tk, base, n, T, c, tr, trace)
@@ -981,12 +988,19 @@ def _rollouts(
     policy: int,
     seed: int,
     out: Buf,
+    noise: int,
+    best: int,
+    branch: bool,
 ) -> int:
     """For every sample ``j`` (its hands ``hs[j * 5 + q]``, predictions ``ps[j * KMAX + i]``)
     and every card ``cards[a]`` of the mover: play the card, then play out from the position
-    ``base_s`` with ``policy``; ``out[a]`` counts the successes and ``out[ncards + a]`` adds
-    up the tricks complete when each failure was decided.  Returns 0, or -2 for a broken
-    position."""
+    ``base_s`` with ``policy`` (and ``noise``, see :func:`_play_out`), up to ``best`` times
+    until one playout succeeds; with ``branch`` (greedy and sighted policies) each seat still
+    to play in the trick after the mover plays either the rule's card or the rule's card
+    among the others (its second choice), every combination tried in turn (``best`` times
+    each) until one succeeds.  ``out[a]`` counts the samples on which a playout succeeded and
+    ``out[ncards + a]`` adds up, over the others, the most tricks complete when a failure of
+    theirs was decided.  Returns 0, or -2 for a broken position."""
     n = base_s[NSEATS]
     T = base_s[NTRICKS]
     k = base_s[NTASK]
@@ -994,32 +1008,60 @@ def _rollouts(
     _seed(s, RNG, seed)
     for a in range(2 * ncards):
         out[a] = 0
+    nb = n - 1 - base_s[NCUR] if branch and policy != RANDOM else 0
     for j in range(nsamp):
         for a in range(ncards):
-            for x in range(RNG + 4, SIZE):
-                s[x] = base_s[x]
-            for q in range(n):
-                s[HANDS + q] = hs[j * 5 + q]
-            for i in range(k):
-                s[PRED + i] = ps[j * KMAX + i]
-            v = _put(s, tk, 0, n, T, cards[a], out, False)
-            if v < 0:
-                v = _play_out(s, tk, 0, n, T, policy, out, False)
-            if v == -2:
-                return -2
-            out[a] += v
-            if v == 0:
-                out[ncards + a] += s[R]
+            won = 0
+            far = 0
+            for combo in range(1 << nb):
+                for _ in range(best):
+                    for x in range(RNG + 4, SIZE):
+                        s[x] = base_s[x]
+                    for q in range(n):
+                        s[HANDS + q] = hs[j * 5 + q]
+                    for i in range(k):
+                        s[PRED + i] = ps[j * KMAX + i]
+                    v = _put(s, tk, 0, n, T, cards[a], out, False)
+                    same = False  # a seat told to play its second choice has none
+                    for q in range(nb):
+                        if v >= 0:
+                            break
+                        legal = _legal(s, n)
+                        if not legal:
+                            return -2
+                        c = _greedy(s, tk, 0, n, T, legal, policy == SIGHTED)
+                        if combo >> q & 1:
+                            if not legal & ~(1 << c):
+                                same = True
+                                break
+                            c = _greedy(s, tk, 0, n, T, legal & ~(1 << c), policy == SIGHTED)
+                        v = _put(s, tk, 0, n, T, c, out, False)
+                    if same:
+                        break
+                    if v < 0:
+                        v = _play_out(s, tk, 0, n, T, policy, noise, out, False)
+                    if v == -2:
+                        return -2
+                    if v == 1:
+                        won = 1
+                        break
+                    if s[R] > far:
+                        far = s[R]
+                if won:
+                    break
+            out[a] += won
+            if not won:
+                out[ncards + a] += far
     return 0
 
 
 @_jit
-def _playout(tk: Buf, tr: Buf, policy: int, seed: int) -> int:
+def _playout(tk: Buf, tr: Buf, policy: int, seed: int, noise: int) -> int:
     """One playout from the position in ``tr[TR_SIZE:]`` (its trace in ``tr``)."""
     s = tr[TR_SIZE : TR_SIZE + SIZE]
     _seed(s, RNG, seed)
     s[NPLAYED] = 0
-    return _play_out(s, tk, 0, s[NSEATS], s[NTRICKS], policy, tr, True)
+    return _play_out(s, tk, 0, s[NSEATS], s[NTRICKS], policy, noise, tr, True)
 
 
 # --------------------------------------------------------------------------- the Python side
@@ -1376,6 +1418,13 @@ def _policy(policy: str) -> int:
     return _POLICIES[policy]
 
 
+def _noise(noise: float) -> int:
+    """``noise`` (0 to 1) in the kernel's ten-thousandths."""
+    if not is_number(noise) or not 0.0 <= noise <= 1.0:
+        raise ValueError(f"noise must be a number in [0, 1], not {noise!r}")
+    return round(10000 * float(noise))
+
+
 @dataclass(frozen=True)
 class KernelPlayout:
     """One playout from a position: ``result`` (``"success"`` / ``"failure"``) and the cards
@@ -1385,16 +1434,20 @@ class KernelPlayout:
     plays: tuple[str, ...]
 
 
-def kernel_playout(position: KernelPosition, *, policy: str = "greedy", seed: int = 0) -> KernelPlayout:
+def kernel_playout(
+    position: KernelPosition, *, policy: str = "greedy", seed: int = 0, noise: float = 0.0
+) -> KernelPlayout:
     """Play ``position`` to the end of the attempt, every seat with ``policy``: ``"greedy"``
     (the crewmate's card rule, :func:`dsa_widget.crew.playouts.greedy_play`, equal top
     scores drawn from the kernel's random numbers), ``"sighted"`` (the same rule reading the
     hands of the seats still to play in the trick,
-    :func:`dsa_widget.crew.playouts.sighted_play`) or ``"random"`` (uniform legal cards)."""
+    :func:`dsa_widget.crew.playouts.sighted_play`) or ``"random"`` (uniform legal cards);
+    ``noise``: as :func:`kernel_rollout_stats`'s."""
     code = _policy(policy)
+    eps = _noise(noise)
     tr = _buf()
     tr[TR_SIZE : TR_SIZE + SIZE] = position.state
-    res = _playout(position.tk, tr, code, seed & ((1 << 63) - 1))
+    res = _playout(position.tk, tr, code, seed & ((1 << 63) - 1), eps)
     if res < 0:  # pragma: no cover - encode_position checks the hands
         raise ValueError("a seat to move holds no card")
     # the cards put down: to the end of the trick the mission was decided at
@@ -1433,12 +1486,17 @@ def kernel_rollouts(
     *,
     policy: str = "greedy",
     seed: int = 0,
+    noise: float = 0.0,
+    best_of: int = 1,
+    branch: bool = False,
 ) -> list[int]:
     """The search bot's rollouts in one call: for every sample (the hands by seat as card
     masks, the predictions by task, None where the task predicts nothing) and every card of
     ``cards`` (card ints the mover may play), that card then a playout with ``policy``; the
-    successes per card."""
-    return kernel_rollout_stats(position, cards, samples, policy=policy, seed=seed)[0]
+    successes per card (``noise``, ``best_of``: see :func:`kernel_rollout_stats`)."""
+    return kernel_rollout_stats(
+        position, cards, samples, policy=policy, seed=seed, noise=noise, best_of=best_of, branch=branch
+    )[0]
 
 
 def kernel_rollout_stats(
@@ -1448,10 +1506,25 @@ def kernel_rollout_stats(
     *,
     policy: str = "greedy",
     seed: int = 0,
+    noise: float = 0.0,
+    best_of: int = 1,
+    branch: bool = False,
 ) -> tuple[list[int], list[int]]:
     """:func:`kernel_rollouts` (the same playouts for the same seed) with, per card, the sum
     over its failed playouts of the tricks complete when the failure was decided: how long the
     mission lasted where it was lost (the planner's tie-break when hardly any playout succeeds).
+
+    ``noise`` (0 to 1, greedy and sighted policies): in the playouts a seat with a choice
+    plays, with this probability, one of its other legal cards (uniform) instead of the
+    rule's, so that playouts of one deal differ by more than the rule's tie-breaks.
+    ``best_of``: up to this many playouts a sample and card, stopping at the first success;
+    a sample counts as a success when one of them succeeded (a cooperative team needs one
+    line that works), else with the most tricks any of them lasted.  ``branch`` (greedy and
+    sighted policies): a small cooperative search of the trick in progress, each seat still to
+    play in it after the mover playing the rule's card or its second choice (the rule's card
+    among the others), every combination (``best_of`` playouts each) tried until one
+    succeeds.  ``noise=0, best_of=1, branch=False`` plays exactly the playouts it played
+    without them.
 
     >>> from dsa_widget.crew.playouts import PlayState
     >>> from dsa_widget.crew.tasks import TASKS
@@ -1462,6 +1535,9 @@ def kernel_rollout_stats(
     True
     """
     code = _policy(policy)
+    eps = _noise(noise)
+    if not is_int(best_of) or best_of < 1:
+        raise ValueError(f"best_of must be an int >= 1, not {best_of!r}")
     n = position.seats
     k = len(position.tasks)
     ns = len(samples)
@@ -1489,12 +1565,36 @@ def kernel_rollout_stats(
         hs_a, ps_a, cs_a = (_np.array(x, dtype=_np.int64) for x in (hs, ps, cs))
         out = _np.zeros(2 * len(cs) + SIZE, dtype=_np.int64)
         res = _rollouts(
-            position.tk, position.state, hs_a, ps_a, ns, cs_a, len(cs), code, seed & ((1 << 63) - 1), out
+            position.tk,
+            position.state,
+            hs_a,
+            ps_a,
+            ns,
+            cs_a,
+            len(cs),
+            code,
+            seed & ((1 << 63) - 1),
+            out,
+            eps,
+            int(best_of),
+            bool(branch),
         )
     else:
         out = [0] * (2 * len(cs) + SIZE)
         res = _rollouts(
-            position.tk, position.state, hs, ps, ns, cs, len(cs), code, seed & ((1 << 63) - 1), out
+            position.tk,
+            position.state,
+            hs,
+            ps,
+            ns,
+            cs,
+            len(cs),
+            code,
+            seed & ((1 << 63) - 1),
+            out,
+            eps,
+            int(best_of),
+            bool(branch),
         )
     if res < 0:  # pragma: no cover - the sizes are checked above
         raise ValueError("a seat to move holds no card")

@@ -11,13 +11,23 @@ the engine refuses an illegal card).  The mission result must be the engine's (R
 
 from __future__ import annotations
 
+import os
 import random
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
 from dsa_widget.crew.cards import card
 from dsa_widget.crew.draw import TRICKS
-from dsa_widget.crew.kernel import encode_position, kernel_playout, kernel_rollout_stats, kernel_rollouts
+from dsa_widget.crew.kernel import (
+    COMPILED,
+    encode_position,
+    kernel_playout,
+    kernel_rollout_stats,
+    kernel_rollouts,
+)
 from dsa_widget.crew.playouts import PlayState, greedy_best
 from dsa_widget.crew.rules import CrewGame
 
@@ -130,3 +140,137 @@ def test_positions_the_kernel_cannot_play_are_refused() -> None:
         two.apply(rng.choice(two.legal_actions()))
     with pytest.raises(ValueError, match="Tonoja"):
         encode_position(PlayState.from_game(two))
+
+
+@pytest.mark.parametrize("seats", [3, 4, 5])
+def test_noisy_playouts_play_other_legal_cards(seats: int) -> None:
+    """``noise``: every card is still legal (the engine replays it, R-10.2) and the result is
+    the engine's (R-14.1); with ``noise=1`` a seat with a choice never plays the rule's card
+    where the rule has one best card; ``noise=0`` is the plain playout, card for card."""
+    off_rule = 0
+    for seed in range(25):
+        g = _position(seats, 7000 * seats + seed)
+        if g is None:
+            continue
+        st = PlayState.from_game(g)
+        if st.result is not None:
+            continue
+        pos = encode_position(st, options=g.options, constraints=g.mission.constraints)
+        plain = kernel_playout(pos, policy="sighted", seed=seed)
+        assert kernel_playout(pos, policy="sighted", seed=seed, noise=0.0) == plain
+        kp = kernel_playout(pos, policy="sighted", seed=seed, noise=1.0)
+        for cid in kp.plays:
+            while f"play {cid}" not in g.legal_actions():
+                assert "pass" in g.legal_actions(), (cid, g.step)
+                g.apply("pass")
+            here = PlayState.from_game(g)
+            top = greedy_best(here, sighted=True)
+            if here.legal().bit_count() > 1 and len(top) == 1:
+                assert card(cid) not in top, (seed, cid)
+                off_rule += 1
+            g.apply(f"play {cid}")
+        assert g.is_over and g.outcome is not None and g.outcome.result == kp.result
+    assert off_rule >= 20
+    with pytest.raises(ValueError, match="noise"):
+        kernel_playout(pos, noise=1.5)
+
+
+def test_best_of_counts_a_deal_made_when_one_playout_succeeds() -> None:
+    """``best_of=k`` on one sample and card plays the same playouts as ``k`` samples of one
+    playout each (the same numbers, in turn) up to the first success: the sample counts as a
+    success exactly when one of those did, else with the most tricks one of them lasted (no
+    fewer than the trick in progress, no more than the attempt's).  ``best_of=1`` is the
+    plain count."""
+    checked = made = 0
+    for seed in range(1, 40):
+        g = _position(4, seed)
+        if g is None:
+            continue
+        st = PlayState.from_game(g)
+        if not st.tasks:
+            continue
+        pos = encode_position(st, options=g.options)
+        sample = (st.hands, list(st.preds))
+        for c in [c for c in range(40) if st.legal() >> c & 1][:3]:
+            for k in (1, 3):
+                each = kernel_rollouts(pos, [c], [sample] * k, policy="sighted", seed=seed, noise=0.2)
+                wins, lasted = kernel_rollout_stats(
+                    pos, [c], [sample], policy="sighted", seed=seed, noise=0.2, best_of=k
+                )
+                assert wins == [1 if each[0] else 0]
+                assert (lasted == [0]) if wins[0] else (len(g.tricks) + 1 <= lasted[0] <= TRICKS[4])
+                made += wins[0]
+            checked += 1
+    assert checked >= 10 and made >= 1
+    with pytest.raises(ValueError, match="best_of"):
+        kernel_rollouts(pos, [c], [sample], best_of=0)
+    with pytest.raises(ValueError, match="noise"):
+        kernel_rollouts(pos, [c], [sample], noise=-0.1)
+
+
+@pytest.mark.skipif(not COMPILED, reason="numba is not installed: only the plain kernel runs")
+def test_plain_python_plays_the_same_noisy_rollouts() -> None:
+    """The same source without numba (DSA_WIDGET_NO_NUMBA=1) plays the same noisy best-of
+    rollouts (one position with ``branch``): the same successes and tricks per card."""
+    code = (
+        "from tests.crew.test_kernel_playout import _noisy_stats\n"
+        "from dsa_widget.crew.kernel import COMPILED\n"
+        "assert not COMPILED\n"
+        "print(_noisy_stats())\n"
+    )
+    env = dict(os.environ, DSA_WIDGET_NO_NUMBA="1")
+    root = Path(__file__).resolve().parents[2]
+    plain = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True, cwd=root
+    )
+    assert plain.stdout == f"{_noisy_stats()}\n"
+
+
+def _noisy_stats() -> list[tuple[list[int], list[int]]]:
+    out = []
+    for seed in range(1, 40):
+        g = _position(4, seed)
+        if g is None or not PlayState.from_game(g).tasks or len(out) == 3:
+            continue
+        st = PlayState.from_game(g)
+        pos = encode_position(st, options=g.options)
+        legal = [c for c in range(40) if st.legal() >> c & 1]
+        out.append(
+            kernel_rollout_stats(
+                pos,
+                legal,
+                [(st.hands, list(st.preds))] * 3,
+                policy="sighted",
+                seed=seed,
+                noise=0.1,
+                best_of=2,
+                branch=len(out) == 1,
+            )
+        )
+    return out
+
+
+def test_branch_tries_the_second_choices_of_the_trick() -> None:
+    """``branch``: the first combination (every seat after the mover plays the rule's card) is
+    the plain playout, number for number, so a sample made without it is made with it, and
+    some are made only by a second choice of a seat still to play in the trick; a position
+    at the trick's last card has nothing to branch."""
+    rose = 0
+    for seed in range(1, 60):
+        g = _position(4, seed)
+        if g is None:
+            continue
+        st = PlayState.from_game(g)
+        if not st.tasks or st.result is not None:
+            continue
+        pos = encode_position(st, options=g.options)
+        legal = [c for c in range(40) if st.legal() >> c & 1]
+        sample = [(st.hands, list(st.preds))]
+        for c in legal:
+            plain = kernel_rollout_stats(pos, [c], sample, policy="sighted", seed=seed)
+            wide = kernel_rollout_stats(pos, [c], sample, policy="sighted", seed=seed, branch=True)
+            assert wide[0][0] >= plain[0][0]
+            if len(st.cur) == 3:
+                assert wide == plain
+            rose += wide[0][0] > plain[0][0]
+    assert rose >= 1

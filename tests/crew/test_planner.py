@@ -50,6 +50,12 @@ def test_registered_with_a_summary() -> None:
         {"comm_trust": 0},
         {"comm_trust": 1.5},
         {"comm_trust": "some"},
+        {"noise": -0.1},
+        {"noise": 1.5},
+        {"noise": "some"},
+        {"best_of": 0},
+        {"best_of": 2.5},
+        {"branch": 1},
     ],
 )
 def test_bad_knobs_are_refused(knobs: dict[str, Any]) -> None:
@@ -339,6 +345,70 @@ def test_sighted_policy_reaches_the_rollouts() -> None:
         assert all(0.0 <= v <= 1.0 for v in v1.values())
         differ += v0 != v1
     assert differ >= 1
+
+
+def test_best_of_keeps_a_deal_made_when_one_noisy_playout_makes_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``best_of``: a drawn deal counts as made after a card when one of its playouts makes
+    it.  In Python (a position the kernel cannot play) the first playout of a deal and card is
+    the one ``best_of=1`` plays with the same ``noise`` (the same deals, the same numbers), so
+    no card's value falls and some rise; ``noise=0, best_of=1`` is the planner without the
+    knobs, value for value."""
+    from dsa_widget.crew import kernel
+
+    monkeypatch.setattr(kernel, "game_position", lambda game: None)
+    rose = 0
+    for seed in range(4):
+        g = _mid_game(seed, 1)
+        if g is None:
+            continue
+        view, legal = g.view(g.to_move), g.legal_actions()
+        bots = [
+            PlannerBot(seed=3, samples=4, node_limit=0, **knobs)
+            for knobs in (
+                {},
+                {"noise": 0.0, "best_of": 1, "branch": False},
+                {"noise": 0.1},
+                {"noise": 0.1, "best_of": 3},
+            )
+        ]
+        values = []
+        for b in bots:
+            b(view, legal)
+            assert b.last_explanation is not None
+            values.append(b.last_explanation["values"])
+        assert values[0] == values[1]
+        for a in values[2]:
+            assert values[2][a] - 1e-9 <= values[3][a] <= 1.0
+            rose += values[3][a] > values[2][a] + 1e-9
+    assert rose >= 1
+
+
+def test_branch_keeps_a_deal_made_when_a_second_choice_makes_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``branch``: each seat after the planner in the trick may play its second choice; the
+    first combination is the plain playout (the same numbers), so on the kernel and in Python
+    (a position the kernel cannot play) no card's value falls, and the planner still plays a
+    legal card."""
+    from dsa_widget.crew import kernel
+
+    for python in (False, True):
+        if python:
+            monkeypatch.setattr(kernel, "game_position", lambda game: None)
+        for seed in range(3):
+            g = _mid_game(seed, 1)
+            if g is None:
+                continue
+            view, legal = g.view(g.to_move), g.legal_actions()
+            plain = PlannerBot(seed=3, samples=4, node_limit=0)
+            wide = PlannerBot(seed=3, samples=4, node_limit=0, branch=True)
+            choice = wide(view, legal)
+            plain(view, legal)
+            assert choice in legal
+            assert plain.last_explanation is not None and wide.last_explanation is not None
+            v0, v1 = plain.last_explanation["values"], wide.last_explanation["values"]
+            if not python:
+                continue  # the kernel's numbers run on across the cards: only Python's are paired
+            for a in v0:
+                assert v0[a] - 1e-9 <= v1[a] <= 1.0
 
 
 def _at_first_take(seed: int, target: int = 6) -> CrewGame:

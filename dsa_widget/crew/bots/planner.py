@@ -115,7 +115,7 @@ from ...core.bots import Bot
 from ...core.errors import is_int, is_number
 from ..cards import COLOURS, DECK, NCARDS, SUIT_MASK, card, suit
 from ..errors import CrewError
-from ..playouts import Needs, PlayState, greedy_play, sighted_play
+from ..playouts import Needs, PlayState, Policy, greedy_play, greedy_scores, sighted_play
 from ..rules import CrewGame
 from ..tasks import task_table
 from ..view import CrewView
@@ -189,6 +189,50 @@ def _comm_value(
     return worth[c] + share * sum(worth[x] for x in settled), pos
 
 
+def _noisy(policy: Policy, noise: float) -> Policy:
+    """``policy`` playing, with probability ``noise``, one of the mover's other legal cards
+    (uniform) when it has a choice: the planner's ``noise`` where the kernel cannot play the
+    position (``policy`` itself when ``noise`` is 0)."""
+    if noise <= 0.0:
+        return policy
+
+    def play(st: PlayState, rng: random.Random) -> int:
+        c = policy(st, rng)
+        legal = st.legal()
+        if legal & (legal - 1) and rng.random() < noise:
+            other = [x for x in range(NCARDS) if legal >> x & 1 and x != c]
+            c = rng.choice(other)
+        return c
+
+    return play
+
+
+def _branch_trick(
+    st: PlayState, combo: int, nb: int, rule: Policy, sighted: bool, rng: random.Random
+) -> bool:
+    """The ``branch`` knob in Python: the next ``nb`` seats of the trick in progress (no further
+    than its end) play ``rule``'s card, or where bit ``q`` of ``combo`` is set its second
+    choice (the top :func:`~dsa_widget.crew.playouts.greedy_scores` score among the other legal
+    cards, ties drawn with ``rng``).  False when a seat told to play a second choice has
+    only one legal card (that combination repeats another)."""
+    for q in range(nb):
+        if st.result is not None or not st.cur:
+            break
+        c = rule(st, rng)
+        if combo >> q & 1:
+            scores = [x for x in greedy_scores(st, sighted=sighted) if x[0] != c]
+            if not scores:
+                return False
+            c, bn, bd, bu = -1, 0, 1, -1.0
+            for x, num, den in scores:
+                u = rng.random()
+                d = num * bd - bn * den
+                if c < 0 or d > 0 or (d == 0 and u > bu):
+                    c, bn, bd, bu = x, num, den, u
+        st.play(c)
+    return True
+
+
 class PlannerBot(Bot):
     """Plans tasks and cards on drawn deals weighted by the partners' play (see the module
     docstring).  Knobs: ``samples`` (deals a card choice), ``rollouts`` (playouts a deal and
@@ -213,7 +257,15 @@ class PlannerBot(Bot):
     tasks tried at one ``take``), ``comm`` (``"crewmate"``, ``"resolve"`` or ``"silent"``: which
     rule chooses the card to show), ``comm_trust`` (a deal's weight is multiplied by it for
     each partner communication, a pass included, that the ``"resolve"`` rule would not have
-    made on it: 1 = not weighed)."""
+    made on it: 1 = not weighed), ``noise`` (in the card choice's playouts, the chance that a
+    seat with a choice plays one of its other legal cards, uniform, instead of the rule's; 0:
+    the rule's card always) and ``best_of`` (up to this many playouts a drawn deal and card,
+    stopping at the first success: the deal counts as made after the card when one of them
+    succeeds, else with the longest failure's ``survival``; ``rollouts`` such values are
+    averaged; ``noise=0, best_of=1`` plays exactly the planner's playouts without them) and
+    ``branch`` (a small cooperative search per drawn deal and card: each seat still to play in
+    the trick after it plays the playout rule's card or its second choice, every combination
+    played out, ``best_of`` times each, until one makes the deal)."""
 
     name = "planner"
     summary = (
@@ -237,10 +289,13 @@ class PlannerBot(Bot):
         "takes": 4,
         "comm": "resolve",
         "comm_trust": 1.0,
+        "noise": 0.0,
+        "best_of": 1,
+        "branch": False,
     }
 
     def _check_knobs(self) -> None:
-        for k in ("samples", "task_samples", "rollouts", "takes"):
+        for k in ("samples", "task_samples", "rollouts", "takes", "best_of"):
             v = self.knobs[k]
             if not is_int(v) or v < 1:
                 raise ValueError(f"{k} must be an int >= 1, not {v!r}")
@@ -254,6 +309,11 @@ class PlannerBot(Bot):
         v = self.knobs["early_weight"]
         if not is_number(v) or not 0.0 <= v <= 1.0:
             raise ValueError(f"early_weight must be a number in [0, 1], not {v!r}")
+        if not isinstance(self.knobs["branch"], bool):
+            raise ValueError(f"branch must be True or False, not {self.knobs['branch']!r}")
+        v = self.knobs["noise"]
+        if not is_number(v) or not 0.0 <= v <= 1.0:
+            raise ValueError(f"noise must be a number in [0, 1], not {v!r}")
         for k in ("survival", "task_survival"):
             v = self.knobs[k]
             if not is_number(v) or not 0.0 <= v < 1.0:
@@ -525,25 +585,42 @@ class PlannerBot(Bot):
         Python (:func:`~dsa_widget.crew.playouts.sighted_play` or ``greedy_play``: Tonoja,
         mission constraints)."""
         reps = self.knobs["rollouts"]
+        best_of = self.knobs["best_of"]
+        noise = float(self.knobs["noise"])
         lasting = float(self.knobs["survival"]) / deals[0].tricks_total
         cards = [card(a[5:]) for a in plays]
         from ..kernel import game_position, game_sample, kernel_rollout_stats  # numba loads on first use
 
         pos = game_position(deals[0])
-        policy = _POLICIES[self.knobs["policy"]]
+        rule = _POLICIES[self.knobs["policy"]]
+        policy = _noisy(rule, noise)
+        branch = bool(self.knobs["branch"])
         if pos is None:
+            sighted = rule is sighted_play
             out = []
             for g in deals:
                 st0 = PlayState.from_game(g)
+                nb = st0.seats - 1 - len(st0.cur) if branch else 0
                 seed = self.rng.getrandbits(32)
                 row = []
                 for c in cards:
                     v = 0.0
                     for r in range(reps):
-                        st = st0.copy()
-                        st.play(c)
-                        ok = st.play_out(policy, random.Random(seed + r)) == "success"
-                        v += 1.0 if ok else lasting * st.trick_no
+                        rng = random.Random(seed + r)
+                        far = 0
+                        for combo in range(1 << nb):
+                            for _ in range(best_of):
+                                st = st0.copy()
+                                st.play(c)
+                                if not _branch_trick(st, combo, nb, rule, sighted, rng):
+                                    break  # a seat told to play its second choice has none
+                                if st.play_out(policy, rng) == "success":
+                                    far = -1
+                                    break
+                                far = max(far, st.trick_no)
+                            if far < 0:
+                                break
+                        v += 1.0 if far < 0 else lasting * far
                     row.append(v / reps)
                 out.append(row)
             return out
@@ -555,6 +632,9 @@ class PlannerBot(Bot):
                 [game_sample(g)] * reps,
                 policy=self.knobs["policy"],
                 seed=self.rng.getrandbits(63),
+                noise=noise,
+                best_of=best_of,
+                branch=branch,
             )
             out.append([(k + lasting * t) / reps for k, t in zip(wins, lasted, strict=True)])
         return out
