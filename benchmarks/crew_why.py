@@ -123,6 +123,26 @@ of the same playouts do not find the lines the solver finds.  At 5 seats, where 
 hands cost half the gap, the partners' cards weighing the deals harder (``--seats 5 --spec
 planner:trust=0.25``: a deal a quarter as likely for each card the crewmate's rule would not
 play) changed little: 0-99 70 against 69 (4/3), 32 / 178 / 758 ms.
+
+A better card evaluator (issue 33f; the planner's ``noise``, ``best_of`` and ``branch`` knobs,
+off by default; CPU a decision median / p95 / max).  With open hands first (``--no-why
+--targets 6 --open-hands --spec SPEC``, 4 seats, paired with the open-hand planner's 157/200):
+``planner:noise=0.05,best_of=3`` (in the playouts a seat with a choice plays another legal
+card, uniform, with chance 0.05; a deal counts as made after a card when one of 3 playouts
+makes it) attempts 0-199: 172 against 157 (19/4, p = 0.003), 43 / 132 / 774 ms: of the 29
+points between open hands and the bound (186), 15 closed.  ``planner:branch=True`` (the seats
+still to play in the trick try the sighted rule's card and its second choice, the best
+combination counts) 0-83: 69 against 70 (1/2), stopped, 41 / 131 / 704 ms.  The mean of noisy
+playouts instead of the best (``planner:noise=0.05,rollouts=3``) 0-66: 57 against 57 (1/1;
+best-of-3 59 on the same attempts), stopped, 50 / 139 / 668 ms.  On the real planner
+(hidden hands; ``--no-why --targets 6 --spec planner:noise=0.05,best_of=3``, paired with the
+table's log): 4 seats attempts 0-199 154 against 149 (22/17), 200-399 (``--start 200``) 151
+against 147 (22/18), all 400: 305 against 296 (44/35, p = 0.37), 55 / 162 / 673 ms; 5 seats
+(``--seats 5``, against ``crew5_46.jsonl``) 0-151: 110 against 110 (13/13), stopped, 45 / 188 /
+779 ms.  Not a clear win, not the default: the open-hand gain does not carry over
+to drawn deals (4 seats, 0-199: open hands 172, planner 154, so the hidden hands now cost 18
+points where they cost 8): a best-of over a drawn deal's playouts also credits the lines that
+only work on the drawn hands (the "too hopeful" trap of the double-dummy solver, in small).
 """
 
 from __future__ import annotations

@@ -92,6 +92,16 @@ Where its gap to the double-dummy bound goes (target 6; ``benchmarks/crew_why.py
 --open-hands``, a cheating diagnostic whose planner draws the true deal every time): with 4
 seats 14.5 of 18.5 points are lost even knowing every hand and 4.0 to the hidden hands; with 5
 seats 11.9 and 11.9.
+Playouts with real variation (``noise``, ``best_of``, ``branch``; off by default): on the true
+deal a card's value is one line of the sighted rule, so with ``noise=0.05, best_of=3`` (a seat
+plays another legal card with chance 0.05; a drawn deal counts as made after a card when one of
+three playouts makes it) the open-hand planner closes half its gap, 172/200 against 157 (19
+attempts won that were lost, 4 lost that were won); but the planner drawing from its view gains
+little: 4 seats 305/400 against 296 (44 / 35), 5 seats 110/152 against 110 (13 / 13).
+A best-of over a drawn deal's playouts probably also credits lines that work only on
+the drawn hands.  ``branch`` (open hands, 69/84 against 70) and the mean of noisy playouts
+(``noise=0.05, rollouts=3``, 57/67 against 57) did not help even knowing the hands
+(``benchmarks/crew_why.py`` has the commands and the CPU).
 
 >>> from dsa_widget.crew.rules import CrewGame
 >>> from dsa_widget.core.bots import play_bot_move
