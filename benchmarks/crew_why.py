@@ -139,10 +139,12 @@ best-of-3 59 on the same attempts), stopped, 50 / 139 / 668 ms.  On the real pla
 table's log): 4 seats attempts 0-199 154 against 149 (22/17), 200-399 (``--start 200``) 151
 against 147 (22/18), all 400: 305 against 296 (44/35, p = 0.37), 55 / 162 / 673 ms; 5 seats
 (``--seats 5``, against ``crew5_46.jsonl``) 0-151: 110 against 110 (13/13), stopped, 45 / 188 /
-779 ms.  Not a clear win, not the default: the open-hand gain does not carry over
-to drawn deals (4 seats, 0-199: open hands 172, planner 154, so the hidden hands now cost 18
-points where they cost 8): a best-of over a drawn deal's playouts also credits the lines that
-only work on the drawn hands (the "too hopeful" trap of the double-dummy solver, in small).
+779 ms; 3 seats (``--seats 3``, against ``crew3_56.jsonl``) 0-199: 163 against 157 (17/11,
+p = 0.35), 69 / 162 / 651 ms; the three together 74/59 (p = 0.22).  Not a clear win, not the
+default: the open-hand gain does not carry over to drawn deals (4 seats, 0-199: open hands
+172, planner 154, so the hidden hands now cost 18 points where they cost 8), probably because a
+best-of over a drawn deal's playouts also credits lines that work only on the drawn hands (the
+"too hopeful" trap of the double-dummy solver, in small).
 """
 
 from __future__ import annotations
