@@ -143,7 +143,9 @@ against 147 (22/18), all 400: 305 against 296 (44/35, p = 0.37), 55 / 162 / 673 
 p = 0.35), 69 / 162 / 651 ms; the three together 74/59 (p = 0.22).  Milder,
 ``planner:noise=0.02,best_of=2``, 4 seats 0-199: 147 against 149 (17/19), 47 / 150 / 720 ms.
 Stronger, ``planner:noise=0.1,best_of=4``, 4 seats 0-199: 160 against 149 (24/13, p = 0.10),
-53 / 152 / 734 ms.  Not a clear win yet, not the default: the open-hand gain carries
+53 / 152 / 734 ms; 5 seats 0-199: 158 against 143 (30/15, p = 0.036), 44 / 184 / 792 ms;
+the two together 54/28 (p = 0.005).  Not the default yet (target 5 and 3 seats not measured
+before the deadline): the open-hand gain carries
 over only in part (4 seats, 0-199, ``noise=0.05,best_of=3``: open hands 172, planner 154, so
 the hidden hands cost 18 points where they cost 8); more variation (``noise=0.1,best_of=4``)
 leaned further up and milder (0.02, 2) not at all, so that is the next thing to confirm

@@ -99,7 +99,8 @@ three playouts makes it) the open-hand planner closes half its gap, 172/200 agai
 attempts won that were lost, 4 lost that were won); but the planner drawing from its view gains
 little: 4 seats 305/400 against 296 (44 / 35), 5 seats 110/152 against 110 (13 / 13), 3 seats
 163/200 against 157 (17 / 11); ``noise=0.02, best_of=2`` 147/200 against 149 at 4 seats, and
-``noise=0.1, best_of=4`` 160/200 against 149 (24 / 13, p = 0.10), not yet confirmed.
+``noise=0.1, best_of=4`` 160/200 against 149 (24 / 13) and at 5 seats 158/200 against 143 (30 /
+15, p = 0.036), not yet checked at target 5 or 3 seats.
 ``branch`` (open hands, 69/84 against 70) and the mean of noisy playouts
 (``noise=0.05, rollouts=3``, 57/67 against 57) did not help even knowing the hands
 (``benchmarks/crew_why.py`` has the commands and the CPU).
