@@ -118,7 +118,12 @@ draws only to break ties, so a second playout of a deal seldom differs: ``rollou
 ``samples=384`` were not run); ``planner:task_samples=144`` (three times the deals a task
 choice) 0-399 309 against 296 (58/45, p = 0.24; 0-199 155 against 149, 200-399 154
 against 147), 43 / 276 / 786 ms, leaning the same way as ``task_samples=160`` above but not
-clearly (target 5, ``--targets 5``, 0-99: 80 against 80, 9/9).  None is a clear win: more
+clearly (target 5, ``--targets 5``, 0-99: 80 against 80, 9/9).  The same knob at 3 and 5
+seats (``--seats 3`` against ``crew3_56.jsonl``, ``--seats 5`` against ``crew5_46.jsonl``):
+3 seats target 5 0-399 319 against 309 (39/29), target 6 0-399 313 against 315 (36/38); 5
+seats target 5 0-199 160 against 153 (21/14), target 6 0-199 150 against 143 (28/21).  All
+six runs together, 1,800 paired attempts: 191 won that were lost, 156 lost that were won (p =
+0.07), about 2 points, leaning up in four, even in two.  None is a clear win: more
 of the same playouts do not find the lines the solver finds.  At 5 seats, where the hidden
 hands cost half the gap, the partners' cards weighing the deals harder (``--seats 5 --spec
 planner:trust=0.25``: a deal a quarter as likely for each card the crewmate's rule would not
