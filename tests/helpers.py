@@ -32,6 +32,24 @@ def random_step(g: Any, rng: random.Random) -> None:
         g.apply(legal[rng.randrange(len(legal))])
 
 
+def play_randomly(g: Any, seed: int, steps: int) -> Any:
+    """``g`` after up to ``steps`` uniformly random legal actions (drawn with ``Random(seed)``),
+    chance steps drawn at their own odds in between; it stops early when the game is over."""
+    rng = random.Random(seed)
+    for _ in range(steps):
+        while g.to_move < 0 and not g.is_over:
+            g.sample_chance()
+        if g.is_over:
+            break
+        g.apply(rng.choice(g.legal_actions()))
+    return g
+
+
+def pixel_at(img: Any, y: int, x: int) -> tuple[int, ...]:
+    """An ``H x W x 3`` picture's colour at row ``y``, column ``x``, as a tuple of ints."""
+    return tuple(int(c) for c in img[y, x])
+
+
 def run_python(
     *args: str, env: dict[str, str] | None = None, timeout: float = 300
 ) -> subprocess.CompletedProcess[str]:

@@ -17,11 +17,23 @@ video encoder can take every frame of a game.  numpy is imported when the first 
 from __future__ import annotations
 
 import functools
+from dataclasses import dataclass
 from typing import Any
 
 from .errors import GameError
 
-__all__ = ["GLYPH_HEIGHT", "GLYPH_WIDTH", "Canvas", "Colour", "RasterError", "blend", "rgb", "text_width"]
+__all__ = [
+    "GLYPH_HEIGHT",
+    "GLYPH_WIDTH",
+    "LIGHT",
+    "Canvas",
+    "Colour",
+    "RasterError",
+    "Theme",
+    "blend",
+    "rgb",
+    "text_width",
+]
 
 #: an RGB colour, each part 0..255
 Colour = tuple[int, int, int]
@@ -97,6 +109,35 @@ def blend(colour: Colour, background: Colour, amount: float) -> Colour:
     mixed = (round(f * a + b * (1 - a)) for f, b in zip(colour, background, strict=True))
     r, g, b = mixed
     return r, g, b
+
+
+@dataclass(frozen=True)
+class Theme:
+    """The boards' shared colours (``js/widget.css``'s ``--dsa-*`` variables), so that every
+    game's picture is drawn in the widget's palette, written once."""
+
+    bg: Colour
+    bg2: Colour
+    fg: Colour
+    fg2: Colour
+    border: Colour
+    accent: Colour
+    ok: Colour
+    error: Colour
+
+
+#: the light theme's colours, as a board without JupyterLab's own variables draws them
+#: (``fg2`` is ``--dsa-fg2``'s mix of the text colour with the background, as it shows on white)
+LIGHT = Theme(
+    bg=rgb("#ffffff"),
+    bg2=rgb("#eeeeee"),
+    fg=rgb("#1f2328"),
+    fg2=rgb("#57606a"),
+    border=rgb("#bdbdbd"),
+    accent=rgb("#1976d2"),
+    ok=rgb("#2e7d32"),
+    error=rgb("#d32f2f"),
+)
 
 
 def text_width(text: str, scale: int = 1) -> int:

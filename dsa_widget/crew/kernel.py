@@ -1561,41 +1561,32 @@ def kernel_rollout_stats(
     if not cs:
         return [], []
     out: Buf
-    if _np is not None:
-        hs_a, ps_a, cs_a = (_np.array(x, dtype=_np.int64) for x in (hs, ps, cs))
+    args: tuple[Buf, Buf, Buf]
+    if _np is not None:  # the compiled kernel reads int64 arrays, the plain one lists
+        args = (
+            _np.array(hs, dtype=_np.int64),
+            _np.array(ps, dtype=_np.int64),
+            _np.array(cs, dtype=_np.int64),
+        )
         out = _np.zeros(2 * len(cs) + SIZE, dtype=_np.int64)
-        res = _rollouts(
-            position.tk,
-            position.state,
-            hs_a,
-            ps_a,
-            ns,
-            cs_a,
-            len(cs),
-            code,
-            seed & ((1 << 63) - 1),
-            out,
-            eps,
-            int(best_of),
-            bool(branch),
-        )
     else:
-        out = [0] * (2 * len(cs) + SIZE)
-        res = _rollouts(
-            position.tk,
-            position.state,
-            hs,
-            ps,
-            ns,
-            cs,
-            len(cs),
-            code,
-            seed & ((1 << 63) - 1),
-            out,
-            eps,
-            int(best_of),
-            bool(branch),
-        )
+        args, out = (hs, ps, cs), [0] * (2 * len(cs) + SIZE)
+    hs_b, ps_b, cs_b = args
+    res = _rollouts(
+        position.tk,
+        position.state,
+        hs_b,
+        ps_b,
+        ns,
+        cs_b,
+        len(cs),
+        code,
+        seed & ((1 << 63) - 1),
+        out,
+        eps,
+        int(best_of),
+        bool(branch),
+    )
     if res < 0:  # pragma: no cover - the sizes are checked above
         raise ValueError("a seat to move holds no card")
     m = len(cs)

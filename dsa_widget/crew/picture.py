@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ..core.raster import Canvas, Colour, blend, rgb, text_width
+from ..core.raster import LIGHT, Canvas, Colour, blend, rgb, text_width
 from .cards import DECK
 
 if TYPE_CHECKING:
@@ -28,21 +28,13 @@ if TYPE_CHECKING:
 __all__ = ["TASK_BOXES", "board_rgb", "image_size"]
 
 # the widget's palette (js/crew/crew.css, light theme, on js/widget.css's variables)
-_BG = rgb("#ffffff")
-_BG2 = rgb("#eeeeee")
-_FG = rgb("#1f2328")
-_FG2 = rgb("#57606a")
-_BORDER = rgb("#bdbdbd")
-_ACCENT = rgb("#1976d2")
-_OK = rgb("#2e7d32")
-_ERROR = rgb("#d32f2f")
 _CAPTAIN = rgb("#e3b72a")
 _SUIT: dict[str, Colour] = {
     "P": rgb("#b8306f"),
     "Y": rgb("#8a6500"),
     "B": rgb("#2a64c4"),
     "G": rgb("#1d7440"),
-    "S": _FG,
+    "S": LIGHT.fg,
 }
 
 MARGIN = 4
@@ -76,9 +68,9 @@ def image_size(dummy: bool) -> tuple[int, int]:
 def _card(c: Canvas, y: int, x: int, cid: str, faded: bool = False) -> None:
     """A card: its suit's colour, its rank in white (faded: a card already played)."""
     colour = _SUIT[cid[0]]
-    ink = _BG
+    ink = LIGHT.bg
     if faded:
-        colour, ink = blend(colour, _BG, 0.35), blend(_BG, colour, 0.6)
+        colour, ink = blend(colour, LIGHT.bg, 0.35), blend(LIGHT.bg, colour, 0.6)
     c.fill(y, x, CARD_H, CARD_W, colour)
     if cid[0] == "S":  # a submarine: the widget frames it twice
         c.outline(y + 1, x + 1, CARD_H - 2, CARD_W - 2, ink)
@@ -86,7 +78,7 @@ def _card(c: Canvas, y: int, x: int, cid: str, faded: bool = False) -> None:
 
 
 def _slot(c: Canvas, y: int, x: int) -> None:
-    c.outline(y, x, CARD_H, CARD_W, _BORDER)
+    c.outline(y, x, CARD_H, CARD_W, LIGHT.border)
 
 
 def board_rgb(game: CrewGame) -> Any:
@@ -104,38 +96,38 @@ def board_rgb(game: CrewGame) -> Any:
     """
     v = game.view(None)
     height, width = image_size(v.dummy_columns is not None)
-    c = Canvas(height, width, _BG)
+    c = Canvas(height, width, LIGHT.bg)
     outcome = v.outcome
     if outcome is not None:
-        c.fill(0, 0, 3, width, _OK if outcome["result"] == "success" else _ERROR)
-    c.text(MARGIN + 2, MARGIN, f"{v.trick_number}/{v.tricks_total}", _FG2)
+        c.fill(0, 0, 3, width, LIGHT.ok if outcome["result"] == "success" else LIGHT.error)
+    c.text(MARGIN + 2, MARGIN, f"{v.trick_number}/{v.tricks_total}", LIGHT.fg2)
     latest = {comm.seat: comm for comm in v.communicated}
     trick = dict(v.current_trick)
     leader = v.current_trick[0][0] if v.current_trick else None
     for s in range(v.seats):
         x, y = MARGIN + s * COL, _TOP
         if outcome is None and s == v.acting_for:
-            c.outline(y - 2, x, _SEAT_H, COL - 1, _ACCENT, thickness=2)
-        c.fill(y, x + 3, 9, COL - 7, _CAPTAIN if s == v.captain else _BG2)
+            c.outline(y - 2, x, _SEAT_H, COL - 1, LIGHT.accent, thickness=2)
+        c.fill(y, x + 3, 9, COL - 7, _CAPTAIN if s == v.captain else LIGHT.bg2)
         label = "T" if s == v.dummy else str(s + 1)
-        c.text(y + 2, x + 3 + (COL - 7 - text_width(label)) // 2, label, _FG)
+        c.text(y + 2, x + 3 + (COL - 7 - text_width(label)) // 2, label, LIGHT.fg)
         y += 11
-        c.fill(y, x + 3, 5, 3, _BORDER)
-        c.text(y, x + 7, str(v.hand_counts[s]), _FG)
-        c.fill(y, x + 16, 5, 3, _FG2)
-        c.text(y, x + 20, str(v.tricks_won[s]), _FG)
+        c.fill(y, x + 3, 5, 3, LIGHT.border)
+        c.text(y, x + 7, str(v.hand_counts[s]), LIGHT.fg)
+        c.fill(y, x + 16, 5, 3, LIGHT.fg2)
+        c.text(y, x + 20, str(v.tricks_won[s]), LIGHT.fg)
         y += 8
         comm = latest.get(s)
         if comm is not None:
             _card(c, y, x + 3, comm.card, faded=comm.played)
             mark = {"top": 0, "middle": 6, "bottom": 12}.get(comm.position)
             if mark is not None:
-                c.fill(y + mark, x + 15, 3, 2, _FG)
+                c.fill(y + mark, x + 15, 3, 2, LIGHT.fg)
         token = v.tokens[s]
         if token == "available":
-            c.fill(y + 1, x + 20, 5, 5, _ACCENT)
+            c.fill(y + 1, x + 20, 5, 5, LIGHT.accent)
         elif token == "used":
-            c.outline(y + 1, x + 20, 5, 5, _BORDER)
+            c.outline(y + 1, x + 20, 5, 5, LIGHT.border)
         y += CARD_H + 3
         played = trick.get(s)
         cx = x + (COL - 1 - CARD_W) // 2
@@ -144,10 +136,10 @@ def board_rgb(game: CrewGame) -> Any:
         else:
             _card(c, y, cx, DECK[played])
         if s == leader:
-            c.fill(y + CARD_H + 1, cx, 2, CARD_W, _ACCENT)
+            c.fill(y + CARD_H + 1, cx, 2, CARD_W, LIGHT.accent)
     y = _TOP + _SEAT_H
     if v.dummy_columns is not None:
-        c.text(y + 5, MARGIN, "T", _FG)
+        c.text(y + 5, MARGIN, "T", LIGHT.fg)
         for i, (up, down) in enumerate(v.dummy_columns):
             x = MARGIN + 8 + i * (CARD_W + 2)
             if up is None:
@@ -155,20 +147,20 @@ def board_rgb(game: CrewGame) -> Any:
             else:
                 _card(c, y, x, up)
             if down:
-                c.fill(y + CARD_H + 1, x + CARD_W // 2 - 1, 2, 3, _FG2)
+                c.fill(y + CARD_H + 1, x + CARD_W // 2 - 1, 2, 3, LIGHT.fg2)
         y += _DUMMY_H
     y += 2
     tasks = v.tasks
     for i, (tid, owner, status, _pred, _progress, _hidden) in enumerate(tasks[:TASK_BOXES]):
         row, col = divmod(i, _TASK_COLS)
         ty, tx = y + row * (TASK_H + 2), MARGIN + col * (TASK_W + 2)
-        fill = {"done": _OK, "failed": _ERROR}.get(status)
+        fill = {"done": LIGHT.ok, "failed": LIGHT.error}.get(status)
         if fill is None:
-            c.outline(ty, tx, TASK_H, TASK_W, _FG2)
-            ink = _FG
+            c.outline(ty, tx, TASK_H, TASK_W, LIGHT.fg2)
+            ink = LIGHT.fg
         else:
             c.fill(ty, tx, TASK_H, TASK_W, fill)
-            ink = _BG
+            ink = LIGHT.bg
         if i == TASK_BOXES - 1 and len(tasks) > TASK_BOXES:
             more = f"+{len(tasks) - TASK_BOXES + 1}"
             c.text(ty + 5, tx + (TASK_W - text_width(more)) // 2, more, ink)

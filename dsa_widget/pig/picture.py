@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ..core.raster import GLYPH_HEIGHT, Canvas, blend, rgb, text_width
+from ..core.raster import GLYPH_HEIGHT, LIGHT, Canvas, blend, rgb, text_width
 
 if TYPE_CHECKING:
     from .rules import PigGame
@@ -25,12 +25,7 @@ if TYPE_CHECKING:
 __all__ = ["board_rgb", "image_size", "last_die"]
 
 # the widget's palette (js/pig/pig.css on the shared light theme of js/widget.css)
-_BG = rgb("#ffffff")
-_FG = rgb("#1f2328")
-_FG2 = rgb("#57606a")
-_BORDER = rgb("#bdbdbd")
-_ACCENT = rgb("#1976d2")
-_TURN = blend(_ACCENT, _BG, 0.4)  # .pig-turn: the accent at 40 % opacity
+_TURN = blend(LIGHT.accent, LIGHT.bg, 0.4)  # .pig-turn: the accent at 40 % opacity
 _WINNER = rgb("#e6a000")
 
 WIDTH = 160
@@ -92,33 +87,33 @@ def board_rgb(game: PigGame) -> Any:
     v = game.view(None)
     n = len(v.players)
     height, width = image_size(n)
-    c = Canvas(height, width, _BG)
+    c = Canvas(height, width, LIGHT.bg)
     # the die and the turn total
     face = last_die(v)
-    c.fill(MARGIN, MARGIN, DIE, DIE, _BG)
-    c.outline(MARGIN, MARGIN, DIE, DIE, _FG if face is not None else _BORDER)
+    c.fill(MARGIN, MARGIN, DIE, DIE, LIGHT.bg)
+    c.outline(MARGIN, MARGIN, DIE, DIE, LIGHT.fg if face is not None else LIGHT.border)
     for r, q in _PIPS.get(face or 0, ()):
-        c.fill(MARGIN + 2 + 4 * r, MARGIN + 2 + 4 * q, 3, 3, _FG)
+        c.fill(MARGIN + 2 + 4 * r, MARGIN + 2 + 4 * q, 3, 3, LIGHT.fg)
     over = bool(v.winners)
     if not over:
-        c.text(MARGIN + 2, MARGIN + DIE + 6, f"+{v.turn_total}", _ACCENT, scale=2)
+        c.text(MARGIN + 2, MARGIN + DIE + 6, f"+{v.turn_total}", LIGHT.accent, scale=2)
     goal = str(v.goal)
-    c.text(MARGIN, width - MARGIN - text_width(goal), goal, _FG2)
+    c.text(MARGIN, width - MARGIN - text_width(goal), goal, LIGHT.fg2)
     # one row per seat
     for q in range(n):
         y = _HEAD + q * ROW
         if q in v.winners:
             c.outline(y - 2, MARGIN - 2, ROW, width - 2 * MARGIN + 4, _WINNER)
         if not over and q == v.current:
-            c.fill(y, MARGIN - 2, GLYPH_HEIGHT + 3, 2, _ACCENT)
-        c.text(y + 1, MARGIN + 1, str(q + 1), _FG)
-        c.outline(y, _BAR_X, 8, _BAR_W, _FG2)
+            c.fill(y, MARGIN - 2, GLYPH_HEIGHT + 3, 2, LIGHT.accent)
+        c.text(y + 1, MARGIN + 1, str(q + 1), LIGHT.fg)
+        c.outline(y, _BAR_X, 8, _BAR_W, LIGHT.fg2)
         inner = _BAR_W - 2
         bank = min(inner, inner * v.scores[q] // v.goal)
-        c.fill(y + 1, _BAR_X + 1, 6, bank, _ACCENT)
+        c.fill(y + 1, _BAR_X + 1, 6, bank, LIGHT.accent)
         if not over and q == v.current:
             turn = min(inner, inner * (v.scores[q] + v.turn_total) // v.goal) - bank
             c.fill(y + 1, _BAR_X + 1 + bank, 6, turn, _TURN)
         score = str(v.scores[q])
-        c.text(y + 1, width - MARGIN - text_width(score), score, _FG)
+        c.text(y + 1, width - MARGIN - text_width(score), score, LIGHT.fg)
     return c.pixels

@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from ..core.raster import Canvas, Colour, blend, rgb, text_width
+from ..core.raster import LIGHT, Canvas, Colour, blend, rgb, text_width
 
 if TYPE_CHECKING:
     from .rules import SubmarineGame
@@ -26,13 +26,8 @@ if TYPE_CHECKING:
 __all__ = ["board_rgb", "image_size"]
 
 # the board's palette (js/submarine/submarine.css on the shared light theme of js/widget.css)
-_BG = rgb("#ffffff")
-_FG = rgb("#1f2328")
-_FG2 = rgb("#57606a")
-_BORDER = rgb("#bdbdbd")
-_ACCENT = rgb("#1976d2")
-_SEA = blend(_ACCENT, _BG, 0.14)  # --dsa-sea
-_BAND = blend(_ACCENT, _BG, 0.45)  # --dsa-band: the surface lane
+_SEA = blend(LIGHT.accent, LIGHT.bg, 0.14)  # --dsa-sea
+_BAND = blend(LIGHT.accent, LIGHT.bg, 0.45)  # --dsa-band: the surface lane
 _COLOUR: dict[str, Colour] = {
     "K1": rgb("#d64545"),
     "K2": rgb("#b58900"),
@@ -66,14 +61,14 @@ def image_size(players: int) -> tuple[int, int]:
 def _tile(c: Canvas, y: int, x: int, name: str, joker: bool) -> None:
     """A tile: a treasure filled with its rim colour and its type in white; a shell (or any
     joker lying on the board) framed in the colour instead."""
-    colour = _COLOUR.get(name[-2:], _FG2)
+    colour = _COLOUR.get(name[-2:], LIGHT.fg2)
     if name.startswith("SH") or joker:
         c.outline(y, x, TILE_H, TILE_W, colour)
         c.fill(y + 3, x + 5, 1, 1, colour)
         return
     c.fill(y, x, TILE_H, TILE_W, colour)
     kind = str(int(name[1:3]))
-    c.text(y + 1, x + (TILE_W - text_width(kind)) // 2, kind, _BG)
+    c.text(y + 1, x + (TILE_W - text_width(kind)) // 2, kind, LIGHT.bg)
 
 
 def _lane_x(position: str) -> tuple[int, int]:
@@ -106,32 +101,32 @@ def board_rgb(game: SubmarineGame) -> Any:
     # the header: who is to move, the cards out of play
     to_move = v["to_move"]
     if not over and isinstance(to_move, int) and 0 <= to_move < players:
-        c.fill(MARGIN - 1, MARGIN - 1, 7, 5, _ACCENT)
-        c.text(MARGIN, MARGIN, LETTERS[to_move], _BG)
+        c.fill(MARGIN - 1, MARGIN - 1, 7, 5, LIGHT.accent)
+        c.text(MARGIN, MARGIN, LETTERS[to_move], LIGHT.bg)
         mode = {"move": "M", "collect": "C"}.get(v["step"].get("mode", ""))
         if mode is not None:  # the action its bathyscaphes take this turn
-            c.text(MARGIN, MARGIN + 6, mode, _ACCENT)
+            c.text(MARGIN, MARGIN + 6, mode, LIGHT.accent)
     x = MARGIN + 14
     for key, colour in _COLOUR.items():
         n = str(v["out_of_play"].get(key, 0))
         c.fill(MARGIN - 1, x, 7, text_width(n) + 4, colour)
-        c.text(MARGIN, x + 2, n, _BG)
+        c.text(MARGIN, x + 2, n, LIGHT.bg)
         x += text_width(n) + 7
     undealt = str(v["undealt_count"])
-    c.fill(MARGIN, width - MARGIN - text_width(undealt) - 6, 5, 3, _FG2)
-    c.text(MARGIN, width - MARGIN - text_width(undealt), undealt, _FG)
+    c.fill(MARGIN, width - MARGIN - text_width(undealt) - 6, 5, 3, LIGHT.fg2)
+    c.text(MARGIN, width - MARGIN - text_width(undealt), undealt, LIGHT.fg)
     # the surface lane and the ships
     y = _HEAD
     c.fill(y, MARGIN, LANE_H, width - 2 * MARGIN, _BAND)
     for i in range(7):
-        c.fill(y, _BOARD_X + i * CELL_W - 1, LANE_H, 1, _BG)
+        c.fill(y, _BOARD_X + i * CELL_W - 1, LANE_H, 1, LIGHT.bg)
     at: dict[str, list[int]] = {}
     for q, pos in enumerate(v["ships"]):
         at.setdefault(str(pos), []).append(q)
     for pos, seats in at.items():
         left, w = _lane_x(pos)
         for i, q in enumerate(seats):
-            c.text(y + 3, left + 2 + 4 * i, LETTERS[q], _FG)
+            c.text(y + 3, left + 2 + 4 * i, LETTERS[q], LIGHT.fg)
     # the spaces
     jokers = set(v["board_jokers"])
     baths: dict[str, list[int]] = {}
@@ -143,8 +138,8 @@ def board_rgb(game: SubmarineGame) -> Any:
     for col in range(1, 7):
         for depth in range(1, 5):
             sy, sx = y0 + (depth - 1) * CELL_H, _BOARD_X + (col - 1) * CELL_W
-            c.fill(sy, sx, CELL_H - 2, CELL_W - 2, _BG)
-            c.outline(sy, sx, CELL_H - 2, CELL_W - 2, _BORDER)
+            c.fill(sy, sx, CELL_H - 2, CELL_W - 2, LIGHT.bg)
+            c.outline(sy, sx, CELL_H - 2, CELL_W - 2, LIGHT.border)
             space = f"{col}.{depth}"
             for i, t in enumerate(v["tiles"].get(space, [])[:4]):
                 row, at_x = divmod(i, 2)
@@ -153,13 +148,13 @@ def board_rgb(game: SubmarineGame) -> Any:
             for i, q in enumerate(here[:12]):
                 row, at_x = divmod(i, 6)
                 mark = "+" if i == 11 and len(here) > 12 else LETTERS[q]
-                c.text(sy + 18 + row * 6, sx + 2 + 4 * at_x, mark, _FG)
+                c.text(sy + 18 + row * 6, sx + 2 + 4 * at_x, mark, LIGHT.fg)
     # the players
     y = y0 + 4 * CELL_H + 2
     for q in range(players):
         ry = y + q * ROW
         winner = over and q in (v["result"] or {}).get("winners", ())
-        c.text(ry + 1, MARGIN, LETTERS[q], _ACCENT if winner else _FG)
+        c.text(ry + 1, MARGIN, LETTERS[q], LIGHT.accent if winner else LIGHT.fg)
         x = MARGIN + 6
         slots = v["slots"][q]
         for i in range(12):
@@ -167,15 +162,15 @@ def board_rgb(game: SubmarineGame) -> Any:
             if i < len(slots):
                 _tile(c, ry, sx, slots[i], False)
             else:
-                c.outline(ry, sx, TILE_H, _SLOT_W - 1, _BORDER)
+                c.outline(ry, sx, TILE_H, _SLOT_W - 1, LIGHT.border)
         x += 12 * _SLOT_W + 2
-        c.text(ry + 1, x, str(v["scores"][q]), _ACCENT if winner else _FG)
+        c.text(ry + 1, x, str(v["scores"][q]), LIGHT.accent if winner else LIGHT.fg)
         x += 10
-        for icon, n in ((_BORDER, v["hand_counts"][q]), (_FG2, v["pile_sizes"][q])):
+        for icon, n in ((LIGHT.border, v["hand_counts"][q]), (LIGHT.fg2, v["pile_sizes"][q])):
             c.fill(ry + 1, x, 5, 3, icon)
-            c.text(ry + 1, x + 4, str(n), _FG)
+            c.text(ry + 1, x + 4, str(n), LIGHT.fg)
             x += 4 + text_width(str(n)) + 4
-        c.outline(ry + 1, x, 5, 5, _FG2)  # a held joker: a framed tile, as on the board
-        c.fill(ry + 3, x + 2, 1, 1, _FG2)
-        c.text(ry + 1, x + 6, str(len(v["held_jokers"][q])), _FG)
+        c.outline(ry + 1, x, 5, 5, LIGHT.fg2)  # a held joker: a framed tile, as on the board
+        c.fill(ry + 3, x + 2, 1, 1, LIGHT.fg2)
+        c.text(ry + 1, x + 6, str(len(v["held_jokers"][q])), LIGHT.fg)
     return c.pixels

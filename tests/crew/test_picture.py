@@ -3,14 +3,14 @@ R-13.1: what is shown comes from public information), at the places its docstrin
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
 import numpy as np
+from helpers import pixel_at, play_randomly
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dsa_widget.core.raster import Canvas
+from dsa_widget.core.raster import LIGHT, Canvas
 from dsa_widget.crew import picture as pic
 from dsa_widget.crew.cards import DECK
 from dsa_widget.crew.picture import board_rgb, image_size
@@ -18,19 +18,7 @@ from dsa_widget.crew.rules import CrewGame
 
 
 def played(players: int, seed: int, steps: int) -> CrewGame:
-    g = CrewGame(players, seed=seed, target=3)
-    rng = random.Random(seed)
-    for _ in range(steps):
-        while g.to_move < 0 and not g.is_over:
-            g.sample_chance()
-        if g.is_over:
-            break
-        g.apply(rng.choice(g.legal_actions()))
-    return g
-
-
-def at(img: Any, y: int, x: int) -> tuple[int, ...]:
-    return tuple(int(c) for c in img[y, x])
+    return play_randomly(CrewGame(players, seed=seed, target=3), seed, steps)
 
 
 def text_pixels(text: str, ink: tuple[int, int, int], ground: tuple[int, int, int]) -> Any:
@@ -54,11 +42,11 @@ def test_the_captain_is_gold_and_chooses_the_first_task() -> None:
     img = board_rgb(g)
     for s in range(3):
         x = pic.MARGIN + s * pic.COL
-        assert at(img, pic._TOP + 1, x + 4) == (pic._CAPTAIN if s == v.captain else pic._BG2)
-        framed = at(img, pic._TOP - 2, x + 5) == pic._ACCENT
+        assert pixel_at(img, pic._TOP + 1, x + 4) == (pic._CAPTAIN if s == v.captain else LIGHT.bg2)
+        framed = pixel_at(img, pic._TOP - 2, x + 5) == LIGHT.accent
         assert framed == (s == v.captain)
     y, x = task_box(v, 0)
-    unknown = text_pixels("?", pic._FG, pic._BG)
+    unknown = text_pixels("?", LIGHT.fg, LIGHT.bg)
     owner_at = (slice(y + 9, y + 14), slice(x + (pic.TASK_W - 3) // 2, x + (pic.TASK_W - 3) // 2 + 3))
     assert np.array_equal(img[owner_at], unknown)
     take = next(a for a in g.legal_actions() if a.startswith("take"))
@@ -67,7 +55,7 @@ def test_the_captain_is_gold_and_chooses_the_first_task() -> None:
     taken = [i for i, t in enumerate(v.tasks) if t[1] is not None]
     y, x = task_box(v, taken[0])
     owner_at = (slice(y + 9, y + 14), slice(x + (pic.TASK_W - 3) // 2, x + (pic.TASK_W - 3) // 2 + 3))
-    assert np.array_equal(board_rgb(g)[owner_at], text_pixels(str(v.captain + 1), pic._FG, pic._BG))
+    assert np.array_equal(board_rgb(g)[owner_at], text_pixels(str(v.captain + 1), LIGHT.fg, LIGHT.bg))
 
 
 @settings(max_examples=12, deadline=None)
@@ -85,18 +73,18 @@ def test_the_trick_the_tasks_and_the_communications_are_drawn_where_they_belong(
         cx = pic.MARGIN + s * pic.COL + (pic.COL - 1 - pic.CARD_W) // 2
         cy = pic._TOP + 11 + 8 + pic.CARD_H + 3
         # (the card's corner: a submarine's inner frame is white, an empty slot is framed)
-        want = pic._SUIT[DECK[trick[s]][0]] if s in trick else pic._BORDER
-        assert at(img, cy, cx) == want
+        want = pic._SUIT[DECK[trick[s]][0]] if s in trick else LIGHT.border
+        assert pixel_at(img, cy, cx) == want
     # a task's box is green once done, red once failed, white while open
     for i, (_tid, _owner, status, *_rest) in enumerate(v.tasks[: pic.TASK_BOXES]):
         y, x = task_box(v, i)
-        assert at(img, y + 1, x + 1) == {"done": pic._OK, "failed": pic._ERROR}.get(status, pic._BG)
+        assert pixel_at(img, y + 1, x + 1) == {"done": LIGHT.ok, "failed": LIGHT.error}.get(status, LIGHT.bg)
     # a seat's communicated card, faded once it has been played
     latest = {c.seat: c for c in v.communicated}
     for s, comm in latest.items():
         x, y = pic.MARGIN + s * pic.COL + 3, pic._TOP + 19
         colour = pic._SUIT[comm.card[0]]
-        assert at(img, y, x) == (pic.blend(colour, pic._BG, 0.35) if comm.played else colour)
+        assert pixel_at(img, y, x) == (pic.blend(colour, LIGHT.bg, 0.35) if comm.played else colour)
 
 
 def test_crew_env_records_these_frames() -> None:

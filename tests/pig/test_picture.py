@@ -9,6 +9,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from dsa_widget.core.raster import LIGHT
 from dsa_widget.pig import PigGame
 from dsa_widget.pig import picture as pic
 from dsa_widget.pig.picture import board_rgb, image_size, last_die
@@ -28,8 +29,8 @@ def test_banked_points_and_the_turn_total_fill_the_bar_in_proportion_to_the_goal
     g.apply("roll"), g.apply_chance(6)  # Bob's turn total: 6
     img = board_rgb(g)
     inner = pic._BAR_W - 2
-    assert row_fill(img, 0, pic._ACCENT) == inner * 9 // 20
-    assert row_fill(img, 1, pic._ACCENT) == 0 and row_fill(img, 1, pic._TURN) == inner * 6 // 20
+    assert row_fill(img, 0, LIGHT.accent) == inner * 9 // 20
+    assert row_fill(img, 1, LIGHT.accent) == 0 and row_fill(img, 1, pic._TURN) == inner * 6 // 20
     assert row_fill(img, 0, pic._TURN) == 0  # only the seat to move has a turn total
 
 
@@ -43,13 +44,13 @@ def test_a_one_loses_the_turn_total_and_the_die_shows_it() -> None:
     assert last_die(g.view(None)) == 1 and g.view(None).current == 1
     m = pic.MARGIN
     die = img[m : m + pic.DIE, m : m + pic.DIE]
-    pips = (die == pic._FG).all(axis=2)
+    pips = (die == LIGHT.fg).all(axis=2)
     # the die's frame and one pip in its middle: the frame's 56 pixels and 9 of the pip
     assert pips.sum() == 4 * (pic.DIE - 1) + 9 and pips[pic.DIE // 2, pic.DIE // 2]
     assert row_fill(before, 0, pic._TURN) > 0 and row_fill(img, 0, pic._TURN) == 0
     # the mark of the seat to move went from seat 0's row to seat 1's
     mark = [tuple(img[pic._HEAD + q * pic.ROW + 2, m - 1]) for q in range(2)]
-    assert mark == [pic._BG, pic._ACCENT]
+    assert mark == [LIGHT.bg, LIGHT.accent]
 
 
 def test_the_winner_is_framed_in_gold_and_nobody_is_to_move() -> None:
@@ -58,7 +59,7 @@ def test_the_winner_is_framed_in_gold_and_nobody_is_to_move() -> None:
     assert g.is_over and g.winners == (0,)
     img = board_rgb(g)
     assert tuple(img[pic._HEAD - 2, pic.WIDTH // 2]) == pic._WINNER
-    assert not (img[:, : pic.MARGIN] == pic._ACCENT).all(axis=2).any()
+    assert not (img[:, : pic.MARGIN] == LIGHT.accent).all(axis=2).any()
 
 
 @settings(max_examples=25, deadline=None)

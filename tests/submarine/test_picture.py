@@ -3,33 +3,21 @@ places its docstring gives (SUBMARINE.md sections quoted where a test checks a r
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
 import numpy as np
+from helpers import pixel_at, play_randomly
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dsa_widget.core.raster import Canvas
+from dsa_widget.core.raster import LIGHT, Canvas
 from dsa_widget.submarine import picture as pic
 from dsa_widget.submarine.picture import board_rgb, image_size
 from dsa_widget.submarine.rules import SubmarineGame
 
 
 def played(players: int, seed: int, steps: int) -> SubmarineGame:
-    g = SubmarineGame(players, seed=seed)
-    rng = random.Random(seed)
-    for _ in range(steps):
-        while g.to_move < 0 and not g.is_over:
-            g.sample_chance()
-        if g.is_over:
-            break
-        g.apply(rng.choice(g.legal_actions()))
-    return g
-
-
-def at(img: Any, y: int, x: int) -> tuple[int, ...]:
-    return tuple(int(c) for c in img[y, x])
+    return play_randomly(SubmarineGame(players, seed=seed), seed, steps)
 
 
 def space_xy(col: int, depth: int) -> tuple[int, int]:
@@ -38,7 +26,7 @@ def space_xy(col: int, depth: int) -> tuple[int, int]:
 
 def letters(img: Any, y: int, x: int, text: str, ink: tuple[int, int, int]) -> bool:
     """Whether ``text`` is drawn at ``(y, x)`` in ``ink`` (over a white space)."""
-    c = Canvas(5, 4 * len(text) - 1, pic._BG)
+    c = Canvas(5, 4 * len(text) - 1, LIGHT.bg)
     c.text(0, 0, text, ink)
     return bool(np.array_equal(img[y : y + 5, x : x + 4 * len(text) - 1], c.pixels))
 
@@ -56,19 +44,19 @@ def test_the_tiles_lie_face_up_one_to_four_by_depth() -> None:
             for i in range(4):
                 row, k = divmod(i, 2)
                 ty, tx = y + 2 + row * (pic.TILE_H + 1), x + 2 + k * (pic.TILE_W + 1)
-                want = pic._COLOUR[names[i][-2:]] if i < depth else pic._BG
-                assert at(img, ty, tx) == want
+                want = pic._COLOUR[names[i][-2:]] if i < depth else LIGHT.bg
+                assert pixel_at(img, ty, tx) == want
 
 
 def test_a_placed_bathyscaphe_shows_its_players_letter_in_its_space() -> None:
     # §4.8: each player places one of their bathyscaphes in any depth-1 space
     g = SubmarineGame(["Ann", "Bob"], seed=1, options={"start_player": 0})
     y, x = space_xy(3, 1)
-    assert not letters(board_rgb(g), y + 18, x + 2, "A", pic._FG)
+    assert not letters(board_rgb(g), y + 18, x + 2, "A", LIGHT.fg)
     g.apply("place 3")
-    assert letters(board_rgb(g), y + 18, x + 2, "A", pic._FG)
+    assert letters(board_rgb(g), y + 18, x + 2, "A", LIGHT.fg)
     g.apply("place 3")
-    assert letters(board_rgb(g), y + 18, x + 2, "AB", pic._FG)
+    assert letters(board_rgb(g), y + 18, x + 2, "AB", LIGHT.fg)
 
 
 @settings(max_examples=12, deadline=None)
@@ -85,7 +73,7 @@ def test_ships_collections_and_tiles_are_drawn_where_they_belong(players: int, s
     for pos, seats in where.items():
         left, _w = pic._lane_x(pos)
         c = Canvas(5, 4 * len(seats) - 1, pic._BAND)
-        c.text(0, 0, "".join(pic.LETTERS[q] for q in seats), pic._FG)
+        c.text(0, 0, "".join(pic.LETTERS[q] for q in seats), LIGHT.fg)
         y, x = pic._HEAD + 3, left + 2
         assert np.array_equal(img[y : y + 5, x : x + 4 * len(seats) - 1], c.pixels)
     # each space's first tile in its colour (filled: a treasure; framed: a shell or board joker)
@@ -96,11 +84,11 @@ def test_ships_collections_and_tiles_are_drawn_where_they_belong(players: int, s
         if names:
             colour = pic._COLOUR[names[0][-2:]]
             framed = names[0].startswith("SH") or names[0] in jokers
-            assert at(img, y + 2, x + 2) == colour
-            assert at(img, y + 3, x + 3) == (pic._BG if framed else colour)
+            assert pixel_at(img, y + 2, x + 2) == colour
+            assert pixel_at(img, y + 3, x + 3) == (LIGHT.bg if framed else colour)
     # each player's collection: slot i holds the i-th collected treasure's colour (§2.4, §7.2)
     top = pic._HEAD + pic.LANE_H + 2 + 4 * pic.CELL_H + 2
     for q, slots in enumerate(v["slots"]):
         for i in range(12):
-            colour = at(img, top + q * pic.ROW, pic.MARGIN + 6 + i * pic._SLOT_W)
-            assert colour == (pic._COLOUR[slots[i][-2:]] if i < len(slots) else pic._BORDER)
+            colour = pixel_at(img, top + q * pic.ROW, pic.MARGIN + 6 + i * pic._SLOT_W)
+            assert colour == (pic._COLOUR[slots[i][-2:]] if i < len(slots) else LIGHT.border)
