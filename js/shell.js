@@ -392,6 +392,20 @@ function tool(text, action, key, enabled, onclick) {
  * (the game's own words on the refusal line, until the next change) and kernel (false on a saved
  * page, where no bot will move: nothing may say one is thinking).
  */
+/**
+ * Whether a board key kept while the last intent was being answered may still be handled once
+ * the answer is in. Never with the hot seat's curtain down or for another screen seat. A game
+ * key (a move, `tool` false) also needs the same moment of play: the same mode and seat to act,
+ * the game not over, so that a key meant for one player's turn never acts for the next one. A
+ * board tool (history, what-if, pause: `tool` true) may follow the answer into another mode
+ * (Q then PageUp: back to the game, then a step back). `was` is what the board showed when the
+ * key was pressed, `now` what it shows now.
+ */
+export function keyStillMeant(was, now, tool = false) {
+  if (!was || !now?.players || now.curtain || now.seat !== was.seat) return false;
+  return tool || (!now.over && now.mode === was.mode && now.actor === was.actor);
+}
+
 export function mountShell({ model, el }, game) {
   const root = h("div", {
     class: `dsa-root dsa-shell ${game.cls || ""}`,
@@ -546,6 +560,7 @@ export function mountShell({ model, el }, game) {
       const noop = () => {};
       queued = [
         {
+          replayed: true, // never the curtain's Enter (see below)
           key,
           ctrlKey,
           metaKey,
@@ -557,6 +572,7 @@ export function mountShell({ model, el }, game) {
           stopPropagation: noop,
         },
         action,
+        { mode: st.mode, actor: st.actor, seat: st.seat, curtain: !!st.curtain },
       ];
       return true;
     }
@@ -575,7 +591,7 @@ export function mountShell({ model, el }, game) {
       return true;
     }
     // the curtain is down: Enter (or Space) on the board presses its Show button
-    const plain = !(ev.ctrlKey || ev.metaKey || ev.altKey || ev.target?.closest?.("button"));
+    const plain = !(ev.replayed || ev.ctrlKey || ev.metaKey || ev.altKey || ev.target?.closest?.("button"));
     if (st.curtain && game.curtain !== false && plain && (ev.key === "Enter" || ev.key === " ")) {
       act({ type: "show_seat" });
       return true;
@@ -824,9 +840,11 @@ export function mountShell({ model, el }, game) {
     clearTimeout(watchdog);
     draw();
     if (queued && root.isConnected) {
-      const [ev, action] = queued;
+      const [ev, action, was] = queued;
       queued = null;
-      onBoardKey(ev, action);
+      // a key pressed for one moment of play is dropped at another (another seat to act, the
+      // curtain down, the game over): see keyStillMeant
+      if (!was.curtain && keyStillMeant(was, live(), !!action)) onBoardKey(ev, action);
     }
   };
   for (const name of ["state", "error", "paused", "setup"]) model.on(`change:${name}`, onChange);

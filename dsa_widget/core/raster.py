@@ -127,12 +127,12 @@ class Theme:
 
 
 #: the light theme's colours, as a board without JupyterLab's own variables draws them
-#: (``fg2`` is ``--dsa-fg2``'s mix of the text colour with the background, as it shows on white)
+#: (``fg2`` is ``--dsa-fg2``: the text colour at 72% over the background, as it shows on white)
 LIGHT = Theme(
     bg=rgb("#ffffff"),
     bg2=rgb("#eeeeee"),
     fg=rgb("#1f2328"),
-    fg2=rgb("#57606a"),
+    fg2=blend(rgb("#1f2328"), rgb("#ffffff"), 0.72),
     border=rgb("#bdbdbd"),
     accent=rgb("#1976d2"),
     ok=rgb("#2e7d32"),

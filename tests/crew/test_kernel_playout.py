@@ -156,8 +156,6 @@ def test_noisy_playouts_play_other_legal_cards(seats: int) -> None:
         if st.result is not None:
             continue
         pos = encode_position(st, options=g.options, constraints=g.mission.constraints)
-        plain = kernel_playout(pos, policy="sighted", seed=seed)
-        assert kernel_playout(pos, policy="sighted", seed=seed, noise=0.0) == plain
         kp = kernel_playout(pos, policy="sighted", seed=seed, noise=1.0)
         for cid in kp.plays:
             while f"play {cid}" not in g.legal_actions():

@@ -351,8 +351,7 @@ def test_best_of_keeps_a_deal_made_when_one_noisy_playout_makes_it(monkeypatch: 
     """``best_of``: a drawn deal counts as made after a card when one of its playouts makes
     it.  In Python (a position the kernel cannot play) the first playout of a deal and card is
     the one ``best_of=1`` plays with the same ``noise`` (the same deals, the same numbers), so
-    no card's value falls and some rise; ``noise=0, best_of=1`` is the planner without the
-    knobs, value for value."""
+    no card's value falls and some rise."""
     from dsa_widget.crew import kernel
 
     monkeypatch.setattr(kernel, "game_position", lambda game: None)
@@ -365,8 +364,6 @@ def test_best_of_keeps_a_deal_made_when_one_noisy_playout_makes_it(monkeypatch: 
         bots = [
             PlannerBot(seed=3, samples=4, node_limit=0, **knobs)
             for knobs in (
-                {},
-                {"noise": 0.0, "best_of": 1, "branch": False},
                 {"noise": 0.1},
                 {"noise": 0.1, "best_of": 3},
             )
@@ -376,10 +373,9 @@ def test_best_of_keeps_a_deal_made_when_one_noisy_playout_makes_it(monkeypatch: 
             b(view, legal)
             assert b.last_explanation is not None
             values.append(b.last_explanation["values"])
-        assert values[0] == values[1]
-        for a in values[2]:
-            assert values[2][a] - 1e-9 <= values[3][a] <= 1.0
-            rose += values[3][a] > values[2][a] + 1e-9
+        for a in values[0]:
+            assert values[0][a] - 1e-9 <= values[1][a] <= 1.0
+            rose += values[1][a] > values[0][a] + 1e-9
     assert rose >= 1
 
 
