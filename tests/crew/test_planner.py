@@ -18,6 +18,9 @@ from dsa_widget.crew.bots.planner import PlannerBot
 from dsa_widget.crew.rules import CrewGame
 
 _SMALL: dict[str, Any] = {"samples": 3, "task_samples": 2, "solver_samples": 2}
+# the playouts without variation (one line of the playout rule a drawn deal and card): where a
+# test is about what else decides the card, not about the playouts' own noise
+_PLAIN: dict[str, Any] = {"noise": 0.0, "best_of": 1}
 
 
 def test_registered_with_a_summary() -> None:
@@ -84,7 +87,7 @@ def _playouts_alone() -> tuple[CrewGame, dict[str, float], str, str]:
     (no solver), the card they rate lowest, and the card they choose."""
     g = _mid_game(3, 2)
     assert g is not None
-    rolled = PlannerBot(seed=4, samples=6, node_limit=0)
+    rolled = PlannerBot(seed=4, samples=6, node_limit=0, **_PLAIN)
     rolled(g.view(g.to_move), g.legal_actions())
     e = rolled.last_explanation
     assert e is not None
@@ -224,7 +227,7 @@ def test_the_solvers_verdict_decides_the_card(monkeypatch: pytest.MonkeyPatch) -
         return Solution(game.history[before]["action"] == worst, (), 1, True)
 
     monkeypatch.setattr(planner_mod, "solve", stand_in)
-    bot = PlannerBot(seed=4, samples=6, solver_samples=6, endgame=10)
+    bot = PlannerBot(seed=4, samples=6, solver_samples=6, endgame=10, **_PLAIN)
     assert bot(view, legal) == worst
     assert bot.last_explanation is not None
     assert bot.last_explanation["values"][worst] == 1.0
@@ -256,10 +259,14 @@ def test_early_verdict_counts_by_early_weight(monkeypatch: pytest.MonkeyPatch, w
     monkeypatch.setattr(planner_mod, "solve", stand_in)
     # not yet `early` tricks left: the solver is not asked and the playouts decide
     left = g.tricks_total - len(g.tricks)
-    off = PlannerBot(seed=4, samples=6, solver_samples=6, endgame=0, early=left - 1, early_weight=weight)
+    off = PlannerBot(
+        seed=4, samples=6, solver_samples=6, endgame=0, early=left - 1, early_weight=weight, **_PLAIN
+    )
     off(view, legal)
     assert calls == 0 and off.last_explanation is not None and off.last_explanation["values"] == r
-    bot = PlannerBot(seed=4, samples=6, solver_samples=6, endgame=0, early=left, early_weight=weight)
+    bot = PlannerBot(
+        seed=4, samples=6, solver_samples=6, endgame=0, early=left, early_weight=weight, **_PLAIN
+    )
     choice = bot(view, legal)
     assert calls > 0 and bot.last_explanation is not None
     v = bot.last_explanation["values"]
@@ -290,7 +297,7 @@ def test_early_leaves_an_unsettled_position_to_the_playouts(monkeypatch: pytest.
 
     monkeypatch.setattr(planner_mod, "solve", stand_in)
     left = g.tricks_total - len(g.tricks)
-    bot = PlannerBot(seed=4, samples=6, solver_samples=6, endgame=0, early=left, early_weight=1.0)
+    bot = PlannerBot(seed=4, samples=6, solver_samples=6, endgame=0, early=left, early_weight=1.0, **_PLAIN)
     bot(view, legal)
     assert asked == [0] * 6  # the position of each of the 6 deals, no card
     assert bot.last_explanation is not None and bot.last_explanation["values"] == r
@@ -364,7 +371,7 @@ def test_best_of_keeps_a_deal_made_when_one_noisy_playout_makes_it(monkeypatch: 
         bots = [
             PlannerBot(seed=3, samples=4, node_limit=0, **knobs)
             for knobs in (
-                {"noise": 0.1},
+                {"noise": 0.1, "best_of": 1},
                 {"noise": 0.1, "best_of": 3},
             )
         ]
@@ -394,8 +401,8 @@ def test_branch_keeps_a_deal_made_when_a_second_choice_makes_it(monkeypatch: pyt
             if g is None:
                 continue
             view, legal = g.view(g.to_move), g.legal_actions()
-            plain = PlannerBot(seed=3, samples=4, node_limit=0)
-            wide = PlannerBot(seed=3, samples=4, node_limit=0, branch=True)
+            plain = PlannerBot(seed=3, samples=4, node_limit=0, **_PLAIN)
+            wide = PlannerBot(seed=3, samples=4, node_limit=0, branch=True, **_PLAIN)
             choice = wide(view, legal)
             plain(view, legal)
             assert choice in legal

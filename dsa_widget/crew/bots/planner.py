@@ -301,8 +301,8 @@ class PlannerBot(Bot):
         "takes": 4,
         "comm": "resolve",
         "comm_trust": 1.0,
-        "noise": 0.0,
-        "best_of": 1,
+        "noise": 0.1,
+        "best_of": 4,
         "branch": False,
     }
 
