@@ -360,6 +360,13 @@ export function attachKeys(root, { onKey, onEscape } = {}) {
     release,
     /** Has the board the keys (the focus was in it and the user did not take it elsewhere)? */
     owning: () => owns,
+    /** The moment the control that had the focus was meant for is over (another seat to act,
+     * the game over): no control is waited for, so none takes the focus when one like it is
+     * drawn again later (the board keeps the keys). */
+    forgetControl() {
+      wanted = null;
+      lastKey = null;
+    },
     dispose() {
       observer?.disconnect();
       clearTimeout(restoreSuppress);

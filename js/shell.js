@@ -406,6 +406,49 @@ export function keyStillMeant(was, now, tool = false) {
   return tool || (!now.over && now.mode === was.mode && now.actor === was.actor);
 }
 
+/**
+ * The words a change brings, for a live region `el`: `keep(words)` as the change is drawn,
+ * `flush()` once it is drawn, which writes them all at once (a second write in the same change
+ * would replace the first before a screen reader reads it). The same words twice are said twice
+ * (every other write ends with a no-break space, so the text changes); nothing kept, nothing
+ * written.
+ *
+ *   const r = liveRegion(el); r.keep("Ann rolled 4."); r.keep("Bob's turn."); r.flush();
+ *   el.textContent  // "Ann rolled 4. Bob's turn."
+ */
+export function liveRegion(el) {
+  let kept = [];
+  let told = 0;
+  return {
+    keep(words) {
+      if (words) kept.push(words);
+    },
+    flush() {
+      if (!kept.length) return;
+      const words = kept.join(" ");
+      kept = [];
+      told += 1;
+      el.textContent = told % 2 ? words : `${words}\u00a0`;
+      el.dataset.told = String(told);
+    },
+  };
+}
+
+/**
+ * Whether the moment of play a focused control was meant for ended between two redraws (`was`
+ * {mode, actor, over}, `now` the board's state): in the same mode, a game or a what-if, another
+ * seat to act or the game over. The board then waits for no control to take the focus back (a
+ * "Roll" drawn again at a later turn does not pull the focus to it). The past's steps show
+ * other seats to act, so scrubbing it never ends a moment, and a change of mode neither (a
+ * history or what-if button keeps the focus it had).
+ *
+ *   turnOver({ mode: "real", actor: 0, over: false }, { mode: "real", actor: 1 })  // true
+ */
+export function turnOver(was, now) {
+  if (!was || was.mode !== now.mode || now.mode === "history") return false;
+  return now.actor !== was.actor || !!now.over !== was.over;
+}
+
 export function mountShell({ model, el }, game) {
   const root = h("div", {
     class: `dsa-root dsa-shell ${game.cls || ""}`,
@@ -431,15 +474,7 @@ export function mountShell({ model, el }, game) {
   root.append(announcer, view, setupBox, tail);
   let heard = null; // what the live region knew at the last redraw (announcement's `prev`)
   let heardError = "";
-  let told = 0;
-  /** Say `words` in the live region (the same words again are said again). */
-  function announce(words) {
-    if (!words) return;
-    told += 1;
-    // a trailing no-break space on every other one: the same words twice are a change too
-    announcer.textContent = told % 2 ? words : `${words}\u00a0`;
-    announcer.dataset.told = String(told);
-  }
+  const { keep: announce, flush: sayKept } = liveRegion(announcer);
   let setupKey = null;
   el.append(root);
   let pending = false;
@@ -680,8 +715,19 @@ export function mountShell({ model, el }, game) {
     return [bar, drawCompare(rows, labels || {})];
   }
 
+  /** Redraw the board from the model, then say in the live region what the change brought. */
+  let draws = 0;
   function draw() {
+    drawBoard();
+    sayKept();
+    root.dataset.draws = String(++draws); // how many redraws so far (a test waits for one)
+  }
+
+  let moment = null; // the board at the last redraw (turnOver's `was`)
+  function drawBoard() {
     const st = live();
+    if (turnOver(moment, st)) keys.forgetControl();
+    moment = { mode: st.mode, actor: st.actor, over: !!st.over };
     if (noKernel()) root.dataset.scrub = localAt === null ? "" : String(localAt);
     const err = model.get("error") || {};
     root.dataset.seq = String(st.seq ?? -1);
@@ -830,8 +876,8 @@ export function mountShell({ model, el }, game) {
 
   function say(words) {
     said = words || "";
-    draw();
     announce(said);
+    draw();
   }
   const onChange = () => {
     said = "";

@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { focusKey, gameKeyRefusal } from "../keys.js";
-import { announcement } from "../shell.js";
+import { announcement, liveRegion } from "../shell.js";
 
 const base = {
   view: "real",
@@ -102,4 +102,27 @@ test("Enter on a focusable control that does nothing now (aria-disabled) says wh
   assert.equal(gameKeyRefusal({ key: " ", target: card("Keep") }, "", mine), "Space: Keep (not now)");
   const live = { closest: () => ({ getAttribute: () => null }) };
   assert.equal(gameKeyRefusal({ key: "Enter", target: live }, "Enter", mine), null, "the browser presses it");
+});
+
+test("what one change brings is written to the live region once, all of it", () => {
+  const el = { textContent: "", dataset: {} };
+  const region = liveRegion(el);
+  region.flush();
+  assert.equal(el.textContent, "", "nothing kept: nothing written");
+  assert.equal(el.dataset.told, undefined);
+  // a refusal and the steps it came with: one write (a second would replace the first unread)
+  region.keep("That card cannot be played now.");
+  region.keep("");
+  region.keep("Bot played B3.");
+  assert.equal(el.textContent, "", "kept until the change is drawn");
+  region.flush();
+  assert.equal(el.textContent, "That card cannot be played now. Bot played B3.");
+  assert.equal(el.dataset.told, "1");
+  region.flush();
+  assert.equal(el.dataset.told, "1", "said once: a redraw with nothing new writes nothing");
+  // the same words again are a change of the text, so they are heard again
+  region.keep("That card cannot be played now.");
+  region.flush();
+  assert.equal(el.textContent, "That card cannot be played now.\u00a0");
+  assert.equal(el.dataset.told, "2");
 });

@@ -260,8 +260,9 @@ def test_a_keyboard_and_screen_reader_player_plays_each_board(lab, page, console
         expect(words.get_by_role("listitem").filter(has_text="Ann (A): ")).to_contain_text(f"space {pos}")
 
     # a redraw with nothing new (the bots' pause switched twice) says nothing
+    draws = int(root.get_attribute("data-draws"))
     nb.execute("w.paused = False; w.paused = True")
-    page.wait_for_timeout(400)
+    page.wait_for_function(f"r => +r.dataset.draws >= {draws + 2}", arg=root.element_handle())
     assert heard(page) == []
 
     # a refused key says why, each time it is pressed (the same words again)
