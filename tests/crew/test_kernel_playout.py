@@ -15,7 +15,9 @@ import os
 import random
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -47,6 +49,21 @@ def _position(seats: int, seed: int) -> CrewGame | None:
         cards += a.startswith("play ")
         g.apply(a)
     return None
+
+
+def _open_positions(seeds: range) -> Iterator[tuple[int, CrewGame, PlayState, Any, list[int]]]:
+    """4-seat positions in play with tasks still open and nothing decided yet, one a seed of
+    ``seeds`` at most: the seed, the game, its play state, the encoded position and the cards
+    the player to move may play."""
+    for seed in seeds:
+        g = _position(4, seed)
+        if g is None:
+            continue
+        st = PlayState.from_game(g)
+        if not st.tasks or st.result is not None:
+            continue
+        pos = encode_position(st, options=g.options)
+        yield seed, g, st, pos, [c for c in range(40) if st.legal() >> c & 1]
 
 
 def _replay(g: CrewGame, plays: tuple[str, ...], *, greedy: bool, sighted: bool = False) -> None:
@@ -109,15 +126,7 @@ def test_rollout_stats_say_how_long_the_failures_lasted() -> None:
     in progress and no later than the last: the summed tricks of the failures lie between
     those bounds; the successes are :func:`kernel_rollouts`' for the same seed."""
     checked = 0
-    for seed in range(1, 30):
-        g = _position(4, seed)
-        if g is None:
-            continue
-        st = PlayState.from_game(g)
-        if not st.tasks:
-            continue
-        pos = encode_position(st, options=g.options)
-        legal = [c for c in range(40) if st.legal() >> c & 1]
+    for seed, g, st, pos, legal in _open_positions(range(1, 30)):
         samples = [(st.hands, list(st.preds))] * 6
         wins, lasted = kernel_rollout_stats(pos, legal, samples, policy="random", seed=seed)
         assert wins == kernel_rollouts(pos, legal, samples, policy="random", seed=seed)
@@ -180,16 +189,9 @@ def test_best_of_counts_a_deal_made_when_one_playout_succeeds() -> None:
     fewer than the trick in progress, no more than the attempt's).  ``best_of=1`` is the
     plain count."""
     checked = made = 0
-    for seed in range(1, 40):
-        g = _position(4, seed)
-        if g is None:
-            continue
-        st = PlayState.from_game(g)
-        if not st.tasks:
-            continue
-        pos = encode_position(st, options=g.options)
+    for seed, g, st, pos, legal in _open_positions(range(1, 40)):
         sample = (st.hands, list(st.preds))
-        for c in [c for c in range(40) if st.legal() >> c & 1][:3]:
+        for c in legal[:3]:
             for k in (1, 3):
                 each = kernel_rollouts(pos, [c], [sample] * k, policy="sighted", seed=seed, noise=0.2)
                 wins, lasted = kernel_rollout_stats(
@@ -226,13 +228,9 @@ def test_plain_python_plays_the_same_noisy_rollouts() -> None:
 
 def _noisy_stats() -> list[tuple[list[int], list[int]]]:
     out = []
-    for seed in range(1, 40):
-        g = _position(4, seed)
-        if g is None or not PlayState.from_game(g).tasks or len(out) == 3:
-            continue
-        st = PlayState.from_game(g)
-        pos = encode_position(st, options=g.options)
-        legal = [c for c in range(40) if st.legal() >> c & 1]
+    for seed, _, st, pos, legal in _open_positions(range(1, 40)):
+        if len(out) == 3:
+            break
         out.append(
             kernel_rollout_stats(
                 pos,
@@ -254,15 +252,7 @@ def test_branch_tries_the_second_choices_of_the_trick() -> None:
     some are made only by a second choice of a seat still to play in the trick; a position
     at the trick's last card has nothing to branch."""
     rose = 0
-    for seed in range(1, 60):
-        g = _position(4, seed)
-        if g is None:
-            continue
-        st = PlayState.from_game(g)
-        if not st.tasks or st.result is not None:
-            continue
-        pos = encode_position(st, options=g.options)
-        legal = [c for c in range(40) if st.legal() >> c & 1]
+    for seed, _, st, pos, legal in _open_positions(range(1, 60)):
         sample = [(st.hands, list(st.preds))]
         for c in legal:
             plain = kernel_rollout_stats(pos, [c], sample, policy="sighted", seed=seed)
