@@ -237,7 +237,10 @@ export function attachKeys(root, { onKey, onEscape } = {}) {
   let owns = false;
   // the control of the board that had the focus last (focusKey), and that control while a
   // redraw has taken it away (the root holds the focus meanwhile, and gives it back to the
-  // control's new copy once there is one that takes the focus: Enter on Roll, then Enter again)
+  // control's new copy once there is one that takes the focus: Enter on Roll, then Enter again;
+  // also when that is at the seat's next turn, the bots having played meanwhile: a keyboard
+  // player finds the focus where it was, and a screen reader names the control as the turn
+  // comes back. A click or Tab elsewhere, or Escape, ends the wait)
   let lastKey = null;
   let wanted = null;
   let restoreSuppress = null;
@@ -360,13 +363,6 @@ export function attachKeys(root, { onKey, onEscape } = {}) {
     release,
     /** Has the board the keys (the focus was in it and the user did not take it elsewhere)? */
     owning: () => owns,
-    /** The moment the control that had the focus was meant for is over (another seat to act,
-     * the game over): no control is waited for, so none takes the focus when one like it is
-     * drawn again later (the board keeps the keys). */
-    forgetControl() {
-      wanted = null;
-      lastKey = null;
-    },
     dispose() {
       observer?.disconnect();
       clearTimeout(restoreSuppress);

@@ -434,21 +434,6 @@ export function liveRegion(el) {
   };
 }
 
-/**
- * Whether the moment of play a focused control was meant for ended between two redraws (`was`
- * {mode, actor, over}, `now` the board's state): in the same mode, a game or a what-if, another
- * seat to act or the game over. The board then waits for no control to take the focus back (a
- * "Roll" drawn again at a later turn does not pull the focus to it). The past's steps show
- * other seats to act, so scrubbing it never ends a moment, and a change of mode neither (a
- * history or what-if button keeps the focus it had).
- *
- *   turnOver({ mode: "real", actor: 0, over: false }, { mode: "real", actor: 1 })  // true
- */
-export function turnOver(was, now) {
-  if (!was || was.mode !== now.mode || now.mode === "history") return false;
-  return now.actor !== was.actor || !!now.over !== was.over;
-}
-
 export function mountShell({ model, el }, game) {
   const root = h("div", {
     class: `dsa-root dsa-shell ${game.cls || ""}`,
@@ -716,18 +701,16 @@ export function mountShell({ model, el }, game) {
   }
 
   /** Redraw the board from the model, then say in the live region what the change brought. */
-  let draws = 0;
   function draw() {
-    drawBoard();
-    sayKept();
-    root.dataset.draws = String(++draws); // how many redraws so far (a test waits for one)
+    try {
+      drawBoard();
+    } finally {
+      sayKept(); // what was kept is said now, even if the drawing failed (not at a later change)
+    }
   }
 
-  let moment = null; // the board at the last redraw (turnOver's `was`)
   function drawBoard() {
     const st = live();
-    if (turnOver(moment, st)) keys.forgetControl();
-    moment = { mode: st.mode, actor: st.actor, over: !!st.over };
     if (noKernel()) root.dataset.scrub = localAt === null ? "" : String(localAt);
     const err = model.get("error") || {};
     root.dataset.seq = String(st.seq ?? -1);

@@ -192,12 +192,13 @@ def _decision(name: str, view: Any, legal: tuple[str, ...]) -> str:
 
 
 #: every bot, the planner with the crewmate's own rule in its playouts (the default reads the
-#: drawn hands: policy="sighted"), the planner asking the solver from the first trick, with
-#: its own communication rule and graded task playouts, and weighing deals by the partners'
-#: communications
+#: drawn hands: policy="sighted"), with plain playouts (the default varies them: noise, best_of),
+#: asking the solver from the first trick, with its own communication rule and graded task
+#: playouts, and weighing deals by the partners' communications
 _NO_CHEAT = (
     *BOT_NAMES,
     "planner:policy=greedy",
+    "planner:noise=0,best_of=1",
     "planner:early=10,early_weight=0.5",
     "planner:comm=resolve,task_survival=0.1",
     "planner:comm_trust=0.3",
