@@ -52,6 +52,10 @@ With 96 drawn deals a card and comm="resolve" (the defaults since), the same com
 same deals and bot seeds (--workers 2, 4,290 s of CPU, 0.9-2.4 s an attempt): target 1 396,
 2 382, 3 367, 4 338, 5 330 (14.5 points from the bound), 6 296 (74.0%, 20.8 points; 56
 attempts won that were lost, 27 lost that were won).
+With varied playouts (noise=0.1, best_of=4, the default since), the same command, deals and
+bot seeds (about 4,300 s of CPU, 1.0-2.4 s an attempt): target 1 397, 2 389, 3 375, 4 357,
+5 349 (10.2 points from the bound), 6 317 (79.2%, 15.8 points; 156 attempts won that were
+lost, 81 lost that were won, over the six targets).
 
 Sections:
 

@@ -92,18 +92,17 @@ Where its gap to the double-dummy bound goes (target 6; ``benchmarks/crew_why.py
 --open-hands``, a cheating diagnostic whose planner draws the true deal every time): with 4
 seats 14.5 of 18.5 points are lost even knowing every hand and 4.0 to the hidden hands; with 5
 seats 11.9 and 11.9.
-Playouts with real variation (``noise``, ``best_of``, ``branch``; off by default): on the true
-deal a card's value is one line of the sighted rule, so with ``noise=0.05, best_of=3`` (a seat
-plays another legal card with chance 0.05; a drawn deal counts as made after a card when one of
-three playouts makes it) the open-hand planner closes half its gap, 172/200 against 157 (19
-attempts won that were lost, 4 lost that were won); but the planner drawing from its view gains
-little: 4 seats 305/400 against 296 (44 / 35), 5 seats 110/152 against 110 (13 / 13), 3 seats
-163/200 against 157 (17 / 11); ``noise=0.02, best_of=2`` 147/200 against 149 at 4 seats, and
-``noise=0.1, best_of=4`` 160/200 against 149 (24 / 13) and at 5 seats 158/200 against 143 (30 /
-15, p = 0.036), not yet checked at target 5 or 3 seats.
-``branch`` (open hands, 69/84 against 70) and the mean of noisy playouts
-(``noise=0.05, rollouts=3``, 57/67 against 57) did not help even knowing the hands
-(``benchmarks/crew_why.py`` has the commands and the CPU).
+Playouts with real variation (``noise=0.1, best_of=4``, the default; ``branch`` off): on the
+true deal a card's value was one line of the sighted rule, so more deals repeated the same line.
+In a playout a seat with a choice now plays another legal card one time in ten, and a drawn deal
+counts as made after a card when one of four playouts makes it (the crew is cooperative).
+Knowing every hand (``benchmarks/crew_why.py --open-hands``) ``noise=0.05, best_of=3`` closed
+half the open-hand planner's gap, 172/200 against 157; drawing from its view,
+``noise=0.1, best_of=4`` at target 6 won 104 attempts that were lost and lost 47 that were won
+over 3-5 seats, and at target 5 4 seats 177/200 against 163 (``crew_why.py``'s docstring has
+the runs, the README the tables).  Milder ``noise=0.05, best_of=3`` and ``0.02, 2`` were not
+clearly better; ``branch`` (open hands, 69/84 against 70) and the mean of noisy playouts
+(``noise=0.05, rollouts=3``, 57/67 against 57) did not help even knowing the hands.
 
 >>> from dsa_widget.crew.rules import CrewGame
 >>> from dsa_widget.core.bots import play_bot_move
