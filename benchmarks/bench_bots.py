@@ -55,7 +55,9 @@ attempts won that were lost, 27 lost that were won).
 With varied playouts (noise=0.1, best_of=4, the default since), the same command, deals and
 bot seeds (about 4,300 s of CPU, 1.0-2.4 s an attempt): target 1 397, 2 389, 3 375, 4 357,
 5 349 (10.2 points from the bound), 6 317 (79.2%, 15.8 points; 156 attempts won that were
-lost, 81 lost that were won, over the six targets).
+lost, 81 lost that were won, over the six targets).  Three seats (--seats 3): 398, 394, 383,
+369, 341, 343, every target within 9.0 points of the bound; five seats: 398, 389, 358, 363,
+324 (15.8 points), 303 (20.0 points); 4,428 and 4,738 s of CPU.
 
 Sections:
 
