@@ -51,6 +51,20 @@ def _position(seats: int, seed: int) -> CrewGame | None:
     return None
 
 
+def _undecided_positions(seats: int, seeds: range, base: int) -> Iterator[tuple[int, CrewGame, Any]]:
+    """Positions in play with ``seats`` seats whose mission is not decided yet, one a seed of
+    ``seeds`` at most (game seed ``base * seats + seed``): the seed, the game and the encoded
+    position (the mission's constraints included)."""
+    for seed in seeds:
+        g = _position(seats, base * seats + seed)
+        if g is None:
+            continue
+        st = PlayState.from_game(g)
+        if st.result is not None:
+            continue
+        yield seed, g, encode_position(st, options=g.options, constraints=g.mission.constraints)
+
+
 def _open_positions(seeds: range) -> Iterator[tuple[int, CrewGame, PlayState, Any, list[int]]]:
     """4-seat positions in play with tasks still open and nothing decided yet, one a seed of
     ``seeds`` at most: the seed, the game, its play state, the encoded position and the cards
@@ -83,14 +97,7 @@ def _replay(g: CrewGame, plays: tuple[str, ...], *, greedy: bool, sighted: bool 
 @pytest.mark.parametrize("policy", ["greedy", "sighted", "random"])
 def test_playout_is_the_engines_game(seats: int, policy: str) -> None:
     used = 0
-    for seed in range(30 if policy == "random" else 60):
-        g = _position(seats, 1000 * seats + seed)
-        if g is None:
-            continue
-        st = PlayState.from_game(g)
-        if st.result is not None:
-            continue
-        pos = encode_position(st, options=g.options, constraints=g.mission.constraints)
+    for seed, g, pos in _undecided_positions(seats, range(30 if policy == "random" else 60), 1000):
         kp = kernel_playout(pos, policy=policy, seed=seed)
         _replay(g, kp.plays, greedy=policy != "random", sighted=policy == "sighted")
         assert g.is_over and g.outcome is not None
@@ -157,14 +164,7 @@ def test_noisy_playouts_play_other_legal_cards(seats: int) -> None:
     the engine's (R-14.1); with ``noise=1`` a seat with a choice never plays the rule's card
     where the rule has one best card; ``noise=0`` is the plain playout, card for card."""
     off_rule = 0
-    for seed in range(25):
-        g = _position(seats, 7000 * seats + seed)
-        if g is None:
-            continue
-        st = PlayState.from_game(g)
-        if st.result is not None:
-            continue
-        pos = encode_position(st, options=g.options, constraints=g.mission.constraints)
+    for seed, g, pos in _undecided_positions(seats, range(25), 7000):
         kp = kernel_playout(pos, policy="sighted", seed=seed, noise=1.0)
         for cid in kp.plays:
             while f"play {cid}" not in g.legal_actions():
