@@ -307,24 +307,38 @@ def test_early_leaves_an_unsettled_position_to_the_playouts(monkeypatch: pytest.
     assert asked.count(1) == 6 * len([a for a in legal if a.startswith("play ")])
 
 
+def _paired_values(
+    seeds: range, tricks: int, samples: int, *knobs: dict[str, Any]
+) -> list[tuple[tuple[str, ...], list[dict[str, float]]]]:
+    """For each mid-game position of ``seeds`` (:func:`_mid_game` after ``tricks`` tricks), the
+    legal actions and the card values of one planner per ``knobs`` (the same seed, ``samples``
+    deals, no solver), each bot's choice checked legal: the same deals for every bot, so the
+    values differ only by what the knobs change."""
+    out = []
+    for seed in seeds:
+        g = _mid_game(seed, tricks)
+        if g is None:
+            continue
+        view, legal = g.view(g.to_move), g.legal_actions()
+        values = []
+        for k in knobs:
+            bot = PlannerBot(seed=3, samples=samples, node_limit=0, **k)
+            assert bot(view, legal) in legal
+            assert bot.last_explanation is not None
+            values.append(bot.last_explanation["values"])
+            assert set(values[-1]) == set(values[0])
+        out.append((legal, values))
+    assert out, "no position was reached"
+    return out
+
+
 def test_survival_ranks_cards_whose_playouts_all_fail() -> None:
     """``survival``: a failed playout is worth ``survival`` x (tricks complete when it failed)
     / (tricks of the attempt), so a card's value rises above its success share by less than
     ``survival``, and by more where its playouts fail later; the same seed plays the same
     playouts, so only that part differs."""
     rose = 0
-    for seed in range(6):
-        g = _mid_game(seed, 2)
-        if g is None:
-            continue
-        view, legal = g.view(g.to_move), g.legal_actions()
-        plain = PlannerBot(seed=3, samples=6, node_limit=0, survival=0.0)
-        graded = PlannerBot(seed=3, samples=6, node_limit=0, survival=0.2)
-        plain(view, legal)
-        graded(view, legal)
-        assert plain.last_explanation is not None and graded.last_explanation is not None
-        v0, v1 = plain.last_explanation["values"], graded.last_explanation["values"]
-        assert set(v0) == set(v1)
+    for _, (v0, v1) in _paired_values(range(6), 2, 6, {"survival": 0.0}, {"survival": 0.2}):
         for a in v0:
             assert 0.0 <= v1[a] - v0[a] < 0.2 + 1e-9
             rose += v1[a] > v0[a]
@@ -335,20 +349,9 @@ def test_sighted_policy_reaches_the_rollouts() -> None:
     """``policy="sighted"``: the same deals (same seed), the playouts with the card rule that
     reads the drawn hands, so the values differ from the crewmate's rule's somewhere; each is a
     share of playouts plus the survival part, so within [0, 1]."""
+    assert PlannerBot.KNOBS["policy"] == "sighted"  # the default
     differ = 0
-    for seed in range(6):
-        g = _mid_game(seed, 1)
-        if g is None:
-            continue
-        view, legal = g.view(g.to_move), g.legal_actions()
-        plain = PlannerBot(seed=3, samples=6, node_limit=0, policy="greedy")
-        sighted = PlannerBot(seed=3, samples=6, node_limit=0)  # the default: "sighted"
-        assert sighted.knobs["policy"] == "sighted"
-        plain(view, legal)
-        sighted(view, legal)
-        assert plain.last_explanation is not None and sighted.last_explanation is not None
-        v0, v1 = plain.last_explanation["values"], sighted.last_explanation["values"]
-        assert set(v0) == set(v1)
+    for _, (v0, v1) in _paired_values(range(6), 1, 6, {"policy": "greedy"}, {}):
         assert all(0.0 <= v <= 1.0 for v in v1.values())
         differ += v0 != v1
     assert differ >= 1
@@ -363,26 +366,12 @@ def test_best_of_keeps_a_deal_made_when_one_noisy_playout_makes_it(monkeypatch: 
 
     monkeypatch.setattr(kernel, "game_position", lambda game: None)
     rose = 0
-    for seed in range(4):
-        g = _mid_game(seed, 1)
-        if g is None:
-            continue
-        view, legal = g.view(g.to_move), g.legal_actions()
-        bots = [
-            PlannerBot(seed=3, samples=4, node_limit=0, **knobs)
-            for knobs in (
-                {"noise": 0.1, "best_of": 1},
-                {"noise": 0.1, "best_of": 3},
-            )
-        ]
-        values = []
-        for b in bots:
-            b(view, legal)
-            assert b.last_explanation is not None
-            values.append(b.last_explanation["values"])
-        for a in values[0]:
-            assert values[0][a] - 1e-9 <= values[1][a] <= 1.0
-            rose += values[1][a] > values[0][a] + 1e-9
+    for _, (v0, v1) in _paired_values(
+        range(4), 1, 4, {"noise": 0.1, "best_of": 1}, {"noise": 0.1, "best_of": 3}
+    ):
+        for a in v0:
+            assert v0[a] - 1e-9 <= v1[a] <= 1.0
+            rose += v1[a] > v0[a] + 1e-9
     assert rose >= 1
 
 
@@ -393,25 +382,12 @@ def test_branch_keeps_a_deal_made_when_a_second_choice_makes_it(monkeypatch: pyt
     legal card."""
     from dsa_widget.crew import kernel
 
-    for python in (False, True):
-        if python:
-            monkeypatch.setattr(kernel, "game_position", lambda game: None)
-        for seed in range(3):
-            g = _mid_game(seed, 1)
-            if g is None:
-                continue
-            view, legal = g.view(g.to_move), g.legal_actions()
-            plain = PlannerBot(seed=3, samples=4, node_limit=0, **_PLAIN)
-            wide = PlannerBot(seed=3, samples=4, node_limit=0, branch=True, **_PLAIN)
-            choice = wide(view, legal)
-            plain(view, legal)
-            assert choice in legal
-            assert plain.last_explanation is not None and wide.last_explanation is not None
-            v0, v1 = plain.last_explanation["values"], wide.last_explanation["values"]
-            if not python:
-                continue  # the kernel's numbers run on across the cards: only Python's are paired
-            for a in v0:
-                assert v0[a] - 1e-9 <= v1[a] <= 1.0
+    # on the kernel its numbers run on across the cards: only legal choices are checked there
+    _paired_values(range(3), 1, 4, _PLAIN, {"branch": True, **_PLAIN})
+    monkeypatch.setattr(kernel, "game_position", lambda game: None)
+    for _, (v0, v1) in _paired_values(range(3), 1, 4, _PLAIN, {"branch": True, **_PLAIN}):
+        for a in v0:
+            assert v0[a] - 1e-9 <= v1[a] <= 1.0
 
 
 def _at_first_take(seed: int, target: int = 6) -> CrewGame:
