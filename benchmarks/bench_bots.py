@@ -101,6 +101,7 @@ from __future__ import annotations
 import argparse
 import ast
 import functools
+import gzip
 import hashlib
 import importlib.util
 import itertools
@@ -110,6 +111,7 @@ import random
 import sys
 import time
 from pathlib import Path
+from typing import IO
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
@@ -323,6 +325,15 @@ def sources_unchanged(recorded: dict[str, str]) -> bool:
     return all(_source_digest(name) == digest for name, digest in recorded.items())
 
 
+def open_log(path: str, mode: str = "r") -> IO[str]:
+    """A log file opened as text, gzip-compressed when its name ends in ``.gz`` (a committed
+    table's attempts: ``benchmarks/results/``; appending adds a gzip member, read back as one
+    stream)."""
+    if path.endswith(".gz"):
+        return gzip.open(path, mode + "t", encoding="utf-8")
+    return open(path, mode, encoding="utf-8")
+
+
 class ChunkLog:
     """``--resume FILE``: the finished chunks of a long match, one JSON line each (the match,
     the chunk's index, its result and the hashes of the sources it ran on), so that a match
@@ -336,7 +347,7 @@ class ChunkLog:
         self.done: dict[tuple[str, int], dict] = {}
         self.stale = 0
         if path and os.path.exists(path):
-            with open(path) as f:
+            with open_log(path) as f:
                 for line in f:
                     if line.strip():
                         rec = json.loads(line)
@@ -351,7 +362,7 @@ class ChunkLog:
     def add(self, match: str, chunk: int, result: dict) -> None:
         if self.path:
             rec = {"match": match, "chunk": chunk, **result, "sources": self.sources}
-            with open(self.path, "a") as f:
+            with open_log(self.path, "a") as f:
                 f.write(json.dumps(rec) + "\n")
 
 

@@ -169,6 +169,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 import time
 from collections import Counter
@@ -206,6 +207,71 @@ def open_hands(bots: list[Any], game: Any) -> list[Any]:
             raise ValueError(f"--open-hands needs planner bots, not {type(b).__name__}")
         out.append(OpenHandPlanner(seed=b.seed, **b.knobs))
     return out
+
+
+_MATCH = re.compile(
+    r"^crew/(?P<bot>[^=]+)=[^/]*/(?P<seats>\d+) seats/target (?P<target>\d+)/seed (?P<seed>\d+)/"
+)
+
+
+def logged_results(
+    path: str, seats: int, label: str = "planner", seed: int = 2026
+) -> dict[tuple[int, int], bool]:
+    """The successes a log holds for ``label``'s bots at ``seats`` seats on the benchmark's
+    deals of ``seed``, by (target, attempt): a ``bench_bots.py --resume`` log (``.jsonl`` or
+    ``.jsonl.gz``, such as a README table's in ``benchmarks/results/``; whatever code it ran
+    on) or this script's ``--json`` lines.  ``--against`` pairs a run with it.
+
+    >>> import json, tempfile, os
+    >>> d = tempfile.mkdtemp()
+    >>> p = os.path.join(d, "t.jsonl")
+    >>> rec = {"match": "crew/planner=planner/4 seats/target 6/seed 2026/bound 60000", "chunk": 3,
+    ...        "success": True, "bound": True, "cpu": 1.0, "sources": {}}
+    >>> mine = {"target": 6, "i": 4, "success": False, "seats": 4, "label": "planner", "seed": 2026}
+    >>> with open(p, "w") as f:
+    ...     _ = f.write(json.dumps(rec) + "\\n" + json.dumps(mine) + "\\n")
+    >>> sorted(logged_results(p, 4).items()), logged_results(p, 5)
+    ([((6, 3), True), ((6, 4), False)], {})
+    """
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from bench_bots import open_log
+
+    out: dict[tuple[int, int], bool] = {}
+    with open_log(path) as f:
+        for line in f:
+            if not line.strip():
+                continue
+            rec = json.loads(line)
+            if "match" in rec:
+                m = _MATCH.match(rec["match"])
+                if m is None or m["bot"] != label or int(m["seats"]) != seats or int(m["seed"]) != seed:
+                    continue
+                out[(int(m["target"]), int(rec["chunk"]))] = bool(rec["success"])
+            elif (rec.get("seats"), rec.get("label", "planner"), rec.get("seed", 2026)) == (
+                seats,
+                label,
+                seed,
+            ):
+                out[(int(rec["target"]), int(rec["i"]))] = bool(rec["success"])
+    return out
+
+
+def paired_words(mine: dict[int, bool], theirs: dict[int, bool]) -> str:
+    """How a run's successes by attempt compare with another's on the attempts both played: the
+    tallies, the attempts won that the other lost and lost that it won, and the sign test.
+
+    >>> paired_words({0: True, 1: True, 2: False}, {0: False, 1: True, 2: False, 3: True})
+    '3 attempts paired: 2 against 1; 1 won that were lost, 0 lost that were won (sign test p = 1.00)'
+    """
+    from dsa_widget.core.stats import sign_test
+
+    both = sorted(set(mine) & set(theirs))
+    won = sum(mine[i] and not theirs[i] for i in both)
+    lost = sum(theirs[i] and not mine[i] for i in both)
+    return (
+        f"{len(both)} attempts paired: {sum(mine[i] for i in both)} against {sum(theirs[i] for i in both)}; "
+        f"{won} won that were lost, {lost} lost that were won (sign test p = {sign_test(won, lost):.2f})"
+    )
 
 
 def run_attempt(
@@ -314,12 +380,18 @@ def main() -> None:
     ap.add_argument("--no-why", action="store_true", help="only the successes and the CPU (faster)")
     ap.add_argument("--json", help="append one JSON line an attempt to this file")
     ap.add_argument(
+        "--against",
+        help="pair the run with a log: a bench_bots.py --resume log (.jsonl or .jsonl.gz, e.g. a "
+        "README table's in benchmarks/results/) or another run's --json lines",
+    )
+    ap.add_argument(
         "--open-hands",
         action="store_true",
         help="CHEATING DIAGNOSTIC: every planner's drawn deals are the true deal (it sees every "
         "hand); what the planner loses to hidden information (see the docstring)",
     )
     args = ap.parse_args()
+    base = logged_results(args.against, args.seats, args.label, args.seed) if args.against else {}
     for target in (int(x) for x in args.targets.split(",")):
         recs = []
         c0 = time.process_time()
@@ -343,6 +415,9 @@ def main() -> None:
                             dict(
                                 r,
                                 spec=args.spec,
+                                seats=args.seats,
+                                label=args.label,
+                                seed=args.seed,
                                 open_hands=args.open_hands,
                                 cpu=sum(r["cpu"]),
                                 cpu_ms=[round(1000 * c, 1) for c in r["cpu"]],
@@ -362,6 +437,10 @@ def main() -> None:
             f"CPU a decision ms median {med:.0f}, p95 {p95:.0f}, max {top:.0f}; "
             f"{time.process_time() - c0:.0f} s CPU"
         )
+        if args.against:
+            theirs = {i: ok for (t, i), ok in base.items() if t == target}
+            mine = {r["i"]: r["success"] for r in recs}
+            print(f"  against {args.against}: {paired_words(mine, theirs)}")
         fails = [r for r in recs if not r["success"]]
         classes = Counter(r.get("class", "?") for r in fails)
         print("  failures:", dict(classes))

@@ -137,3 +137,17 @@ def test_a_crew_spec_with_knobs_resumes(tmp_path: Path, monkeypatch: object) -> 
     args.search = "planner:policy=greedy"  # type: ignore[attr-defined]
     out = bench_bots.bench_crew(args)  # type: ignore[arg-type]
     assert {r["bot"] for r in out["rows"]} == {"planner:policy=greedy", "search"}
+
+
+def test_a_compressed_log_is_read_and_appended(tmp_path: Path) -> None:
+    """A table's log committed gzip-compressed (``.jsonl.gz``) resumes like a plain one: its
+    chunks are read back and a later run appends to it."""
+    import gzip
+
+    path = tmp_path / "crew.jsonl.gz"
+    bench_bots.ChunkLog(str(path), "crew").add("m", 0, {"success": True})
+    bench_bots.ChunkLog(str(path), "crew").add("m", 1, {"success": False})
+    with gzip.open(path, "rt") as f:
+        assert [json.loads(x)["chunk"] for x in f] == [0, 1]
+    log = bench_bots.ChunkLog(str(path), "crew")
+    assert log.get("m", 0) is not None and log.get("m", 1) is not None and log.stale == 0

@@ -60,3 +60,39 @@ def test_the_default_path_replays_the_attempt_and_the_diagnostic_finishes_it() -
     assert (rec["cause"], rec["trick"]) == (game.outcome.cause, game.outcome.trick)
     cheat = crew_why.run_attempt(_SPEC, "planner", 3, 1, 0, 2026, 1000, why=False, cheat=True)
     assert isinstance(cheat["success"], bool) and cheat["cpu"]
+
+
+def test_against_pairs_a_run_with_a_table_log_and_its_own_lines(tmp_path: Path) -> None:
+    """``--against``: the table's attempts are read from a ``bench_bots.py --resume`` log
+    (gzip-compressed or not) or from this script's ``--json`` lines, only for the seats, bot
+    and seed asked; the pairing counts the attempts won that the other lost and the reverse."""
+    import gzip
+    import json
+
+    def table(seats: int, t: int, i: int, ok: bool, bot: str = "planner", seed: int = 2026) -> dict:
+        m = f"crew/{bot}={bot}/{seats} seats/target {t}/seed {seed}/bound 60000"
+        return {"match": m, "chunk": i, "success": ok, "bound": True, "cpu": 1.0, "sources": {}}
+
+    recs = [
+        table(5, 6, 0, True),
+        table(5, 6, 1, False),
+        table(5, 5, 1, True),
+        table(4, 6, 2, True),  # another seat count
+        table(5, 6, 3, True, bot="search"),  # another bot
+        table(5, 6, 4, True, seed=7),  # other deals
+    ]
+    path = tmp_path / "crew5.jsonl.gz"
+    with gzip.open(path, "wt") as f:
+        f.writelines(json.dumps(r) + "\n" for r in recs)
+    got = crew_why.logged_results(str(path), 5)
+    assert got == {(6, 0): True, (6, 1): False, (5, 1): True}
+    lines = tmp_path / "run.jsonl"
+    lines.write_text(
+        json.dumps({"target": 6, "i": 9, "success": True, "seats": 5, "label": "planner"}) + "\n"
+    )
+    assert crew_why.logged_results(str(lines), 5) == {(6, 9): True}
+    assert crew_why.logged_results(str(lines), 4) == {}
+    words = crew_why.paired_words(
+        {0: False, 1: True, 5: True}, {i: ok for (t, i), ok in got.items() if t == 6}
+    )
+    assert words.startswith("2 attempts paired: 1 against 1; 1 won that were lost, 1 lost that were won")
