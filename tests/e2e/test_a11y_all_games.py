@@ -7,8 +7,9 @@ once, and nothing when a redraw brings nothing new; after a move the focus is in
 the curtain's Show button when the curtain came down, and back on the control a redraw replaced
 (js/keys.js); behind the curtain nobody's hand is in the accessibility tree; in the dark theme
 the board's text (the Chances panel, the setup form, the what-if and the history bar with it)
-has 4.5:1 and its focus ring 3:1 (WCAG AA); every control is named in words (not a glyph); with
-prefers-reduced-motion nothing moves.
+has 4.5:1 and every control's focus ring 3:1 with what it is drawn on (WCAG AA), the history
+view and the setup form in the light theme too; every control is named in words (not a glyph);
+with prefers-reduced-motion nothing moves.
 """
 
 from __future__ import annotations
@@ -146,7 +147,8 @@ def moved(page, root, seq: int) -> None:
 
 
 #: colours in the page: rgba(css) -> [r, g, b, a] (any CSS colour, read back from a canvas),
-#: ratio(a, b) -> WCAG contrast, over(top, under) -> the colour seen
+#: ratio(a, b) -> WCAG contrast, over(top, under) -> the colour seen, bgOf(el) -> the opaque
+#: colour behind el (its own and its ancestors' backgrounds, composed)
 COLOURS = """
   const cv = document.createElement('canvas'); cv.width = cv.height = 1;
   const cx = cv.getContext('2d', {willReadFrequently: true});
@@ -160,14 +162,6 @@ COLOURS = """
     const [x, y] = [lum(a), lum(b)].sort((p, q) => q - p); return (x + 0.05) / (y + 0.05);
   };
   const over = (top, bot) => [0, 1, 2].map(i => top[i] * top[3] + bot[i] * (1 - top[3])).concat([1]);
-"""
-
-#: WCAG contrast of every visible text of the board (not the SVG pictures, not an inactive
-#: control), its background the nearest opaque one under it: the texts under their minimum
-CONTRAST = (
-    "root => {"
-    + COLOURS
-    + """
   const bgOf = el => {
     const layers = [];
     for (let e = el; e; e = e.parentElement) {
@@ -176,6 +170,14 @@ CONTRAST = (
     }
     return layers.reduceRight((acc, c) => over(c, acc), [255, 255, 255, 1]);
   };
+"""
+
+#: WCAG contrast of every visible text of the board (not the SVG pictures, not an inactive
+#: control), its background the nearest opaque one under it: the texts under their minimum
+CONTRAST = (
+    "root => {"
+    + COLOURS
+    + """
   const low = [], seen = new Set();
   const walk = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
   while (walk.nextNode()) {
@@ -198,16 +200,39 @@ CONTRAST = (
 }"""
 )
 
-#: the focused control's ring: [style, width px, contrast on the board's background, focus-visible]
+#: the focused control's ring: [style, width px, contrast, focus-visible]; the contrast is with
+#: what the ring is drawn on: the control's backdrop (its parent's background, composed) for a
+#: ring outside it, the control's own background for one inset into it
 RING = (
     "root => {"
     + COLOURS
     + """
   const a = document.activeElement, cs = getComputedStyle(a);
-  const r = ratio(rgba(cs.outlineColor), rgba(getComputedStyle(root).backgroundColor));
-  return [cs.outlineStyle, parseFloat(cs.outlineWidth), r, a.matches(':focus-visible')];
+  const under = parseFloat(cs.outlineOffset) >= 0 ? bgOf(a.parentElement) : bgOf(a);
+  const r = ratio(rgba(cs.outlineColor), under);
+  return [cs.outlineStyle, parseFloat(cs.outlineWidth), r, a.matches(':focus-visible'),
+          `${cs.outlineColor} (offset ${cs.outlineOffset}) on rgb(${under.slice(0, 3).map(Math.round)})`];
 }"""
 )
+
+#: every visible, enabled control of the board focused in turn: those whose ring is not a solid
+#: line of 2 px or more at 3:1 with what it is drawn on (as RING), or not focus-visible
+RINGS = f"""root => {{
+  const ring = {RING};
+  const sel = 'button, summary, select, input, textarea, a[href], [tabindex]:not([tabindex="-1"])';
+  const out = [];
+  for (const el of root.querySelectorAll(sel)) {{
+    if (el.matches('[disabled], [aria-disabled="true"]') || !el.getClientRects().length) continue;
+    if (getComputedStyle(el).visibility === 'hidden') continue;
+    el.focus();
+    if (document.activeElement !== el) continue;
+    const [style, width, r, visible, colours] = ring(root);
+    if (!(visible && style === 'solid' && width >= 2 && r >= 3)) {{
+      out.push(`${{el.tagName}}.${{el.className}} ${{style}} ${{width}}px ${{r.toFixed(2)}}:1, ${{colours}}`);
+    }}
+  }}
+  return out;
+}}"""
 
 #: what moves in the board (CSS animations and transitions, running or not)
 MOVING = """root => [root, ...root.querySelectorAll('*')].flatMap(e => {
@@ -320,16 +345,21 @@ def test_a_keyboard_and_screen_reader_player_plays_each_board(lab, page, console
     expect(root).to_have_attribute("data-mode", "whatif")
     assert root.evaluate(CONTRAST) == []
     assert unnamed(root) == []  # the what-if's controls (Pig's chosen faces) and the setup form
+    assert root.evaluate(RINGS) == []  # every control of the what-if
     root.locator("button[data-action='back']").focus()
-    style, width, ratio, visible = root.evaluate(RING)
+    style, width, ratio, visible, _ = root.evaluate(RING)
     assert visible and style == "solid" and width >= 2 and ratio >= 3, (style, width, ratio)
     page.keyboard.press("q")
     page.keyboard.press("PageUp")
     expect(root).to_have_attribute("data-mode", "history")
     assert root.evaluate(CONTRAST) == []
     root.locator(".dsa-setup > summary").focus()
-    style, width, ratio, visible = root.evaluate(RING)
+    style, width, ratio, visible, _ = root.evaluate(RING)
     assert visible and style == "solid" and width >= 2 and ratio >= 3, (style, width, ratio)
+    assert root.evaluate(RINGS) == []  # every control of the history view and the setup form
+    set_theme(page, "light")  # the same view in the light theme: texts and rings
+    assert root.evaluate(CONTRAST) == []
+    assert root.evaluate(RINGS) == []
 
     # prefers-reduced-motion: nothing of the board moves
     page.emulate_media(reduced_motion="reduce")
