@@ -6,11 +6,15 @@ Usage::
     python benchmarks/crew_why.py --targets 6 --games 100            # the default planner
     python benchmarks/crew_why.py --spec planner:endgame=7 --targets 3,6 --json why.lines
     python benchmarks/crew_why.py --no-why --targets 6 --open-hands   # CHEATS: a diagnostic
+    python benchmarks/crew_why.py --no-why --seats 5 --spec planner:best_of=8 \
+        --against benchmarks/results/crew_5seats.jsonl.gz               # paired with the table
 
 The deals are :func:`bench_bots.crew_attempt`'s (seed 2026, the arena's derivation); the bots'
 seeds are derived from ``--label`` (default ``planner``), so the default spec replays the
 benchmark's planner attempts exactly and any other spec plays the same deals with the same
-bot seeds.  For a failed attempt the double-dummy solver (every hand known: analysis only,
+bot seeds.  ``--against LOG`` pairs the run with a table's log (``bench_bots.py --resume``,
+plain or ``.jsonl.gz``) or another run's ``--json`` lines: the attempts won that were lost, lost
+that were won, and the two-sided sign test.  For a failed attempt the double-dummy solver (every hand known: analysis only,
 never shown to a bot) is asked whether the mission was winnable at the first card (no:
 the tasks as assigned could not be made, an *assignment* failure; unknown: the budget ran
 out); if it was, a bisection over the cards played (once lost, lost) finds the card after
