@@ -12,12 +12,12 @@ Usage::
 The deals are :func:`bench_bots.crew_attempt`'s (seed 2026, the arena's derivation); the bots'
 seeds are derived from ``--label`` (default ``planner``), so the default spec replays the
 benchmark's planner attempts exactly and any other spec plays the same deals with the same
-bot seeds.  ``--against LOG`` pairs the run with a table's log (``bench_bots.py --resume``,
-plain or ``.jsonl.gz``) or another run's ``--json`` lines: the attempts won that were lost, lost
-that were won, and the two-sided sign test.  For a failed attempt the double-dummy solver (every hand known: analysis only,
-never shown to a bot) is asked whether the mission was winnable at the first card (no:
-the tasks as assigned could not be made, an *assignment* failure; unknown: the budget ran
-out); if it was, a bisection over the cards played (once lost, lost) finds the card after
+bot seeds. ``--against LOG`` pairs the run with a table's log (``bench_bots.py --resume``, plain
+or ``.jsonl.gz``) or another run's ``--json`` lines: the attempts won that were lost, lost that
+were won, and the two-sided sign test. For a failed attempt the double-dummy solver (every hand
+known: analysis only, never shown to a bot) is asked whether the mission was winnable at the
+first card (no: the tasks as assigned could not be made, an *assignment* failure; unknown: the
+budget ran out); if it was, a bisection over the cards played (once lost, lost) finds the card after
 which it no longer was: the trick, the tricks left then, and whether the seat that played it
 owned the task that failed.  Figures: successes with the Wilson interval, the classes, and
 the CPU time of the bot's decisions with a real choice (median, p95, max).
@@ -167,6 +167,18 @@ lost, 81 lost that were won); the gap to the bound at target 6 from 20.8 to 15.8
 3 seats 148 won that were lost and 56 lost that were won (targets 5 and 6: 341 and 343 against
 309 and 315), 5 seats 175 and 94 (324 and 303 against 299 and 283).  The table's log is now
 the baseline for paired runs.
+
+More variation still (5 seats, target 6, the table's 400 attempts, ``--no-why --seats 5
+--games 400 --spec SPEC``; the table's log was lost with the machine, so each run is compared
+with the table's 303/400 and paired with run A; CPU a decision median / p95 / max):
+A ``planner:task_samples=144`` 307 (41 / 315 / 849 ms: three times the deals a task choice
+brings the assignment near 1 s); B ``planner:task_samples=144,best_of=8,noise=0.15`` 317
+(38 won that A lost, 28 lost that A won; 46 / 323 / 956); C ``planner:best_of=8,noise=0.15``
+310 (53 / 50 against A; 45 / 179 / 908); D ``planner:best_of=16,noise=0.2`` 319 (50 / 179 /
+810 ms; against A on 383 attempts 47 / 37).  The more varied the playouts, the more attempts
+made, at about the same CPU (the playouts stop at the first success); D is the default since,
+and the five-seat table was run again with it.  Since then a table's log is committed beside
+its printout (``benchmarks/results/crew_5seats.jsonl.gz``) and ``--against`` pairs a run with it.
 """
 
 from __future__ import annotations
