@@ -327,8 +327,10 @@ def sources_unchanged(recorded: dict[str, str]) -> bool:
 
 def open_log(path: str, mode: str = "r") -> IO[str]:
     """A log file opened as text, gzip-compressed when its name ends in ``.gz`` (a committed
-    table's attempts: ``benchmarks/results/``; appending adds a gzip member, read back as one
-    stream)."""
+    table's attempts: ``benchmarks/results/``).  Appending to a ``.gz`` log adds a gzip member
+    per write, read back as one stream but compressed record by record (60 times the size of the
+    same records compressed at once): run a table into a plain ``.jsonl`` and ``gzip -9`` it
+    once before committing it; a later run may resume from the ``.gz``."""
     if path.endswith(".gz"):
         return gzip.open(path, mode + "t", encoding="utf-8")
     return open(path, mode, encoding="utf-8")

@@ -170,15 +170,17 @@ the baseline for paired runs.
 
 More variation still (5 seats, target 6, the table's 400 attempts, ``--no-why --seats 5
 --games 400 --spec SPEC``; the table's log was lost with the machine, so each run is compared
-with the table's 303/400 and paired with run A; CPU a decision median / p95 / max):
-A ``planner:task_samples=144`` 307 (41 / 315 / 849 ms: three times the deals a task choice
-brings the assignment near 1 s); B ``planner:task_samples=144,best_of=8,noise=0.15`` 317
-(38 won that A lost, 28 lost that A won; 46 / 323 / 956); C ``planner:best_of=8,noise=0.15``
-310 (53 / 50 against A; 45 / 179 / 908); D ``planner:best_of=16,noise=0.2`` 319 (50 / 179 /
-810 ms; against A on 383 attempts 47 / 37).  The more varied the playouts, the more attempts
-made, at about the same CPU (the playouts stop at the first success); D is the default since,
-and the five-seat table was run again with it.  Since then a table's log is committed beside
-its printout (``benchmarks/results/crew_5seats.jsonl.gz``) and ``--against`` pairs a run with it.
+with the table's 303/400 unpaired, and paired with the others: won that the other lost / lost
+that it won, sign test; CPU a decision median / p95 / max): A ``planner:task_samples=144`` 307
+(41 / 315 / 849 ms: three times the deals a task choice brings the assignment near 1 s); B
+``planner:task_samples=144,best_of=8,noise=0.15`` 317 (against A 38 / 28, p = 0.27; 46 / 323 /
+956 ms); C ``planner:best_of=8,noise=0.15`` 310 (against A 53 / 50, p = 0.84; 45 / 179 / 908
+ms); D ``planner:best_of=16,noise=0.2`` 319 (against A 50 / 38, p = 0.24; against C 40 / 31,
+p = 0.34; 50 / 183 / 810 ms).  No pair is significant on its own; they lean the same way (more
+variation, more attempts made, about the same CPU on the kernel: the playouts stop at the first
+success) and D made 16 more than the table, so D is the default since, and the tables are run
+again with it: the five-seat table's log is committed beside its printout
+(``benchmarks/results/crew_5seats.jsonl.gz``), and ``--against`` pairs a run with it.
 """
 
 from __future__ import annotations
@@ -225,8 +227,10 @@ def open_hands(bots: list[Any], game: Any) -> list[Any]:
     return out
 
 
+#: a Crew attempt's key in a bench_bots log (``bench_crew``'s ``match``: the bot's name, its spec
+#: (the same string), the seats, the target, the seed, the bound's budget)
 _MATCH = re.compile(
-    r"^crew/(?P<bot>[^=]+)=[^/]*/(?P<seats>\d+) seats/target (?P<target>\d+)/seed (?P<seed>\d+)/"
+    r"^crew/(?P<bot>.+?)=(?P=bot)/(?P<seats>\d+) seats/target (?P<target>\d+)/seed (?P<seed>\d+)/"
 )
 
 
@@ -253,6 +257,7 @@ def logged_results(
     from bench_bots import open_log
 
     out: dict[tuple[int, int], bool] = {}
+    runs: dict[tuple[int, int], tuple[Any, Any]] = {}  # the --json lines' run of each attempt
     with open_log(path) as f:
         for line in f:
             if not line.strip():
@@ -268,7 +273,14 @@ def logged_results(
                 label,
                 seed,
             ):
-                out[(int(rec["target"]), int(rec["i"]))] = bool(rec["success"])
+                key = (int(rec["target"]), int(rec["i"]))
+                run = (rec.get("spec"), rec.get("open_hands", False))
+                if runs.setdefault(key, run) != run:
+                    raise ValueError(
+                        f"{path} holds attempt {key[1]} at target {key[0]} of two runs ({runs[key]} "
+                        f"and {run}): pair with the lines of one run"
+                    )
+                out[key] = bool(rec["success"])
     return out
 
 
@@ -277,16 +289,18 @@ def paired_words(mine: dict[int, bool], theirs: dict[int, bool]) -> str:
     tallies, the attempts won that the other lost and lost that it won, and the sign test.
 
     >>> paired_words({0: True, 1: True, 2: False}, {0: False, 1: True, 2: False, 3: True})
-    '3 attempts paired: 2 against 1; 1 won that were lost, 0 lost that were won (sign test p = 1.00)'
+    '3 attempts paired: 2 against 1; 1 won that were lost, 0 lost that were won (sign test p = 1)'
     """
     from dsa_widget.core.stats import sign_test
 
     both = sorted(set(mine) & set(theirs))
+    if not both:
+        return "no attempt paired: the log has none of these (check --seats, --label and --seed)"
     won = sum(mine[i] and not theirs[i] for i in both)
     lost = sum(theirs[i] and not mine[i] for i in both)
     return (
         f"{len(both)} attempts paired: {sum(mine[i] for i in both)} against {sum(theirs[i] for i in both)}; "
-        f"{won} won that were lost, {lost} lost that were won (sign test p = {sign_test(won, lost):.2f})"
+        f"{won} won that were lost, {lost} lost that were won (sign test p = {sign_test(won, lost):.2g})"
     )
 
 

@@ -75,6 +75,10 @@ def test_against_pairs_a_run_with_a_table_log_and_its_own_lines(tmp_path: Path) 
 
     recs = [
         table(5, 6, 0, True),
+        {
+            **table(5, 6, 7, True),
+            "match": "crew/planner:noise=0=planner:noise=0/5 seats/target 6/seed 2026/b",
+        },
         table(5, 6, 1, False),
         table(5, 5, 1, True),
         table(4, 6, 2, True),  # another seat count
@@ -86,6 +90,7 @@ def test_against_pairs_a_run_with_a_table_log_and_its_own_lines(tmp_path: Path) 
         f.writelines(json.dumps(r) + "\n" for r in recs)
     got = crew_why.logged_results(str(path), 5)
     assert got == {(6, 0): True, (6, 1): False, (5, 1): True}
+    assert crew_why.logged_results(str(path), 5, label="planner:noise=0") == {(6, 7): True}  # a spec's "="
     lines = tmp_path / "run.jsonl"
     lines.write_text(
         json.dumps({"target": 6, "i": 9, "success": True, "seats": 5, "label": "planner"}) + "\n"
@@ -96,3 +101,11 @@ def test_against_pairs_a_run_with_a_table_log_and_its_own_lines(tmp_path: Path) 
         {0: False, 1: True, 5: True}, {i: ok for (t, i), ok in got.items() if t == 6}
     )
     assert words.startswith("2 attempts paired: 1 against 1; 1 won that were lost, 1 lost that were won")
+    assert crew_why.paired_words({0: True}, {1: True}).startswith("no attempt paired")
+    # two runs' lines in one file (--json appends): refused, not merged
+    with lines.open("a") as f:
+        f.write(
+            json.dumps({"target": 6, "i": 9, "success": False, "seats": 5, "spec": "planner:noise=0"}) + "\n"
+        )
+    with pytest.raises(ValueError, match="two runs"):
+        crew_why.logged_results(str(lines), 5)
