@@ -375,6 +375,19 @@ def test_best_of_keeps_a_deal_made_when_one_noisy_playout_makes_it(monkeypatch: 
     assert rose >= 1
 
 
+def test_python_playouts_cap_best_of(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Where the kernel cannot play the position (the dummy seat, mission constraints) the
+    playouts run in Python, at most ``_PY_BEST_OF`` (2) a drawn deal and card, so that a
+    decision there stays under a second: the default's sixteen give the values two give."""
+    from dsa_widget.crew import kernel
+    from dsa_widget.crew.bots import planner
+
+    monkeypatch.setattr(kernel, "game_position", lambda game: None)
+    assert planner._PY_BEST_OF == 2 and PlannerBot.KNOBS["best_of"] > 2
+    for _, (v16, v2) in _paired_values(range(3), 1, 4, {}, {"best_of": 2}):
+        assert v16 == v2
+
+
 def test_branch_keeps_a_deal_made_when_a_second_choice_makes_it(monkeypatch: pytest.MonkeyPatch) -> None:
     """``branch``: each seat after the planner in the trick may play its second choice; the
     first combination is the plain playout (the same numbers), so on the kernel and in Python

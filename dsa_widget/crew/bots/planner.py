@@ -148,6 +148,12 @@ _POLICIES = {"greedy": greedy_play, "sighted": sighted_play}
 _COMMS = ("crewmate", "resolve", "silent")
 #: the least a communication must resolve (in cards whose holder it settles) to be worth a token
 _RESOLVE_MIN = 1.0
+#: the most playouts a drawn deal and card in Python (``best_of``), where the kernel cannot play
+#: the position (the dummy seat, mission constraints): 4 seats, target 6, first and fourth
+#: tricks, 24 positions on a quiet machine, a decision took median / p95 / max 162 / 353 / 483 ms
+#: with one playout, 278 / 680 / 816 with two, 468 / 1,301 / 1,345 with four, and 1.4 / 3.4 /
+#: 4.9 s with the kernel's sixteen under load
+_PY_BEST_OF = 2
 
 
 def _comm_worth(nd: Needs, gone: int, seats: int) -> list[float]:
@@ -278,7 +284,8 @@ class PlannerBot(Bot):
     the rule's card always) and ``best_of`` (up to this many playouts a drawn deal and card,
     stopping at the first success: the deal counts as made after the card when one of them
     succeeds, else with the longest failure's ``survival``; ``rollouts`` such values are
-    averaged; ``noise=0, best_of=1`` plays exactly the planner's playouts without them) and
+    averaged; at most 2 where the kernel cannot play the position, so that a decision in
+    Python stays under a second; ``noise=0, best_of=1`` plays exactly the planner's playouts without them) and
     ``branch`` (a small cooperative search per drawn deal and card: each seat still to play in
     the trick after it plays the playout rule's card or its second choice, every combination
     played out, ``best_of`` times each, until one makes the deal)."""
@@ -599,7 +606,7 @@ class PlannerBot(Bot):
         card that succeed, every seat with the ``policy`` card rule.  On the compiled kernel
         when it can play the position (:func:`~dsa_widget.crew.kernel.kernel_rollouts`), else in
         Python (:func:`~dsa_widget.crew.playouts.sighted_play` or ``greedy_play``: Tonoja,
-        mission constraints)."""
+        mission constraints), with at most ``_PY_BEST_OF`` (2) of ``best_of``'s playouts."""
         reps = self.knobs["rollouts"]
         best_of = self.knobs["best_of"]
         noise = float(self.knobs["noise"])
@@ -613,6 +620,7 @@ class PlannerBot(Bot):
         branch = bool(self.knobs["branch"])
         if pos is None:
             sighted = rule is sighted_play
+            best_of = min(best_of, _PY_BEST_OF)  # a decision in Python stays under a second
             out = []
             for g in deals:
                 st0 = PlayState.from_game(g)
