@@ -58,6 +58,9 @@ bot seeds (about 4,300 s of CPU, 1.0-2.4 s an attempt): target 1 397, 2 389, 3 3
 lost, 81 lost that were won, over the six targets).  Three seats (--seats 3): 398, 394, 383,
 369, 341, 343, every target within 9.0 points of the bound; five seats: 398, 389, 358, 363,
 324 (15.8 points), 303 (20.0 points); 4,428 and 4,738 s of CPU.
+With playouts more varied still (noise=0.2, best_of=16, the default since), five seats on the
+same deals and bot seeds (--seats 5, 5,247 s of CPU): 400, 392, 379, 366, 336 (12.8 points from
+the bound), 319 (16.0 points); its log is benchmarks/results/crew_5seats.jsonl.gz.
 
 Sections:
 
