@@ -111,6 +111,7 @@ import itertools
 import json
 import os
 import random
+import re
 import sys
 import time
 from pathlib import Path
@@ -549,6 +550,32 @@ def crew_load_modules(specs: dict[str, str]) -> None:
         arena._instantiate(spec, 0)
 
 
+#: a :func:`crew_match` key read back: the bench names each bot by its spec, so the key repeats
+#: one string (which may hold "=") on both sides of its first separator
+_CREW_MATCH = re.compile(
+    r"^crew/(?P<bot>.+?)=(?P=bot)/(?P<seats>\d+) seats/target (?P<target>\d+)/seed (?P<seed>\d+)/"
+)
+
+
+def crew_match(bot: str, spec: str, seats: int, target: int, seed: int, node_limit: int) -> str:
+    """The key of a Crew table's cell in a ``--resume`` log (one record an attempt, the attempt's
+    index its chunk); :func:`crew_match_parts` reads it back.
+
+    >>> k = crew_match("planner:noise=0", "planner:noise=0", 5, 6, 2026, 60000)
+    >>> k
+    'crew/planner:noise=0=planner:noise=0/5 seats/target 6/seed 2026/bound 60000'
+    >>> crew_match_parts(k), crew_match_parts("submarine/mc/2p")
+    (('planner:noise=0', 5, 6, 2026), None)
+    """
+    return f"crew/{bot}={spec}/{seats} seats/target {target}/seed {seed}/bound {node_limit}"
+
+
+def crew_match_parts(key: str) -> tuple[str, int, int, int] | None:
+    """The bot, seats, target and seed of a :func:`crew_match` key (None for any other key)."""
+    m = _CREW_MATCH.match(key)
+    return None if m is None else (m["bot"], int(m["seats"]), int(m["target"]), int(m["seed"]))
+
+
 def bench_crew(args: argparse.Namespace) -> dict:
     """The Crew's ladder (issue 33): mission success of ``--search`` (default ``planner``) and
     of ``search`` on the same attempts (the arena's seeds), with the double-dummy bound of each
@@ -582,7 +609,7 @@ def bench_crew(args: argparse.Namespace) -> dict:
 
     def match(job: tuple) -> str:
         b, n, t, _ = job
-        return f"crew/{b}={specs[b]}/{n} seats/target {t}/seed {args.seed}/bound {args.node_limit}"
+        return crew_match(b, specs[b], n, t, args.seed, args.node_limit)
 
     logged, todo = [], []
     for job in jobs:

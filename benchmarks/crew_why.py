@@ -187,7 +187,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import re
 import sys
 import time
 from collections import Counter
@@ -227,13 +226,6 @@ def open_hands(bots: list[Any], game: Any) -> list[Any]:
     return out
 
 
-#: a Crew attempt's key in a bench_bots log (``bench_crew``'s ``match``: the bot's name, its spec
-#: (the same string), the seats, the target, the seed, the bound's budget)
-_MATCH = re.compile(
-    r"^crew/(?P<bot>.+?)=(?P=bot)/(?P<seats>\d+) seats/target (?P<target>\d+)/seed (?P<seed>\d+)/"
-)
-
-
 def logged_results(
     path: str, seats: int, label: str = "planner", seed: int = 2026
 ) -> dict[tuple[int, int], bool]:
@@ -254,7 +246,7 @@ def logged_results(
     ([((6, 3), True), ((6, 4), False)], {})
     """
     sys.path.insert(0, str(Path(__file__).resolve().parent))
-    from bench_bots import open_log
+    from bench_bots import crew_match_parts, open_log
 
     out: dict[tuple[int, int], bool] = {}
     runs: dict[tuple[int, int], tuple[Any, Any]] = {}  # the --json lines' run of each attempt
@@ -264,10 +256,10 @@ def logged_results(
                 continue
             rec = json.loads(line)
             if "match" in rec:
-                m = _MATCH.match(rec["match"])
-                if m is None or m["bot"] != label or int(m["seats"]) != seats or int(m["seed"]) != seed:
+                parts = crew_match_parts(rec["match"])
+                if parts is None or parts[0] != label or parts[1] != seats or parts[3] != seed:
                     continue
-                out[(int(m["target"]), int(rec["chunk"]))] = bool(rec["success"])
+                out[(parts[2], int(rec["chunk"]))] = bool(rec["success"])
             elif (rec.get("seats"), rec.get("label", "planner"), rec.get("seed", 2026)) == (
                 seats,
                 label,
