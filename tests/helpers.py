@@ -10,6 +10,7 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import xml.etree.ElementTree as ET
 from collections.abc import Iterator
@@ -162,11 +163,24 @@ def random_state(
     return g
 
 
+def ipc_kernel(directory: Path | str) -> dict[str, str]:
+    """Keyword arguments for a jupyter_client kernel manager that talks to its kernel over
+    Unix sockets in ``directory`` instead of TCP ports on localhost.
+
+    A TCP kernel is given five free ports that it binds a moment later; under ``pytest -n``
+    another worker's kernel (or JupyterLab's) can take one in between, and the kernel dies
+    with "Address already in use" (it failed CI once that way). Socket files in a directory
+    of the test's own cannot collide.
+    """
+    return {"transport": "ipc", "ip": str(Path(directory) / "kernel")}
+
+
 def run_notebook(path: Path) -> tuple[Any, str]:
     """Execute a notebook top to bottom in a real kernel (the repository on its path); the
     executed notebook and all its text outputs, after checking that no cell failed."""
     import nbclient
     import nbformat
+    from jupyter_client.manager import KernelManager
 
     nb = nbformat.read(path, as_version=4)
     assert nb.metadata["kernelspec"]["name"] == "python3"
@@ -174,10 +188,15 @@ def run_notebook(path: Path) -> tuple[Any, str]:
     env_path = os.environ.get("PYTHONPATH", "")
     os.environ["PYTHONPATH"] = root + (os.pathsep + env_path if env_path else "")
     try:
-        client = nbclient.NotebookClient(
-            nb, timeout=600, kernel_name="python3", resources={"metadata": {"path": str(path.parent)}}
-        )
-        client.execute()
+        with tempfile.TemporaryDirectory(prefix="dsa-kernel-") as sockets:
+            client = nbclient.NotebookClient(
+                nb,
+                km=KernelManager(kernel_name="python3", **ipc_kernel(sockets)),
+                timeout=600,
+                kernel_name="python3",
+                resources={"metadata": {"path": str(path.parent)}},
+            )
+            client.execute()
     finally:
         if env_path:
             os.environ["PYTHONPATH"] = env_path

@@ -8,6 +8,7 @@ import json
 from typing import Any
 
 import pytest
+from helpers import ipc_kernel
 from jupyter_client.manager import KernelManager
 from server_helpers import Client, marker_path
 
@@ -41,7 +42,7 @@ SETUP = {
 @pytest.mark.slow
 def test_kill_the_kernel_then_resume_from_the_record(tmp_path):
     path = tmp_path / "served.json"
-    km = KernelManager(kernel_name="python3")
+    km = KernelManager(kernel_name="python3", **ipc_kernel(tmp_path))
     km.start_kernel(cwd=str(tmp_path))
     kc = km.client()
     kc.start_channels()

@@ -220,6 +220,9 @@ class JupyterServer:
             "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
             "--LabApp.extension_manager=readonly",
             "--LabApp.expose_app_in_browser=True",
+            # kernels on Unix sockets in this server's runtime dir: TCP ports can be taken by
+            # another worker between being chosen and bound (helpers.ipc_kernel)
+            "--KernelManager.transport=ipc",
             *extra_args,
         ]
         log_path = base / "server.log"

@@ -24,6 +24,8 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
+from helpers import ipc_kernel
+
 from .harness import REPO_ROOT, HarnessError, isolated_jupyter_env, new_notebook
 
 NODE_MODULES = Path(os.environ.get("DSA_E2E_NODE_MODULES", REPO_ROOT / "node_modules"))
@@ -106,7 +108,7 @@ def execute_notebook(
         from jupyter_client.manager import AsyncKernelManager
 
         ksm = KernelSpecManager(kernel_dirs=[str(base / "jupyter_path" / "kernels")])
-        km = AsyncKernelManager(kernel_name="python3", kernel_spec_manager=ksm)
+        km = AsyncKernelManager(kernel_name="python3", kernel_spec_manager=ksm, **ipc_kernel(base))
         client = nbclient.NotebookClient(
             nb,
             km=km,
