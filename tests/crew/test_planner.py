@@ -58,8 +58,6 @@ def test_registered_with_a_summary() -> None:
         {"noise": "some"},
         {"best_of": 0},
         {"best_of": 2.5},
-        {"task_best_of": 0},
-        {"task_best_of": "many"},
         {"branch": 1},
     ],
 )
@@ -435,36 +433,6 @@ def test_task_survival_ranks_tasks_whose_playouts_fail() -> None:
             rose += v1[a] > v0[a]
         assert graded.last_explanation["choice"] == max(v1, key=lambda a: v1[a])
     assert rose >= 1
-
-
-def test_task_best_of_counts_a_deal_made_when_one_lead_makes_it(monkeypatch: pytest.MonkeyPatch) -> None:
-    """``task_best_of``: in the task choice each drawn deal, its assignment finished, is played
-    from the first card by every card the leader may lead (``task_best_of`` noisy playouts
-    each, on the kernel), and counts as made for the candidate when one of them made it: the
-    kernel is asked about every legal lead with the bot's playout knobs, and a deal only the
-    last lead makes counts as made."""
-    from dsa_widget.crew import kernel
-
-    asked: list[tuple[list[int], int, float]] = []
-
-    def last_lead_only(pos, cards, samples, *, policy, seed, noise, best_of, branch=False):
-        asked.append((list(cards), best_of, noise))
-        return [0] * (len(cards) - 1) + [1], [3] * (len(cards) - 1) + [0]
-
-    monkeypatch.setattr(kernel, "kernel_rollout_stats", last_lead_only)
-    g = _at_first_take(1)
-    view, legal = g.view(g.to_move), g.legal_actions()
-    bot = PlannerBot(seed=3, task_samples=4, task_best_of=5, noise=0.3)
-    assert bot(view, legal) in legal
-    e = bot.last_explanation
-    assert e is not None and len(e["values"]) >= 2
-    assert all(v == 1.0 for v in e["values"].values())  # every deal made, by its last lead
-    assert asked and all(best == 5 and noise == 0.3 for _, best, noise in asked)
-    # the captain takes first (R-5.2) and leads trick 1 (R-10.1) with any card (R-10.2): the
-    # bot is the leader, so every drawn deal holds its real hand, all of it a legal lead
-    assert g.to_move == g.captain
-    hand = g.hand_mask(g.captain)
-    assert all(sorted(cards) == [c for c in range(64) if hand >> c & 1] for cards, _, _ in asked)
 
 
 def test_takes_bounds_the_candidates() -> None:

@@ -13,14 +13,7 @@ that fit the public facts — voids shown, cards communicated, the captain's S4)
   successful playouts (ties: the better fit).  ``takes`` (4) bounds the tasks tried; with
   ``task_survival`` > 0 a failed playout counts that share of a success, scaled by the tricks
   it lasted (as ``survival`` does for cards), so that when every candidate's playouts fail
-  the one whose attempts last longer wins.  A drawn deal counts as made for a candidate when
-  one of its playouts makes it: from the first card, every card the leader may lead, each
-  followed by up to ``task_best_of`` (16) playouts with the card choice's ``noise`` (on the
-  kernel; at most two in Python), as the card choice's ``best_of`` does.  One plain playout
-  a deal (``task_best_of=1``, the default before) judged a task by one line of the playout
-  rule; 5 seats, target 6, the table's attempts 0-125: 107 against 100 (16 won that were
-  lost, 9 lost that were won; ``crew_why.py --no-why --seats 5 --against``), CPU a decision
-  median 50 ms, p95 206, max 795 beside a table run.
+  the one whose attempts last longer wins.
 * **cards**: every legal card is tried on ``samples`` drawn deals (96; against 32 it played
   fewer losing cards in the middle game and won a little more at targets 5 and 6; 192 no
   better, 220/300 against 222 at target 6: ``benchmarks/crew_why.py``), followed by ``rollouts``
@@ -282,11 +275,8 @@ class PlannerBot(Bot):
     0 on that deal, one after which they are not ``early_weight`` + (1 - ``early_weight``) x
     its playouts' share; 1 is the endgame's verdict, 0 only vetoes the lost cards; ``early``
     at or below ``endgame``, or ``node_limit=0``, changes nothing),
-    ``task_survival`` (``survival`` for the task choice's playouts), ``task_best_of`` (the
-    task choice's ``best_of``: a drawn deal is made for a candidate when one of up to this many
-    noisy playouts after one of the leader's first cards makes it; 1: one plain playout, the
-    first card the rule's), ``takes`` (the most tasks tried at one ``take``), ``comm``
-    (``"crewmate"``, ``"resolve"`` or ``"silent"``: which
+    ``task_survival`` (``survival`` for the task choice's playouts), ``takes`` (the most
+    tasks tried at one ``take``), ``comm`` (``"crewmate"``, ``"resolve"`` or ``"silent"``: which
     rule chooses the card to show), ``comm_trust`` (a deal's weight is multiplied by it for
     each partner communication, a pass included, that the ``"resolve"`` rule would not have
     made on it: 1 = not weighed), ``noise`` (in the card choice's playouts, the chance that a
@@ -325,11 +315,10 @@ class PlannerBot(Bot):
         "noise": 0.2,
         "best_of": 16,
         "branch": False,
-        "task_best_of": 16,
     }
 
     def _check_knobs(self) -> None:
-        for k in ("samples", "task_samples", "rollouts", "takes", "best_of", "task_best_of"):
+        for k in ("samples", "task_samples", "rollouts", "takes", "best_of"):
             v = self.knobs[k]
             if not is_int(v) or v < 1:
                 raise ValueError(f"{k} must be an int >= 1, not {v!r}")
@@ -599,42 +588,16 @@ class PlannerBot(Bot):
 
     def _finish_assignment(self, g: CrewGame, seed: int) -> tuple[str, int]:
         """The rest of the attempt on a drawn game: the crewmate's choices until the first card,
-        then the playouts' card rule (``policy``) for every seat, ``task_best_of`` times after
-        each first card (with ``noise``; :func:`~dsa_widget.crew.kernel.kernel_rollout_stats`)
-        or once, plainly; "success" when one playout succeeded, else "failure" and the most
-        tricks a playout completed."""
+        then the playouts' card rule (``policy``) for every seat; the result and the tricks
+        complete when it was decided."""
         mate = CrewmateBot(seed=seed, communicate=False)
         while not g.is_over and g.step not in ("communicate", "play"):
             g.apply(mate(g.view(g.to_move), g.legal_actions()))
         if g.is_over:
             return (g.outcome.result if g.outcome is not None else "failure"), 0
         st = PlayState.from_game(g)
-        rule = _POLICIES[self.knobs["policy"]]
-        best_of = self.knobs["task_best_of"]
-        if best_of <= 1:
-            result = st.play_out(rule, random.Random(seed))
-            return result, st.trick_no
-        from ..kernel import game_position, game_sample, kernel_rollout_stats  # numba loads on first use
-
-        noise = float(self.knobs["noise"])
-        pos = game_position(g)
-        rng = random.Random(seed)
-        if pos is None:
-            far = 0
-            for _ in range(min(best_of, _PY_BEST_OF)):
-                s = st.copy()
-                if s.play_out(_noisy(rule, noise), rng) == "success":
-                    return "success", s.trick_no
-                far = max(far, s.trick_no)
-            return "failure", far
-        legal = st.legal()
-        cards = [c for c in range(legal.bit_length()) if legal >> c & 1]  # every first card
-        wins, lasted = kernel_rollout_stats(
-            pos, cards, [game_sample(g)], policy=self.knobs["policy"], seed=seed, noise=noise, best_of=best_of
-        )
-        if any(wins):
-            return "success", 0
-        return "failure", max(lasted)
+        result = st.play_out(_POLICIES[self.knobs["policy"]], random.Random(seed))
+        return result, st.trick_no
 
     # ------------------------------------------------------------------ cards
 
