@@ -13,7 +13,12 @@ that fit the public facts — voids shown, cards communicated, the captain's S4)
   successful playouts (ties: the better fit).  ``takes`` (4) bounds the tasks tried; with
   ``task_survival`` > 0 a failed playout counts that share of a success, scaled by the tricks
   it lasted (as ``survival`` does for cards), so that when every candidate's playouts fail
-  the one whose attempts last longer wins.
+  the one whose attempts last longer wins.  One plain playout a drawn deal and candidate:
+  judging a deal made when one of 16 noisy playouts after any first lead made it (as the card
+  choice's ``best_of`` does; commit ``b6b476c``, reverted) chose tasks that were more often
+  winnable but not more often won: the five-seat table on the same deals, targets 1-6,
+  395/388/378/360/348/324 of 400 against 400/392/379/366/336/319, the bound at target 6
+  392 against 383, so the gap there 17.0 points against 16.0.
 * **cards**: every legal card is tried on ``samples`` drawn deals (96; against 32 it played
   fewer losing cards in the middle game and won a little more at targets 5 and 6; 192 no
   better, 220/300 against 222 at target 6: ``benchmarks/crew_why.py``), followed by ``rollouts``
