@@ -61,8 +61,8 @@ lost, 81 lost that were won, over the six targets).  Three seats (--seats 3): 39
 With playouts more varied still (noise=0.2, best_of=16, the default since), five seats on the
 same deals and bot seeds (--seats 5, 5,247 s of CPU): 400, 392, 379, 366, 336 (12.8 points from
 the bound), 319 (16.0 points); its log is benchmarks/results/crew_5seats.jsonl.gz.  Four
-seats on the same code (--seats 4, two sittings, 5,122 s of CPU): 398, 386, 388, 365, 351, 328
-(82.0%, 13.0 points from the bound); three seats (5,849 s): 398, 396, 392, 383, 357, 362
+seats on the same code (--seats 4, two sittings, 5,122 s of the attempts' CPU): 398, 386, 388,
+365, 351, 328 (82.0%, 13.0 points from the bound); three seats (5,849 s): 398, 396, 392, 383, 357, 362
 (90.5%, every target within 5.0 points); the logs are benchmarks/results/crew_4seats.jsonl.gz
 and crew_3seats.jsonl.gz.
 
