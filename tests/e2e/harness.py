@@ -28,6 +28,7 @@ import tempfile
 import time
 import urllib.error
 import urllib.request
+import uuid
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -109,6 +110,12 @@ def write_notebook(path: os.PathLike | str, cells: Sequence[Any]) -> Path:
 # --------------------------------------------------------------------------
 # the Jupyter server
 # --------------------------------------------------------------------------
+
+
+#: how many times :meth:`JupyterServer.start` tries a fresh port when the one it chose was taken
+_PORT_TRIES = 5
+#: what jupyter_server logs when it cannot bind the port it was given (``--port-retries=0``)
+_PORT_TAKEN = "the Jupyter server could not be started because"
 
 
 def find_free_port() -> int:
@@ -199,7 +206,28 @@ class JupyterServer:
         for d in (root, workspaces, settings):
             d.mkdir(parents=True, exist_ok=True)
         env = isolated_jupyter_env(base, extra_pythonpath)
+        # the port is chosen here and bound by the server a moment later, so another process
+        # (an xdist worker's server or kernel) can take it in between: the server then exits at
+        # once saying so, and it is started again on a fresh port
+        for _ in range(_PORT_TRIES):
+            server = cls._launch(base, env, extra_args, startup_timeout)
+            if server is not None:
+                return server
+        raise HarnessError(f"jupyter lab lost the race for a free port {_PORT_TRIES} times")
+
+    @classmethod
+    def _launch(
+        cls, base: Path, env: dict, extra_args: Sequence[str], startup_timeout: float
+    ) -> JupyterServer | None:
+        """One start of ``jupyter lab`` on a port free a moment ago: the server once it answers,
+        or None when it exited because that port was taken meanwhile."""
+        root = base / "root"
+        workspaces = base / "workspaces"
+        settings = base / "user-settings"
         port = find_free_port()
+        # a base url of its own: should another server have taken the port before this one
+        # binds it, that server's answer is a 404, not this one's status
+        prefix = f"/lab-{uuid.uuid4().hex[:12]}/"
         cmd = [
             sys.executable,
             "-m",
@@ -208,6 +236,7 @@ class JupyterServer:
             "--no-browser",
             f"--port={port}",
             "--port-retries=0",
+            f"--ServerApp.base_url={prefix}",
             "--ServerApp.ip=127.0.0.1",
             "--ServerApp.token=",
             "--ServerApp.password=",
@@ -238,7 +267,7 @@ class JupyterServer:
                 start_new_session=True,
             )
         server = cls(
-            url=f"http://127.0.0.1:{port}/",
+            url=f"http://127.0.0.1:{port}{prefix}",
             port=port,
             root_dir=root,
             base_dir=base,
@@ -249,6 +278,8 @@ class JupyterServer:
         deadline = t0 + startup_timeout
         while True:
             if proc.poll() is not None:
+                if _PORT_TAKEN in server.log_tail():
+                    return None
                 raise HarnessError(
                     f"jupyter lab exited with code {proc.returncode} before answering.\n"
                     f"command: {' '.join(cmd)}\n--- server log ---\n{server.log_tail()}"

@@ -5,6 +5,8 @@ synced ``value`` trait; Python answers by setting ``doubled`` (a real
 kernel round trip), which the view also shows.
 """
 
+import socket
+
 import pytest
 from playwright.sync_api import expect
 
@@ -107,3 +109,31 @@ def test_static_export_renders_without_kernel(static_export, page, console):
     expect(page.locator(".e2e-doubled")).to_have_text("6")
 
     console.assert_no_errors()
+
+
+def test_server_start_survives_a_taken_port(tmp_path, monkeypatch):
+    """The port the harness chose can be taken before ``jupyter lab`` binds it (another xdist
+    worker's server or kernel): the server then exits saying so, and the harness starts it
+    again on a fresh port; its own base url keeps another server's answer from passing for
+    its own."""
+    from . import harness
+
+    chosen: list[int] = []
+
+    def choose() -> int:
+        chosen.append(taken_port if not chosen else fresh())
+        return chosen[-1]
+
+    fresh = harness.find_free_port
+    monkeypatch.setattr(harness, "find_free_port", choose)
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        taken_port = taken.getsockname()[1]
+        server = harness.JupyterServer.start(tmp_path)
+    try:
+        assert len(chosen) == 2 and server.port == chosen[1] != taken_port
+        assert server.alive() and server.url.endswith("/") and "/lab-" in server.url
+        assert "started" in server.api("GET", "api/status")
+    finally:
+        server.stop()
