@@ -21,7 +21,6 @@ import os
 import re
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -34,6 +33,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
+
+import helpers
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 
@@ -118,12 +119,6 @@ _PORT_TRIES = 5
 _PORT_TAKEN = "the Jupyter server could not be started because"
 
 
-def find_free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 def write_python_kernelspec(jupyter_path: Path) -> Path:
     """Write ``kernels/python3/kernel.json`` that runs *this* interpreter.
 
@@ -167,6 +162,25 @@ def isolated_jupyter_env(base: Path, extra_pythonpath: Iterable[os.PathLike | st
     return env
 
 
+@dataclass(frozen=True)
+class _LabDirs:
+    """Where one server keeps its files, all under ``base`` (its log too)."""
+
+    base: Path
+
+    @property
+    def root(self) -> Path:
+        return self.base / "root"
+
+    @property
+    def workspaces(self) -> Path:
+        return self.base / "workspaces"
+
+    @property
+    def settings(self) -> Path:
+        return self.base / "user-settings"
+
+
 @dataclass
 class JupyterServer:
     """A ``jupyter lab`` process started by :meth:`start`.
@@ -200,31 +214,27 @@ class JupyterServer:
                 "with the project's venv python (.venv/bin/python -m pytest)."
             )
         base = Path(base_dir) if base_dir else Path(tempfile.mkdtemp(prefix="dsa-e2e-lab-"))
-        root = base / "root"
-        workspaces = base / "workspaces"
-        settings = base / "user-settings"
-        for d in (root, workspaces, settings):
+        dirs = _LabDirs(base)
+        for d in (dirs.root, dirs.workspaces, dirs.settings):
             d.mkdir(parents=True, exist_ok=True)
         env = isolated_jupyter_env(base, extra_pythonpath)
         # the port is chosen here and bound by the server a moment later, so another process
         # (an xdist worker's server or kernel) can take it in between: the server then exits at
         # once saying so, and it is started again on a fresh port
         for _ in range(_PORT_TRIES):
-            server = cls._launch(base, env, extra_args, startup_timeout)
+            server = cls._launch(dirs, env, extra_args, startup_timeout)
             if server is not None:
                 return server
         raise HarnessError(f"jupyter lab lost the race for a free port {_PORT_TRIES} times")
 
     @classmethod
     def _launch(
-        cls, base: Path, env: dict, extra_args: Sequence[str], startup_timeout: float
+        cls, dirs: _LabDirs, env: dict, extra_args: Sequence[str], startup_timeout: float
     ) -> JupyterServer | None:
         """One start of ``jupyter lab`` on a port free a moment ago: the server once it answers,
         or None when it exited because that port was taken meanwhile."""
-        root = base / "root"
-        workspaces = base / "workspaces"
-        settings = base / "user-settings"
-        port = find_free_port()
+        base, root, workspaces, settings = dirs.base, dirs.root, dirs.workspaces, dirs.settings
+        port = helpers.free_port()
         # a base url of its own: should another server have taken the port before this one
         # binds it, that server's answer is a 404, not this one's status
         prefix = f"/lab-{uuid.uuid4().hex[:12]}/"

@@ -19,6 +19,7 @@ from dsa_widget.deep_sea.remote import DeepSeaTable
 from dsa_widget.server import serve
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from helpers import free_port  # noqa: E402
 from server_helpers import leaks, marker_path, markers_in, simple_choice  # noqa: E402
 
 NAMES = ["Ann <i>x</i>", "Bob", "Cy"]
@@ -260,14 +261,6 @@ def test_hot_seat_hides_the_board_between_seats(lab, page, console):
     console.assert_no_errors()
 
 
-def _free_port() -> int:
-    import socket
-
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 def _serve_cli(args: list[str]) -> tuple[Any, dict[str, Any]]:
     import subprocess
 
@@ -288,7 +281,7 @@ def _serve_cli(args: list[str]) -> tuple[Any, dict[str, Any]]:
 def test_a_page_comes_back_by_itself_after_the_server_is_killed_and_resumed(browser, tmp_path):
     """Kill the server mid-turn (no goodbye, as a crash), resume it from the record on the same
     port: the open page reconnects on its own and shows the same turn, the same dice."""
-    path, port = tmp_path / "crash.json", _free_port()
+    path, port = tmp_path / "crash.json", free_port()
     proc, info = _serve_cli(
         ["--players", "Ann", "Bob", "--seed", "5", "--reveal", "owner", "--start", "--port", str(port)]
         + ["--record", str(path)]
