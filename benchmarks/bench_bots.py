@@ -65,6 +65,12 @@ seats on the same code (--seats 4, two sittings, 5,122 s of the attempts' CPU): 
 365, 351, 328 (82.0%, 13.0 points from the bound); three seats (5,849 s): 398, 396, 392, 383, 357, 362
 (90.5%, every target within 5.0 points); the logs are benchmarks/results/crew_4seats.jsonl.gz
 and crew_3seats.jsonl.gz.
+With noise=0.25, best_of=32 (the default since), the three tables again on the same deals and
+bot seeds: three seats 398, 397, 390, 377, 365, 372 (every target within 4.2 points, 6,261 s
+of the attempts' CPU, two sittings); four seats 399, 390, 387, 361, 354, 334 (96.8% at target
+3, 83.5% at target 6, within 11.5 points, 6,121 s); five seats 398, 389, 378, 377, 330 (14.2
+points), 323 (15.0 points; 6,298 s). Paired with the previous default no target differs beyond
+the noise (crew_why.py --against); the logs replace the previous ones.
 
 Sections:
 
