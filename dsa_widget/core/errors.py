@@ -4,7 +4,15 @@ from __future__ import annotations
 
 from typing import TypeGuard
 
-__all__ = ["GameError", "IllegalActionError", "is_int", "is_number", "short_repr"]
+__all__ = [
+    "GameError",
+    "IllegalActionError",
+    "RecordError",
+    "SetupError",
+    "is_int",
+    "is_number",
+    "short_repr",
+]
 
 
 class GameError(ValueError):
@@ -30,6 +38,35 @@ class IllegalActionError(GameError):
     def __init__(self, message: str, legal: tuple[str, ...] = ()) -> None:
         super().__init__(message)
         self.legal = legal
+
+
+class SetupError(GameError):
+    """A bad setup, mission or option, in any game (each game's ``SetupError`` derives from it);
+    ``field`` names the setup key at fault when one is.
+
+    >>> from dsa_widget.submarine import SubmarineGame
+    >>> try:
+    ...     SubmarineGame(9)
+    ... except SetupError as e:
+    ...     print(type(e).__module__, e.field)
+    dsa_widget.submarine.errors players
+    """
+
+    def __init__(self, message: str, field: str | None = None) -> None:
+        super().__init__(message)
+        self.field = field
+
+
+class RecordError(GameError):
+    """A record that is not a valid record of its game, in any game (each game's ``RecordError``
+    derives from it): ``key`` names the setup key at fault and ``turn`` the turn (from 1), when
+    the fault has one.
+    """
+
+    def __init__(self, message: str, key: str | None = None, turn: int | None = None) -> None:
+        super().__init__(message)
+        self.key = key
+        self.turn = turn
 
 
 def is_int(x: object) -> TypeGuard[int]:

@@ -30,7 +30,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from .errors import GameError, is_int
+from .errors import GameError, SetupError, is_int
 
 __all__ = [
     "GameSpec",
@@ -57,7 +57,7 @@ def check_setup_keys(
     shown_without: tuple[str, ...] = (),
     passes_to: Callable[..., Any] | None = None,
 ) -> None:
-    """Raise a :class:`~dsa_widget.core.errors.GameError` (a ``ValueError``) naming a key of
+    """Raise a :class:`~dsa_widget.core.errors.SetupError` (a ``ValueError``) naming a key of
     ``setup`` that ``make`` (a game class or factory) takes no keyword for, and the keys it
     takes (less ``shown_without``): setups come as data (a cell's dict, a tournament's setups, a
     served table's settings), and Python's ``TypeError`` for an unexpected keyword would name
@@ -69,7 +69,7 @@ def check_setup_keys(
     >>> check_setup_keys(Game, {"gaol": 50})  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    dsa_widget.core.errors.GameError: setup key 'gaol': unknown; the keys are players, goal, seed, ...
+    dsa_widget.core.errors.SetupError: setup key 'gaol': unknown; the keys are players, goal, seed, ...
     """
     keyword = (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
     known: list[str] = []
@@ -86,7 +86,7 @@ def check_setup_keys(
     for key in setup:
         if key not in known:
             shown = ", ".join(k for k in known if k not in shown_without and not k.startswith("_"))
-            raise GameError(f"setup key {key!r}: unknown; the keys are {shown}")
+            raise SetupError(f"setup key {key!r}: unknown; the keys are {shown}", key)
 
 
 def _resolve(ref: str) -> Any:
@@ -236,7 +236,7 @@ class GameSpec:
 
     def new_game(self, **setup: Any) -> Any:
         """A new game from setup keywords (the state class's, or the ``factory``'s); a keyword
-        it does not take raises :class:`~dsa_widget.core.errors.GameError` naming the keys it
+        it does not take raises :class:`~dsa_widget.core.errors.SetupError` naming the keys it
         does (:func:`check_setup_keys`)."""
         make = self.state_class() if self.factory is None else _resolve(self.factory)
         check_setup_keys(make, setup, passes_to=None if self.factory is None else self.state_class())

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any, TypeAlias, TypedDict
 
 from .bots import Bot, bot_name, play_bot_move, resolve_bot
-from .errors import GameError
+from .errors import SetupError
 from .executors import EXECUTORS, ExecutorError, chunk_sizes, default_workers, ray_cpus, run_chunks
 from .progress import Progress, in_kernel
 from .registry import check_setup_keys as registry_check_setup_keys
@@ -89,7 +89,7 @@ class Arena:
 
 
 def check_setup_keys(game_type: type, setup: Mapping[str, Any]) -> None:
-    """Raise a :class:`~dsa_widget.core.errors.GameError` (a ``ValueError``) naming a key of a
+    """Raise a :class:`~dsa_widget.core.errors.SetupError` (a ``ValueError``) naming a key of a
     tournament's ``setup`` that the tournament gives itself (``players``, ``seed``) or that
     ``game_type`` takes no keyword for (:func:`~dsa_widget.core.registry.check_setup_keys`): a
     tournament's setups are data, and a game built from them would otherwise fail with Python's
@@ -100,12 +100,13 @@ def check_setup_keys(game_type: type, setup: Mapping[str, Any]) -> None:
     >>> check_setup_keys(Game, {"seed": 50})  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    dsa_widget.core.errors.GameError: setup key 'seed': the tournament gives it (bots are the players, ...)
+    dsa_widget.core.errors.SetupError: setup key 'seed': the tournament gives it (bots are the players, ...)
     """
     for key in ("players", "seed"):
         if key in setup:
-            raise GameError(
-                f"setup key {key!r}: the tournament gives it (bots are the players, seed= seeds the games)"
+            raise SetupError(
+                f"setup key {key!r}: the tournament gives it (bots are the players, seed= seeds the games)",
+                key,
             )
     registry_check_setup_keys(game_type, setup, shown_without=("players", "seed"))
 

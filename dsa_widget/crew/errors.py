@@ -15,12 +15,8 @@ class CrewError(GameError):
     """Base of The Crew's errors."""
 
 
-class SetupError(CrewError):
+class SetupError(CrewError, _core.SetupError):
     """A bad setup, mission or option; ``field`` names what is wrong."""
-
-    def __init__(self, message: str, field: str | None = None) -> None:
-        super().__init__(message)
-        self.field = field
 
 
 class IllegalActionError(CrewError, _core.IllegalActionError):
@@ -30,10 +26,5 @@ class IllegalActionError(CrewError, _core.IllegalActionError):
         super().__init__(message, legal=legal)
 
 
-class RecordError(CrewError):
+class RecordError(CrewError, _core.RecordError):
     """A record that is not a valid record of this game: ``key`` and ``turn`` say where."""
-
-    def __init__(self, message: str, key: str | None = None, turn: int | None = None) -> None:
-        super().__init__(message)
-        self.key = key
-        self.turn = turn

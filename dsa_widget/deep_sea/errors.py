@@ -21,7 +21,7 @@ class DeepSeaError(GameError):
     """Base class of every error the engine raises on bad input (a :class:`ValueError`)."""
 
 
-class SetupError(DeepSeaError):
+class SetupError(DeepSeaError, _core.SetupError):
     """A setup value is invalid.  ``field`` names the offending setup key.
 
     >>> from dsa_widget import Game
@@ -31,9 +31,8 @@ class SetupError(DeepSeaError):
     dsa_widget.deep_sea.errors.SetupError: setup key 'players': 7 players given; the game takes 2 to 6
     """
 
-    def __init__(self, field: str, message: str) -> None:
-        self.field = field
-        super().__init__(f"setup key {field!r}: {message}")
+    def __init__(self, field: str, message: str) -> None:  # field first: this game's older order
+        super().__init__(f"setup key {field!r}: {message}", field)
 
 
 class IllegalActionError(DeepSeaError, _core.IllegalActionError):
@@ -49,7 +48,7 @@ class IllegalActionError(DeepSeaError, _core.IllegalActionError):
         super().__init__(message, legal=legal)
 
 
-class RecordError(DeepSeaError):
+class RecordError(DeepSeaError, _core.RecordError):
     """A game record is malformed or breaks a rule.
 
     ``turn`` is the 1-based turn number at fault (``None`` for the setup or
@@ -57,9 +56,7 @@ class RecordError(DeepSeaError):
     """
 
     def __init__(self, message: str, *, turn: int | None = None, key: str | None = None) -> None:
-        self.turn = turn
-        self.key = key
-        super().__init__(message)
+        super().__init__(message, key, turn)
 
 
 def __getattr__(name: str) -> Any:

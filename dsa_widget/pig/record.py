@@ -72,7 +72,7 @@ def load_record(source: Any) -> PigGame:
     try:
         game = PigGame(**setup)
     except SetupError as e:
-        raise refuse(("setup", e.field), str(e), RecordError) from None
+        raise refuse(("setup", e.field) if e.field else ("setup",), str(e), RecordError) from None
     if not isinstance(turns, list) or len(turns) > MAX_TURNS:
         raise refuse(("turns",), f"expected a list of at most {MAX_TURNS} turns", RecordError)
     for i, turn in enumerate(turns):

@@ -50,24 +50,16 @@ MAX_MOVES = MAX_GOAL // 2 + 2
 DIE: tuple[tuple[int, Fraction], ...] = tuple((face, Fraction(1, 6)) for face in range(1, 7))
 
 
-class SetupError(GameError):
+class SetupError(_core.SetupError):
     """A bad setup keyword; ``field`` names it."""
-
-    def __init__(self, message: str, field: str) -> None:
-        super().__init__(message)
-        self.field = field
 
 
 class IllegalActionError(_core.IllegalActionError):
     """An action, die or record turn that is not legal now; the game is unchanged."""
 
 
-class RecordError(GameError):
+class RecordError(_core.RecordError):
     """A record that is not a valid Pig record: ``key`` and ``turn`` (from 1) say where."""
-
-    def __init__(self, message: str, key: str | None = None, turn: int | None = None) -> None:
-        super().__init__(message)
-        self.key, self.turn = key, turn
 
 
 def _int(value: Any, field: str, lo: int, hi: int) -> int:

@@ -18,12 +18,8 @@ class SubmarineError(GameError):
     """Base of Submarine's errors."""
 
 
-class SetupError(SubmarineError):
+class SetupError(SubmarineError, _core.SetupError):
     """A bad setup or option; ``field`` names what is wrong."""
-
-    def __init__(self, message: str, field: str | None = None) -> None:
-        super().__init__(message)
-        self.field = field
 
 
 class IllegalActionError(SubmarineError, _core.IllegalActionError):
@@ -33,10 +29,5 @@ class IllegalActionError(SubmarineError, _core.IllegalActionError):
         super().__init__(message, legal=legal)
 
 
-class RecordError(SubmarineError):
+class RecordError(SubmarineError, _core.RecordError):
     """A record that is not a valid Submarine record: ``key`` and ``turn`` (from 1) say where."""
-
-    def __init__(self, message: str, key: str | None = None, turn: int | None = None) -> None:
-        super().__init__(message)
-        self.key = key
-        self.turn = turn

@@ -31,7 +31,7 @@ from helpers import play_choices, random_step
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from dsa_widget.core import CHANCE, TERMINAL, GameState, GameView
+from dsa_widget.core import CHANCE, TERMINAL, GameState, GameView, errors
 from dsa_widget.core.errors import GameError, IllegalActionError
 from dsa_widget.core.records import formats, replay
 from dsa_widget.core.registry import GameSpec, games
@@ -304,6 +304,8 @@ def test_every_package_exports_the_same_names(spec: GameSpec) -> None:
     pkg = importlib.import_module(f"dsa_widget.{spec.folder}")
     assert pkg.Game is spec.state_class() and pkg.View is spec.view_class()
     assert issubclass(pkg.IllegalActionError, IllegalActionError)
+    # one family of errors with the same fields in every game: the platform reads them once
+    assert issubclass(pkg.SetupError, errors.SetupError) and issubclass(pkg.RecordError, errors.RecordError)
     if spec.widget is not None:
         assert getattr(pkg, spec.widget_class().__name__) is spec.widget_class()
 
@@ -371,9 +373,14 @@ def test_a_setup_key_the_game_does_not_take_is_a_game_error_naming_the_keys(spec
     """``spec.new_game(**setup)`` (what a served table, a board's New game, ``game_env`` and a
     tournament build games with) refuses an unknown key with a ``GameError`` naming it and the
     keys there are: The Crew, Submarine and Pig raised Python's ``TypeError`` ('unexpected keyword
-    argument'), Deep Sea its own SetupError."""
-    with pytest.raises(GameError, match=r"setup key 'nonsense': unknown.*\bseed\b"):
+    argument'), Deep Sea its own SetupError.  It is the platform's ``SetupError`` with the key as
+    its ``field``, as each game's own setup errors are."""
+    with pytest.raises(errors.SetupError, match=r"setup key 'nonsense': unknown.*\bseed\b") as e:
         spec.new_game(players=spec.seats[0], nonsense=1)
+    assert e.value.field == "nonsense"
+    with pytest.raises(errors.SetupError) as e:
+        spec.new_game(players=spec.seats[1] + 1)
+    assert e.value.field == "players", (type(e.value), e.value)
     assert spec.new_game(players=spec.seats[0], seed=1) is not None
 
 

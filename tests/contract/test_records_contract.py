@@ -35,7 +35,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from dsa_widget.cli import main as cli_main
-from dsa_widget.core.errors import GameError
+from dsa_widget.core.errors import GameError, RecordError
 from dsa_widget.core.records import replay
 from dsa_widget.core.registry import GameSpec, games
 
@@ -57,7 +57,7 @@ WHOLE = re.compile(r"record: \S")
 def record_error(spec: GameSpec) -> type[GameError]:
     """The game's own record error (every game's package exports its ``RecordError``)."""
     err: type[GameError] = importlib.import_module(f"dsa_widget.{spec.folder}").RecordError
-    assert issubclass(err, ValueError)
+    assert issubclass(err, RecordError) and issubclass(err, ValueError)
     return err
 
 
