@@ -11,7 +11,8 @@ The kinds:
   it states: Submarine's "if every card you cannot see is as likely as any other to be next");
 * ``"solved"``: the value of a game solved for the players' policy (``given``: "if both play
   the optimal policy");
-* ``"estimate"``: a sample's proportion, with its 95% interval and its sample size ``n``.
+* ``"estimate"``: a sample's proportion, with its 95% interval and its sample size ``n`` (with
+  ``given``, the play the sample assumed: Pig's "if everyone then holds at 20").
 
 >>> Figure("Ann wins if she rolls", 0.6198, "solved", given="if both play the optimal policy").words()
 'solved, if both play the optimal policy'
@@ -19,6 +20,8 @@ The kinds:
 'exact'
 >>> Figure("Bob makes it home", 0.44, "estimate", low=0.41, high=0.47, n=400).words()
 'estimate 41–47%, 95%, n = 400'
+>>> Figure("Cy wins", 0.3, "estimate", given="if all hold at 20", low=0.25, high=0.35, n=300).words()
+'estimate 25–35%, 95%, n = 300, if all hold at 20'
 >>> Figure("odd", 1.5, "exact")
 Traceback (most recent call last):
 ...
@@ -59,10 +62,10 @@ def _percent(x: float) -> str:
 @dataclass(frozen=True)
 class Figure:
     """One figure of the "Chances" panel: ``label`` (what it is the chance of, in words),
-    ``value`` (a probability), ``kind`` (one of :data:`KINDS`); ``given``: the condition a
-    solved figure holds under; ``low``, ``high``, ``n``: an estimate's 95% interval and sample
-    size (required for an estimate, refused otherwise).  A bad figure raises
-    :class:`FigureError`."""
+    ``value`` (a probability), ``kind`` (one of :data:`KINDS`); ``given``: the condition the
+    figure holds under (the model, the players' policy); ``low``, ``high``, ``n``: an
+    estimate's 95% interval and sample size (required for an estimate, refused otherwise).  A
+    bad figure raises :class:`FigureError`."""
 
     label: str
     value: float
@@ -97,9 +100,10 @@ class Figure:
 
     def words(self) -> str:
         """What the figure is, in words, as the panel writes it beside the value."""
-        if self.kind == "estimate":
-            return f"estimate {_percent(self.low or 0.0)}–{_percent(self.high or 0.0)}%, 95%, n = {self.n}"
-        return f"{self.kind}, {self.given}" if self.given else self.kind
+        kind = self.kind
+        if kind == "estimate":
+            kind = f"estimate {_percent(self.low or 0.0)}–{_percent(self.high or 0.0)}%, 95%, n = {self.n}"
+        return f"{kind}, {self.given}" if self.given else kind
 
     def to_dict(self) -> dict[str, Any]:
         """The figure as the screen carries it (``text``: the value in words, ``kind_words``:

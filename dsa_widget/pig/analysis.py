@@ -25,26 +25,41 @@ one turn of "hold at n" (:func:`turn_points`), the quantity "hold at 20" maximis
 
 >>> round(head_to_head(optimal(100), hold_at(20), 100), 4)   # optimal moves first
 0.5715
+
+Where nothing is solved (more than two players, a turn limit, a goal above
+:data:`MAX_SOLVED_GOAL`), :func:`estimate_win` samples games from any position, every player
+then holding at 20; :func:`hold_at_turn` is the exact law of one such turn that it draws from:
+
+>>> wins, n = estimate_win((0, 0, 0), 0, 0, 100, first="roll", seed="doc")
+>>> n > 100 and 0.2 < wins / n < 0.5
+True
 >>> float(turn_points(20)), turn_points(20) == turn_points(21)
 (8.1417948..., True)
 """
 
 from __future__ import annotations
 
+import bisect
 import functools
+import random
 from array import array
 from collections.abc import Callable, Sequence
 from fractions import Fraction
 
-from ..core.errors import is_int
+from ..core.errors import is_int, short_repr
+from .rules import MAX_GOAL
 
 __all__ = [
+    "ESTIMATE_HOLD",
+    "ESTIMATE_TURNS",
     "MAX_SOLVED_GOAL",
     "Policy",
     "Table",
     "action_values",
+    "estimate_win",
     "head_to_head",
     "hold_at",
+    "hold_at_turn",
     "optimal",
     "optimal_policy",
     "turn_points",
@@ -56,6 +71,12 @@ MAX_SOLVED_GOAL = 200
 #: ``policy(banked, opponent, turn_total)`` is True to roll, False to hold (asked only when the
 #: turn total is positive and short of the goal)
 Policy = Callable[[int, int, int], bool]
+#: the turn total every player holds at in :func:`estimate_win`'s games (sooner where holding
+#: reaches the goal): the policy that maximises a turn's expected points (:func:`turn_points`)
+ESTIMATE_HOLD = 20
+#: the turns :func:`estimate_win` plays by default, over all its games: a budget of work, not
+#: of time (two players at goal 100 take about 25 turns a game)
+ESTIMATE_TURNS = 50_000
 #: ``[i][j]`` is an array of doubles by turn total ``k`` (8 bytes a state: 4 MB for goal 100)
 Table = tuple[tuple[Sequence[float], ...], ...]
 
@@ -219,3 +240,135 @@ def turn_points(n: int) -> Fraction:
     for _ in range(n):  # k = n - 1 down to 0
         e.insert(0, sum(e[1:6], Fraction(0)) / 6)
     return e[0]
+
+
+@functools.cache
+def hold_at_turn(n: int) -> tuple[tuple[int, ...], tuple[Fraction, ...]]:
+    """The law of the points one turn of "hold at ``n``" banks, exactly: the outcomes (0 after a
+    1, else ``n`` to ``n + 5``) and their probabilities.
+
+    >>> points, p = hold_at_turn(3)     # a 2 first means one roll more
+    >>> points, [str(x) for x in p]
+    ((0, 3, 4, 5, 6, 7, 8), ['7/36', '1/6', '7/36', '7/36', '7/36', '1/36', '1/36'])
+    >>> sum(x * q for x, q in zip(*hold_at_turn(20))) == turn_points(20)
+    True
+    """
+    if not is_int(n) or not 1 <= n <= MAX_GOAL:
+        raise ValueError(f"hold_at_turn: n must be an int from 1 to {MAX_GOAL}, got {short_repr(n)}")
+    reach = [Fraction(0)] * (n + 6)  # the chance the turn total passes through k
+    reach[0] = Fraction(1)
+    bust = Fraction(0)
+    for k in range(n):  # below n the player rolls
+        if reach[k]:
+            bust += reach[k] / 6
+            for r in range(2, 7):
+                reach[k + r] += reach[k] / 6
+    points = (0, *(k for k in range(n, n + 6) if reach[k]))
+    return points, (bust, *(reach[k] for k in points[1:]))
+
+
+@functools.cache
+def _turn_sampler(n: int) -> tuple[tuple[int, ...], tuple[float, ...]]:
+    """:func:`hold_at_turn` as outcomes and cumulative floats, for one uniform draw a turn."""
+    points, p = hold_at_turn(n)
+    cum, total = [], Fraction(0)
+    for q in p:
+        total += q
+        cum.append(float(total))
+    cum[-1] = 1.0
+    return points, tuple(cum)
+
+
+def estimate_win(
+    scores: Sequence[int],
+    current: int,
+    turn_total: int,
+    goal: int,
+    *,
+    first: str,
+    turns_done: int = 0,
+    max_turns: int | None = None,
+    budget: int = ESTIMATE_TURNS,
+    seed: object = 0,
+) -> tuple[float, int]:
+    """The chance that the player to move (``current``, with ``turn_total`` on the turn) wins,
+    sampled: they ``first`` ``"roll"`` (a die thrown) or ``"hold"`` (bank the turn total), then
+    every player holds at :data:`ESTIMATE_HOLD` (or as soon as holding reaches ``goal``).  With
+    ``max_turns`` the games end after that many turns (``turns_done`` finished already), the
+    best scores sharing the win.  Returns ``(wins, games)``: the games won (a win shared by
+    ``m`` players counts ``1/m``) and the games played.  ``budget`` bounds the turns played over
+    all games (whole games: at least one); ``seed`` makes the sample repeatable.
+
+    >>> wins, n = estimate_win((60, 70), 0, 12, 100, first="hold", seed=1)   # bank 12: 72 to 70
+    >>> round(wins / n, 2), n > 5000
+    (0.43, True)
+    >>> wins, n = estimate_win((10, 14), 0, 4, 100, first="hold", max_turns=1)   # the last turn
+    >>> wins / n                                 # 14 all: the win is shared
+    0.5
+    """
+    if first not in ("roll", "hold"):
+        raise ValueError(f"estimate_win: first is 'roll' or 'hold', got {short_repr(first)}")
+    if not is_int(budget) or budget < 1:
+        raise ValueError(f"estimate_win: budget must be a positive int, got {short_repr(budget)}")
+    if first == "hold" and turn_total < 1:
+        raise ValueError("estimate_win: holding needs a turn total above 0")
+    _check_position(scores, current, turn_total, goal)
+    rng = random.Random(repr(seed))
+    uniform, players = rng.random, len(scores)
+    samplers: dict[int, tuple[tuple[int, ...], tuple[float, ...]]] = {}
+    wins, games, turns = 0.0, 0, 0
+    while games == 0 or turns < budget:
+        s = list(scores)
+        q, done = current, turns_done
+        # the player to move: one turn played roll by roll from where it stands
+        k = turn_total
+        if first == "roll":
+            while True:
+                face = 1 + int(uniform() * 6)
+                if face == 1:
+                    k = 0
+                    break
+                k += face
+                if k >= min(ESTIMATE_HOLD, goal - s[q]):
+                    break
+        s[q] += k
+        turns += 1
+        done += 1
+        winners: tuple[int, ...] = (q,) if s[q] >= goal else ()
+        while not winners:
+            if max_turns is not None and done >= max_turns:
+                best = max(s)
+                winners = tuple(p for p in range(players) if s[p] == best)
+                break
+            q = (q + 1) % players
+            n = min(ESTIMATE_HOLD, goal - s[q])
+            sampler = samplers.get(n)
+            if sampler is None:
+                sampler = samplers[n] = _turn_sampler(n)
+            s[q] += sampler[0][bisect.bisect_right(sampler[1], uniform())]
+            turns += 1
+            done += 1
+            if s[q] >= goal:
+                winners = (q,)
+        games += 1
+        if current in winners:
+            wins += 1 / len(winners)
+    return wins, games
+
+
+def _check_position(scores: Sequence[int], current: int, turn_total: int, goal: int) -> None:
+    """A game position :func:`estimate_win` can play from, or a ValueError saying what is wrong."""
+    if not is_int(goal) or not 1 <= goal <= MAX_GOAL:
+        raise ValueError(f"estimate_win: goal must be an int from 1 to {MAX_GOAL}, got {short_repr(goal)}")
+    if (
+        not isinstance(scores, Sequence)
+        or not 2 <= len(scores) <= 6
+        or not all(is_int(x) and 0 <= x < goal for x in scores)
+    ):
+        raise ValueError(f"estimate_win: scores are 2 to 6 ints from 0 to goal - 1, got {short_repr(scores)}")
+    if not is_int(current) or not 0 <= current < len(scores):
+        raise ValueError(f"estimate_win: current is a seat of the scores, got {short_repr(current)}")
+    if not is_int(turn_total) or not 0 <= turn_total < goal - scores[current]:
+        raise ValueError(
+            f"estimate_win: the turn total is an int from 0, short of the goal, got {short_repr(turn_total)}"
+        )

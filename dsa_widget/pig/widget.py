@@ -16,7 +16,8 @@ from typing import Any, ClassVar
 from ..bridge import GameWidget
 from ..core.chances import Figure
 from ..core.session import BasePresenter, Refusal, Session
-from .analysis import action_values
+from ..core.stats import wilson
+from .analysis import ESTIMATE_HOLD, action_values, estimate_win
 from .rules import ROLL
 from .view import PigView
 
@@ -27,6 +28,8 @@ __all__ = ["CHANCES_GOAL", "Pig", "PigPresenter", "roll_with"]
 CHANCES_GOAL = 100
 #: the condition the solved figures hold under, in the words the optimal bot's reasons use
 OPTIMAL = "if both play the optimal policy"
+#: the play the estimates assume after the move they are for
+HOLDING = f"if everyone then holds at {ESTIMATE_HOLD}"
 
 
 def roll_with(session: Session, face: Any) -> None:
@@ -65,33 +68,49 @@ class PigPresenter(BasePresenter):
     shows_chances = True
 
     def chances(self, view: PigView) -> tuple[Figure, ...]:
-        """The chance that the player to move wins, rolling now and holding now, from the
-        solved game (:func:`dsa_widget.pig.analysis.action_values`): two players, goal up to
-        :data:`CHANCES_GOAL`, no turn limit (the solved game has none); else none.
+        """The chance that the player to move wins, rolling now and holding now: from the
+        solved game (:func:`dsa_widget.pig.analysis.action_values`) with two players, goal up
+        to :data:`CHANCES_GOAL` and no turn limit (the solved game has none); else estimated
+        from sampled games in which everyone then holds at 20
+        (:func:`dsa_widget.pig.analysis.estimate_win`), with its interval.
 
         >>> from dsa_widget.pig import PigGame
         >>> g = PigGame(["Ann", "Bob"], goal=50, seed=1)
         >>> [(f.label, round(f.value, 4), f.words()) for f in PigPresenter().chances(g.view(None))]
         [('Win chance for Ann, rolling now', 0.5462, 'solved, if both play the optimal policy')]
+        >>> g = PigGame(["Ann", "Bob", "Cy"], seed=1)
+        >>> [(f.label, f.kind, f.given) for f in PigPresenter().chances(g.view(None))]
+        [('Win chance for Ann, rolling now', 'estimate', 'if everyone then holds at 20')]
         """
-        if view.winners or len(view.players) != 2 or view.max_turns is not None or view.goal > CHANCES_GOAL:
+        if view.winners:
             return ()
-        me = view.current
-        i, j, k = view.scores[me], view.scores[1 - me], view.turn_total
+        me, k = view.current, view.turn_total
         name = view.players[me]
-        if i + k >= view.goal:  # holding now reaches the goal: a sure win
-            return (Figure(f"Win chance for {name}, holding {k} now", 1.0, "exact"),)
-        roll, hold = action_values(i, j, k, view.goal)
-        out = [
-            Figure(
-                f"Win chance for {name}, rolling {'on' if view.rolling else 'now'}",
-                roll,
-                "solved",
-                given=OPTIMAL,
-            )
-        ]
+        labels = {"roll": f"Win chance for {name}, rolling {'on' if view.rolling else 'now'}"}
         if k and not view.rolling:  # holding nothing is not allowed
-            out.append(Figure(f"Win chance for {name}, holding {k} now", hold, "solved", given=OPTIMAL))
+            labels["hold"] = f"Win chance for {name}, holding {k} now"
+        if "hold" in labels and view.scores[me] + k >= view.goal:  # holding reaches the goal: a sure win
+            return (Figure(labels["hold"], 1.0, "exact"),)
+        if len(view.players) == 2 and view.max_turns is None and view.goal <= CHANCES_GOAL:
+            roll, hold = action_values(view.scores[me], view.scores[1 - me], k, view.goal)
+            solved = {"roll": roll, "hold": hold}
+            return tuple(
+                Figure(label, solved[first], "solved", given=OPTIMAL) for first, label in labels.items()
+            )
+        out = []
+        for first, label in labels.items():  # the same position draws the same sample: no flicker
+            wins, n = estimate_win(
+                view.scores,
+                me,
+                k,
+                view.goal,
+                first=first,
+                turns_done=len(view.history),
+                max_turns=view.max_turns,
+                seed=(view.scores, me, k, len(view.history), first),
+            )
+            low, high = wilson(wins, n)
+            out.append(Figure(label, wins / n, "estimate", given=HOLDING, low=low, high=high, n=n))
         return tuple(out)
 
     def reasons_public(self, session: Session) -> bool:

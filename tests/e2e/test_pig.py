@@ -157,3 +157,24 @@ def test_the_chances_panel_shows_the_solved_figures_and_h_toggles_it(lab, page, 
     set_theme(page, "light")  # (the theme is the server's setting: the next test's too)
     expect(panel).to_have_css("color", light)
     console.assert_no_errors()
+
+
+def test_where_nothing_is_solved_the_panel_shows_estimates_with_their_interval(lab, page, console):
+    # three players: no solved game to quote, so each figure is an estimate from sampled games,
+    # and the panel says so in Python's words: its 95% interval, its sample size, the play assumed
+    cell = "from dsa_widget.pig import Pig\nw = Pig(players=['You', 'Ann', 'Cy'], goal=40, seed=2)\nw"
+    nb = lab.open("pig_estimates.ipynb", [cell])
+    nb.run_all()
+    root = nb.output(0).locator(".pig-root")
+    panel = root.locator(".dsa-chances")
+    expect(panel.locator("li")).to_have_count(1)  # a turn's start: only a roll is allowed
+    nb.execute("w.roll(5)")  # 5 on the turn: rolling on and holding now
+    expect(panel.locator("li")).to_have_count(2)
+    figures = json.loads(nb.execute("import json; print(json.dumps(w.state['chances']))").stdout)
+    assert [f["kind"] for f in figures] == ["estimate", "estimate"]
+    for i, f in enumerate(figures):
+        assert f["kind_words"].startswith("estimate ") and f"n = {f['n']}" in f["kind_words"]
+        expect(panel.locator(".dsa-chance-kind").nth(i)).to_have_text(f["kind_words"])
+        expect(panel.locator(".dsa-chance-value").nth(i)).to_have_text(f["text"])
+    expect(panel.locator(".dsa-chance-kind").first).to_contain_text("if everyone then holds at 20")
+    console.assert_no_errors()

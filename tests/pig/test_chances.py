@@ -1,6 +1,8 @@
 """Pig's board shows its chances (issue ux5): the chance that the player to move wins, rolling
 now and holding now, from the solved game (Neller & Presser), in the platform's "Chances" panel,
-while the board's hints are on.  No kernel: the widget's own traits."""
+while the board's hints are on; where nothing is solved (three players or more, a turn limit, a
+goal above the board's solved ones) an estimate from sampled games, with its interval and
+sample size.  No kernel: the widget's own traits."""
 
 from __future__ import annotations
 
@@ -11,9 +13,18 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from dsa_widget.core.chances import Figure, FigureError
+from dsa_widget.core.stats import wilson
 from dsa_widget.pig import Pig, PigGame
-from dsa_widget.pig.analysis import action_values
-from dsa_widget.pig.widget import CHANCES_GOAL, OPTIMAL, PigPresenter
+from dsa_widget.pig.analysis import (
+    ESTIMATE_HOLD,
+    action_values,
+    estimate_win,
+    head_to_head,
+    hold_at,
+    hold_at_turn,
+    turn_points,
+)
+from dsa_widget.pig.widget import CHANCES_GOAL, HOLDING, OPTIMAL, PigPresenter
 
 
 def board(**kw: object) -> Pig:
@@ -63,10 +74,82 @@ def test_holding_nothing_is_not_a_figure_and_a_sure_win_is_exact() -> None:
     for face in (6, 6, 6, 2):
         w.roll(face)
     assert w.state["chances"] == [Figure("Win chance for Ann, holding 20 now", 1.0, "exact").to_dict()]
-    # no solved game to quote: three players, a turn limit, a goal beyond the solved boards'
-    assert p.chances(PigGame(3, goal=20, seed=1).view(0)) == ()
-    assert p.chances(PigGame(2, goal=20, seed=1, max_turns=10).view(0)) == ()
-    assert p.chances(PigGame(2, goal=CHANCES_GOAL + 1, seed=1).view(0)) == ()
+
+
+@pytest.mark.parametrize(
+    "setup",
+    [
+        {"players": 3, "goal": 20},
+        {"players": 2, "goal": 20, "max_turns": 10},
+        {"players": 2, "goal": CHANCES_GOAL + 1},
+    ],
+    ids=["three players", "a turn limit", "a goal above the solved boards'"],
+)
+def test_where_nothing_is_solved_the_figures_are_estimates_that_say_so(setup: dict[str, int]) -> None:
+    g = PigGame(seed=1, **setup)  # type: ignore[arg-type]
+    g.apply("roll")
+    g.apply_chance(5)  # 5 on the turn: rolling on and holding now are both allowed
+    figures = PigPresenter().chances(g.view(0))
+    assert [f.label for f in figures] == [
+        "Win chance for Player 1, rolling now",
+        "Win chance for Player 1, holding 5 now",
+    ]
+    for f in figures:
+        assert f.kind == "estimate" and f.given == HOLDING and f.n is not None and f.n > 100
+        assert (f.low, f.high) == pytest.approx(wilson(f.value * f.n, f.n))
+        assert f.words().startswith("estimate ") and f"n = {f.n}" in f.words() and f.words().endswith(HOLDING)
+    # the same position draws the same sample: a redraw does not make the figures flicker
+    assert PigPresenter().chances(g.view(0)) == figures
+
+
+def test_holding_at_20_turns_law_is_exact() -> None:
+    # a roll of 1 loses the turn total; 2-6 add to it; "hold at n" rolls while it is below n
+    for n in (1, 2, 7, ESTIMATE_HOLD, 57):
+        points, p = hold_at_turn(n)
+        assert sum(p) == 1 and points[0] == 0 and set(points[1:]) <= set(range(n, n + 6))
+        assert sum(x * q for x, q in zip(points, p, strict=True)) == turn_points(n)
+    with pytest.raises(ValueError, match="n must be"):
+        hold_at_turn(0)
+
+
+@pytest.mark.parametrize("goal", [10, 30, 100])
+def test_the_estimate_agrees_with_the_exact_chance_of_two_players_holding_at_20(goal: int) -> None:
+    # two players both holding at 20 from the start: head_to_head solves it exactly; a large
+    # sample's 99.9% interval holds it (the sample is seeded: the same on every run)
+    exact = head_to_head(hold_at(ESTIMATE_HOLD), hold_at(ESTIMATE_HOLD), goal)
+    wins, n = estimate_win((0, 0), 0, 0, goal, first="roll", budget=400_000, seed=goal)
+    low, high = wilson(wins, n, z=3.29)
+    assert low <= exact <= high and high - low < 0.03
+
+
+def test_a_turn_limits_last_turn_ends_the_game_on_the_best_scores() -> None:
+    # Pig's max_turns: after that many turns the best scores share the win
+    assert estimate_win((10, 14), 0, 5, 100, first="hold", max_turns=3, turns_done=2) == (50_000.0, 50_000)
+    wins, n = estimate_win((10, 14), 0, 4, 100, first="hold", max_turns=3, turns_done=2)
+    assert wins / n == 0.5  # 14 all: shared
+    wins, n = estimate_win((10, 14, 14), 0, 4, 100, first="hold", max_turns=1, budget=9)
+    assert (wins, n) == (3.0, 9)  # three ways
+
+
+@pytest.mark.parametrize(
+    ("args", "why"),
+    [
+        (((0, 0), 0, 0, 100, "hold"), "holding needs"),
+        (((0, 0), 0, 0, 100, "pass"), "first is"),
+        (((0,), 0, 0, 100, "roll"), "scores are"),
+        (((0, 100), 0, 0, 100, "roll"), "scores are"),
+        (((0, 0), 2, 0, 100, "roll"), "current is"),
+        (((95, 0), 0, 5, 100, "roll"), "turn total"),
+        (((0, 0), 0, 0, 1001, "roll"), "goal must be"),
+        (((0, 0), True, 0, 100, "roll"), "current is"),
+    ],
+)
+def test_a_position_that_cannot_be_is_refused_in_words(args: tuple, why: str) -> None:
+    scores, current, k, goal, first = args
+    with pytest.raises(ValueError, match=why):
+        estimate_win(scores, current, k, goal, first=first)
+    with pytest.raises(ValueError, match="budget"):
+        estimate_win((0, 0), 0, 0, 100, first="roll", budget=0)
 
 
 def test_a_scrub_shows_the_figures_of_the_step_shown() -> None:
