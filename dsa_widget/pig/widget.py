@@ -10,6 +10,7 @@ front end's shell come from the platform; this module is only Pig's screen and w
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
@@ -30,6 +31,20 @@ CHANCES_GOAL = 100
 OPTIMAL = "if both play the optimal policy"
 #: the play the estimates assume after the move they are for
 HOLDING = f"if everyone then holds at {ESTIMATE_HOLD}"
+
+
+@functools.lru_cache(maxsize=1024)
+def _estimate(
+    scores: tuple[int, ...], me: int, k: int, goal: int, first: str, turns_done: int, max_turns: int | None
+) -> tuple[float, int]:
+    """:func:`~dsa_widget.pig.analysis.estimate_win` seeded by the position, so the same position
+    draws the same sample (a redraw does not make the figures flicker) and is sampled once: the
+    die in the air after a roll is the position before it, and a page's past steps are the live
+    screens they were."""
+    seed = (scores, me, k, turns_done, first)
+    return estimate_win(
+        scores, me, k, goal, first=first, turns_done=turns_done, max_turns=max_turns, seed=seed
+    )
 
 
 def roll_with(session: Session, face: Any) -> None:
@@ -98,17 +113,8 @@ class PigPresenter(BasePresenter):
                 Figure(label, solved[first], "solved", given=OPTIMAL) for first, label in labels.items()
             )
         out = []
-        for first, label in labels.items():  # the same position draws the same sample: no flicker
-            wins, n = estimate_win(
-                view.scores,
-                me,
-                k,
-                view.goal,
-                first=first,
-                turns_done=len(view.history),
-                max_turns=view.max_turns,
-                seed=(view.scores, me, k, len(view.history), first),
-            )
+        for first, label in labels.items():
+            wins, n = _estimate(view.scores, me, k, view.goal, first, len(view.history), view.max_turns)
             low, high = wilson(wins, n)
             out.append(Figure(label, wins / n, "estimate", given=HOLDING, low=low, high=high, n=n))
         return tuple(out)

@@ -100,6 +100,10 @@ def test_where_nothing_is_solved_the_figures_are_estimates_that_say_so(setup: di
         assert f.words().startswith("estimate ") and f"n = {f.n}" in f.words() and f.words().endswith(HOLDING)
     # the same position draws the same sample: a redraw does not make the figures flicker
     assert PigPresenter().chances(g.view(0)) == figures
+    # the die in the air: rolling on is the roll just made, the same sample as before it
+    g.apply("roll")
+    (flying,) = PigPresenter().chances(g.view(0))
+    assert flying.label == "Win chance for Player 1, rolling on" and flying.value == figures[0].value
 
 
 def test_holding_at_20_turns_law_is_exact() -> None:
@@ -124,7 +128,7 @@ def test_the_estimate_agrees_with_the_exact_chance_of_two_players_holding_at_20(
 
 def test_a_turn_limits_last_turn_ends_the_game_on_the_best_scores() -> None:
     # Pig's max_turns: after that many turns the best scores share the win
-    assert estimate_win((10, 14), 0, 5, 100, first="hold", max_turns=3, turns_done=2) == (50_000.0, 50_000)
+    assert estimate_win((10, 14), 0, 5, 100, first="hold", max_turns=3, turns_done=2, budget=7) == (7.0, 7)
     wins, n = estimate_win((10, 14), 0, 4, 100, first="hold", max_turns=3, turns_done=2)
     assert wins / n == 0.5  # 14 all: shared
     wins, n = estimate_win((10, 14, 14), 0, 4, 100, first="hold", max_turns=1, budget=9)
