@@ -34,7 +34,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
-import helpers
+import ports
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 
@@ -234,7 +234,7 @@ class JupyterServer:
         """One start of ``jupyter lab`` on a port free a moment ago: the server once it answers,
         or None when it exited because that port was taken meanwhile."""
         base, root, workspaces, settings = dirs.base, dirs.root, dirs.workspaces, dirs.settings
-        port = helpers.free_port()
+        port = ports.free_port()
         # a base url of its own: should another server have taken the port before this one
         # binds it, that server's answer is a 404, not this one's status
         prefix = f"/lab-{uuid.uuid4().hex[:12]}/"

@@ -124,8 +124,8 @@ def test_server_start_survives_a_taken_port(tmp_path, monkeypatch):
         chosen.append(taken_port if not chosen else fresh())
         return chosen[-1]
 
-    fresh = harness.helpers.free_port
-    monkeypatch.setattr(harness.helpers, "free_port", choose)
+    fresh = harness.ports.free_port
+    monkeypatch.setattr(harness.ports, "free_port", choose)
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))
         taken.listen()

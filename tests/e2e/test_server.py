@@ -19,7 +19,7 @@ from dsa_widget.deep_sea.remote import DeepSeaTable
 from dsa_widget.server import serve
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from helpers import free_port  # noqa: E402
+from ports import free_port  # noqa: E402
 from server_helpers import leaks, marker_path, markers_in, simple_choice  # noqa: E402
 
 NAMES = ["Ann <i>x</i>", "Bob", "Cy"]
