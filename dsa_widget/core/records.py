@@ -22,7 +22,7 @@ import sys
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from .errors import GameError, is_int, short_repr
+from .errors import GameError, RecordError, is_int, short_repr
 from .registry import GameSpec, games
 
 __all__ = [
@@ -41,16 +41,11 @@ __all__ = [
 ]
 
 
-class RecordFormatError(GameError):
+class RecordFormatError(RecordError):
     """A document that is not a record of any known game (bad JSON, no or unknown ``format``).
 
     ``key`` (``"setup.air"``, ``"turns"``, ...) and ``turn`` (counted from 1) say where, as
     the message's first words do (:func:`place`)."""
-
-    def __init__(self, message: str, key: str | None = None, turn: int | None = None) -> None:
-        super().__init__(message)
-        self.key = key
-        self.turn = turn
 
 
 def formats() -> dict[str, GameSpec]:

@@ -33,6 +33,11 @@ class SetupError(DeepSeaError, _core.SetupError):
 
     def __init__(self, field: str, message: str) -> None:  # field first: this game's older order
         super().__init__(f"setup key {field!r}: {message}", field)
+        self.reason = message
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # its arguments are not its message: a tournament's worker sends it back pickled
+        return (type(self), (self.field, self.reason))
 
 
 class IllegalActionError(DeepSeaError, _core.IllegalActionError):

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import copy
 import json
+import pickle
 import random
 import subprocess
 import sys
@@ -381,6 +382,9 @@ def test_a_setup_key_the_game_does_not_take_is_a_game_error_naming_the_keys(spec
     with pytest.raises(errors.SetupError) as e:
         spec.new_game(players=spec.seats[1] + 1)
     assert e.value.field == "players", (type(e.value), e.value)
+    # a tournament's worker process sends its errors back pickled: each comes back whole
+    back = pickle.loads(pickle.dumps(e.value))
+    assert (type(back), str(back), back.field) == (type(e.value), str(e.value), "players")
     assert spec.new_game(players=spec.seats[0], seed=1) is not None
 
 

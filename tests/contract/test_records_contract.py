@@ -24,6 +24,7 @@ import importlib
 import io
 import json
 import os
+import pickle
 import random
 import re
 import tempfile
@@ -417,5 +418,11 @@ def test_a_record_without_its_format_says_the_key_is_missing(spec: GameSpec) -> 
     with pytest.raises(GameError, match="key 'format': missing") as err:
         replay(doc)
     assert "None" not in str(err.value)
-    with pytest.raises(record_error(spec), match="key 'format': expected '.*', it is missing"):
+    with pytest.raises(record_error(spec), match="key 'format': expected '.*', it is missing") as mine:
         spec.from_record(doc)
+    # one family: the platform's RecordError catches both, and each comes back whole from a
+    # worker process (pickled), where it says what went wrong
+    for e in (err.value, mine.value):
+        assert isinstance(e, RecordError)
+        back = pickle.loads(pickle.dumps(e))
+        assert (type(back), str(back), back.key, back.turn) == (type(e), str(e), e.key, e.turn)
