@@ -34,7 +34,8 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-from .errors import GameError, is_int, short_repr
+from .errors import GameError, is_int, is_number, short_repr
+from .stats import wilson
 
 __all__ = ["KINDS", "Figure", "FigureError"]
 
@@ -97,6 +98,23 @@ class Figure:
             object.__setattr__(self, "high", high)
         elif self.low is not None or self.high is not None or self.n is not None:
             raise FigureError(f"only an estimate has an interval and a sample size (this one is {self.kind})")
+
+    @classmethod
+    def estimate(cls, label: str, successes: float, n: int, given: str = "") -> Figure:
+        """An estimate from a sample: ``successes`` of ``n`` trials (fractional where a trial is
+        shared, as a tied game), with its Wilson 95% interval (:func:`~dsa_widget.core.stats.wilson`).
+
+        >>> Figure.estimate("Cy wins", 150, 500, given="if all hold at 20").words()
+        'estimate 26–34%, 95%, n = 500, if all hold at 20'
+        """
+        if not is_int(n) or n < 1:
+            raise FigureError(f"an estimate's sample size is a whole number from 1, got {short_repr(n)}")
+        if not is_number(successes) or not 0 <= successes <= n:
+            raise FigureError(
+                f"an estimate's successes are a number from 0 to n, got {short_repr(successes)}"
+            )
+        low, high = wilson(successes, n)
+        return cls(label, successes / n, "estimate", given=given, low=low, high=high, n=n)
 
     def words(self) -> str:
         """What the figure is, in words, as the panel writes it beside the value."""

@@ -17,7 +17,6 @@ from typing import Any, ClassVar
 from ..bridge import GameWidget
 from ..core.chances import Figure
 from ..core.session import BasePresenter, Refusal, Session
-from ..core.stats import wilson
 from .analysis import ESTIMATE_HOLD, action_values, estimate_win
 from .rules import ROLL
 from .view import PigView
@@ -115,8 +114,7 @@ class PigPresenter(BasePresenter):
         out = []
         for first, label in labels.items():
             wins, n = _estimate(view.scores, me, k, view.goal, first, len(view.history), view.max_turns)
-            low, high = wilson(wins, n)
-            out.append(Figure(label, wins / n, "estimate", given=HOLDING, low=low, high=high, n=n))
+            out.append(Figure.estimate(label, wins, n, given=HOLDING))
         return tuple(out)
 
     def reasons_public(self, session: Session) -> bool:

@@ -24,7 +24,7 @@ from dsa_widget.pig.analysis import (
     hold_at_turn,
     turn_points,
 )
-from dsa_widget.pig.widget import CHANCES_GOAL, HOLDING, OPTIMAL, PigPresenter
+from dsa_widget.pig.widget import CHANCES_GOAL, HOLDING, OPTIMAL, PigPresenter, _estimate
 
 
 def board(**kw: object) -> Pig:
@@ -98,10 +98,13 @@ def test_where_nothing_is_solved_the_figures_are_estimates_that_say_so(setup: di
         assert f.kind == "estimate" and f.given == HOLDING and f.n is not None and f.n > 100
         assert (f.low, f.high) == pytest.approx(wilson(f.value * f.n, f.n))
         assert f.words().startswith("estimate ") and f"n = {f.n}" in f.words() and f.words().endswith(HOLDING)
-    # the same position draws the same sample: a redraw does not make the figures flicker
+    # the same position draws the same sample: a redraw does not make the figures flicker (the
+    # cache emptied first, so it is the seed that gives it, not a stored answer)
+    _estimate.cache_clear()
     assert PigPresenter().chances(g.view(0)) == figures
     # the die in the air: rolling on is the roll just made, the same sample as before it
     g.apply("roll")
+    _estimate.cache_clear()
     (flying,) = PigPresenter().chances(g.view(0))
     assert flying.label == "Win chance for Player 1, rolling on" and flying.value == figures[0].value
 
@@ -156,6 +159,21 @@ def test_a_position_that_cannot_be_is_refused_in_words(args: tuple, why: str) ->
         estimate_win((0, 0), 0, 0, 100, first="roll", budget=0)
 
 
+@pytest.mark.parametrize(
+    ("kw", "why"),
+    [
+        ({"turns_done": -1}, "turns_done"),
+        ({"turns_done": 1.0}, "turns_done"),
+        ({"max_turns": "x"}, "max_turns"),
+        ({"max_turns": 0}, "max_turns"),
+        ({"max_turns": 3, "turns_done": 3}, "max_turns"),  # the game would be over already
+    ],
+)
+def test_a_turn_count_that_cannot_be_is_refused_in_words(kw: dict[str, object], why: str) -> None:
+    with pytest.raises(ValueError, match=why):
+        estimate_win((0, 0), 0, 0, 100, first="roll", **kw)  # type: ignore[arg-type]
+
+
 def test_a_scrub_shows_the_figures_of_the_step_shown() -> None:
     w = board()
     w.roll(5)
@@ -194,6 +212,12 @@ def test_a_bad_figure_is_refused_in_words(kw: dict[str, object], why: str) -> No
     with pytest.raises(FigureError, match=why):
         Figure(**args)  # type: ignore[arg-type]
     assert issubclass(FigureError, ValueError)
+
+
+@pytest.mark.parametrize(("successes", "n"), [(3, 0), (5, 4), (-1, 4), ("2", 4), (2, 4.0), (True, 4)])
+def test_an_estimate_from_a_sample_that_cannot_be_is_refused(successes: object, n: object) -> None:
+    with pytest.raises(FigureError, match="estimate's"):
+        Figure.estimate("a 6", successes, n)  # type: ignore[arg-type]
 
 
 def test_an_estimate_says_its_interval_and_sample() -> None:
