@@ -311,9 +311,9 @@ def estimate_win(
         raise ValueError(f"estimate_win: first is 'roll' or 'hold', got {short_repr(first)}")
     if not is_int(budget) or budget < 1:
         raise ValueError(f"estimate_win: budget must be a positive int, got {short_repr(budget)}")
+    _check_position(scores, current, turn_total, goal)
     if first == "hold" and turn_total < 1:
         raise ValueError("estimate_win: holding needs a turn total above 0")
-    _check_position(scores, current, turn_total, goal)
     if not is_int(turns_done) or turns_done < 0:
         raise ValueError(f"estimate_win: turns_done is an int from 0, got {short_repr(turns_done)}")
     if max_turns is not None and (not is_int(max_turns) or max_turns <= turns_done):

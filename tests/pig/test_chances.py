@@ -149,6 +149,8 @@ def test_a_turn_limits_last_turn_ends_the_game_on_the_best_scores() -> None:
         (((95, 0), 0, 5, 100, "roll"), "turn total"),
         (((0, 0), 0, 0, 1001, "roll"), "goal must be"),
         (((0, 0), True, 0, 100, "roll"), "current is"),
+        (((0, 0), 0, "5", 100, "hold"), "turn total"),
+        (("00", 0, 0, 100, "roll"), "scores are"),
     ],
 )
 def test_a_position_that_cannot_be_is_refused_in_words(args: tuple, why: str) -> None:
