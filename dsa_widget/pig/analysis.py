@@ -323,7 +323,6 @@ def estimate_win(
         )
     rng = random.Random(repr(seed))
     uniform, players = rng.random, len(scores)
-    samplers: dict[int, tuple[tuple[int, ...], tuple[float, ...]]] = {}
     wins, games, turns = 0.0, 0, 0
     while games == 0 or turns < budget:
         s = list(scores)
@@ -349,11 +348,8 @@ def estimate_win(
                 winners = tuple(p for p in range(players) if s[p] == best)
                 break
             q = (q + 1) % players
-            n = min(ESTIMATE_HOLD, goal - s[q])
-            sampler = samplers.get(n)
-            if sampler is None:
-                sampler = samplers[n] = _turn_sampler(n)
-            s[q] += sampler[0][bisect.bisect_right(sampler[1], uniform())]
+            points, cum = _turn_sampler(min(ESTIMATE_HOLD, goal - s[q]))
+            s[q] += points[bisect.bisect_right(cum, uniform())]
             turns += 1
             done += 1
             if s[q] >= goal:
