@@ -12,6 +12,7 @@ import warnings
 
 import pytest
 from helpers import start_local_ray
+from ports import free_port
 
 from dsa_widget import Game
 from dsa_widget.cli import main
@@ -96,9 +97,7 @@ def test_without_ray_the_message_says_how_to_get_it(monkeypatch):
 
 
 def _nothing_listens() -> str:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return f"127.0.0.1:{s.getsockname()[1]}"  # closed again: nothing listens there
+    return f"127.0.0.1:{free_port()}"  # its socket closed again: nothing listens there
 
 
 def test_an_address_where_nothing_listens_fails_in_seconds_with_one_line():
