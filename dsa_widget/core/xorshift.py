@@ -13,6 +13,10 @@ The Crew's and Submarine's kernels both draw from here.
 >>> seed(s, 2, 12345)
 >>> a == [below(s, 2, 10) for _ in range(5)], all(0 <= x < 10 for x in a)
 (True, True)
+>>> d = array("q", [0] * 4 + [10, 11, 12, 13, 14, 15])
+>>> shuffle(d, 0, 4, 6)           # the generator in d[0:4] shuffles d[4:10] in place
+>>> sorted(d[4:]) == [10, 11, 12, 13, 14, 15]
+True
 """
 
 from __future__ import annotations
@@ -21,7 +25,7 @@ from collections.abc import MutableSequence
 
 from .jit import jit
 
-__all__ = ["below", "mix", "next_word", "seed"]
+__all__ = ["below", "mix", "next_word", "seed", "shuffle"]
 
 M32 = 0xFFFFFFFF
 
@@ -66,3 +70,14 @@ def next_word(s: MutableSequence[int], at: int) -> int:
 def below(s: MutableSequence[int], at: int, k: int) -> int:
     """A number in 0..k-1 (k >= 1) from the next word."""
     return (next_word(s, at) * k) >> 32
+
+
+@jit
+def shuffle(s: MutableSequence[int], at: int, start: int, k: int) -> None:
+    """Shuffle ``s[start:start + k]`` in place (Fisher-Yates, from the last slot down) with the
+    generator in ``s[at:at + 4]``: a deck, a task order, a board's tiles."""
+    for i in range(k - 1, 0, -1):
+        j = below(s, at, i + 1)
+        x = s[start + i]
+        s[start + i] = s[start + j]
+        s[start + j] = x

@@ -80,6 +80,7 @@ from ..core.jit import jit as _jit
 from ..core.jit import np as _np
 from ..core.xorshift import below as _below
 from ..core.xorshift import seed as _seed
+from ..core.xorshift import shuffle as _shuffle
 from .cards import DECK, SUIT_MASK
 from .draw import TRICKS
 from .options import resolve_options
@@ -433,11 +434,7 @@ def _deal(s: Buf, tk: Buf, tn: Buf, si: int, n: int, T: int, tr: Buf, trace: boo
     """One whole deal with task set ``si`` of the pool: 1 success, 0 failure."""
     for c in range(40):
         s[DECKB + c] = c
-    for i in range(39, 0, -1):
-        j = _below(s, RNG, i + 1)
-        x = s[DECKB + i]
-        s[DECKB + i] = s[DECKB + j]
-        s[DECKB + j] = x
+    _shuffle(s, RNG, DECKB, 40)
     start = _below(s, RNG, n) if n == 3 else 0
     for q in range(5):
         s[HANDS + q] = 0
@@ -461,11 +458,7 @@ def _deal(s: Buf, tk: Buf, tn: Buf, si: int, n: int, T: int, tr: Buf, trace: boo
     for _ in range(100):
         for i in range(k):
             s[ORDER + i] = i
-        for i in range(k - 1, 0, -1):
-            j = _below(s, RNG, i + 1)
-            x = s[ORDER + i]
-            s[ORDER + i] = s[ORDER + j]
-            s[ORDER + j] = x
+        _shuffle(s, RNG, ORDER, k)
         ok = True
         for j in range(k):
             t = s[ORDER + j]

@@ -48,6 +48,7 @@ from ..core.jit import jit as _jit
 from ..core.jit import np as _np
 from ..core.xorshift import below as _below
 from ..core.xorshift import seed as _seed
+from ..core.xorshift import shuffle as _shuffle
 from .options import resolve_options, table
 from .rules import COLOURS, SubmarineGame, space_name, tile_name
 
@@ -131,11 +132,7 @@ def _deal(s: Buf) -> None:
     # the tiles: a shuffle of 0..59 onto the spaces, depth d holding d tiles per column
     for i in range(NT):
         s[SCR + i] = i
-    for i in range(NT - 1, 0, -1):
-        j = _below(s, RNG, i + 1)
-        x = s[SCR + i]
-        s[SCR + i] = s[SCR + j]
-        s[SCR + j] = x
+    _shuffle(s, RNG, SCR, NT)
     i = 0
     for d in range(1, 5):
         for c in range(1, 7):
@@ -149,11 +146,7 @@ def _deal(s: Buf) -> None:
     total = 5 * pc
     for i in range(total):
         s[SCR + i] = i // pc
-    for i in range(total - 1, 0, -1):
-        j = _below(s, RNG, i + 1)
-        x = s[SCR + i]
-        s[SCR + i] = s[SCR + j]
-        s[SCR + j] = x
+    _shuffle(s, RNG, SCR, total)
     nc = s[NCARDS]
     for k in range(5):
         s[LIVE + k] = 0
